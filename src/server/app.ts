@@ -1,0 +1,124 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { MESSAGES } from '../shared/domain/errors';
+import type { TConfig } from './config';
+import { openDatabase, type Database, type Db } from './db/client';
+import { AppError } from './errors';
+import { loadSessionSecret } from './lib/secrets';
+import { authRoutes } from './modules/auth/auth.routes';
+import { deleteExpiredSessions } from './modules/auth/sessions.repository';
+import { deviceRoutes } from './modules/devices/devices.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerRequestContext } from './plugins/request-context';
+import { registerWebApp } from './plugins/web-app';
+
+interface RateLimit {
+  max: number;
+  timeWindow: number;
+}
+
+/**
+ * Per-IP limits. Generous, because a care home puts dozens of residents behind one address;
+ * the per-account limits in the audit module do the real protecting (DESIGN.md §7).
+ */
+export const DEFAULT_LIMITS = {
+  deviceRegistration: { max: 200, timeWindow: 3600_000 },
+  registration: { max: 30, timeWindow: 3600_000 },
+  login: { max: 100, timeWindow: 15 * 60_000 },
+  deviceReset: { max: 30, timeWindow: 15 * 60_000 },
+} satisfies Record<string, RateLimit>;
+
+export type Limits = typeof DEFAULT_LIMITS;
+
+export interface AppDeps {
+  db: Db;
+  config: TConfig;
+  limits: Limits;
+}
+
+export interface BuildAppOptions {
+  config: TConfig;
+  /** An open database; when absent one is opened (and migrated) from the configuration. */
+  database?: Database;
+  limits?: Partial<Limits>;
+  webDir?: string;
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+const SESSION_CLEANUP_INTERVAL_MS = 3600_000;
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  if (!options.database) await database.migrate();
+
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const deps: AppDeps = { db: database.db, config, limits: { ...DEFAULT_LIMITS, ...options.limits } };
+  const isHttps = config.APP_URL.startsWith('https:');
+  const appOrigin = new URL(config.APP_URL).origin;
+  const allowedOrigins = new Set([appOrigin]);
+  if (config.NODE_ENV === 'development') allowedOrigins.add('http://localhost:5173');
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'script-src': ["'self'", ...(config.ANALYTICS_SCRIPT_URL ? [new URL(config.ANALYTICS_SCRIPT_URL).origin] : [])],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'media-src': ["'self'", 'blob:'],
+        'connect-src': ["'self'"],
+        'upgrade-insecure-requests': isHttps ? [] : null,
+      },
+    },
+    strictTransportSecurity: isHttps,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCompress, { threshold: 1024 });
+  await app.register(fastifyCookie, { secret: loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
+  });
+
+  registerRequestContext(app, { db: database.db, config, allowedOrigins });
+
+  await app.register(systemRoutes(deps));
+  await app.register(deviceRoutes(deps));
+  await app.register(authRoutes(deps));
+  await registerWebApp(app, options.webDir);
+
+  const cleanup = setInterval(() => {
+    deleteExpiredSessions(database.db).catch((error) => app.log.warn({ err: error }, 'session cleanup failed'));
+  }, SESSION_CLEANUP_INTERVAL_MS);
+  cleanup.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(cleanup);
+    if (!options.database) await database.close();
+  });
+
+  return app;
+}

@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type {
+  TAuditEventType,
+  TAuthProvider,
+  TRole,
+  TSubscriptionStatus,
+  TTier,
+  TUserCategory,
+} from '../../shared/domain/enums';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** SPEC §3 User. Recipients are rows here too (DESIGN.md D5). */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    role: text('role').$type<TRole>().notNull().default('user'),
+    twoFactorSecret: text('two_factor_secret'),
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    category: text('category').$type<TUserCategory>().notNull().default('primary'),
+    createdById: integer('created_by_id'),
+    emergencyAccessCodeHash: text('emergency_access_code_hash'),
+    emergencyAccessCodeExpiry: timestamp('emergency_access_code_expiry', { withTimezone: true }),
+    tosAccepted: boolean('tos_accepted').notNull().default(false),
+    tosAcceptedAt: timestamp('tos_accepted_at', { withTimezone: true }),
+    firstLogin: boolean('first_login').notNull().default(true),
+    hasSetPassword: boolean('has_set_password').notNull().default(false),
+    recipientAppSyncEnabled: boolean('recipient_app_sync_enabled').notNull().default(false),
+    authProvider: text('auth_provider').$type<TAuthProvider>().notNull().default('local'),
+    providerUserId: text('provider_user_id'),
+    providerAccessToken: text('provider_access_token'),
+    providerRefreshToken: text('provider_refresh_token'),
+    providerTokenExpiry: timestamp('provider_token_expiry', { withTimezone: true }),
+    subscriptionStatus: text('subscription_status')
+      .$type<TSubscriptionStatus>()
+      .notNull()
+      .default('none'),
+    subscriptionTier: text('subscription_tier').$type<TTier>().notNull().default('free'),
+    paymentCustomerId: text('payment_customer_id'),
+    paymentSubscriptionId: text('payment_subscription_id'),
+    isVIP: boolean('is_vip').notNull().default(false),
+    vipOverriddenBy: integer('vip_overridden_by'),
+    vipOverriddenAt: timestamp('vip_overridden_at', { withTimezone: true }),
+    tierOverriddenBy: integer('tier_overridden_by'),
+    tierOverriddenAt: timestamp('tier_overridden_at', { withTimezone: true }),
+    tierOverrideReason: text('tier_override_reason'),
+    onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_primary_email_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.category} = 'primary'`),
+    index('users_created_by_idx').on(t.createdById),
+  ],
+);
+
+/** SPEC §3 Device. A device holds at most one account binding (userId). */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    fingerprintHash: text('fingerprint_hash').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    platform: text('platform').notNull().default('web'),
+    deviceName: text('device_name').notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('devices_user_idx').on(t.userId),
+    // One primary device per account.
+    uniqueIndex('devices_one_primary_per_user_idx')
+      .on(t.userId)
+      .where(sql`${t.isPrimary} and ${t.userId} is not null`),
+  ],
+);
+
+/** Server-side sessions; the id is the SHA-256 of the cookie token. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Append-only security log (SPEC §3). userId has no foreign key on purpose: rows outlive the
+ * account they describe (DESIGN.md D23) and keep its username.
+ */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: serial('id').primaryKey(),
+    eventType: text('event_type').$type<TAuditEventType>().notNull(),
+    userId: integer('user_id'),
+    username: text('username'),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text('ip_address'),
+    deviceId: uuid('device_id'),
+    successful: boolean('successful').notNull().default(true),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
+    index('audit_logs_failures_idx').on(t.userId, t.eventType, t.deviceId, t.timestamp),
+  ],
+);
+
+/** SPEC §3 Reset-device record. */
+export const deviceResets = pgTable(
+  'device_resets',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: uuid('device_id').notNull(),
+    resetTime: timestamp('reset_time', { withTimezone: true }).notNull().defaultNow(),
+    resetMethod: text('reset_method').notNull().default('emergency'),
+    resetBy: text('reset_by').notNull().default('system'),
+    previousAssociations: jsonb('previous_associations')
+      .$type<Array<{ userId: number; username: string; isPrimary: boolean }>>()
+      .notNull()
+      .default([]),
+    expiryTime: timestamp('expiry_time', { withTimezone: true }),
+  },
+  (t) => [index('device_resets_device_idx').on(t.deviceId)],
+);

@@ -1,0 +1,37 @@
+import type { TErrorCode } from '../shared/domain/errors';
+
+const STATUS_BY_CODE: Record<TErrorCode, number> = {
+  VALIDATION: 400,
+  DEVICE_REQUIRED: 400,
+  DEVICE_NOT_FOUND: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  ORIGIN_MISMATCH: 403,
+  NOT_PRIMARY_DEVICE: 403,
+  RESET_NEEDS_OWNER: 403,
+  UPGRADE_REQUIRED: 403,
+  NOT_FOUND: 404,
+  DEVICE_HAS_PRIMARY_ACCOUNT: 409,
+  USERNAME_TAKEN: 409,
+  EMAIL_TAKEN: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+/** The one error type services throw; the error handler maps `code` to an HTTP status. */
+export class AppError extends Error {
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: TErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = STATUS_BY_CODE[code];
+  }
+}

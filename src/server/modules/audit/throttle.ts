@@ -1,0 +1,37 @@
+import type { TAuditEventType } from '../../../shared/domain/enums';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../errors';
+import { countFailures } from './audit.repository';
+
+/**
+ * Per-account throttling, counted from the audit log so that every app server sees the same
+ * numbers (DESIGN.md §7). A stranger's failures on their own device lock only that device out;
+ * the per-account ceiling stops a distributed attack without locking the owner out for long.
+ */
+export const ACCOUNT_LIMITS = {
+  perDevice: { max: 10, windowMs: 15 * 60_000 },
+  perAccount: { max: 100, windowMs: 60 * 60_000 },
+} as const;
+
+export async function assertAccountNotThrottled(
+  db: DbOrTx,
+  options: { eventType: TAuditEventType; userId: number; deviceId: string; message: string },
+): Promise<void> {
+  const now = Date.now();
+  const [fromDevice, overall] = await Promise.all([
+    countFailures(db, {
+      eventType: options.eventType,
+      userId: options.userId,
+      deviceId: options.deviceId,
+      since: new Date(now - ACCOUNT_LIMITS.perDevice.windowMs),
+    }),
+    countFailures(db, {
+      eventType: options.eventType,
+      userId: options.userId,
+      since: new Date(now - ACCOUNT_LIMITS.perAccount.windowMs),
+    }),
+  ]);
+  if (fromDevice >= ACCOUNT_LIMITS.perDevice.max || overall >= ACCOUNT_LIMITS.perAccount.max) {
+    throw new AppError('RATE_LIMITED', options.message);
+  }
+}

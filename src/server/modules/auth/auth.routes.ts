@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import { ZLoginBody, ZRegisterBody, type TSessionCheck } from '../../../shared/schemas/auth';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import {
+  clearSessionCookie,
+  getRequestContext,
+  requireDevice,
+  requireUser,
+  setSessionCookie,
+} from '../../plugins/request-context';
+import { toUserResponse } from '../users/users.presenter';
+import { login, logout, register } from './auth.service';
+
+/** The device in the body must be the device in the header: one device per request. */
+function assertSameDevice(headerDeviceId: string, bodyDeviceId: string) {
+  if (headerDeviceId !== bodyDeviceId.toLowerCase()) {
+    throw new AppError('VALIDATION', MESSAGES.deviceInitRequired, { deviceId: MESSAGES.deviceInitRequired });
+  }
+}
+
+export const authRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/register',
+      {
+        schema: { body: ZRegisterBody },
+        config: {
+          rateLimit: {
+            ...deps.limits.registration,
+            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.registerRateLimited),
+          },
+        },
+      },
+      async (request, reply) => {
+        const device = requireDevice(request);
+        assertSameDevice(device.id, request.body.deviceId);
+        const signedIn = await register(deps.db, deps.config, getRequestContext(request), {
+          device,
+          body: request.body,
+        });
+        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
+        return reply.status(201).send(toUserResponse(signedIn.user, signedIn.device));
+      },
+    );
+
+    app.post(
+      '/api/login',
+      {
+        schema: { body: ZLoginBody },
+        config: {
+          rateLimit: {
+            ...deps.limits.login,
+            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
+          },
+        },
+      },
+      async (request, reply) => {
+        const device = requireDevice(request);
+        assertSameDevice(device.id, request.body.deviceId);
+        const signedIn = await login(deps.db, getRequestContext(request), {
+          device,
+          body: request.body,
+          previousSessionIdHash: request.sessionIdHash,
+        });
+        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
+        return toUserResponse(signedIn.user, signedIn.device);
+      },
+    );
+
+    app.post('/api/logout', async (request, reply) => {
+      await logout(deps.db, getRequestContext(request), {
+        user: request.user,
+        sessionIdHash: request.sessionIdHash,
+      });
+      clearSessionCookie(reply);
+      return { ok: true };
+    });
+
+    app.get('/api/user', async (request) => toUserResponse(requireUser(request), requireDevice(request)));
+
+    app.get('/api/session-check', async (request): Promise<TSessionCheck> => ({
+      authenticated: request.user !== null,
+      userId: request.user?.id ?? null,
+      expiresAt: request.sessionExpiresAt?.toISOString() ?? null,
+    }));
+  };

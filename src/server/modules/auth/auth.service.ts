@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
+import type { TConfig } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../errors';
+import { hashSecret, randomToken, sha256, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
+import { sessionLifetimeFor } from '../../plugins/request-context';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { assertAccountNotThrottled } from '../audit/throttle';
+import {
+  bindPrimaryDevice,
+  findPrimaryAccountOnDevice,
+  findPrimaryDeviceOfUser,
+  type DeviceRow,
+} from '../devices/devices.repository';
+import {
+  findUserByUsername,
+  hasAnyAdmin,
+  insertUser,
+  isPrimaryEmailTaken,
+  type UserRow,
+} from '../users/users.repository';
+import { deleteSession, insertSession } from './sessions.repository';
+
+type TRegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
+type TLoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
+
+export interface SignedIn {
+  user: UserRow;
+  /** The device as it is after the sign-in (possibly just bound). */
+  device: DeviceRow;
+  token: string;
+  expiresAt: Date;
+}
+
+/** A new 256-bit session id for every sign-in; only its hash is stored. */
+async function createSession(db: DbOrTx, user: UserRow, device: DeviceRow) {
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + sessionLifetimeFor(user));
+  await insertSession(db, { idHash: sha256(token), userId: user.id, deviceId: device.id, expiresAt });
+  return { token, expiresAt };
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? error;
+  const pgError = cause as { code?: string; constraint?: string; message?: string };
+  return pgError.code === '23505' && (pgError.constraint === constraint || !!pgError.message?.includes(constraint));
+}
+
+export async function register(
+  db: Db,
+  config: TConfig,
+  context: RequestContext,
+  input: { device: DeviceRow; body: TRegisterInput },
+): Promise<SignedIn> {
+  const { device, body } = input;
+
+  if (await findPrimaryAccountOnDevice(db, device.id)) {
+    throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+  }
+  if (await findUserByUsername(db, body.username)) {
+    throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, { username: MESSAGES.usernameTaken });
+  }
+  if (await isPrimaryEmailTaken(db, body.email)) {
+    throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+  }
+
+  const passwordHash = await hashSecret(body.password);
+
+  try {
+    return await db.transaction(async (tx) => {
+      // Serialises registrations so that exactly one first account becomes the admin (D1).
+      await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
+      if (await findPrimaryAccountOnDevice(tx, device.id)) {
+        throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+      }
+      const isAdmin = config.ADMIN_EMAIL
+        ? body.email === config.ADMIN_EMAIL && !(await hasAnyAdmin(tx))
+        : !(await hasAnyAdmin(tx));
+
+      const user = await insertUser(tx, {
+        username: body.username,
+        passwordHash,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        email: body.email,
+        category: 'primary',
+        isPrimary: true,
+        isAdmin,
+        role: isAdmin ? 'super_admin' : 'user',
+        // SPEC §4: the admin account is created with two-factor required; it enrols on first /admin visit.
+        twoFactorEnabled: isAdmin,
+        tosAccepted: true,
+        tosAcceptedAt: new Date(body.tosAcceptedAt),
+        // D13: the owner just chose this password, so there is no first-login password step.
+        firstLogin: false,
+        hasSetPassword: true,
+      });
+      await bindPrimaryDevice(tx, device.id, user.id);
+      const session = await createSession(tx, user, device);
+      const boundDevice = { ...device, userId: user.id, isPrimary: true };
+      await recordAudit(tx, context, {
+        eventType: 'register',
+        userId: user.id,
+        username: user.username,
+        details: { isAdmin },
+      });
+      return { user, device: boundDevice, ...session };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_username_lower_idx')) {
+      throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, { username: MESSAGES.usernameTaken });
+    }
+    if (isUniqueViolation(error, 'users_primary_email_idx')) {
+      throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Credentials are checked before the device, so a wrong password never reveals where an account
+ * is bound, and no message names another account.
+ */
+export async function login(
+  db: Db,
+  context: RequestContext,
+  input: { device: DeviceRow; body: TLoginInput; previousSessionIdHash: string | null },
+): Promise<SignedIn> {
+  const { device, body } = input;
+  const user = await findUserByUsername(db, body.username);
+
+  if (user) {
+    await assertAccountNotThrottled(db, {
+      eventType: 'login_failed',
+      userId: user.id,
+      deviceId: device.id,
+      message: MESSAGES.loginRateLimited,
+    });
+  }
+
+  const isPasswordRight =
+    user?.passwordHash != null
+      ? await verifySecret(user.passwordHash, body.password)
+      : await verifyAgainstDummy(body.password);
+
+  if (!user || !isPasswordRight) {
+    await recordAudit(db, context, {
+      eventType: 'login_failed',
+      userId: user?.id ?? null,
+      username: user?.username ?? body.username.slice(0, 254),
+      successful: false,
+      details: { reason: user ? 'wrong password' : 'unknown username' },
+    });
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+  }
+
+  if (user.isPrimary) {
+    const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);
+    if (primaryDevice && primaryDevice.id !== device.id) {
+      await recordAudit(db, context, {
+        eventType: 'login_failed',
+        userId: user.id,
+        username: user.username,
+        successful: false,
+        details: { reason: 'not the primary device' },
+      });
+      throw new AppError('NOT_PRIMARY_DEVICE', MESSAGES.notPrimaryDevice);
+    }
+    if (!primaryDevice && (await findPrimaryAccountOnDevice(db, device.id))) {
+      throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+    }
+  }
+
+  return db.transaction(async (tx) => {
+    if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
+    let signedInDevice = device;
+    if (user.isPrimary && !(await findPrimaryDeviceOfUser(tx, user.id))) {
+      // The account's device was reset (D14): it binds to the device it signs in on.
+      await bindPrimaryDevice(tx, device.id, user.id);
+      signedInDevice = { ...device, userId: user.id, isPrimary: true };
+    }
+    const session = await createSession(tx, user, device);
+    await recordAudit(tx, context, { eventType: 'login', userId: user.id, username: user.username });
+    return { user, device: signedInDevice, ...session };
+  });
+}
+
+export async function logout(
+  db: Db,
+  context: RequestContext,
+  input: { user: UserRow | null; sessionIdHash: string | null },
+): Promise<void> {
+  if (!input.user || !input.sessionIdHash) return;
+  await deleteSession(db, input.sessionIdHash);
+  await recordAudit(db, context, { eventType: 'logout', userId: input.user.id, username: input.user.username });
+}

@@ -1,0 +1,38 @@
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+
+export async function insertSession(
+  db: DbOrTx,
+  values: { idHash: string; userId: number; deviceId: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+/** A live session on this device, with its user, in one query. */
+export async function findLiveSession(db: DbOrTx, idHash: string, deviceId: string) {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(eq(sessions.idHash, idHash), eq(sessions.deviceId, deviceId), gt(sessions.expiresAt, new Date())),
+    );
+  return row;
+}
+
+export async function extendSession(db: DbOrTx, idHash: string, expiresAt: Date): Promise<void> {
+  await db.update(sessions).set({ expiresAt, lastSeenAt: new Date() }).where(eq(sessions.idHash, idHash));
+}
+
+export async function deleteSession(db: DbOrTx, idHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+}
+
+export async function deleteSessionsOfUser(db: DbOrTx, userId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteExpiredSessions(db: DbOrTx): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}

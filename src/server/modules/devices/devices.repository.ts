@@ -1,0 +1,59 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { deviceResets, devices, users } from '../../db/schema';
+
+export type DeviceRow = typeof devices.$inferSelect;
+
+export async function findDeviceById(db: DbOrTx, id: string): Promise<DeviceRow | undefined> {
+  const [row] = await db.select().from(devices).where(eq(devices.id, id));
+  return row;
+}
+
+export async function insertDevice(
+  db: DbOrTx,
+  values: { fingerprintHash: string; deviceName: string; platform: string },
+): Promise<DeviceRow> {
+  const [row] = await db.insert(devices).values(values).returning();
+  return row!;
+}
+
+/** Marks the device seen; at most one write every five minutes per device. */
+export async function touchDevice(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(devices)
+    .set({ lastSeen: new Date() })
+    .where(and(eq(devices.id, id), lt(devices.lastSeen, sql`now() - interval '5 minutes'`)));
+}
+
+export async function findPrimaryDeviceOfUser(db: DbOrTx, userId: number): Promise<DeviceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.userId, userId), eq(devices.isPrimary, true)));
+  return row;
+}
+
+/** The primary account bound to a device, if any. */
+export async function findPrimaryAccountOnDevice(db: DbOrTx, deviceId: string) {
+  const [row] = await db
+    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(eq(devices.id, deviceId), eq(devices.isPrimary, true), eq(users.isPrimary, true)));
+  return row;
+}
+
+export async function bindPrimaryDevice(db: DbOrTx, deviceId: string, userId: number): Promise<void> {
+  await db.update(devices).set({ userId, isPrimary: true }).where(eq(devices.id, deviceId));
+}
+
+export async function unbindDevice(db: DbOrTx, deviceId: string): Promise<void> {
+  await db.update(devices).set({ userId: null, isPrimary: false }).where(eq(devices.id, deviceId));
+}
+
+export async function insertDeviceReset(
+  db: DbOrTx,
+  values: typeof deviceResets.$inferInsert,
+): Promise<void> {
+  await db.insert(deviceResets).values(values);
+}

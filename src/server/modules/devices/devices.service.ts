@@ -1,0 +1,133 @@
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { TDeviceStatus, TResetDeviceBody, TResetDeviceResponse } from '../../../shared/schemas/devices';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { sha256, verifySecret } from '../../lib/crypto';
+import { describeUserAgent } from '../../lib/user-agent';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { assertAccountNotThrottled } from '../audit/throttle';
+import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import type { UserRow } from '../users/users.repository';
+import { isPrimaryDeviceOf } from '../users/users.presenter';
+import {
+  findPrimaryAccountOnDevice,
+  findPrimaryDeviceOfUser,
+  insertDevice,
+  insertDeviceReset,
+  unbindDevice,
+  type DeviceRow,
+} from './devices.repository';
+
+export async function registerDevice(
+  db: Db,
+  input: { fingerprint: string; userAgent: string | undefined },
+): Promise<DeviceRow> {
+  const { deviceName, platform } = describeUserAgent(input.userAgent);
+  return insertDevice(db, { fingerprintHash: sha256(input.fingerprint), deviceName, platform });
+}
+
+export async function getDeviceStatus(db: Db, device: DeviceRow, user: UserRow | null): Promise<TDeviceStatus> {
+  if (user) {
+    const primary = isPrimaryDeviceOf(device, user) ? device : await findPrimaryDeviceOfUser(db, user.id);
+    return {
+      deviceId: device.id,
+      isPrimary: primary?.id === device.id,
+      hasPrimaryDevice: primary !== undefined,
+      primaryDeviceId: primary?.id ?? null,
+      lastSyncAt: device.lastSyncAt?.toISOString() ?? null,
+    };
+  }
+  const holdsPrimaryAccount = (await findPrimaryAccountOnDevice(db, device.id)) !== undefined;
+  return {
+    deviceId: device.id,
+    isPrimary: holdsPrimaryAccount,
+    hasPrimaryDevice: holdsPrimaryAccount,
+    primaryDeviceId: null,
+    lastSyncAt: device.lastSyncAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * DESIGN.md D14. 'owner': frees this device's association when the caller proves they are the
+ * bound account. 'emergency': gives this browser a fresh device identity and leaves the old
+ * association where it is, so possession of a tablet never unbinds somebody else's account.
+ */
+export async function resetDevice(
+  db: Db,
+  context: RequestContext,
+  input: { device: DeviceRow; user: UserRow | null; body: TResetDeviceBody & { mode: 'owner' | 'emergency' } },
+): Promise<TResetDeviceResponse> {
+  const { device, user, body } = input;
+  const bound = await findPrimaryAccountOnDevice(db, device.id);
+
+  if (body.mode === 'emergency') {
+    const fresh = await db.transaction(async (tx) => {
+      const { deviceName, platform } = describeUserAgent(context.userAgent);
+      const created = await insertDevice(tx, { fingerprintHash: device.fingerprintHash, deviceName, platform });
+      await insertDeviceReset(tx, {
+        deviceId: device.id,
+        resetMethod: 'emergency',
+        resetBy: user ? `user:${user.id}` : 'system',
+        previousAssociations: bound ? [{ userId: bound.id, username: bound.username, isPrimary: true }] : [],
+      });
+      await recordAudit(tx, context, {
+        eventType: 'device_reset',
+        userId: bound?.id ?? user?.id ?? null,
+        username: bound?.username ?? user?.username ?? null,
+        details: {
+          method: 'emergency',
+          message: 'A browser dropped this device identity and was given a new one.',
+          newDeviceId: created.id,
+        },
+      });
+      return created;
+    });
+    return { message: 'Device Reset Successful', reset: true, username: null, deviceId: fresh.id };
+  }
+
+  if (!bound) return { message: 'Device Already Clear', reset: false, username: null };
+
+  const isSignedInOwner = user?.id === bound.id;
+  if (!isSignedInOwner) {
+    await assertAccountNotThrottled(db, {
+      eventType: 'device_reset',
+      userId: bound.id,
+      deviceId: device.id,
+      message: MESSAGES.loginRateLimited,
+    });
+  }
+  const isPasswordProof =
+    !isSignedInOwner &&
+    body.password !== undefined &&
+    bound.passwordHash !== null &&
+    (await verifySecret(bound.passwordHash, body.password));
+
+  if (!isSignedInOwner && !isPasswordProof) {
+    await recordAudit(db, context, {
+      eventType: 'device_reset',
+      userId: bound.id,
+      username: bound.username,
+      successful: false,
+      details: { method: 'owner', reason: body.password ? 'wrong password' : 'no proof of ownership' },
+    });
+    throw new AppError('RESET_NEEDS_OWNER', MESSAGES.resetNeedsOwner);
+  }
+
+  await db.transaction(async (tx) => {
+    await unbindDevice(tx, device.id);
+    await insertDeviceReset(tx, {
+      deviceId: device.id,
+      resetMethod: isSignedInOwner ? 'session' : 'password',
+      resetBy: `user:${bound.id}`,
+      previousAssociations: [{ userId: bound.id, username: bound.username, isPrimary: true }],
+    });
+    await deleteSessionsOfUser(tx, bound.id);
+    await recordAudit(tx, context, {
+      eventType: 'device_reset',
+      userId: bound.id,
+      username: bound.username,
+      details: { method: isSignedInOwner ? 'session' : 'password' },
+    });
+  });
+  return { message: 'Device Reset Successful', reset: true, username: bound.username };
+}

@@ -1,0 +1,128 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEVICE_HEADER, isValidDeviceId } from '../../shared/domain/device';
+import { MESSAGES } from '../../shared/domain/errors';
+import type { TConfig } from '../config';
+import type { Db } from '../db/client';
+import { AppError } from '../errors';
+import { sha256 } from '../lib/crypto';
+import type { RequestContext } from '../modules/audit/audit.service';
+import { extendSession, findLiveSession } from '../modules/auth/sessions.repository';
+import { findDeviceById, touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
+import type { UserRow } from '../modules/users/users.repository';
+
+export const SESSION_COOKIE = 'memento_session';
+
+/** DESIGN.md D26: primary users 30 days sliding; admins 12 hours. */
+export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
+const SLIDE_AFTER_MS = 3600_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    device: DeviceRow | null;
+    user: UserRow | null;
+    sessionIdHash: string | null;
+    sessionExpiresAt: Date | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
+    isDeviceOptional?: boolean;
+  }
+}
+
+export function sessionLifetimeFor(user: Pick<UserRow, 'isAdmin'>): number {
+  return user.isAdmin ? SESSION_LIFETIME_MS.admin : SESSION_LIFETIME_MS.user;
+}
+
+export function getRequestContext(request: FastifyRequest): RequestContext {
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    deviceId: request.device?.id ?? null,
+  };
+}
+
+export function requireDevice(request: FastifyRequest): DeviceRow {
+  if (!request.device) throw new AppError('DEVICE_REQUIRED', MESSAGES.deviceRequired);
+  return request.device;
+}
+
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
+  return request.user;
+}
+
+export function setSessionCookie(reply: FastifyReply, config: TConfig, token: string, expiresAt: Date) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.APP_URL.startsWith('https:'),
+    signed: true,
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+function isSafeMethod(method: string) {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+/**
+ * For every /api request: refuse foreign origins, resolve the device from X-Device-ID and the
+ * session cookie (only valid on the device it was created on).
+ */
+export function registerRequestContext(
+  app: FastifyInstance,
+  deps: { db: Db; config: TConfig; allowedOrigins: ReadonlySet<string> },
+) {
+  app.decorateRequest('device', null);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionIdHash', null);
+  app.decorateRequest('sessionExpiresAt', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || request.is404) return;
+
+    const origin = request.headers.origin;
+    if (!isSafeMethod(request.method) && origin && !deps.allowedOrigins.has(origin)) {
+      throw new AppError('ORIGIN_MISMATCH', MESSAGES.originMismatch);
+    }
+
+    if (request.routeOptions.config.isDeviceOptional) return;
+
+    const header = request.headers[DEVICE_HEADER];
+    if (typeof header !== 'string' || !isValidDeviceId(header)) {
+      throw new AppError('DEVICE_REQUIRED', MESSAGES.deviceRequired);
+    }
+    const device = await findDeviceById(deps.db, header.toLowerCase());
+    if (!device) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
+    request.device = device;
+    await touchDevice(deps.db, device.id);
+
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return;
+    const unsigned = request.unsignCookie(cookie);
+    if (!unsigned.valid || !unsigned.value) {
+      clearSessionCookie(reply);
+      return;
+    }
+    const idHash = sha256(unsigned.value);
+    const live = await findLiveSession(deps.db, idHash, device.id);
+    if (!live) return;
+
+    request.user = live.user;
+    request.sessionIdHash = idHash;
+    request.sessionExpiresAt = live.session.expiresAt;
+
+    // Sliding expiry for everyone but admins, written at most once an hour.
+    if (!live.user.isAdmin && Date.now() - live.session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
+      const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS.user);
+      await extendSession(deps.db, idHash, expiresAt);
+      setSessionCookie(reply, deps.config, unsigned.value, expiresAt);
+      request.sessionExpiresAt = expiresAt;
+    }
+  });
+}

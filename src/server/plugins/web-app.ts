@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { MESSAGES } from '../../shared/domain/errors';
+
+export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../../dist/web');
+
+/**
+ * Serves the built web app: hashed assets cached for a year, everything else revalidated, and
+ * index.html for every other GET so that client-side routes (and the 404 page) work.
+ */
+export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR) {
+  const hasWebApp = existsSync(path.join(webDir, 'index.html'));
+
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header(
+          'cache-control',
+          isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url === '/api';
+    const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
+    if (isApi || !isPageRequest) {
+      return reply.status(404).send({ code: 'NOT_FOUND', message: MESSAGES.notFound });
+    }
+    if (!hasWebApp) {
+      return reply.status(404).type('text/plain').send('The web app is not built. Run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
+  });
+}

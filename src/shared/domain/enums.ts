@@ -1,0 +1,39 @@
+export const ROLES = ['super_admin', 'admin', 'user'] as const;
+export type TRole = (typeof ROLES)[number];
+
+export const TIERS = ['free', 'standard', 'premium', 'professional', 'enterprise', 'nonprofit'] as const;
+export type TTier = (typeof TIERS)[number];
+
+export const SUBSCRIPTION_STATUSES = ['none', 'active', 'cancelled', 'past_due'] as const;
+export type TSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const USER_CATEGORIES = ['primary', 'next_of_kin', 'family', 'friend', 'admin'] as const;
+export type TUserCategory = (typeof USER_CATEGORIES)[number];
+
+export const AUTH_PROVIDERS = ['local', 'google', 'apple'] as const;
+export type TAuthProvider = (typeof AUTH_PROVIDERS)[number];
+
+export const LOGIN_METHODS = ['username_password', 'email_access_code', 'emergency_access'] as const;
+export type TLoginMethod = (typeof LOGIN_METHODS)[number];
+
+export const AUDIT_EVENT_TYPES = [
+  'login',
+  'logout',
+  'register',
+  'password_reset',
+  'password_reset_request',
+  'break_glass',
+  'login_failed',
+  'device_reset',
+  'admin_login',
+  'admin_2fa_enabled',
+  'admin_2fa_verified',
+  'admin_user_deleted',
+  'admin_user_modified',
+  'admin_vip_override',
+  'admin_tier_override',
+  'subscription_created',
+  'subscription_updated',
+  'subscription_cancelled',
+] as const;
+export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -1,0 +1,60 @@
+/**
+ * Stable error codes the client branches on (DESIGN.md §5). The human message travels beside the
+ * code; the client never branches on wording.
+ */
+export const ERROR_CODES = [
+  'VALIDATION',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'ORIGIN_MISMATCH',
+  'DEVICE_REQUIRED',
+  'DEVICE_NOT_FOUND',
+  'NOT_PRIMARY_DEVICE',
+  'DEVICE_HAS_PRIMARY_ACCOUNT',
+  'RESET_NEEDS_OWNER',
+  'INVALID_CREDENTIALS',
+  'USERNAME_TAKEN',
+  'EMAIL_TAKEN',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'UPGRADE_REQUIRED',
+  'INTERNAL',
+] as const;
+export type TErrorCode = (typeof ERROR_CODES)[number];
+
+export interface TErrorBody {
+  code: TErrorCode;
+  message: string;
+  /** Per-field messages for VALIDATION errors, keyed by field name. */
+  fields?: Record<string, string>;
+}
+
+/** Messages from SPEC §5 and §8, word for word where SPEC gives them. */
+export const MESSAGES = {
+  deviceRequired: 'Device ID is required',
+  deviceNotFound: 'Device ID not found',
+  deviceInitRequired: 'Device initialization required. Please refresh the page and try again.',
+  invalidCredentials: 'Invalid username or password',
+  notPrimaryDevice:
+    'This account can only be used on its primary device. Please sign in on the device where the account was created.',
+  deviceHasPrimaryAccount:
+    'This device is already registered to a primary user account. Reset the device association to register a new account here.',
+  resetNeedsOwner:
+    'Only the account registered on this device can reset it. Sign in as that account, enter its password, or use the emergency reset.',
+  usernameTaken: 'That username is already taken. Please choose another.',
+  emailTaken:
+    'An account with this email address already exists. Please sign in, or use a different email address.',
+  unauthenticated: 'Please sign in to continue.',
+  tosRequired: 'Terms of Service must be accepted',
+  loginRateLimited: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  registerRateLimited: 'Too many registrations from this network. Please try again in an hour.',
+  deviceRateLimited: 'Too many new devices from this network. Please try again later.',
+  rateLimited: 'Too many requests. Please wait a moment and try again.',
+  originMismatch: 'This request came from another website and was refused.',
+  unsupportedMediaType: 'Please send the request as JSON.',
+  payloadTooLarge: 'The request is too large.',
+  notFound: 'Not found',
+  internal: 'Something went wrong on our side. Please try again.',
+} as const;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { PASSWORD_MESSAGES, PASSWORD_REQUIREMENTS, isCommonPassword } from '../domain/passwords';
+import { DEVICE_ID_PATTERN } from '../domain/device';
+import { MESSAGES } from '../domain/errors';
+
+/** Lowercased and trimmed before it is checked (SPEC §5). */
+export const ZEmail = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(254, 'Email address is too long')
+  .pipe(z.email({ error: 'Please enter a valid email address' }));
+
+/** Every new password (DESIGN.md D2); each unmet rule reports its own SPEC §5 message. */
+export const ZNewPassword = z
+  .string({ error: 'Password is required' })
+  .max(256, 'Password must be at most 256 characters')
+  .superRefine((password, ctx) => {
+    for (const rule of PASSWORD_REQUIREMENTS) {
+      if (!rule.isMet(password)) ctx.addIssue({ code: 'custom', message: rule.message });
+    }
+    if (PASSWORD_REQUIREMENTS.every((rule) => rule.isMet(password)) && isCommonPassword(password)) {
+      ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooCommon });
+    }
+  });
+
+export const ZDeviceId = z
+  .string({ error: MESSAGES.deviceInitRequired })
+  .regex(DEVICE_ID_PATTERN, MESSAGES.deviceInitRequired);
+
+export const requiredText = (message: string, max = 100) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);

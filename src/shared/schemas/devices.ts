@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** POST /api/device/register (SPEC §7). */
+export const ZDeviceRegisterBody = z.object({
+  fingerprint: z.string({ error: 'Fingerprint is required' }).trim().min(1, 'Fingerprint is required').max(2000),
+});
+export type TDeviceRegisterBody = z.input<typeof ZDeviceRegisterBody>;
+
+export interface TDeviceRegisterResponse {
+  deviceId: string;
+}
+
+/** GET /api/device/status. Never names another account. */
+export interface TDeviceStatus {
+  deviceId: string;
+  /** This device is the signed-in user's primary device (signed out: it holds a primary account). */
+  isPrimary: boolean;
+  /** Signed in: the user has a primary device. Signed out: this device holds a primary account. */
+  hasPrimaryDevice: boolean;
+  /** Only the signed-in user's own primary device id; null when signed out. */
+  primaryDeviceId: string | null;
+  lastSyncAt: string | null;
+}
+
+/**
+ * POST /api/reset-device (DESIGN.md D14).
+ * - mode 'owner' (default): frees this device's association when the caller is the bound
+ *   account (its session on this device) or gives that account's password.
+ * - mode 'emergency': this browser gets a fresh device identity; the old association stays.
+ */
+export const ZResetDeviceBody = z.object({
+  mode: z.enum(['owner', 'emergency']).default('owner'),
+  password: z.string().max(256).optional(),
+});
+export type TResetDeviceBody = z.input<typeof ZResetDeviceBody>;
+
+export interface TResetDeviceResponse {
+  message: string;
+  reset: boolean;
+  /** The freed account's username, only when the caller proved they own it. */
+  username: string | null;
+  /** Emergency reset only: the browser's new device id. */
+  deviceId?: string;
+}
