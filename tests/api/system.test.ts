@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/server/config';
+import { buildTestApp, TestDevice, type TestApp } from '../setup/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /api/health', () => {
+  it('checks the database, without a device header', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('sends security headers with a CSP', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('GET /api/config', () => {
+  it('says what is configured and nothing more', async () => {
+    const device = await TestDevice.create(t.app);
+    expect((await device.get('/api/config')).json()).toEqual({
+      analyticsScriptUrl: null,
+      donationUrl: null,
+      sourceCodeUrl: null,
+      billingEnabled: false,
+    });
+  });
+});
+
+describe('bad requests', () => {
+  it('answers an unknown API path with a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    const device = await TestDevice.create(t.app);
+    const res = await device.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: 'username=a&password=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Please send the request as JSON.' });
+  });
+
+  it('answers broken JSON with 400 and a plain message', async () => {
+    const device = await TestDevice.create(t.app);
+    const res = await device.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: '{"username": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION', message: 'The request body is not valid JSON.' });
+  });
+
+  it('refuses a body over the size limit with 413', async () => {
+    const device = await TestDevice.create(t.app);
+    const res = await device.post('/api/login', { username: 'a', password: 'x'.repeat(70_000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a state-changing call from another origin', async () => {
+    const device = await TestDevice.create(t.app);
+    const res = await device.post('/api/logout', {}, { origin: 'https://evil.example' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('ORIGIN_MISMATCH');
+    const same = await device.post('/api/logout', {}, { origin: 'http://localhost:5000' });
+    expect(same.statusCode).toBe(200);
+  });
+});
+
+describe('configuration', () => {
+  it('fails fast naming each bad variable', () => {
+    expect(() => parseConfig({ PORT: 'eighty', APP_URL: 'not a url', ADMIN_EMAIL: 'nope' })).toThrowError(
+      /PORT[\s\S]*APP_URL[\s\S]*ADMIN_EMAIL/,
+    );
+  });
+
+  it('has working defaults', () => {
+    expect(parseConfig({})).toMatchObject({ PORT: 5000, HOST: '127.0.0.1', APP_URL: 'http://localhost:5000', DATA_DIR: './data' });
+  });
+});

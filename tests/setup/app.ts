@@ -1,0 +1,152 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type Limits } from '../../src/server/app';
+import { parseConfig, type TConfig } from '../../src/server/config';
+import type { Database, Db } from '../../src/server/db/client';
+import type { TUser } from '../../src/shared/schemas/auth';
+import { createTestDatabase } from './database';
+
+export const TEST_APP_URL = 'http://localhost:5000';
+export const GOOD_PASSWORD = 'Tulips&Tea-2026';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: TConfig;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database of its own. */
+export async function buildTestApp(
+  options: { env?: Record<string, string>; limits?: Partial<Limits> } = {},
+): Promise<TestApp> {
+  const database: Database = await createTestDatabase();
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_URL: TEST_APP_URL,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'memento-test-')),
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
+    ...options.env,
+  });
+  const app = await buildApp({ config, database, ...(options.limits ? { limits: options.limits } : {}) });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let ipCounter = 0;
+
+/**
+ * A browser as the server sees it: a device id of its own and a cookie jar. Each instance is a
+ * separate device unless it is given an existing device id.
+ */
+export class TestDevice {
+  private cookies = new Map<string, string>();
+
+  private constructor(
+    private readonly app: FastifyInstance,
+    readonly deviceId: string,
+    readonly ip: string,
+  ) {}
+
+  static async create(app: FastifyInstance, options: { ip?: string } = {}): Promise<TestDevice> {
+    ipCounter += 1;
+    const ip = options.ip ?? `203.0.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/device/register',
+      payload: { fingerprint: 'Mozilla/5.0 (test)|1280x800|24|en-GB|0|Linux' },
+      remoteAddress: ip,
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36' },
+    });
+    if (res.statusCode !== 201) throw new Error(`device registration failed: ${res.body}`);
+    return new TestDevice(app, res.json<{ deviceId: string }>().deviceId, ip);
+  }
+
+  /** The same device id with an empty cookie jar (another tab after the cookie went). */
+  withoutCookies(): TestDevice {
+    return new TestDevice(this.app, this.deviceId, this.ip);
+  }
+
+  withDeviceId(deviceId: string): TestDevice {
+    const other = new TestDevice(this.app, deviceId, this.ip);
+    other.cookies = new Map(this.cookies);
+    return other;
+  }
+
+  get hasSessionCookie(): boolean {
+    return this.cookies.has('memento_session');
+  }
+
+  async request(options: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
+    const cookieHeader = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const res = await this.app.inject({
+      remoteAddress: this.ip,
+      ...options,
+      headers: {
+        'x-device-id': this.deviceId,
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36',
+        ...(cookieHeader ? { cookie: cookieHeader } : {}),
+        ...options.headers,
+      },
+    });
+    for (const cookie of res.cookies as Array<{ name: string; value: string; expires?: Date; maxAge?: number }>) {
+      const isCleared = cookie.value === '' || (cookie.expires && cookie.expires.getTime() <= Date.now()) || cookie.maxAge === 0;
+      if (isCleared) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return res;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request({ method: 'GET', url, ...(headers ? { headers } : {}) });
+  }
+
+  post(url: string, payload: object = {}, headers?: Record<string, string>) {
+    return this.request({ method: 'POST', url, payload, ...(headers ? { headers } : {}) });
+  }
+}
+
+let counter = 0;
+
+export function buildRegistration(device: TestDevice, overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  const suffix = `${process.pid}${counter}`;
+  return {
+    firstName: 'Margaret',
+    lastName: 'Hill',
+    email: `margaret${suffix}@example.test`,
+    username: `margaret${suffix}`,
+    password: GOOD_PASSWORD,
+    category: 'primary',
+    createdById: null,
+    tosAccepted: true,
+    tosAcceptedAt: new Date().toISOString(),
+    deviceId: device.deviceId,
+    fingerprint: 'test',
+    ...overrides,
+  };
+}
+
+/** Registers a primary user through the API on a new device of its own. */
+export async function createPrimaryUser(
+  testApp: TestApp,
+  overrides: Record<string, unknown> = {},
+  options: { ip?: string } = {},
+): Promise<{ device: TestDevice; user: TUser; password: string }> {
+  const device = await TestDevice.create(testApp.app, options);
+  const body = buildRegistration(device, overrides);
+  const res = await device.post('/api/register', body);
+  if (res.statusCode !== 201) throw new Error(`registration failed: ${res.body}`);
+  return { device, user: res.json<TUser>(), password: body.password as string };
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createPgliteDatabase, createPostgresDatabase, type Database } from '../../src/server/db/client';
+
+/**
+ * A fresh, migrated database for one test file: a PGlite copy of the migrated template, or,
+ * when TEST_DATABASE_URL is set, a new database on that PostgreSQL server, dropped afterwards.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const template = readFileSync(inject('pgliteTemplatePath'));
+    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    await client.waitReady;
+    return createPgliteDatabase(client);
+  }
+
+  const name = `memento_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = createPostgresDatabase(url.toString());
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
