@@ -2,12 +2,26 @@
 // which proxies /api to the API.
 import { spawn } from 'node:child_process';
 
-const env = { ...process.env, NODE_ENV: 'development', APP_URL: process.env.APP_URL ?? 'http://localhost:5173' };
+const env = {
+  ...process.env,
+  NODE_ENV: 'development',
+  APP_URL: process.env.APP_URL ?? 'http://localhost:5173',
+};
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/main.ts'], { stdio: 'inherit', env }),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/main.ts'], {
+    stdio: 'inherit',
+    env,
+  }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit', env }),
 ];
 const stop = () => children.forEach((child) => child.kill('SIGTERM'));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-children.forEach((child) => child.on('exit', (code) => { if (code) { stop(); process.exit(code); } }));
+children.forEach((child) =>
+  child.on('exit', (code) => {
+    if (code) {
+      stop();
+      process.exit(code);
+    }
+  }),
+);

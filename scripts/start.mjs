@@ -13,7 +13,8 @@ function newestModification(target) {
   const stats = statSync(target);
   if (!stats.isDirectory()) return stats.mtimeMs;
   let newest = stats.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestModification(path.join(target, entry)));
+  for (const entry of readdirSync(target))
+    newest = Math.max(newest, newestModification(path.join(target, entry)));
   return newest;
 }
 
@@ -28,10 +29,14 @@ function isWebBuildStale() {
 
 if (isWebBuildStale()) {
   console.log('Building the web app…');
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

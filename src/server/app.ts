@@ -59,7 +59,8 @@ const SESSION_CLEANUP_INTERVAL_MS = 3600_000;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    options.database ??
+    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   if (!options.database) await database.migrate();
 
   const app = Fastify({
@@ -75,7 +76,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const deps: AppDeps = { db: database.db, config, limits: { ...DEFAULT_LIMITS, ...options.limits } };
+  const deps: AppDeps = {
+    db: database.db,
+    config,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+  };
   const isHttps = config.APP_URL.startsWith('https:');
   const appOrigin = new URL(config.APP_URL).origin;
   const allowedOrigins = new Set([appOrigin]);
@@ -85,7 +90,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
-        'script-src': ["'self'", ...(config.ANALYTICS_SCRIPT_URL ? [new URL(config.ANALYTICS_SCRIPT_URL).origin] : [])],
+        'script-src': [
+          "'self'",
+          ...(config.ANALYTICS_SCRIPT_URL ? [new URL(config.ANALYTICS_SCRIPT_URL).origin] : []),
+        ],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'media-src': ["'self'", 'blob:'],
@@ -97,7 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCompress, { threshold: 1024 });
-  await app.register(fastifyCookie, { secret: loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
+  await app.register(fastifyCookie, {
+    secret: loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR),
+  });
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
@@ -111,7 +121,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerWebApp(app, options.webDir);
 
   const cleanup = setInterval(() => {
-    deleteExpiredSessions(database.db).catch((error) => app.log.warn({ err: error }, 'session cleanup failed'));
+    deleteExpiredSessions(database.db).catch((error) =>
+      app.log.warn({ err: error }, 'session cleanup failed'),
+    );
   }, SESSION_CLEANUP_INTERVAL_MS);
   cleanup.unref();
 

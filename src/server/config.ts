@@ -35,7 +35,9 @@ export class ConfigError extends Error {}
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   const result = ZEnv.safeParse(env);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return result.data;

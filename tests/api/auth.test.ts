@@ -31,7 +31,10 @@ async function auditRowsOf(userId: number) {
 describe('POST /api/register', () => {
   it('creates a primary account bound to this device, normalised, with a hashed password and a session', async () => {
     const device = await TestDevice.create(t.app);
-    const body = buildRegistration(device, { email: '  Ann.Lee@Example.TEST ', username: ' AnnLee ' });
+    const body = buildRegistration(device, {
+      email: '  Ann.Lee@Example.TEST ',
+      username: ' AnnLee ',
+    });
     const res = await device.post('/api/register', body);
 
     expect(res.statusCode).toBe(201);
@@ -73,7 +76,12 @@ describe('POST /api/register', () => {
 
     const audit = await auditRowsOf(stored!.id);
     expect(audit).toEqual([
-      expect.objectContaining({ eventType: 'register', successful: true, username: 'annlee', deviceId: device.deviceId }),
+      expect.objectContaining({
+        eventType: 'register',
+        successful: true,
+        username: 'annlee',
+        deviceId: device.deviceId,
+      }),
     ]);
     expect(audit[0]?.details).toMatchObject({ userAgent: expect.stringContaining('Chrome') });
     expect(audit[0]?.ipAddress).toBe(device.ip);
@@ -84,7 +92,11 @@ describe('POST /api/register', () => {
     try {
       const first = await createPrimaryUser(fresh);
       const second = await createPrimaryUser(fresh);
-      expect(first.user).toMatchObject({ isAdmin: true, role: 'super_admin', twoFactorEnabled: true });
+      expect(first.user).toMatchObject({
+        isAdmin: true,
+        role: 'super_admin',
+        twoFactorEnabled: true,
+      });
       expect(second.user).toMatchObject({ isAdmin: false, role: 'user', twoFactorEnabled: false });
     } finally {
       await fresh.close();
@@ -137,15 +149,24 @@ describe('POST /api/register', () => {
   it('treats usernames as unique without regard to case', async () => {
     await createPrimaryUser(t, { username: 'grandpa.joe' });
     const device = await TestDevice.create(t.app);
-    const res = await device.post('/api/register', buildRegistration(device, { username: 'Grandpa.Joe' }));
+    const res = await device.post(
+      '/api/register',
+      buildRegistration(device, { username: 'Grandpa.Joe' }),
+    );
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'USERNAME_TAKEN', message: 'That username is already taken. Please choose another.' });
+    expect(res.json()).toMatchObject({
+      code: 'USERNAME_TAKEN',
+      message: 'That username is already taken. Please choose another.',
+    });
   });
 
   it('refuses a second primary account with the same email', async () => {
     await createPrimaryUser(t, { email: 'same@example.test' });
     const device = await TestDevice.create(t.app);
-    const res = await device.post('/api/register', buildRegistration(device, { email: 'SAME@example.test' }));
+    const res = await device.post(
+      '/api/register',
+      buildRegistration(device, { email: 'SAME@example.test' }),
+    );
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('EMAIL_TAKEN');
   });
@@ -162,13 +183,20 @@ describe('POST /api/register', () => {
   it('refuses a body device id that is not the device in the header', async () => {
     const device = await TestDevice.create(t.app);
     const other = await TestDevice.create(t.app);
-    const res = await device.post('/api/register', buildRegistration(device, { deviceId: other.deviceId }));
+    const res = await device.post(
+      '/api/register',
+      buildRegistration(device, { deviceId: other.deviceId }),
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Device initialization required. Please refresh the page and try again.');
+    expect(res.json().message).toBe(
+      'Device initialization required. Please refresh the page and try again.',
+    );
   });
 
   it('throttles registrations per IP with a clear message', async () => {
-    const limited = await buildTestApp({ limits: { registration: { max: 2, timeWindow: 3600_000 } } });
+    const limited = await buildTestApp({
+      limits: { registration: { max: 2, timeWindow: 3600_000 } },
+    });
     try {
       await createPrimaryUser(limited, {}, { ip: '198.51.100.7' });
       await createPrimaryUser(limited, {}, { ip: '198.51.100.7' });
@@ -190,7 +218,9 @@ describe('POST /api/register', () => {
 describe('POST /api/login', () => {
   it('signs the owner in on the primary device with a new session id, and audits it', async () => {
     const { device, user, password } = await createPrimaryUser(t);
-    const registeredCookie = (await t.db.select().from(sessions).where(eq(sessions.userId, user.id)))[0]?.idHash;
+    const registeredCookie = (
+      await t.db.select().from(sessions).where(eq(sessions.userId, user.id))
+    )[0]?.idHash;
 
     const res = await device.post('/api/login', {
       username: `  ${user.username.toUpperCase()} `,
@@ -199,7 +229,10 @@ describe('POST /api/login', () => {
       deviceId: device.deviceId,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json<TUser>()).toMatchObject({ id: user.id, deviceSync: { isPrimary: true, deviceId: device.deviceId } });
+    expect(res.json<TUser>()).toMatchObject({
+      id: user.id,
+      deviceSync: { isPrimary: true, deviceId: device.deviceId },
+    });
 
     const live = await t.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(live).toHaveLength(1);
@@ -221,25 +254,47 @@ describe('POST /api/login', () => {
     });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid username or password' });
+      expect(res.json()).toEqual({
+        code: 'INVALID_CREDENTIALS',
+        message: 'Invalid username or password',
+      });
     }
-    const [failure] = (await auditRowsOf(user.id)).filter((row) => row.eventType === 'login_failed');
+    const [failure] = (await auditRowsOf(user.id)).filter(
+      (row) => row.eventType === 'login_failed',
+    );
     expect(failure).toMatchObject({ successful: false, deviceId: device.deviceId });
-    const [unknownRow] = await t.db.select().from(auditLogs).where(eq(auditLogs.username, 'nobody-at-all'));
-    expect(unknownRow).toMatchObject({ eventType: 'login_failed', userId: null, successful: false });
+    const [unknownRow] = await t.db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.username, 'nobody-at-all'));
+    expect(unknownRow).toMatchObject({
+      eventType: 'login_failed',
+      userId: null,
+      successful: false,
+    });
   });
 
   it('requires both fields', async () => {
     const device = await TestDevice.create(t.app);
-    const res = await device.post('/api/login', { username: '', password: '', deviceId: device.deviceId });
+    const res = await device.post('/api/login', {
+      username: '',
+      password: '',
+      deviceId: device.deviceId,
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ fields: { username: 'Username is required', password: 'Password is required' } });
+    expect(res.json()).toMatchObject({
+      fields: { username: 'Username is required', password: 'Password is required' },
+    });
   });
 
   it('refuses the right password on another device with NOT_PRIMARY_DEVICE, audited, naming nobody', async () => {
     const { user, password } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app);
-    const res = await stranger.post('/api/login', { username: user.username, password, deviceId: stranger.deviceId });
+    const res = await stranger.post('/api/login', {
+      username: user.username,
+      password,
+      deviceId: stranger.deviceId,
+    });
 
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('NOT_PRIMARY_DEVICE');
@@ -247,7 +302,10 @@ describe('POST /api/login', () => {
     expect(stranger.hasSessionCookie).toBe(false);
     const failures = (await auditRowsOf(user.id)).filter((row) => row.eventType === 'login_failed');
     expect(failures).toEqual([
-      expect.objectContaining({ deviceId: stranger.deviceId, details: expect.objectContaining({ reason: 'not the primary device' }) }),
+      expect.objectContaining({
+        deviceId: stranger.deviceId,
+        details: expect.objectContaining({ reason: 'not the primary device' }),
+      }),
     ]);
   });
 
@@ -267,14 +325,29 @@ describe('POST /api/login', () => {
     const { device, user, password } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app, { ip: '192.0.2.50' });
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      const res = await stranger.post('/api/login', { username: user.username, password: `Guess-${attempt}-Aa!`, deviceId: stranger.deviceId });
+      const res = await stranger.post('/api/login', {
+        username: user.username,
+        password: `Guess-${attempt}-Aa!`,
+        deviceId: stranger.deviceId,
+      });
       expect(res.statusCode).toBe(401);
     }
-    const blocked = await stranger.post('/api/login', { username: user.username, password, deviceId: stranger.deviceId });
+    const blocked = await stranger.post('/api/login', {
+      username: user.username,
+      password,
+      deviceId: stranger.deviceId,
+    });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait 15 minutes and try again.' });
+    expect(blocked.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+    });
 
-    const owner = await device.post('/api/login', { username: user.username, password, deviceId: device.deviceId });
+    const owner = await device.post('/api/login', {
+      username: user.username,
+      password,
+      deviceId: device.deviceId,
+    });
     expect(owner.statusCode).toBe(200);
   });
 
@@ -282,7 +355,12 @@ describe('POST /api/login', () => {
     const limited = await buildTestApp({ limits: { login: { max: 3, timeWindow: 60_000 } } });
     try {
       const device = await TestDevice.create(limited.app, { ip: '198.51.100.20' });
-      const attempt = () => device.post('/api/login', { username: 'someone', password: 'Whatever-123!', deviceId: device.deviceId });
+      const attempt = () =>
+        device.post('/api/login', {
+          username: 'someone',
+          password: 'Whatever-123!',
+          deviceId: device.deviceId,
+        });
       for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(401);
       const res = await attempt();
       expect(res.statusCode).toBe(429);
@@ -304,12 +382,20 @@ describe('sessions', () => {
   it('GET /api/session-check reports the session', async () => {
     const { device, user } = await createPrimaryUser(t);
     const signedIn = await device.get('/api/session-check');
-    expect(signedIn.json()).toMatchObject({ authenticated: true, userId: user.id, expiresAt: expect.any(String) });
+    expect(signedIn.json()).toMatchObject({
+      authenticated: true,
+      userId: user.id,
+      expiresAt: expect.any(String),
+    });
     const expiresInDays = (Date.parse(signedIn.json().expiresAt) - Date.now()) / 86_400_000;
     expect(expiresInDays).toBeGreaterThan(29);
 
     const anonymous = await TestDevice.create(t.app);
-    expect((await anonymous.get('/api/session-check')).json()).toEqual({ authenticated: false, userId: null, expiresAt: null });
+    expect((await anonymous.get('/api/session-check')).json()).toEqual({
+      authenticated: false,
+      userId: null,
+      expiresAt: null,
+    });
   });
 
   it('gives admins 12-hour sessions (D26)', async () => {
@@ -335,7 +421,9 @@ describe('sessions', () => {
 
   it('refuses a forged session cookie', async () => {
     const device = await TestDevice.create(t.app);
-    const res = await device.get('/api/user', { cookie: 'memento_session=forged-token.invalidsignature' });
+    const res = await device.get('/api/user', {
+      cookie: 'memento_session=forged-token.invalidsignature',
+    });
     expect(res.statusCode).toBe(401);
   });
 
@@ -355,7 +443,11 @@ describe('sessions', () => {
   it('signs back in after sign-out on the same device', async () => {
     const { device, user } = await createPrimaryUser(t);
     await device.post('/api/logout');
-    const res = await device.post('/api/login', { username: user.username, password: GOOD_PASSWORD, deviceId: device.deviceId });
+    const res = await device.post('/api/login', {
+      username: user.username,
+      password: GOOD_PASSWORD,
+      deviceId: device.deviceId,
+    });
     expect(res.statusCode).toBe(200);
     expect((await device.get('/api/user')).json<TUser>().firstName).toBe('Margaret');
   });

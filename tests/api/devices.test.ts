@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, deviceResets, devices, sessions } from '../../src/server/db/schema';
 import { sha256 } from '../../src/server/lib/crypto';
 import type { TDeviceStatus } from '../../src/shared/schemas/devices';
-import { buildRegistration, buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import {
+  buildRegistration,
+  buildTestApp,
+  createPrimaryUser,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,7 +59,9 @@ describe('POST /api/device/register', () => {
   });
 
   it('is throttled per IP, generously', async () => {
-    const limited = await buildTestApp({ limits: { deviceRegistration: { max: 3, timeWindow: 60_000 } } });
+    const limited = await buildTestApp({
+      limits: { deviceRegistration: { max: 3, timeWindow: 60_000 } },
+    });
     try {
       for (let i = 0; i < 3; i += 1) await TestDevice.create(limited.app, { ip: '192.0.2.99' });
       const res = await limited.app.inject({
@@ -63,7 +71,10 @@ describe('POST /api/device/register', () => {
         remoteAddress: '192.0.2.99',
       });
       expect(res.statusCode).toBe(429);
-      expect(res.json()).toEqual({ code: 'RATE_LIMITED', message: 'Too many new devices from this network. Please try again later.' });
+      expect(res.json()).toEqual({
+        code: 'RATE_LIMITED',
+        message: 'Too many new devices from this network. Please try again later.',
+      });
     } finally {
       await limited.close();
     }
@@ -80,14 +91,25 @@ describe('the X-Device-ID header', () => {
       ['POST', '/api/logout'],
       ['POST', '/api/reset-device'],
     ] as const) {
-      const res = await t.app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
+      const res = await t.app.inject({
+        method,
+        url,
+        ...(method === 'POST' ? { payload: {} } : {}),
+      });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json(), url).toEqual({ code: 'DEVICE_REQUIRED', message: 'Device ID is required' });
+      expect(res.json(), url).toEqual({
+        code: 'DEVICE_REQUIRED',
+        message: 'Device ID is required',
+      });
     }
   });
 
   it('must be a UUID', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: { 'x-device-id': 'not-a-uuid' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { 'x-device-id': 'not-a-uuid' },
+    });
     expect(res.json().code).toBe('DEVICE_REQUIRED');
   });
 
@@ -119,7 +141,11 @@ describe('GET /api/device/status', () => {
     const { device } = await createPrimaryUser(t, { username: 'secretowner' });
     await device.post('/api/logout');
     const res = await device.get('/api/device/status');
-    expect(res.json<TDeviceStatus>()).toMatchObject({ isPrimary: true, hasPrimaryDevice: true, primaryDeviceId: null });
+    expect(res.json<TDeviceStatus>()).toMatchObject({
+      isPrimary: true,
+      hasPrimaryDevice: true,
+      primaryDeviceId: null,
+    });
     expect(res.body).not.toContain('secretowner');
 
     const blank = await TestDevice.create(t.app);
@@ -141,18 +167,34 @@ describe('POST /api/reset-device', () => {
   it("frees the device with the bound account's password, ends its sessions, records and audits it", async () => {
     const owner = await createPrimaryUser(t, { username: 'tabletowner' });
     await owner.device.post('/api/logout');
-    await owner.device.post('/api/login', { username: 'tabletowner', password: owner.password, deviceId: owner.device.deviceId });
+    await owner.device.post('/api/login', {
+      username: 'tabletowner',
+      password: owner.password,
+      deviceId: owner.device.deviceId,
+    });
     const visitor = owner.device.withoutCookies();
 
     const res = await visitor.post('/api/reset-device', { password: owner.password });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: 'Device Reset Successful', reset: true, username: 'tabletowner' });
+    expect(res.json()).toEqual({
+      message: 'Device Reset Successful',
+      reset: true,
+      username: 'tabletowner',
+    });
 
-    expect(await findDevice(owner.device.deviceId)).toMatchObject({ userId: null, isPrimary: false });
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, owner.user.id))).toHaveLength(0);
+    expect(await findDevice(owner.device.deviceId)).toMatchObject({
+      userId: null,
+      isPrimary: false,
+    });
+    expect(
+      await t.db.select().from(sessions).where(eq(sessions.userId, owner.user.id)),
+    ).toHaveLength(0);
     expect((await owner.device.get('/api/user')).statusCode).toBe(401);
 
-    const [record] = await t.db.select().from(deviceResets).where(eq(deviceResets.deviceId, owner.device.deviceId));
+    const [record] = await t.db
+      .select()
+      .from(deviceResets)
+      .where(eq(deviceResets.deviceId, owner.device.deviceId));
     expect(record).toMatchObject({
       resetMethod: 'password',
       previousAssociations: [{ userId: owner.user.id, username: 'tabletowner', isPrimary: true }],
@@ -183,15 +225,22 @@ describe('POST /api/reset-device', () => {
       expect(res.json().code).toBe('RESET_NEEDS_OWNER');
       expect(res.body).not.toContain('privateperson');
     }
-    expect(await findDevice(owner.device.deviceId)).toMatchObject({ userId: owner.user.id, isPrimary: true });
+    expect(await findDevice(owner.device.deviceId)).toMatchObject({
+      userId: owner.user.id,
+      isPrimary: true,
+    });
     const failures = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, owner.user.id));
-    expect(failures.filter((row) => row.eventType === 'device_reset' && !row.successful)).toHaveLength(2);
+    expect(
+      failures.filter((row) => row.eventType === 'device_reset' && !row.successful),
+    ).toHaveLength(2);
   });
 
   it('another signed-in account cannot reset a device it is not bound to', async () => {
     const owner = await createPrimaryUser(t);
     const other = await createPrimaryUser(t);
-    const res = await other.device.withDeviceId(owner.device.deviceId).post('/api/reset-device', {});
+    const res = await other.device
+      .withDeviceId(owner.device.deviceId)
+      .post('/api/reset-device', {});
     expect(res.statusCode).toBe(403);
   });
 
@@ -199,7 +248,9 @@ describe('POST /api/reset-device', () => {
     const owner = await createPrimaryUser(t);
     const visitor = owner.device.withoutCookies();
     for (let i = 0; i < 10; i += 1) {
-      expect((await visitor.post('/api/reset-device', { password: `Guess-${i}-Aa!` })).statusCode).toBe(403);
+      expect(
+        (await visitor.post('/api/reset-device', { password: `Guess-${i}-Aa!` })).statusCode,
+      ).toBe(403);
     }
     const res = await visitor.post('/api/reset-device', { password: owner.password });
     expect(res.statusCode).toBe(429);
@@ -217,12 +268,20 @@ describe('POST /api/reset-device', () => {
     expect(body.deviceId).toMatch(UUID);
     expect(body.deviceId).not.toBe(owner.device.deviceId);
 
-    expect(await findDevice(owner.device.deviceId)).toMatchObject({ userId: owner.user.id, isPrimary: true });
+    expect(await findDevice(owner.device.deviceId)).toMatchObject({
+      userId: owner.user.id,
+      isPrimary: true,
+    });
     expect(await findDevice(body.deviceId)).toMatchObject({ userId: null, isPrimary: false });
-    const [record] = await t.db.select().from(deviceResets).where(eq(deviceResets.deviceId, owner.device.deviceId));
+    const [record] = await t.db
+      .select()
+      .from(deviceResets)
+      .where(eq(deviceResets.deviceId, owner.device.deviceId));
     expect(record).toMatchObject({ resetMethod: 'emergency', resetBy: 'system' });
     const audit = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, owner.user.id));
-    expect(audit.find((row) => row.eventType === 'device_reset')).toMatchObject({ successful: true });
+    expect(audit.find((row) => row.eventType === 'device_reset')).toMatchObject({
+      successful: true,
+    });
 
     const fresh = visitor.withDeviceId(body.deviceId);
     expect((await fresh.post('/api/register', buildRegistration(fresh))).statusCode).toBe(201);
@@ -232,10 +291,25 @@ describe('POST /api/reset-device', () => {
     const owner = await createPrimaryUser(t);
     await owner.device.post('/api/reset-device', {});
     const laptop = await TestDevice.create(t.app);
-    const res = await laptop.post('/api/login', { username: owner.user.username, password: owner.password, deviceId: laptop.deviceId });
+    const res = await laptop.post('/api/login', {
+      username: owner.user.username,
+      password: owner.password,
+      deviceId: laptop.deviceId,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ deviceStatus: 'primary', deviceSync: { isPrimary: true, deviceId: laptop.deviceId } });
-    expect((await owner.device.post('/api/login', { username: owner.user.username, password: owner.password, deviceId: owner.device.deviceId })).json().code).toBe('NOT_PRIMARY_DEVICE');
+    expect(res.json()).toMatchObject({
+      deviceStatus: 'primary',
+      deviceSync: { isPrimary: true, deviceId: laptop.deviceId },
+    });
+    expect(
+      (
+        await owner.device.post('/api/login', {
+          username: owner.user.username,
+          password: owner.password,
+          deviceId: owner.device.deviceId,
+        })
+      ).json().code,
+    ).toBe('NOT_PRIMARY_DEVICE');
   });
 
   it('an account without a device cannot take over a device that holds another account', async () => {
@@ -243,7 +317,11 @@ describe('POST /api/reset-device', () => {
     await first.device.post('/api/reset-device', {});
     const second = await createPrimaryUser(t);
     await second.device.post('/api/logout');
-    const res = await second.device.post('/api/login', { username: first.user.username, password: first.password, deviceId: second.device.deviceId });
+    const res = await second.device.post('/api/login', {
+      username: first.user.username,
+      password: first.password,
+      deviceId: second.device.deviceId,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('DEVICE_HAS_PRIMARY_ACCOUNT');
   });

@@ -54,7 +54,10 @@ describe('bad requests', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Please send the request as JSON.' });
+    expect(res.json()).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Please send the request as JSON.',
+    });
   });
 
   it('answers broken JSON with 400 and a plain message', async () => {
@@ -66,7 +69,10 @@ describe('bad requests', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'VALIDATION', message: 'The request body is not valid JSON.' });
+    expect(res.json()).toEqual({
+      code: 'VALIDATION',
+      message: 'The request body is not valid JSON.',
+    });
   });
 
   it('refuses a body over the size limit with 413', async () => {
@@ -88,12 +94,17 @@ describe('bad requests', () => {
 
 describe('configuration', () => {
   it('fails fast naming each bad variable', () => {
-    expect(() => parseConfig({ PORT: 'eighty', APP_URL: 'not a url', ADMIN_EMAIL: 'nope' })).toThrowError(
-      /PORT[\s\S]*APP_URL[\s\S]*ADMIN_EMAIL/,
-    );
+    expect(() =>
+      parseConfig({ PORT: 'eighty', APP_URL: 'not a url', ADMIN_EMAIL: 'nope' }),
+    ).toThrowError(/PORT[\s\S]*APP_URL[\s\S]*ADMIN_EMAIL/);
   });
 
   it('has working defaults', () => {
-    expect(parseConfig({})).toMatchObject({ PORT: 5000, HOST: '127.0.0.1', APP_URL: 'http://localhost:5000', DATA_DIR: './data' });
+    expect(parseConfig({})).toMatchObject({
+      PORT: 5000,
+      HOST: '127.0.0.1',
+      APP_URL: 'http://localhost:5000',
+      DATA_DIR: './data',
+    });
   });
 });

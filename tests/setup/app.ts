@@ -31,7 +31,11 @@ export async function buildTestApp(
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
     ...options.env,
   });
-  const app = await buildApp({ config, database, ...(options.limits ? { limits: options.limits } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -88,7 +92,9 @@ export class TestDevice {
     return this.cookies.has('memento_session');
   }
 
-  async request(options: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
+  async request(
+    options: InjectOptions & { method: string; url: string },
+  ): Promise<LightMyRequestResponse> {
     const cookieHeader = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const res = await this.app.inject({
       remoteAddress: this.ip,
@@ -100,8 +106,16 @@ export class TestDevice {
         ...options.headers,
       },
     });
-    for (const cookie of res.cookies as Array<{ name: string; value: string; expires?: Date; maxAge?: number }>) {
-      const isCleared = cookie.value === '' || (cookie.expires && cookie.expires.getTime() <= Date.now()) || cookie.maxAge === 0;
+    for (const cookie of res.cookies as Array<{
+      name: string;
+      value: string;
+      expires?: Date;
+      maxAge?: number;
+    }>) {
+      const isCleared =
+        cookie.value === '' ||
+        (cookie.expires && cookie.expires.getTime() <= Date.now()) ||
+        cookie.maxAge === 0;
       if (isCleared) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }

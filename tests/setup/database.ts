@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPgliteDatabase, createPostgresDatabase, type Database } from '../../src/server/db/client';
+import {
+  createPgliteDatabase,
+  createPostgresDatabase,
+  type Database,
+} from '../../src/server/db/client';
 
 /**
  * A fresh, migrated database for one test file: a PGlite copy of the migrated template, or,

@@ -1,7 +1,10 @@
 import { UAParser } from 'ua-parser-js';
 
 /** 'Chrome on macOS', 'Safari on iPad' … shown to people in device lists. */
-export function describeUserAgent(userAgent: string | undefined): { deviceName: string; platform: string } {
+export function describeUserAgent(userAgent: string | undefined): {
+  deviceName: string;
+  platform: string;
+} {
   if (!userAgent) return { deviceName: 'Unknown browser', platform: 'web' };
   const parsed = UAParser(userAgent);
   const browser = parsed.browser.name ?? 'Browser';

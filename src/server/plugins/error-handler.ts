@@ -5,14 +5,24 @@ import { AppError } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: TErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.unsupportedMediaType },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: MESSAGES.unsupportedMediaType,
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'VALIDATION', message: 'The request body is empty.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'VALIDATION', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'VALIDATION',
+    message: 'The request body is not valid JSON.',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION', message: 'The request is malformed.' },
 };
 
-function send(reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2], status: number, body: TErrorBody) {
+function send(
+  reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2],
+  status: number,
+  body: TErrorBody,
+) {
   return reply.status(status).send(body);
 }
 
@@ -41,12 +51,18 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (known) return send(reply, error.statusCode ?? 400, known);
 
     if (error.statusCode === 429) {
-      return send(reply, 429, { code: 'RATE_LIMITED', message: error.message || MESSAGES.rateLimited });
+      return send(reply, 429, {
+        code: 'RATE_LIMITED',
+        message: error.message || MESSAGES.rateLimited,
+      });
     }
 
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      return send(reply, error.statusCode, { code: 'VALIDATION', message: 'The request is not valid.' });
+      return send(reply, error.statusCode, {
+        code: 'VALIDATION',
+        message: 'The request is not valid.',
+      });
     }
 
     request.log.error({ err: error }, 'unhandled error');

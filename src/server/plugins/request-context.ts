@@ -51,7 +51,12 @@ export function requireUser(request: FastifyRequest): UserRow {
   return request.user;
 }
 
-export function setSessionCookie(reply: FastifyReply, config: TConfig, token: string, expiresAt: Date) {
+export function setSessionCookie(
+  reply: FastifyReply,
+  config: TConfig,
+  token: string,
+  expiresAt: Date,
+) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

@@ -22,7 +22,9 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
           'cache-control',
-          isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+          isHashedAsset
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=0, must-revalidate',
         );
       },
     });
@@ -35,7 +37,10 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
       return reply.status(404).send({ code: 'NOT_FOUND', message: MESSAGES.notFound });
     }
     if (!hasWebApp) {
-      return reply.status(404).type('text/plain').send('The web app is not built. Run `npm run build`.');
+      return reply
+        .status(404)
+        .type('text/plain')
+        .send('The web app is not built. Run `npm run build`.');
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
   });

@@ -1,7 +1,14 @@
 export const ROLES = ['super_admin', 'admin', 'user'] as const;
 export type TRole = (typeof ROLES)[number];
 
-export const TIERS = ['free', 'standard', 'premium', 'professional', 'enterprise', 'nonprofit'] as const;
+export const TIERS = [
+  'free',
+  'standard',
+  'premium',
+  'professional',
+  'enterprise',
+  'nonprofit',
+] as const;
 export type TTier = (typeof TIERS)[number];
 
 export const SUBSCRIPTION_STATUSES = ['none', 'active', 'cancelled', 'past_due'] as const;
@@ -13,7 +20,11 @@ export type TUserCategory = (typeof USER_CATEGORIES)[number];
 export const AUTH_PROVIDERS = ['local', 'google', 'apple'] as const;
 export type TAuthProvider = (typeof AUTH_PROVIDERS)[number];
 
-export const LOGIN_METHODS = ['username_password', 'email_access_code', 'emergency_access'] as const;
+export const LOGIN_METHODS = [
+  'username_password',
+  'email_access_code',
+  'emergency_access',
+] as const;
 export type TLoginMethod = (typeof LOGIN_METHODS)[number];
 
 export const AUDIT_EVENT_TYPES = [

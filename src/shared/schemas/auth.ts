@@ -55,9 +55,11 @@ export const ZLoginBody = z.object({
     .min(1, 'Username is required')
     .max(254),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
-  method: z.literal('username_password', {
-    error: 'This sign-in method is not available yet',
-  }).default('username_password'),
+  method: z
+    .literal('username_password', {
+      error: 'This sign-in method is not available yet',
+    })
+    .default('username_password'),
   deviceId: ZDeviceId,
 });
 export type TLoginBody = z.input<typeof ZLoginBody>;

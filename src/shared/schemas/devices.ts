@@ -2,7 +2,11 @@ import { z } from 'zod';
 
 /** POST /api/device/register (SPEC §7). */
 export const ZDeviceRegisterBody = z.object({
-  fingerprint: z.string({ error: 'Fingerprint is required' }).trim().min(1, 'Fingerprint is required').max(2000),
+  fingerprint: z
+    .string({ error: 'Fingerprint is required' })
+    .trim()
+    .min(1, 'Fingerprint is required')
+    .max(2000),
 });
 export type TDeviceRegisterBody = z.input<typeof ZDeviceRegisterBody>;
 

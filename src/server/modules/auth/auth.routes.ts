@@ -16,7 +16,9 @@ import { login, logout, register } from './auth.service';
 /** The device in the body must be the device in the header: one device per request. */
 function assertSameDevice(headerDeviceId: string, bodyDeviceId: string) {
   if (headerDeviceId !== bodyDeviceId.toLowerCase()) {
-    throw new AppError('VALIDATION', MESSAGES.deviceInitRequired, { deviceId: MESSAGES.deviceInitRequired });
+    throw new AppError('VALIDATION', MESSAGES.deviceInitRequired, {
+      deviceId: MESSAGES.deviceInitRequired,
+    });
   }
 }
 
@@ -79,7 +81,9 @@ export const authRoutes =
       return { ok: true };
     });
 
-    app.get('/api/user', async (request) => toUserResponse(requireUser(request), requireDevice(request)));
+    app.get('/api/user', async (request) =>
+      toUserResponse(requireUser(request), requireDevice(request)),
+    );
 
     app.get('/api/session-check', async (request): Promise<TSessionCheck> => ({
       authenticated: request.user !== null,

@@ -4,7 +4,13 @@ import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
 import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { hashSecret, randomToken, sha256, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
+import {
+  hashSecret,
+  randomToken,
+  sha256,
+  verifyAgainstDummy,
+  verifySecret,
+} from '../../lib/crypto';
 import { sessionLifetimeFor } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
@@ -38,14 +44,22 @@ export interface SignedIn {
 async function createSession(db: DbOrTx, user: UserRow, device: DeviceRow) {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + sessionLifetimeFor(user));
-  await insertSession(db, { idHash: sha256(token), userId: user.id, deviceId: device.id, expiresAt });
+  await insertSession(db, {
+    idHash: sha256(token),
+    userId: user.id,
+    deviceId: device.id,
+    expiresAt,
+  });
   return { token, expiresAt };
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? error;
   const pgError = cause as { code?: string; constraint?: string; message?: string };
-  return pgError.code === '23505' && (pgError.constraint === constraint || !!pgError.message?.includes(constraint));
+  return (
+    pgError.code === '23505' &&
+    (pgError.constraint === constraint || !!pgError.message?.includes(constraint))
+  );
 }
 
 export async function register(
@@ -60,7 +74,9 @@ export async function register(
     throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
   }
   if (await findUserByUsername(db, body.username)) {
-    throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, { username: MESSAGES.usernameTaken });
+    throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, {
+      username: MESSAGES.usernameTaken,
+    });
   }
   if (await isPrimaryEmailTaken(db, body.email)) {
     throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
@@ -110,7 +126,9 @@ export async function register(
     });
   } catch (error) {
     if (isUniqueViolation(error, 'users_username_lower_idx')) {
-      throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, { username: MESSAGES.usernameTaken });
+      throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, {
+        username: MESSAGES.usernameTaken,
+      });
     }
     if (isUniqueViolation(error, 'users_primary_email_idx')) {
       throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
@@ -182,7 +200,11 @@ export async function login(
       signedInDevice = { ...device, userId: user.id, isPrimary: true };
     }
     const session = await createSession(tx, user, device);
-    await recordAudit(tx, context, { eventType: 'login', userId: user.id, username: user.username });
+    await recordAudit(tx, context, {
+      eventType: 'login',
+      userId: user.id,
+      username: user.username,
+    });
     return { user, device: signedInDevice, ...session };
   });
 }
@@ -194,5 +216,9 @@ export async function logout(
 ): Promise<void> {
   if (!input.user || !input.sessionIdHash) return;
   await deleteSession(db, input.sessionIdHash);
-  await recordAudit(db, context, { eventType: 'logout', userId: input.user.id, username: input.user.username });
+  await recordAudit(db, context, {
+    eventType: 'logout',
+    userId: input.user.id,
+    username: input.user.username,
+  });
 }

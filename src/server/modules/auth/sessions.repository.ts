@@ -16,13 +16,20 @@ export async function findLiveSession(db: DbOrTx, idHash: string, deviceId: stri
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
-      and(eq(sessions.idHash, idHash), eq(sessions.deviceId, deviceId), gt(sessions.expiresAt, new Date())),
+      and(
+        eq(sessions.idHash, idHash),
+        eq(sessions.deviceId, deviceId),
+        gt(sessions.expiresAt, new Date()),
+      ),
     );
   return row;
 }
 
 export async function extendSession(db: DbOrTx, idHash: string, expiresAt: Date): Promise<void> {
-  await db.update(sessions).set({ expiresAt, lastSeenAt: new Date() }).where(eq(sessions.idHash, idHash));
+  await db
+    .update(sessions)
+    .set({ expiresAt, lastSeenAt: new Date() })
+    .where(eq(sessions.idHash, idHash));
 }
 
 export async function deleteSession(db: DbOrTx, idHash: string): Promise<void> {

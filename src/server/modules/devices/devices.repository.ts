@@ -25,7 +25,10 @@ export async function touchDevice(db: DbOrTx, id: string): Promise<void> {
     .where(and(eq(devices.id, id), lt(devices.lastSeen, sql`now() - interval '5 minutes'`)));
 }
 
-export async function findPrimaryDeviceOfUser(db: DbOrTx, userId: number): Promise<DeviceRow | undefined> {
+export async function findPrimaryDeviceOfUser(
+  db: DbOrTx,
+  userId: number,
+): Promise<DeviceRow | undefined> {
   const [row] = await db
     .select()
     .from(devices)
@@ -43,7 +46,11 @@ export async function findPrimaryAccountOnDevice(db: DbOrTx, deviceId: string) {
   return row;
 }
 
-export async function bindPrimaryDevice(db: DbOrTx, deviceId: string, userId: number): Promise<void> {
+export async function bindPrimaryDevice(
+  db: DbOrTx,
+  deviceId: string,
+  userId: number,
+): Promise<void> {
   await db.update(devices).set({ userId, isPrimary: true }).where(eq(devices.id, deviceId));
 }
 

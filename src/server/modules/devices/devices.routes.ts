@@ -3,7 +3,11 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import { ZDeviceRegisterBody, ZResetDeviceBody } from '../../../shared/schemas/devices';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
-import { clearSessionCookie, getRequestContext, requireDevice } from '../../plugins/request-context';
+import {
+  clearSessionCookie,
+  getRequestContext,
+  requireDevice,
+} from '../../plugins/request-context';
 import { getDeviceStatus, registerDevice, resetDevice } from './devices.service';
 
 export const deviceRoutes =

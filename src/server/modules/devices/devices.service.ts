@@ -1,5 +1,9 @@
 import { MESSAGES } from '../../../shared/domain/errors';
-import type { TDeviceStatus, TResetDeviceBody, TResetDeviceResponse } from '../../../shared/schemas/devices';
+import type {
+  TDeviceStatus,
+  TResetDeviceBody,
+  TResetDeviceResponse,
+} from '../../../shared/schemas/devices';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { sha256, verifySecret } from '../../lib/crypto';
@@ -26,9 +30,15 @@ export async function registerDevice(
   return insertDevice(db, { fingerprintHash: sha256(input.fingerprint), deviceName, platform });
 }
 
-export async function getDeviceStatus(db: Db, device: DeviceRow, user: UserRow | null): Promise<TDeviceStatus> {
+export async function getDeviceStatus(
+  db: Db,
+  device: DeviceRow,
+  user: UserRow | null,
+): Promise<TDeviceStatus> {
   if (user) {
-    const primary = isPrimaryDeviceOf(device, user) ? device : await findPrimaryDeviceOfUser(db, user.id);
+    const primary = isPrimaryDeviceOf(device, user)
+      ? device
+      : await findPrimaryDeviceOfUser(db, user.id);
     return {
       deviceId: device.id,
       isPrimary: primary?.id === device.id,
@@ -55,7 +65,11 @@ export async function getDeviceStatus(db: Db, device: DeviceRow, user: UserRow |
 export async function resetDevice(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; user: UserRow | null; body: TResetDeviceBody & { mode: 'owner' | 'emergency' } },
+  input: {
+    device: DeviceRow;
+    user: UserRow | null;
+    body: TResetDeviceBody & { mode: 'owner' | 'emergency' };
+  },
 ): Promise<TResetDeviceResponse> {
   const { device, user, body } = input;
   const bound = await findPrimaryAccountOnDevice(db, device.id);
@@ -63,12 +77,18 @@ export async function resetDevice(
   if (body.mode === 'emergency') {
     const fresh = await db.transaction(async (tx) => {
       const { deviceName, platform } = describeUserAgent(context.userAgent);
-      const created = await insertDevice(tx, { fingerprintHash: device.fingerprintHash, deviceName, platform });
+      const created = await insertDevice(tx, {
+        fingerprintHash: device.fingerprintHash,
+        deviceName,
+        platform,
+      });
       await insertDeviceReset(tx, {
         deviceId: device.id,
         resetMethod: 'emergency',
         resetBy: user ? `user:${user.id}` : 'system',
-        previousAssociations: bound ? [{ userId: bound.id, username: bound.username, isPrimary: true }] : [],
+        previousAssociations: bound
+          ? [{ userId: bound.id, username: bound.username, isPrimary: true }]
+          : [],
       });
       await recordAudit(tx, context, {
         eventType: 'device_reset',
@@ -108,7 +128,10 @@ export async function resetDevice(
       userId: bound.id,
       username: bound.username,
       successful: false,
-      details: { method: 'owner', reason: body.password ? 'wrong password' : 'no proof of ownership' },
+      details: {
+        method: 'owner',
+        reason: body.password ? 'wrong password' : 'no proof of ownership',
+      },
     });
     throw new AppError('RESET_NEEDS_OWNER', MESSAGES.resetNeedsOwner);
   }

@@ -11,7 +11,10 @@ export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | un
 }
 
 /** Usernames are unique without regard to case. */
-export async function findUserByUsername(db: DbOrTx, username: string): Promise<UserRow | undefined> {
+export async function findUserByUsername(
+  db: DbOrTx,
+  username: string,
+): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
@@ -28,7 +31,11 @@ export async function isPrimaryEmailTaken(db: DbOrTx, email: string): Promise<bo
 }
 
 export async function hasAnyAdmin(db: DbOrTx): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).limit(1);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isAdmin, true))
+    .limit(1);
   return row !== undefined;
 }
 
