@@ -13,10 +13,17 @@ import type { TConfig } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { passwordRoutes } from './modules/auth/passwords.routes';
+import { emergencyRoutes } from './modules/emergency/emergency.routes';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes';
+import { recipientRoutes } from './modules/recipients/recipients.routes';
 import { deleteExpiredSessions } from './modules/auth/sessions.repository';
 import { deviceRoutes } from './modules/devices/devices.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { MailQueue } from './modules/mail/mail.service';
+import { createMailTransport } from './modules/mail/mail.transport';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerRequestContext } from './plugins/request-context';
 import { registerWebApp } from './plugins/web-app';
@@ -35,6 +42,8 @@ export const DEFAULT_LIMITS = {
   registration: { max: 30, timeWindow: 3600_000 },
   login: { max: 100, timeWindow: 15 * 60_000 },
   deviceReset: { max: 30, timeWindow: 15 * 60_000 },
+  emergency: { max: 60, timeWindow: 15 * 60_000 },
+  passwordReset: { max: 60, timeWindow: 15 * 60_000 },
 } satisfies Record<string, RateLimit>;
 
 export type Limits = typeof DEFAULT_LIMITS;
@@ -43,6 +52,7 @@ export interface AppDeps {
   db: Db;
   config: TConfig;
   limits: Limits;
+  mail: MailQueue;
 }
 
 export interface BuildAppOptions {
@@ -76,10 +86,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  const mail = new MailQueue(database.db, createMailTransport(config), {
+    from: config.MAIL_FROM,
+    log: app.log,
+  });
   const deps: AppDeps = {
     db: database.db,
     config,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    mail,
   };
   const isHttps = config.APP_URL.startsWith('https:');
   const appOrigin = new URL(config.APP_URL).origin;
@@ -118,6 +133,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(systemRoutes(deps));
   await app.register(deviceRoutes(deps));
   await app.register(authRoutes(deps));
+  await app.register(passwordRoutes(deps));
+  await app.register(recipientRoutes(deps));
+  await app.register(onboardingRoutes(deps));
+  await app.register(emergencyRoutes(deps));
+  await app.register(auditRoutes(deps));
   await registerWebApp(app, options.webDir);
 
   const cleanup = setInterval(() => {
@@ -127,8 +147,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, SESSION_CLEANUP_INTERVAL_MS);
   cleanup.unref();
 
+  app.addHook('onReady', async () => mail.start());
   app.addHook('onClose', async () => {
     clearInterval(cleanup);
+    await mail.stop();
     if (!options.database) await database.close();
   });
 

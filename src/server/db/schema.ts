@@ -14,6 +14,7 @@ import {
 import type {
   TAuditEventType,
   TAuthProvider,
+  TLoginMethod,
   TRole,
   TSubscriptionStatus,
   TTier,
@@ -39,6 +40,8 @@ export const users = pgTable(
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     category: text('category').$type<TUserCategory>().notNull().default('primary'),
     createdById: integer('created_by_id'),
+    phoneNumber: text('phone_number'),
+    relationship: text('relationship'),
     emergencyAccessCodeHash: text('emergency_access_code_hash'),
     emergencyAccessCodeExpiry: timestamp('emergency_access_code_expiry', { withTimezone: true }),
     tosAccepted: boolean('tos_accepted').notNull().default(false),
@@ -73,7 +76,11 @@ export const users = pgTable(
     uniqueIndex('users_primary_email_idx')
       .on(sql`lower(${t.email})`)
       .where(sql`${t.category} = 'primary'`),
-    index('users_created_by_idx').on(t.createdById),
+    index('users_created_by_idx').on(t.createdById, t.category),
+    // A recipient's email is unique per primary account (D22).
+    uniqueIndex('users_recipient_email_idx')
+      .on(t.createdById, sql`lower(${t.email})`)
+      .where(sql`${t.createdById} is not null`),
   ],
 );
 
@@ -111,6 +118,8 @@ export const sessions = pgTable(
     deviceId: uuid('device_id')
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
+    /** How this session signed in (SPEC §4 login methods); D11 reads it. */
+    method: text('method').$type<TLoginMethod>().notNull().default('username_password'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -157,4 +166,61 @@ export const deviceResets = pgTable(
     expiryTime: timestamp('expiry_time', { withTimezone: true }),
   },
   (t) => [index('device_resets_device_idx').on(t.deviceId)],
+);
+
+/**
+ * Outgoing mail, queued in the same transaction as the change it announces and retried until
+ * delivered. The body is deleted once the message is delivered (DESIGN.md §7).
+ */
+export const mailQueue = pgTable(
+  'mail_queue',
+  {
+    id: serial('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_queue_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** One-time codes sent by email: password recovery and moving an account to a new device (D18). */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'password_reset' | 'device_move'>().notNull(),
+    codeHash: text('code_hash').notNull(),
+    /** device_move: the device the account moves to. */
+    deviceId: uuid('device_id'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_codes_user_idx').on(t.userId, t.purpose, t.createdAt)],
+);
+
+/**
+ * Failures counted for throttling where there may be no account to hang an audit row on
+ * (a next of kin's email, a reset request). Keys are normalised emails or IPs.
+ */
+export const failedAttempts = pgTable(
+  'failed_attempts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('failed_attempts_lookup_idx').on(t.kind, t.key, t.at)],
 );

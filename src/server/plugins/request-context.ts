@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEVICE_HEADER, isValidDeviceId } from '../../shared/domain/device';
+import type { TLoginMethod } from '../../shared/domain/enums';
 import { MESSAGES } from '../../shared/domain/errors';
 import type { TConfig } from '../config';
 import type { Db } from '../db/client';
@@ -22,6 +23,9 @@ declare module 'fastify' {
     user: UserRow | null;
     sessionIdHash: string | null;
     sessionExpiresAt: Date | null;
+    /** How and when this session signed in (D11 reads both). */
+    sessionMethod: TLoginMethod | null;
+    sessionCreatedAt: Date | null;
   }
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
@@ -87,6 +91,8 @@ export function registerRequestContext(
   app.decorateRequest('user', null);
   app.decorateRequest('sessionIdHash', null);
   app.decorateRequest('sessionExpiresAt', null);
+  app.decorateRequest('sessionMethod', null);
+  app.decorateRequest('sessionCreatedAt', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') || request.is404) return;
@@ -121,6 +127,8 @@ export function registerRequestContext(
     request.user = live.user;
     request.sessionIdHash = idHash;
     request.sessionExpiresAt = live.session.expiresAt;
+    request.sessionMethod = live.session.method;
+    request.sessionCreatedAt = live.session.createdAt;
 
     // Sliding expiry for everyone but admins, written at most once an hour.
     if (!live.user.isAdmin && Date.now() - live.session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
@@ -130,4 +138,14 @@ export function registerRequestContext(
       request.sessionExpiresAt = expiresAt;
     }
   });
+}
+
+/** DESIGN.md §5: 'primary users only' means a primary account signed in on its primary device. */
+export function requirePrimaryOnPrimaryDevice(request: FastifyRequest, message: string): UserRow {
+  const user = requireUser(request);
+  const device = requireDevice(request);
+  if (!user.isPrimary || !(device.isPrimary && device.userId === user.id)) {
+    throw new AppError('FORBIDDEN', message);
+  }
+  return user;
 }

@@ -46,5 +46,11 @@ export const AUDIT_EVENT_TYPES = [
   'subscription_created',
   'subscription_updated',
   'subscription_cancelled',
+  // Not in SPEC's list; DESIGN.md §7 asks for recipient and code changes in the owner's log.
+  'recipient_added',
+  'recipient_updated',
+  'recipient_code_reissued',
+  'recipient_deleted',
+  'onboarding_completed',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'DEVICE_HAS_PRIMARY_ACCOUNT',
   'RESET_NEEDS_OWNER',
   'INVALID_CREDENTIALS',
+  'INVALID_CODE',
   'USERNAME_TAKEN',
   'EMAIL_TAKEN',
   'UNAUTHENTICATED',
@@ -57,4 +58,23 @@ export const MESSAGES = {
   payloadTooLarge: 'The request is too large.',
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
+  primaryOnlyRecipients: 'Only primary users can manage recipients.',
+  primaryOnlyAuditLogs: 'Only primary users can see security audit logs.',
+  nextOfKinRequired: 'Please add your next of kin before completing setup.',
+  breakGlassInvalid:
+    'The email address or emergency code is not right. Please check them and try again.',
+  breakGlassRateLimited:
+    'Too many emergency access attempts. Please wait 15 minutes and try again.',
+  breakGlassSessionTooOld:
+    'For your safety, please sign in again with your access code, then try within 15 minutes.',
+  resetInstructionsSent:
+    'If an account uses that email address, we have sent it a reset code. It works for 30 minutes.',
+  resetCodeInvalid:
+    'This reset code is not right or has expired. Please check it, or ask for a new one.',
+  resetRateLimited: 'Too many attempts. Please wait 15 minutes and try again.',
+  currentPasswordWrong: 'Your current password is not right.',
+  passwordAlreadySet: 'Your password is already set.',
+  deviceMoveNotNeeded: 'This device is already the primary device for your account.',
+  deviceMoveCodeInvalid:
+    'This code is not right or has expired. Please check it, or ask for a new one.',
 } as const;

@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
@@ -27,4 +27,14 @@ export async function countFailures(
       ),
     );
   return row?.value ?? 0;
+}
+
+/** Newest first; uses audit_logs_user_time_idx when filtered by user. */
+export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
+  return db
+    .select()
+    .from(auditLogs)
+    .where(options.userId === undefined ? undefined : eq(auditLogs.userId, options.userId))
+    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+    .limit(options.limit);
 }

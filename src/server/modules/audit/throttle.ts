@@ -2,6 +2,7 @@ import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { countFailures } from './audit.repository';
+import { countFailedAttempts, insertFailedAttempt } from './failed-attempts.repository';
 
 /**
  * Per-account throttling, counted from the audit log so that every app server sees the same
@@ -34,4 +35,34 @@ export async function assertAccountNotThrottled(
   if (fromDevice >= ACCOUNT_LIMITS.perDevice.max || overall >= ACCOUNT_LIMITS.perAccount.max) {
     throw new AppError('RATE_LIMITED', options.message);
   }
+}
+
+/** A limit on failures (or requests) per key, counted in failed_attempts. */
+export interface KeyLimit {
+  kind: string;
+  max: number;
+  windowMs: number;
+}
+
+export const KEY_LIMITS = {
+  breakGlassPerEmail: { kind: 'break_glass:email', max: 5, windowMs: 15 * 60_000 },
+  breakGlassPerIp: { kind: 'break_glass:ip', max: 20, windowMs: 3600_000 },
+  resetCompletionPerEmail: { kind: 'reset_completion:email', max: 5, windowMs: 15 * 60_000 },
+  resetCompletionPerIp: { kind: 'reset_completion:ip', max: 20, windowMs: 3600_000 },
+  resetRequestPerEmail: { kind: 'reset_request:email', max: 3, windowMs: 15 * 60_000 },
+  deviceMovePerAccount: { kind: 'device_move:account', max: 5, windowMs: 15 * 60_000 },
+} satisfies Record<string, KeyLimit>;
+
+export async function isKeyThrottled(db: DbOrTx, limit: KeyLimit, key: string): Promise<boolean> {
+  const used = await countFailedAttempts(
+    db,
+    limit.kind,
+    key,
+    new Date(Date.now() - limit.windowMs),
+  );
+  return used >= limit.max;
+}
+
+export function recordKeyAttempt(db: DbOrTx, limit: KeyLimit, key: string): Promise<void> {
+  return insertFailedAttempt(db, limit.kind, key);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { TLoginMethod } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
 import type { TConfig } from '../../config';
@@ -41,7 +42,12 @@ export interface SignedIn {
 }
 
 /** A new 256-bit session id for every sign-in; only its hash is stored. */
-async function createSession(db: DbOrTx, user: UserRow, device: DeviceRow) {
+export async function createSession(
+  db: DbOrTx,
+  user: UserRow,
+  device: DeviceRow,
+  method: TLoginMethod = 'username_password',
+) {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + sessionLifetimeFor(user));
   await insertSession(db, {
@@ -49,6 +55,7 @@ async function createSession(db: DbOrTx, user: UserRow, device: DeviceRow) {
     userId: user.id,
     deviceId: device.id,
     expiresAt,
+    method,
   });
   return { token, expiresAt };
 }
@@ -137,6 +144,41 @@ export async function register(
   }
 }
 
+/** Username and password, throttled per account and device, every failure audited. */
+export async function checkCredentials(
+  db: Db,
+  context: RequestContext,
+  input: { device: DeviceRow; username: string; password: string },
+): Promise<UserRow> {
+  const user = await findUserByUsername(db, input.username);
+
+  if (user) {
+    await assertAccountNotThrottled(db, {
+      eventType: 'login_failed',
+      userId: user.id,
+      deviceId: input.device.id,
+      message: MESSAGES.loginRateLimited,
+    });
+  }
+
+  const isPasswordRight =
+    user?.passwordHash != null
+      ? await verifySecret(user.passwordHash, input.password)
+      : await verifyAgainstDummy(input.password);
+
+  if (!user || !isPasswordRight) {
+    await recordAudit(db, context, {
+      eventType: 'login_failed',
+      userId: user?.id ?? null,
+      username: user?.username ?? input.username.slice(0, 254),
+      successful: false,
+      details: { reason: user ? 'wrong password' : 'unknown username' },
+    });
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
+  }
+  return user;
+}
+
 /**
  * Credentials are checked before the device, so a wrong password never reveals where an account
  * is bound, and no message names another account.
@@ -147,32 +189,11 @@ export async function login(
   input: { device: DeviceRow; body: TLoginInput; previousSessionIdHash: string | null },
 ): Promise<SignedIn> {
   const { device, body } = input;
-  const user = await findUserByUsername(db, body.username);
-
-  if (user) {
-    await assertAccountNotThrottled(db, {
-      eventType: 'login_failed',
-      userId: user.id,
-      deviceId: device.id,
-      message: MESSAGES.loginRateLimited,
-    });
-  }
-
-  const isPasswordRight =
-    user?.passwordHash != null
-      ? await verifySecret(user.passwordHash, body.password)
-      : await verifyAgainstDummy(body.password);
-
-  if (!user || !isPasswordRight) {
-    await recordAudit(db, context, {
-      eventType: 'login_failed',
-      userId: user?.id ?? null,
-      username: user?.username ?? body.username.slice(0, 254),
-      successful: false,
-      details: { reason: user ? 'wrong password' : 'unknown username' },
-    });
-    throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
-  }
+  const user = await checkCredentials(db, context, {
+    device,
+    username: body.username,
+    password: body.password,
+  });
 
   if (user.isPrimary) {
     const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);

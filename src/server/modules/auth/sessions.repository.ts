@@ -1,10 +1,17 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import type { TLoginMethod } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
 export async function insertSession(
   db: DbOrTx,
-  values: { idHash: string; userId: number; deviceId: string; expiresAt: Date },
+  values: {
+    idHash: string;
+    userId: number;
+    deviceId: string;
+    expiresAt: Date;
+    method?: TLoginMethod;
+  },
 ): Promise<void> {
   await db.insert(sessions).values(values);
 }
@@ -42,4 +49,15 @@ export async function deleteSessionsOfUser(db: DbOrTx, userId: number): Promise<
 
 export async function deleteExpiredSessions(db: DbOrTx): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+}
+
+/** Ends every session of a user but the one given (a password change keeps the changer in). */
+export async function deleteOtherSessionsOfUser(
+  db: DbOrTx,
+  userId: number,
+  keepIdHash: string,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)));
 }

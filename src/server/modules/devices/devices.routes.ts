@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZDeviceRegisterBody, ZResetDeviceBody } from '../../../shared/schemas/devices';
+import {
+  ZDeviceMoveCompleteBody,
+  ZDeviceMoveRequestBody,
+} from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import {
   clearSessionCookie,
   getRequestContext,
   requireDevice,
+  setSessionCookie,
 } from '../../plugins/request-context';
+import { toUserResponse } from '../users/users.presenter';
+import { completeDeviceMove, requestDeviceMove } from './device-move.service';
 import { getDeviceStatus, registerDevice, resetDevice } from './devices.service';
 
 export const deviceRoutes =
@@ -57,6 +64,37 @@ export const deviceRoutes =
         });
         if (result.reset) clearSessionCookie(reply);
         return result;
+      },
+    );
+
+    const moveRateLimit = {
+      ...deps.limits.login,
+      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
+    };
+
+    app.post(
+      '/api/device/move/request',
+      { schema: { body: ZDeviceMoveRequestBody }, config: { rateLimit: moveRateLimit } },
+      async (request) =>
+        requestDeviceMove(deps, getRequestContext(request), {
+          device: requireDevice(request),
+          username: request.body.username,
+          password: request.body.password,
+        }),
+    );
+
+    app.post(
+      '/api/device/move/complete',
+      { schema: { body: ZDeviceMoveCompleteBody }, config: { rateLimit: moveRateLimit } },
+      async (request, reply) => {
+        const signedIn = await completeDeviceMove(deps, getRequestContext(request), {
+          device: requireDevice(request),
+          username: request.body.username,
+          password: request.body.password,
+          code: request.body.code,
+        });
+        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
+        return toUserResponse(signedIn.user, signedIn.device);
       },
     );
   };

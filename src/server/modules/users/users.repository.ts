@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -42,4 +43,47 @@ export async function hasAnyAdmin(db: DbOrTx): Promise<boolean> {
 export async function insertUser(db: DbOrTx, values: NewUserRow): Promise<UserRow> {
   const [row] = await db.insert(users).values(values).returning();
   return row!;
+}
+
+export async function updateUser(
+  db: DbOrTx,
+  id: number,
+  values: Partial<NewUserRow>,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+export async function findPrimaryByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.category, 'primary')));
+  return row;
+}
+
+export async function findRecipientsOf(
+  db: DbOrTx,
+  ownerId: number,
+  category?: UserRow['category'],
+): Promise<UserRow[]> {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.createdById, ownerId), category ? eq(users.category, category) : undefined))
+    .orderBy(users.id);
+}
+
+/** Every next-of-kin row with this email, each with the primary account it belongs to (D5). */
+export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
+  const owners = alias(users, 'owners');
+  return db
+    .select({ nextOfKin: users, owner: owners })
+    .from(users)
+    .innerJoin(owners, eq(owners.id, users.createdById))
+    .where(
+      and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.category, 'next_of_kin')),
+    );
 }

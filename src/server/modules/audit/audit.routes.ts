@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import { ZAuditLogQuery, type TAuditLogEntry } from '../../../shared/schemas/safety-net';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { requireDevice, requireUser } from '../../plugins/request-context';
+import { UAParser } from 'ua-parser-js';
+import { listAuditRows } from './audit.repository';
+
+const PAGE_SIZE = 200;
+
+/** One readable line from the stored details: what happened, then the browser it came from. */
+function describeDetails(details: Record<string, unknown>): string | null {
+  const parts: string[] = [];
+  for (const key of ['message', 'reason', 'method'] as const) {
+    const value = details[key];
+    if (typeof value === 'string' && value) parts.push(value);
+  }
+  if (typeof details.userAgent === 'string') {
+    const { browser, os } = UAParser(details.userAgent);
+    if (browser.name) parts.push(`${browser.name}${os.name ? ` on ${os.name}` : ''}`);
+  }
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+export const auditRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    /** D15: a user sees only their own events whatever `userId` says; admins may filter any user. */
+    app.get(
+      '/api/audit-logs',
+      { schema: { querystring: ZAuditLogQuery } },
+      async (request): Promise<TAuditLogEntry[]> => {
+        const user = requireUser(request);
+        const device = requireDevice(request);
+        const isOnPrimaryDevice = user.isPrimary && device.isPrimary && device.userId === user.id;
+        if (!user.isAdmin && !isOnPrimaryDevice)
+          throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyAuditLogs);
+
+        const userId = user.isAdmin ? request.query.userId : user.id;
+        const rows = await listAuditRows(deps.db, {
+          ...(userId === undefined ? {} : { userId }),
+          limit: PAGE_SIZE,
+        });
+        return rows.map((row) => ({
+          id: row.id,
+          eventType: row.eventType,
+          userId: row.userId,
+          username: row.username,
+          timestamp: row.timestamp.toISOString(),
+          ipAddress: row.ipAddress,
+          successful: row.successful,
+          details: describeDetails(row.details),
+        }));
+      },
+    );
+  };

@@ -1,0 +1,65 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { oneTimeCodes } from '../../db/schema';
+
+export type OneTimeCodeRow = typeof oneTimeCodes.$inferSelect;
+type Purpose = OneTimeCodeRow['purpose'];
+
+/** Issuing a new code retires the user's earlier unused ones for the same purpose. */
+export async function replaceOneTimeCode(
+  db: DbOrTx,
+  values: {
+    userId: number;
+    purpose: Purpose;
+    codeHash: string;
+    expiresAt: Date;
+    deviceId?: string;
+  },
+): Promise<void> {
+  await db
+    .update(oneTimeCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeCodes.userId, values.userId),
+        eq(oneTimeCodes.purpose, values.purpose),
+        isNull(oneTimeCodes.usedAt),
+      ),
+    );
+  await db.insert(oneTimeCodes).values(values);
+}
+
+/** The newest live code: unused, unexpired, fewer than `maxAttempts` wrong tries. */
+export async function findLiveOneTimeCode(
+  db: DbOrTx,
+  userId: number,
+  purpose: Purpose,
+  maxAttempts: number,
+): Promise<OneTimeCodeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.usedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+        sql`${oneTimeCodes.attempts} < ${maxAttempts}`,
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function countWrongTry(db: DbOrTx, id: number): Promise<void> {
+  await db
+    .update(oneTimeCodes)
+    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(eq(oneTimeCodes.id, id));
+}
+
+export async function markOneTimeCodeUsed(db: DbOrTx, id: number): Promise<void> {
+  await db.update(oneTimeCodes).set({ usedAt: new Date() }).where(eq(oneTimeCodes.id, id));
+}

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import {
+  ZChangePasswordBody,
+  ZCompleteResetBody,
+  ZForgotPasswordBody,
+  ZSetupPasswordBody,
+} from '../../../shared/schemas/safety-net';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { getRequestContext, requireDevice, requireUser } from '../../plugins/request-context';
+import {
+  changePassword,
+  completePasswordReset,
+  requestPasswordReset,
+  setupPassword,
+} from './passwords.service';
+
+export const passwordRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const rateLimit = {
+      ...deps.limits.passwordReset,
+      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.resetRateLimited),
+    };
+
+    app.post(
+      '/api/temporary-password-reset',
+      { schema: { body: ZForgotPasswordBody }, config: { rateLimit } },
+      async (request) => requestPasswordReset(deps, getRequestContext(request), request.body.email),
+    );
+
+    app.post(
+      '/api/complete-temporary-reset',
+      { schema: { body: ZCompleteResetBody }, config: { rateLimit } },
+      async (request) =>
+        completePasswordReset(deps, getRequestContext(request), {
+          email: request.body.email,
+          code: request.body.resetToken,
+          newPassword: request.body.newPassword,
+        }),
+    );
+
+    app.post('/api/reset-password', { schema: { body: ZChangePasswordBody } }, async (request) => {
+      const user = requireUser(request);
+      return changePassword(
+        deps,
+        { ...getRequestContext(request), deviceId: requireDevice(request).id },
+        {
+          user,
+          sessionIdHash: request.sessionIdHash!,
+          currentPassword: request.body.currentPassword,
+          newPassword: request.body.newPassword,
+        },
+      );
+    });
+
+    app.post('/api/setup-password', { schema: { body: ZSetupPasswordBody } }, async (request) =>
+      setupPassword(deps, getRequestContext(request), {
+        user: requireUser(request),
+        password: request.body.password,
+      }),
+    );
+  };

@@ -1,0 +1,208 @@
+import { ONE_TIME_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { generateCode } from '../../lib/codes';
+import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import {
+  assertAccountNotThrottled,
+  isKeyThrottled,
+  KEY_LIMITS,
+  recordKeyAttempt,
+} from '../audit/throttle';
+import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
+import { findPrimaryByEmail, updateUser, type UserRow } from '../users/users.repository';
+import {
+  countWrongTry,
+  findLiveOneTimeCode,
+  markOneTimeCodeUsed,
+  replaceOneTimeCode,
+} from './one-time-codes.repository';
+import { deleteOtherSessionsOfUser, deleteSessionsOfUser } from './sessions.repository';
+
+export const ONE_TIME_CODE_LIFETIME_MS = 30 * 60_000;
+export const ONE_TIME_CODE_MAX_TRIES = 5;
+
+/**
+ * Forgot password (primary accounts only, D22). The answer is the same whether or not the email
+ * has an account, and takes about as long; requests per email are capped without saying so.
+ */
+export async function requestPasswordReset(
+  deps: AppDeps,
+  context: RequestContext,
+  email: string,
+): Promise<{ message: string }> {
+  const answer = { message: MESSAGES.resetInstructionsSent };
+  const code = generateCode(ONE_TIME_CODE_LENGTH);
+  const codeHash = await hashSecret(normalizeCode(code));
+
+  if (await isKeyThrottled(deps.db, KEY_LIMITS.resetRequestPerEmail, email)) return answer;
+  await recordKeyAttempt(deps.db, KEY_LIMITS.resetRequestPerEmail, email);
+
+  const user = await findPrimaryByEmail(deps.db, email);
+  if (!user) {
+    await recordAudit(deps.db, context, {
+      eventType: 'password_reset_request',
+      username: email,
+      successful: false,
+      details: { reason: 'no account with this email' },
+    });
+    return answer;
+  }
+
+  await deps.db.transaction(async (tx) => {
+    await replaceOneTimeCode(tx, {
+      userId: user.id,
+      purpose: 'password_reset',
+      codeHash,
+      expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
+    });
+    await deps.mail.enqueue(
+      tx,
+      passwordResetCodeMail({ owner: user, code, appUrl: deps.config.APP_URL }),
+    );
+    await recordAudit(tx, context, {
+      eventType: 'password_reset_request',
+      userId: user.id,
+      username: user.username,
+    });
+  });
+  deps.mail.kick();
+  return answer;
+}
+
+export async function completePasswordReset(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { email: string; code: string; newPassword: string },
+): Promise<{ message: string }> {
+  const { db } = deps;
+  const [emailThrottled, ipThrottled] = await Promise.all([
+    isKeyThrottled(db, KEY_LIMITS.resetCompletionPerEmail, input.email),
+    isKeyThrottled(db, KEY_LIMITS.resetCompletionPerIp, context.ip),
+  ]);
+  const user = await findPrimaryByEmail(db, input.email);
+
+  if (emailThrottled || ipThrottled) {
+    await recordAudit(db, context, {
+      eventType: 'password_reset',
+      userId: user?.id ?? null,
+      username: user?.username ?? input.email,
+      successful: false,
+      details: { reason: 'throttled' },
+    });
+    throw new AppError('RATE_LIMITED', MESSAGES.resetRateLimited);
+  }
+
+  const live = user
+    ? await findLiveOneTimeCode(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
+    : undefined;
+  const isRight = live
+    ? await verifySecret(live.codeHash, normalizeCode(input.code))
+    : await verifyAgainstDummy(input.code);
+
+  if (!user || !live || !isRight) {
+    if (live) await countWrongTry(db, live.id);
+    await recordKeyAttempt(db, KEY_LIMITS.resetCompletionPerEmail, input.email);
+    await recordKeyAttempt(db, KEY_LIMITS.resetCompletionPerIp, context.ip);
+    await recordAudit(db, context, {
+      eventType: 'password_reset',
+      userId: user?.id ?? null,
+      username: user?.username ?? input.email,
+      successful: false,
+      details: { reason: live ? 'wrong reset code' : 'no live reset code' },
+    });
+    throw new AppError('INVALID_CODE', MESSAGES.resetCodeInvalid);
+  }
+
+  const passwordHash = await hashSecret(input.newPassword);
+  await db.transaction(async (tx) => {
+    await markOneTimeCodeUsed(tx, live.id);
+    await updateUser(tx, user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await deleteSessionsOfUser(tx, user.id);
+    await deps.mail.enqueue(
+      tx,
+      passwordChangedMail({
+        owner: user,
+        how: 'with a reset code sent to this email address',
+        appUrl: deps.config.APP_URL,
+      }),
+    );
+    await recordAudit(tx, context, {
+      eventType: 'password_reset',
+      userId: user.id,
+      username: user.username,
+      details: { method: 'emailed reset code' },
+    });
+  });
+  deps.mail.kick();
+  return { message: 'Password Reset Successful' };
+}
+
+/** The dashboard dialog: the current password proves it is the owner; other sessions end. */
+export async function changePassword(
+  deps: AppDeps,
+  context: RequestContext & { deviceId: string },
+  input: { user: UserRow; sessionIdHash: string; currentPassword: string; newPassword: string },
+): Promise<{ message: string }> {
+  const { user } = input;
+  await assertAccountNotThrottled(deps.db, {
+    eventType: 'login_failed',
+    userId: user.id,
+    deviceId: context.deviceId,
+    message: MESSAGES.loginRateLimited,
+  });
+  const isRight =
+    user.passwordHash !== null && (await verifySecret(user.passwordHash, input.currentPassword));
+  if (!isRight) {
+    await recordAudit(deps.db, context, {
+      eventType: 'login_failed',
+      userId: user.id,
+      username: user.username,
+      successful: false,
+      details: { reason: 'wrong current password when changing password' },
+    });
+    throw new AppError('VALIDATION', MESSAGES.currentPasswordWrong, {
+      currentPassword: MESSAGES.currentPasswordWrong,
+    });
+  }
+
+  const passwordHash = await hashSecret(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await deleteOtherSessionsOfUser(tx, user.id, input.sessionIdHash);
+    await deps.mail.enqueue(
+      tx,
+      passwordChangedMail({ owner: user, how: 'from your dashboard', appUrl: deps.config.APP_URL }),
+    );
+    await recordAudit(tx, context, {
+      eventType: 'password_reset',
+      userId: user.id,
+      username: user.username,
+      details: { method: 'changed on the dashboard' },
+    });
+  });
+  deps.mail.kick();
+  return { message: 'Password has been reset successfully.' };
+}
+
+/** D13: an account whose password was not chosen by its owner chooses one now. */
+export async function setupPassword(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { user: UserRow; password: string },
+): Promise<{ message: string }> {
+  if (!input.user.firstLogin) throw new AppError('VALIDATION', MESSAGES.passwordAlreadySet);
+  const passwordHash = await hashSecret(input.password);
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, input.user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await recordAudit(tx, context, {
+      eventType: 'password_reset',
+      userId: input.user.id,
+      username: input.user.username,
+      details: { method: 'first password chosen by the owner' },
+    });
+  });
+  return { message: 'Your password is set.' };
+}

@@ -1,0 +1,140 @@
+import { ONE_TIME_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { generateCode } from '../../lib/codes';
+import { hashSecret, verifySecret } from '../../lib/crypto';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { isKeyThrottled, KEY_LIMITS, recordKeyAttempt } from '../audit/throttle';
+import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
+import {
+  countWrongTry,
+  findLiveOneTimeCode,
+  markOneTimeCodeUsed,
+  replaceOneTimeCode,
+} from '../auth/one-time-codes.repository';
+import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
+import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { deviceMoveCodeMail, deviceMovedMail } from '../mail/mail.templates';
+import type { UserRow } from '../users/users.repository';
+import {
+  bindPrimaryDevice,
+  findPrimaryAccountOnDevice,
+  findPrimaryDeviceOfUser,
+  insertDeviceReset,
+  unbindDevice,
+  type DeviceRow,
+} from './devices.repository';
+
+/** 'm•••••@example.com': enough for the owner to recognise, not enough to harvest. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}${'•'.repeat(Math.max(local.length - 1, 3))}@${domain}`;
+}
+
+async function assertMovable(deps: AppDeps, user: UserRow, device: DeviceRow): Promise<DeviceRow> {
+  const current = await findPrimaryDeviceOfUser(deps.db, user.id);
+  if (!user.isPrimary || !current)
+    throw new AppError('VALIDATION', 'This account can sign in here without moving.');
+  if (current.id === device.id) throw new AppError('VALIDATION', MESSAGES.deviceMoveNotNeeded);
+  if (await findPrimaryAccountOnDevice(deps.db, device.id)) {
+    throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+  }
+  return current;
+}
+
+/** D18, step 1: right password on a new device → a code to the account's email. */
+export async function requestDeviceMove(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { device: DeviceRow; username: string; password: string },
+): Promise<{ message: string; maskedEmail: string }> {
+  const user = await checkCredentials(deps.db, context, input);
+  await assertMovable(deps, user, input.device);
+  if (await isKeyThrottled(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id))) {
+    throw new AppError('RATE_LIMITED', MESSAGES.resetRateLimited);
+  }
+  await recordKeyAttempt(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id));
+
+  const code = generateCode(ONE_TIME_CODE_LENGTH);
+  const codeHash = await hashSecret(normalizeCode(code));
+  await deps.db.transaction(async (tx) => {
+    await replaceOneTimeCode(tx, {
+      userId: user.id,
+      purpose: 'device_move',
+      codeHash,
+      deviceId: input.device.id,
+      expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
+    });
+    await deps.mail.enqueue(
+      tx,
+      deviceMoveCodeMail({ owner: user, code, deviceName: input.device.deviceName }),
+    );
+  });
+  deps.mail.kick();
+  const maskedEmail = maskEmail(user.email);
+  return { message: `We sent a code to ${maskedEmail}. It works for 30 minutes.`, maskedEmail };
+}
+
+/** D18, step 2: the code moves the binding here and signs the owner in; the old device is signed out. */
+export async function completeDeviceMove(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { device: DeviceRow; username: string; password: string; code: string },
+): Promise<SignedIn> {
+  const user = await checkCredentials(deps.db, context, input);
+  const previous = await assertMovable(deps, user, input.device);
+
+  const live = await findLiveOneTimeCode(deps.db, user.id, 'device_move', ONE_TIME_CODE_MAX_TRIES);
+  const isRight =
+    live !== undefined &&
+    live.deviceId === input.device.id &&
+    (await verifySecret(live.codeHash, normalizeCode(input.code)));
+  if (!live || !isRight) {
+    if (live) await countWrongTry(deps.db, live.id);
+    await recordAudit(deps.db, context, {
+      eventType: 'device_reset',
+      userId: user.id,
+      username: user.username,
+      successful: false,
+      details: { reason: 'wrong or expired code to move to a new device' },
+    });
+    throw new AppError('INVALID_CODE', MESSAGES.deviceMoveCodeInvalid);
+  }
+
+  const signedIn = await deps.db.transaction(async (tx) => {
+    await markOneTimeCodeUsed(tx, live.id);
+    await unbindDevice(tx, previous.id);
+    await bindPrimaryDevice(tx, input.device.id, user.id);
+    await deleteSessionsOfUser(tx, user.id);
+    await insertDeviceReset(tx, {
+      deviceId: previous.id,
+      resetMethod: 'device_move',
+      resetBy: `user:${user.id}`,
+      previousAssociations: [{ userId: user.id, username: user.username, isPrimary: true }],
+    });
+    const device = { ...input.device, userId: user.id, isPrimary: true };
+    const session = await createSession(tx, user, device);
+    await deps.mail.enqueue(
+      tx,
+      deviceMovedMail({
+        owner: user,
+        deviceName: input.device.deviceName,
+        appUrl: deps.config.APP_URL,
+      }),
+    );
+    await recordAudit(tx, context, {
+      eventType: 'device_reset',
+      userId: user.id,
+      username: user.username,
+      details: {
+        method: 'moved to a new device',
+        from: previous.deviceName,
+        to: input.device.deviceName,
+      },
+    });
+    return { user, device, ...session };
+  });
+  deps.mail.kick();
+  return signedIn;
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import { ZBreakGlassBody } from '../../../shared/schemas/safety-net';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { getRequestContext, requireUser } from '../../plugins/request-context';
+import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';
+
+export const emergencyRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/break-glass-reset',
+      {
+        schema: { body: ZBreakGlassBody },
+        config: {
+          rateLimit: {
+            ...deps.limits.emergency,
+            errorResponseBuilder: () =>
+              new AppError('RATE_LIMITED', MESSAGES.breakGlassRateLimited),
+          },
+        },
+      },
+      async (request) => {
+        const { nextOfKinEmail, emergencyCode, newPassword } = request.body;
+        const context = getRequestContext(request);
+        if (emergencyCode) {
+          return breakGlassWithCode(deps, context, {
+            email: nextOfKinEmail,
+            code: emergencyCode,
+            newPassword,
+          });
+        }
+        return breakGlassFromSession(deps, context, {
+          user: requireUser(request),
+          sessionMethod: request.sessionMethod,
+          sessionCreatedAt: request.sessionCreatedAt,
+          email: nextOfKinEmail,
+          newPassword,
+        });
+      },
+    );
+  };

@@ -1,0 +1,189 @@
+import { normalizeCode } from '../../../shared/domain/codes';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { hashSecret, verifySecret } from '../../lib/crypto';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { isKeyThrottled, KEY_LIMITS, recordKeyAttempt } from '../audit/throttle';
+import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { breakGlassOwnerMail } from '../mail/mail.templates';
+import { rotateNextOfKinCode } from '../recipients/recipients.service';
+import {
+  findNextOfKinByEmail,
+  findUserById,
+  updateUser,
+  type UserRow,
+} from '../users/users.repository';
+
+/** D11: a session may use the dashboard variant only this soon after an access-code sign-in. */
+export const DASHBOARD_BREAK_GLASS_WINDOW_MS = 15 * 60_000;
+
+interface Pair {
+  nextOfKin: UserRow;
+  owner: UserRow;
+}
+
+/**
+ * D11 in one transaction: the owner's password changes, all their sessions end, the used code is
+ * replaced by a new one emailed to the next of kin, the owner is emailed, both logs get the event.
+ */
+async function performReset(
+  deps: AppDeps,
+  context: RequestContext,
+  pair: Pair,
+  input: { newPassword: string; variant: 'code' | 'dashboard' },
+) {
+  const passwordHash = await hashSecret(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, pair.owner.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await deleteSessionsOfUser(tx, pair.owner.id);
+    await rotateNextOfKinCode(deps, tx, { ...pair, isReplacement: true });
+    await deps.mail.enqueue(tx, breakGlassOwnerMail({ ...pair, appUrl: deps.config.APP_URL }));
+    const details = {
+      message: `${pair.nextOfKin.firstName} ${pair.nextOfKin.lastName} (next of kin) reset the password with emergency access`,
+      variant: input.variant,
+    };
+    await recordAudit(tx, context, {
+      eventType: 'break_glass',
+      userId: pair.owner.id,
+      username: pair.owner.username,
+      details,
+    });
+    await recordAudit(tx, context, {
+      eventType: 'break_glass',
+      userId: pair.nextOfKin.id,
+      username: pair.nextOfKin.email,
+      details,
+    });
+  });
+  deps.mail.kick();
+}
+
+function successMessage(owner: UserRow) {
+  return `The password has been reset. ${owner.firstName} has been signed out everywhere and emailed, and a new emergency code is on its way to you.`;
+}
+
+/** The /auth form: next of kin's email, emergency code, new password. */
+export async function breakGlassWithCode(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { email: string; code: string; newPassword: string },
+): Promise<{ message: string }> {
+  const { db } = deps;
+  const [emailThrottled, ipThrottled] = await Promise.all([
+    isKeyThrottled(db, KEY_LIMITS.breakGlassPerEmail, input.email),
+    isKeyThrottled(db, KEY_LIMITS.breakGlassPerIp, context.ip),
+  ]);
+  const pairs = await findNextOfKinByEmail(db, input.email);
+
+  if (emailThrottled || ipThrottled) {
+    for (const pair of pairs) {
+      await recordAudit(db, context, {
+        eventType: 'break_glass',
+        userId: pair.owner.id,
+        username: pair.owner.username,
+        successful: false,
+        details: { reason: 'throttled', nextOfKinEmail: input.email },
+      });
+    }
+    throw new AppError('RATE_LIMITED', MESSAGES.breakGlassRateLimited);
+  }
+
+  const code = normalizeCode(input.code);
+  let match: Pair | undefined;
+  for (const pair of pairs) {
+    const hash = pair.nextOfKin.emergencyAccessCodeHash;
+    if (hash && (await verifySecret(hash, code))) {
+      match = pair;
+      break;
+    }
+  }
+
+  if (!match) {
+    await recordKeyAttempt(db, KEY_LIMITS.breakGlassPerEmail, input.email);
+    await recordKeyAttempt(db, KEY_LIMITS.breakGlassPerIp, context.ip);
+    if (pairs.length === 0) {
+      await recordAudit(db, context, {
+        eventType: 'break_glass',
+        username: input.email,
+        successful: false,
+        details: { reason: 'no next of kin with this email' },
+      });
+    }
+    for (const pair of pairs) {
+      const details = { reason: 'wrong emergency code', nextOfKinEmail: input.email };
+      await recordAudit(db, context, {
+        eventType: 'break_glass',
+        userId: pair.owner.id,
+        username: pair.owner.username,
+        successful: false,
+        details,
+      });
+      await recordAudit(db, context, {
+        eventType: 'break_glass',
+        userId: pair.nextOfKin.id,
+        username: pair.nextOfKin.email,
+        successful: false,
+        details,
+      });
+    }
+    throw new AppError('INVALID_CODE', MESSAGES.breakGlassInvalid);
+  }
+
+  await performReset(deps, context, match, { newPassword: input.newPassword, variant: 'code' });
+  return { message: successMessage(match.owner) };
+}
+
+/**
+ * The dashboard variant (no code in the body): only for a next-of-kin session that signed in with
+ * its access code in the last 15 minutes, and only for that next of kin's own primary user.
+ */
+export async function breakGlassFromSession(
+  deps: AppDeps,
+  context: RequestContext,
+  input: {
+    user: UserRow;
+    sessionMethod: string | null;
+    sessionCreatedAt: Date | null;
+    email: string;
+    newPassword: string;
+  },
+): Promise<{ message: string }> {
+  const { user } = input;
+  if (user.category !== 'next_of_kin' || user.createdById === null) {
+    throw new AppError('FORBIDDEN', 'Emergency access is only for a next of kin.');
+  }
+  const owner = await findUserById(deps.db, user.createdById);
+  const isFreshCodeSession =
+    input.sessionMethod === 'email_access_code' &&
+    input.sessionCreatedAt !== null &&
+    Date.now() - input.sessionCreatedAt.getTime() <= DASHBOARD_BREAK_GLASS_WINDOW_MS;
+  const isOwnEmail = input.email === user.email.toLowerCase();
+
+  if (!owner || !isFreshCodeSession || !isOwnEmail) {
+    if (owner) {
+      await recordAudit(deps.db, context, {
+        eventType: 'break_glass',
+        userId: owner.id,
+        username: owner.username,
+        successful: false,
+        details: {
+          reason: !isOwnEmail ? 'email is not the signed-in next of kin' : 'session too old',
+          variant: 'dashboard',
+        },
+      });
+    }
+    throw new AppError(
+      'FORBIDDEN',
+      isOwnEmail ? MESSAGES.breakGlassSessionTooOld : 'Please enter your own email address.',
+    );
+  }
+
+  await performReset(
+    deps,
+    context,
+    { nextOfKin: user, owner },
+    { newPassword: input.newPassword, variant: 'dashboard' },
+  );
+  return { message: successMessage(owner) };
+}

@@ -1,0 +1,175 @@
+import type { OutgoingMail } from './mail.repository';
+
+const PRODUCT = 'Memento';
+
+interface MailParts {
+  to: string;
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  /** A code shown large, on its own line. */
+  code?: string;
+  action?: { label: string; url: string };
+  closing?: string;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Plain text and simple HTML with the same words. */
+function render(parts: MailParts): OutgoingMail {
+  const closing = parts.closing ?? `With care,\nThe ${PRODUCT} team`;
+  const text = [
+    parts.greeting,
+    ...parts.paragraphs.flatMap((paragraph, index) =>
+      index === 0 && parts.code ? [paragraph, `    ${parts.code}`] : [paragraph],
+    ),
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`] : []),
+    closing,
+  ].join('\n\n');
+
+  const paragraphHtml = parts.paragraphs
+    .map((paragraph, index) => {
+      const p = `<p style="margin:0 0 16px">${escapeHtml(paragraph)}</p>`;
+      const code = parts.code
+        ? `<p style="margin:0 0 16px;font-size:26px;font-weight:700;letter-spacing:2px;font-family:monospace">${escapeHtml(parts.code)}</p>`
+        : '';
+      return index === 0 ? p + code : p;
+    })
+    .join('');
+  const action = parts.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#0f5e63;color:#fff;padding:14px 22px;border-radius:10px;text-decoration:none;font-weight:600">${escapeHtml(parts.action.label)}</a></p>`
+    : '';
+  const html = `<!doctype html><html><body style="margin:0;padding:24px;background:#faf7f2;font-family:system-ui,sans-serif;font-size:18px;line-height:1.6;color:#1f2933"><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:16px;padding:32px"><p style="margin:0 0 24px;font-weight:700;color:#0f5e63">${PRODUCT}</p><p style="margin:0 0 16px">${escapeHtml(parts.greeting)}</p>${paragraphHtml}${action}<p style="margin:24px 0 0;white-space:pre-line">${escapeHtml(closing)}</p></div></body></html>`;
+
+  return { to: parts.to, subject: parts.subject, text, html };
+}
+
+interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+const fullName = (person: Pick<Person, 'firstName' | 'lastName'>) =>
+  `${person.firstName} ${person.lastName}`;
+
+export function nextOfKinCodeMail(input: {
+  nextOfKin: Person;
+  owner: Person;
+  code: string;
+  appUrl: string;
+  isReplacement: boolean;
+}): OutgoingMail {
+  const owner = fullName(input.owner);
+  return render({
+    to: input.nextOfKin.email,
+    subject: input.isReplacement
+      ? `Your new emergency code for ${owner}'s ${PRODUCT} account`
+      : `${owner} has chosen you as their next of kin on ${PRODUCT}`,
+    greeting: `Dear ${input.nextOfKin.firstName},`,
+    paragraphs: [
+      input.isReplacement
+        ? `Here is your new emergency code for ${owner}'s ${PRODUCT} account. Your previous code no longer works.`
+        : `${owner} records video messages for the people they love with ${PRODUCT}, and has chosen you as their next of kin. This is your emergency code:`,
+      `Please keep it somewhere safe and private, for example with important papers. You do not need to do anything now.`,
+      `If ${input.owner.firstName} can no longer get into their account, or when the time comes, you can use this code to set a new password for it: open ${input.appUrl}/auth, choose "Emergency access", and enter your email address (${input.nextOfKin.email}), this code and a new password.`,
+      `Every use of the code is recorded, and ${input.owner.firstName} is told by email straight away. The code works once; after it is used, we send you a new one.`,
+      `If you do not know ${owner}, or think this email reached you by mistake, you can ignore it.`,
+    ],
+    code: input.code,
+  });
+}
+
+export function breakGlassOwnerMail(input: {
+  owner: Person;
+  nextOfKin: Person;
+  appUrl: string;
+}): OutgoingMail {
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} password was reset by your next of kin`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `${fullName(input.nextOfKin)}, your next of kin, has just used their emergency code to set a new password for your ${PRODUCT} account. You have been signed out everywhere.`,
+      `If you expected this, there is nothing more to do. If you did not, please speak to ${input.nextOfKin.firstName} or to whoever helps you with ${PRODUCT}, and choose a new password on your own device.`,
+    ],
+    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+  });
+}
+
+export function passwordResetCodeMail(input: {
+  owner: Person;
+  code: string;
+  appUrl: string;
+}): OutgoingMail {
+  const fragment = new URLSearchParams({ email: input.owner.email, code: input.code }).toString();
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} password reset code`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `Someone, hopefully you, asked to reset the password for your ${PRODUCT} account. Your reset code is:`,
+      `Enter it on the "Reset your password" page with a new password, or use the button below, which fills it in for you. The code works once and stops working in 30 minutes.`,
+      `If you did not ask for this, you can ignore this email: your password has not changed.`,
+    ],
+    code: input.code,
+    action: {
+      label: 'Reset my password',
+      url: `${input.appUrl}/auth?view=reset_password#${fragment}`,
+    },
+  });
+}
+
+export function passwordChangedMail(input: {
+  owner: Person;
+  how: string;
+  appUrl: string;
+}): OutgoingMail {
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} password was changed`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `The password for your ${PRODUCT} account was just changed ${input.how}.`,
+      `If this was you, there is nothing more to do. If it was not, please reset your password now and tell your next of kin.`,
+    ],
+    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+  });
+}
+
+export function deviceMoveCodeMail(input: {
+  owner: Person;
+  code: string;
+  deviceName: string;
+}): OutgoingMail {
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} code to use a new device`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `You asked to use your ${PRODUCT} account on a new device (${input.deviceName}). Your code is:`,
+      `Enter it on that device to move your account there. The code works once and stops working in 30 minutes. Videos stored on your old device stay there.`,
+      `If you did not ask for this, someone knows your password: please change it as soon as you can.`,
+    ],
+    code: input.code,
+  });
+}
+
+export function deviceMovedMail(input: {
+  owner: Person;
+  deviceName: string;
+  appUrl: string;
+}): OutgoingMail {
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} account moved to a new device`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `Your ${PRODUCT} account is now on a new device (${input.deviceName}). Your old device has been signed out and can no longer open the account.`,
+      `If this was not you, please speak to your next of kin or whoever helps you with ${PRODUCT} straight away.`,
+    ],
+    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+  });
+}

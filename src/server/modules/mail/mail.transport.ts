@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { TConfig } from '../../config';
+import type { OutgoingMail } from './mail.repository';
+
+export interface MailTransport {
+  /** Where mail goes, for the log and the admin's email tools. */
+  readonly description: string;
+  send(mail: OutgoingMail, options: { from: string }): Promise<void>;
+}
+
+/** 'Sandbox mode': every message is written as an .eml file under DATA_DIR/outbox. */
+function createOutboxTransport(outboxDir: string): MailTransport {
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    description: `outbox folder ${outboxDir}`,
+    async send(mail, { from }) {
+      const info = await composer.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      await mkdir(outboxDir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
+      await writeFile(path.join(outboxDir, `${stamp}-${safeTo}.eml`), info.message as Buffer, {
+        mode: 0o600,
+      });
+    },
+  };
+}
+
+function createSmtpTransport(smtpUrl: string): MailTransport {
+  const url = new URL(smtpUrl);
+  const transporter = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
+    secure: url.protocol === 'smtps:',
+    ignoreTLS: url.searchParams.get('ignoreTLS') === 'true',
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+  });
+  return {
+    description: `SMTP server ${url.hostname}`,
+    async send(mail, { from }) {
+      await transporter.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+    },
+  };
+}
+
+export function createMailTransport(config: Pick<TConfig, 'SMTP_URL' | 'DATA_DIR'>): MailTransport {
+  return config.SMTP_URL
+    ? createSmtpTransport(config.SMTP_URL)
+    : createOutboxTransport(path.resolve(config.DATA_DIR, 'outbox'));
+}

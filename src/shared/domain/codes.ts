@@ -1,0 +1,25 @@
+/**
+ * Access and emergency codes (SPEC §5): four groups of four characters from A–Z and 2–9,
+ * e.g. 'K7QM-2XPA-93HT-WQ4N'. Codes are typed without regard to case, spaces or hyphens (D6).
+ */
+export const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
+export const EMERGENCY_CODE_LENGTH = 16;
+/** Emailed one-time codes (password reset, moving to a new device): two groups of four. */
+export const ONE_TIME_CODE_LENGTH = 8;
+
+export function normalizeCode(input: string): string {
+  return input.toUpperCase().replace(/[\s-]/g, '');
+}
+
+export function formatCode(raw: string): string {
+  return (
+    normalizeCode(raw)
+      .match(/.{1,4}/g)
+      ?.join('-') ?? ''
+  );
+}
+
+export function isWellFormedCode(input: string, length: number): boolean {
+  const code = normalizeCode(input);
+  return code.length === length && [...code].every((char) => CODE_ALPHABET.includes(char));
+}
