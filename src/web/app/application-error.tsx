@@ -1,0 +1,64 @@
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { useRouteError } from 'react-router';
+import { RefreshCw } from 'lucide-react';
+import { Button } from '@web/components/ui/button';
+
+/** SPEC §8: what to do when the app itself fails. */
+export function ApplicationErrorPage() {
+  return (
+    <div role="alert" className="flex min-h-[60dvh] items-center justify-center p-6">
+      <div className="flex max-w-xl flex-col gap-5 rounded-xl border border-border bg-card p-8 shadow-soft sm:p-10">
+        <h1 className="text-3xl font-bold tracking-tight">Application Error</h1>
+        <p className="text-lg">
+          Something went wrong and Memento could not be shown. These steps usually help:
+        </p>
+        <ol className="flex list-decimal flex-col gap-2 pl-6 text-lg">
+          <li>Refresh the page.</li>
+          <li>
+            If that does not help, clear your browser&apos;s cache for this site and try again.
+          </li>
+          <li>Or open Memento in a new tab.</li>
+        </ol>
+        <p className="text-base text-muted-foreground">
+          Your videos are stored in this browser and are not affected.
+        </p>
+        <div>
+          <Button size="lg" onClick={() => window.location.reload()}>
+            <RefreshCw aria-hidden="true" />
+            Refresh Page
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Router errorElement: logs the error, then shows the Application Error page. */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  useEffect(() => {
+    console.warn('Route failed to render', error);
+  }, [error]);
+  return <ApplicationErrorPage />;
+}
+
+interface AppErrorBoundaryState {
+  hasError: boolean;
+}
+
+/** Last line of defence around the whole app. */
+export class AppErrorBoundary extends Component<{ children: ReactNode }, AppErrorBoundaryState> {
+  override state: AppErrorBoundaryState = { hasError: false };
+
+  static getDerivedStateFromError(): AppErrorBoundaryState {
+    return { hasError: true };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.warn('Application error', error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.hasError ? <ApplicationErrorPage /> : this.props.children;
+  }
+}

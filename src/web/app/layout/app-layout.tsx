@@ -1,0 +1,32 @@
+import { Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-primary px-5 py-3 font-semibold text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to main content
+      </a>
+      <SiteHeader />
+      <main
+        id="main"
+        tabIndex={-1}
+        className="flex w-full flex-1 flex-col px-4 py-6 outline-none sm:px-6 sm:py-10"
+      >
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+      <CookieConsent />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { NavLink, useNavigate } from 'react-router';
+import { LogOut } from 'lucide-react';
+import { Button } from '@web/components/ui/button';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { cn } from '@web/lib/utils';
+import { BrandLink } from './brand-link';
+import { MobileMenu } from './mobile-menu';
+import { ADMIN_LINK, NAV_LINKS } from './nav-links';
+
+export function SiteHeader() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  const links = user?.isAdmin ? [...NAV_LINKS, ADMIN_LINK] : NAV_LINKS;
+
+  function signOut() {
+    logout()
+      .then(() => navigate('/auth'))
+      // The failure toast has already told the person; they stay signed in.
+      .catch(() => undefined);
+  }
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/85">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-2 sm:px-6">
+        <BrandLink />
+        <nav aria-label="Main" className="hidden lg:block">
+          <ul className="flex items-center gap-1">
+            {links.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  end
+                  className={({ isActive }) =>
+                    cn(
+                      'inline-flex min-h-12 items-center rounded-lg px-3 text-base font-semibold',
+                      isActive ? 'bg-primary-soft text-primary' : 'text-foreground hover:bg-muted',
+                    )
+                  }
+                >
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-2">
+          {user && (
+            <Button variant="outline" className="hidden lg:inline-flex" onClick={signOut}>
+              <LogOut aria-hidden="true" />
+              Sign Out
+            </Button>
+          )}
+          <MobileMenu links={links} isSignedIn={Boolean(user)} onSignOut={signOut} />
+        </div>
+      </div>
+    </header>
+  );
+}

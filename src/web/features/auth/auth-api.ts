@@ -1,0 +1,95 @@
+import { STORAGE_KEYS } from '@shared/domain/device';
+import type {
+  TDeviceSync,
+  TLoginForm,
+  TRegisterBody,
+  TSessionCheck,
+  TUser,
+} from '@shared/schemas/auth';
+import type { TDeviceStatus } from '@shared/schemas/devices';
+import { apiRequest, isApiError } from '@web/lib/api-client';
+import { readJson, removeItem, writeJson } from '@web/lib/browser-storage';
+import { buildFingerprint } from '@web/lib/fingerprint';
+
+export const USER_QUERY_KEY = ['/api/user'] as const;
+export const DEVICE_STATUS_QUERY_KEY = ['/api/device/status'] as const;
+
+/** What the client keeps about this device (SPEC §3 client device status). */
+export interface TClientDeviceStatus {
+  deviceId: string;
+  isPrimary: boolean;
+  lastSyncAt: string | null;
+}
+
+export function toClientDeviceStatus(source: TDeviceSync | TDeviceStatus): TClientDeviceStatus {
+  return { deviceId: source.deviceId, isPrimary: source.isPrimary, lastSyncAt: source.lastSyncAt };
+}
+
+/** GET /api/user; a 401 means signed out and answers null. */
+export async function fetchCurrentUser(signal?: AbortSignal): Promise<TUser | null> {
+  try {
+    return await apiRequest<TUser>('/api/user', { signal });
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function loginWithPassword(credentials: TLoginForm): Promise<TUser> {
+  return apiRequest<TUser>('/api/login', {
+    method: 'POST',
+    buildBody: (deviceId) => ({
+      username: credentials.username.trim().toLowerCase(),
+      password: credentials.password,
+      method: 'username_password',
+      deviceId,
+    }),
+  });
+}
+
+export type TRegisterInput = Pick<
+  TRegisterBody,
+  'firstName' | 'lastName' | 'email' | 'username' | 'password' | 'tosAcceptedAt'
+>;
+
+export function registerAccount(input: TRegisterInput): Promise<TUser> {
+  return apiRequest<TUser>('/api/register', {
+    method: 'POST',
+    buildBody: (deviceId): TRegisterBody => ({
+      ...input,
+      category: 'primary',
+      createdById: null,
+      tosAccepted: true,
+      deviceId,
+      fingerprint: buildFingerprint(),
+    }),
+  });
+}
+
+export function logoutSession(): Promise<{ ok: boolean }> {
+  return apiRequest('/api/logout', { method: 'POST' });
+}
+
+export function checkSession(): Promise<TSessionCheck> {
+  return apiRequest('/api/session-check');
+}
+
+// Browser cache of who is signed in and what this device is (SPEC §3 storage keys).
+
+export function readCachedUser(): TUser | null {
+  return readJson<TUser>(STORAGE_KEYS.currentUser);
+}
+
+export function cacheUser(user: TUser | null): void {
+  if (user) writeJson(STORAGE_KEYS.currentUser, user);
+  else removeItem(STORAGE_KEYS.currentUser);
+}
+
+export function readCachedDeviceStatus(): TClientDeviceStatus | null {
+  return readJson<TClientDeviceStatus>(STORAGE_KEYS.deviceStatus);
+}
+
+export function cacheDeviceStatus(status: TClientDeviceStatus | null): void {
+  if (status) writeJson(STORAGE_KEYS.deviceStatus, status);
+  else removeItem(STORAGE_KEYS.deviceStatus);
+}

@@ -1,0 +1,228 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TLoginForm, TUser } from '@shared/schemas/auth';
+import type { TDeviceStatus } from '@shared/schemas/devices';
+import { toast } from '@web/components/ui/use-toast';
+import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
+import { useIsOffline } from '@web/lib/use-online-status';
+import { wait } from '@web/lib/utils';
+import { useDeviceId } from '@web/features/device/device-provider';
+import {
+  cacheDeviceStatus,
+  cacheUser,
+  checkSession,
+  DEVICE_STATUS_QUERY_KEY,
+  fetchCurrentUser,
+  loginWithPassword,
+  logoutSession,
+  readCachedDeviceStatus,
+  readCachedUser,
+  registerAccount,
+  toClientDeviceStatus,
+  USER_QUERY_KEY,
+  type TClientDeviceStatus,
+  type TRegisterInput,
+} from './auth-api';
+
+/** SPEC §9: the pause after sign-in or registration before the session is checked. */
+const SESSION_SETTLE_MS = 500;
+const USER_STALE_MS = 300_000;
+const USER_MAX_RETRIES = 3;
+/** Queries that do not belong to the signed-in user and survive a sign-out. */
+const PERSISTENT_QUERY_PATHS = new Set<string>([USER_QUERY_KEY[0], '/api/config']);
+
+export const AUTH_TOASTS = {
+  loginFailed: 'Login failed',
+  registrationFailed: 'Registration failed',
+  logoutFailed: 'Logout failed',
+} as const;
+
+export interface TAuthContext {
+  user: TUser | null;
+  deviceStatus: TClientDeviceStatus | null;
+  isLoading: boolean;
+  error: Error | null;
+  isOffline: boolean;
+  login: (credentials: TLoginForm) => Promise<TUser>;
+  logout: () => Promise<void>;
+  register: (input: TRegisterInput) => Promise<TUser>;
+  /** Forget the signed-in user in this browser, e.g. after a device reset ended the session. */
+  signOutLocally: () => void;
+}
+
+const AuthContext = createContext<TAuthContext | null>(null);
+
+export function useAuth(): TAuthContext {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}
+
+function logSessionCheckFailure(error: unknown) {
+  console.warn('Session check failed', error);
+}
+
+/**
+ * Who is signed in (SPEC §4 Authentication). Rendered inside DeviceProvider, so the user is only
+ * fetched once the device id exists.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const deviceId = useDeviceId();
+  const isOffline = useIsOffline();
+  const [cachedUser] = useState(readCachedUser);
+  const [cachedDeviceStatus] = useState(readCachedDeviceStatus);
+
+  const userQuery = useQuery({
+    queryKey: USER_QUERY_KEY,
+    queryFn: ({ signal }) => fetchCurrentUser(signal),
+    enabled: Boolean(deviceId),
+    staleTime: USER_STALE_MS,
+    retry: (failureCount, error) =>
+      !(isApiError(error) && error.status === 401) && failureCount < USER_MAX_RETRIES,
+  });
+
+  // Offline, the last known user keeps the app usable; the server decides again once online.
+  const isUsingOfflineCache =
+    userQuery.data === undefined && (isOffline || userQuery.error instanceof NetworkError);
+  const user = userQuery.data ?? (isUsingOfflineCache ? cachedUser : null);
+
+  const statusQuery = useQuery<TDeviceStatus>({
+    queryKey: DEVICE_STATUS_QUERY_KEY,
+    enabled: Boolean(user) && !isOffline,
+  });
+
+  useEffect(() => {
+    if (statusQuery.error) console.warn('Device status unavailable:', statusQuery.error.message);
+  }, [statusQuery.error]);
+
+  const deviceStatus = useMemo<TClientDeviceStatus | null>(() => {
+    if (!user) return null;
+    if (statusQuery.data) return toClientDeviceStatus(statusQuery.data);
+    if (user.deviceSync) return toClientDeviceStatus(user.deviceSync);
+    return cachedDeviceStatus;
+  }, [user, statusQuery.data, cachedDeviceStatus]);
+
+  useEffect(() => {
+    if (userQuery.data === undefined) return;
+    cacheUser(userQuery.data);
+    if (userQuery.data === null) cacheDeviceStatus(null);
+  }, [userQuery.data]);
+
+  useEffect(() => {
+    if (deviceStatus) cacheDeviceStatus(deviceStatus);
+  }, [deviceStatus]);
+
+  const signOutLocally = useCallback(() => {
+    cacheUser(null);
+    cacheDeviceStatus(null);
+    queryClient.setQueryData(USER_QUERY_KEY, null);
+    queryClient.removeQueries({
+      predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
+    });
+  }, [queryClient]);
+
+  const applySignedInUser = useCallback(
+    (signedIn: TUser) => {
+      queryClient.removeQueries({ queryKey: DEVICE_STATUS_QUERY_KEY });
+      queryClient.setQueryData(USER_QUERY_KEY, signedIn);
+      cacheUser(signedIn);
+    },
+    [queryClient],
+  );
+
+  const loginMutation = useMutation({
+    mutationFn: async (credentials: TLoginForm) => {
+      const signedIn = await loginWithPassword(credentials);
+      cacheDeviceStatus(signedIn.deviceSync ? toClientDeviceStatus(signedIn.deviceSync) : null);
+      applySignedInUser(signedIn);
+      await wait(SESSION_SETTLE_MS);
+      await checkSession().catch(logSessionCheckFailure);
+      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      return signedIn;
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: AUTH_TOASTS.loginFailed,
+        description: describeError(error, AUTH_TOASTS.loginFailed),
+      });
+    },
+  });
+
+  const registerMutation = useMutation({
+    mutationFn: async (input: TRegisterInput) => {
+      const created = await registerAccount(input);
+      if (created.deviceSync) cacheDeviceStatus(toClientDeviceStatus(created.deviceSync));
+      else console.warn('Registration answered without deviceSync; device status not saved');
+      await wait(SESSION_SETTLE_MS);
+      const verified = await fetchCurrentUser().catch(() => null);
+      const result = verified ?? created;
+      applySignedInUser(result);
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      void checkSession().catch(logSessionCheckFailure);
+      return result;
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: AUTH_TOASTS.registrationFailed,
+        description: describeError(error, AUTH_TOASTS.registrationFailed),
+      });
+    },
+  });
+
+  const logoutMutation = useMutation({
+    mutationFn: async () => {
+      try {
+        await logoutSession();
+      } catch (error) {
+        // Already signed out on the server: finish signing out here too.
+        if (!(isApiError(error) && error.status === 401)) throw error;
+      }
+    },
+    onSuccess: signOutLocally,
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: AUTH_TOASTS.logoutFailed,
+        description: describeError(error, 'Please try again.'),
+      });
+    },
+  });
+
+  const value = useMemo<TAuthContext>(
+    () => ({
+      user,
+      deviceStatus,
+      isLoading: userQuery.isLoading,
+      error: userQuery.error,
+      isOffline,
+      login: loginMutation.mutateAsync,
+      logout: logoutMutation.mutateAsync,
+      register: registerMutation.mutateAsync,
+      signOutLocally,
+    }),
+    [
+      user,
+      deviceStatus,
+      userQuery.isLoading,
+      userQuery.error,
+      isOffline,
+      loginMutation.mutateAsync,
+      logoutMutation.mutateAsync,
+      registerMutation.mutateAsync,
+      signOutLocally,
+    ],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

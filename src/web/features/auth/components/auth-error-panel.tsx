@@ -1,0 +1,56 @@
+import { CircleAlert, MonitorSmartphone } from 'lucide-react';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { isApiError } from '@web/lib/api-client';
+
+interface AuthErrorPanelProps {
+  error: Error;
+  view: 'login' | 'register';
+  onResetDevice: () => void;
+}
+
+/** True when the error is about this device's binding, so the panel offers the reset. */
+export function isDeviceBindingError(error: Error | null, view: 'login' | 'register'): boolean {
+  if (!error) return false;
+  if (view === 'login')
+    return (
+      isApiError(error, 'NOT_PRIMARY_DEVICE') || isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT')
+    );
+  return isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT');
+}
+
+/** SPEC §8 sign-in and registration error panels, chosen by error code. */
+export function AuthErrorPanel({ error, view, onResetDevice }: AuthErrorPanelProps) {
+  if (isDeviceBindingError(error, view)) {
+    const isLogin = view === 'login';
+    return (
+      <Alert
+        variant="destructive"
+        title={isLogin ? 'Device Access Denied' : 'Device Already Registered'}
+        icon={<MonitorSmartphone aria-hidden="true" />}
+      >
+        <p className="font-semibold">{error.message}</p>
+        <p>
+          {isLogin
+            ? 'For your safety, a Community Edition account works only on the device where it was created. Please sign in on that device. If this device should now be used for a different account, you can reset it.'
+            : 'Each device holds one account, so everything recorded on it stays private to that person. If the account here is yours, sign in instead. If this device is being passed on to someone new, reset it first.'}
+        </p>
+        <div>
+          <Button variant="outline" onClick={onResetDevice}>
+            Reset Device Association
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
+
+  return (
+    <Alert
+      variant="destructive"
+      title={view === 'login' ? 'Login Failed' : 'Registration Failed'}
+      icon={<CircleAlert aria-hidden="true" />}
+    >
+      <p>{error.message}</p>
+    </Alert>
+  );
+}

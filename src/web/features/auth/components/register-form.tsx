@@ -1,0 +1,156 @@
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { ZRegisterForm, type TRegisterForm } from '@shared/schemas/auth';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { isApiError } from '@web/lib/api-client';
+import { PasswordChecklist } from './password-checklist';
+import { TermsOfServiceDialog } from './terms-of-service-dialog';
+
+type TRegisterValues = z.output<typeof ZRegisterForm>;
+type TFieldName = keyof TRegisterForm;
+
+const FIELD_NAMES: readonly TFieldName[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'username',
+  'password',
+  'confirmPassword',
+];
+
+function isFieldName(name: string): name is TFieldName {
+  return (FIELD_NAMES as readonly string[]).includes(name);
+}
+
+interface RegisterFormProps {
+  onError: (error: Error | null) => void;
+}
+
+export function RegisterForm({ onError }: RegisterFormProps) {
+  const { register: registerAccount } = useAuth();
+  const checklistId = useId();
+  const [pendingValues, setPendingValues] = useState<TRegisterValues | null>(null);
+  const [isCreating, setIsCreating] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors },
+  } = useForm<TRegisterForm, unknown, TRegisterValues>({
+    resolver: zodResolver(ZRegisterForm),
+    defaultValues: {
+      firstName: '',
+      lastName: '',
+      email: '',
+      username: '',
+      password: '',
+      confirmPassword: '',
+    },
+  });
+  const password = useWatch({ control, name: 'password' });
+
+  async function createAccount(values: TRegisterValues) {
+    setPendingValues(null);
+    setIsCreating(true);
+    onError(null);
+    try {
+      await registerAccount({
+        firstName: values.firstName,
+        lastName: values.lastName,
+        email: values.email,
+        username: values.username,
+        password: values.password,
+        tosAcceptedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error('Registration failed');
+      if (isApiError(failure)) {
+        for (const [field, message] of Object.entries(failure.fields ?? {})) {
+          if (isFieldName(field)) setError(field, { message });
+        }
+        if (failure.code === 'USERNAME_TAKEN') setError('username', { message: failure.message });
+        if (failure.code === 'EMAIL_TAKEN') setError('email', { message: failure.message });
+      }
+      onError(failure);
+    } finally {
+      setIsCreating(false);
+    }
+  }
+
+  return (
+    <>
+      <form
+        noValidate
+        onSubmit={handleSubmit((values) => setPendingValues(values))}
+        className="flex flex-col gap-5"
+      >
+        <div className="grid gap-5 sm:grid-cols-2">
+          <FormField
+            label="First name"
+            autoComplete="given-name"
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
+          <FormField
+            label="Last name"
+            autoComplete="family-name"
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
+        </div>
+        <FormField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <FormField
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint="Letters, numbers, dots, dashes or underscores. You will use it to sign in."
+          error={errors.username?.message}
+          {...register('username')}
+        />
+        <FormField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          after={<PasswordChecklist id={checklistId} password={password} />}
+          afterId={checklistId}
+          {...register('password')}
+        />
+        <FormField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
+        />
+        <Button type="submit" size="lg" disabled={isCreating} className="mt-1 w-full">
+          {isCreating ? 'Creating account...' : 'Create Account'}
+        </Button>
+      </form>
+
+      <TermsOfServiceDialog
+        open={pendingValues !== null}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setPendingValues(null);
+        }}
+        onAccept={() => {
+          if (pendingValues) void createAccount(pendingValues);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { ShieldCheck } from 'lucide-react';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+import { Label } from '@web/components/ui/label';
+import { Switch } from '@web/components/ui/switch';
+import { useAppConfig } from '@web/features/config/config-api';
+import {
+  saveConsent,
+  useCookieConsent,
+  useIsCookieDialogRequested,
+  type TConsentChoices,
+} from './consent-store';
+
+interface ConsentRowProps {
+  label: string;
+  description: ReactNode;
+  checked: boolean;
+  disabled?: boolean;
+  onCheckedChange?: (checked: boolean) => void;
+}
+
+function ConsentRow({ label, description, checked, disabled, onCheckedChange }: ConsentRowProps) {
+  const id = useId();
+  return (
+    <div className="flex items-start justify-between gap-4 rounded-lg border border-border bg-background p-4">
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-description`} className="text-base text-muted-foreground">
+          {description}
+        </p>
+      </div>
+      <Switch
+        id={id}
+        checked={checked}
+        disabled={disabled}
+        onCheckedChange={onCheckedChange}
+        aria-describedby={`${id}-description`}
+        className="mt-1"
+      />
+    </div>
+  );
+}
+
+interface ConsentFormProps {
+  initial: TConsentChoices;
+  hasAnalytics: boolean;
+}
+
+function ConsentDialogContent({ initial, hasAnalytics }: ConsentFormProps) {
+  const [choices, setChoices] = useState<TConsentChoices>(initial);
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(isOpen) => {
+        // SPEC §4: closing the dialog keeps the choices as they stand (essential only by default).
+        if (!isOpen) saveConsent(choices);
+      }}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Cookie Preferences</DialogTitle>
+          <DialogDescription>
+            Memento keeps only what it needs to work: your sign-in and this device&apos;s identity.
+            You can change your choice at any time from the link at the bottom of every page.
+          </DialogDescription>
+        </DialogHeader>
+
+        {!hasAnalytics && (
+          <p className="flex items-start gap-3 rounded-lg bg-primary-soft p-4 font-semibold">
+            <ShieldCheck className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
+            This Memento uses no analytics or tracking cookies.
+          </p>
+        )}
+
+        <div className="flex flex-col gap-3">
+          <ConsentRow
+            label="Essential"
+            checked
+            disabled
+            description="Keep you signed in and remember this device. Always on: Memento cannot work without them."
+          />
+          <ConsentRow
+            label="Analytics"
+            checked={choices.analytics}
+            onCheckedChange={(analytics) => setChoices((current) => ({ ...current, analytics }))}
+            description={
+              hasAnalytics
+                ? 'Let the people who run this Memento count which pages are visited. Loaded only if you switch this on.'
+                : 'None is used here. Your choice is kept in case analytics is ever added.'
+            }
+          />
+          <ConsentRow
+            label="Marketing"
+            checked={choices.marketing}
+            onCheckedChange={(marketing) => setChoices((current) => ({ ...current, marketing }))}
+            description="Memento shows no third-party adverts and sets no marketing cookies. Your choice is kept in case that changes."
+          />
+        </div>
+
+        <DialogFooter>
+          <Button variant="outline" onClick={() => saveConsent(choices)}>
+            Save Preferences
+          </Button>
+          <Button onClick={() => saveConsent({ analytics: true, marketing: true })}>
+            Accept All
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** Adds the optional self-hosted analytics script once, and only with consent (DESIGN D25). */
+function useAnalyticsScript(scriptUrl: string | null | undefined, isAllowed: boolean) {
+  useEffect(() => {
+    if (!scriptUrl || !isAllowed) return;
+    if (document.querySelector('script[data-analytics]')) return;
+    const script = document.createElement('script');
+    script.src = scriptUrl;
+    script.defer = true;
+    script.dataset.analytics = 'true';
+    document.head.appendChild(script);
+  }, [scriptUrl, isAllowed]);
+}
+
+/** Asks once for cookie choices (SPEC §2, §4), and honours them. */
+export function CookieConsent() {
+  const consent = useCookieConsent();
+  const isRequested = useIsCookieDialogRequested();
+  const config = useAppConfig();
+  useAnalyticsScript(config.data?.analyticsScriptUrl, consent?.analytics === true);
+
+  const isOpen = consent === null || isRequested;
+  if (!isOpen || config.isPending) return null;
+  return (
+    <ConsentDialogContent
+      initial={{ analytics: consent?.analytics ?? false, marketing: consent?.marketing ?? false }}
+      hasAnalytics={Boolean(config.data?.analyticsScriptUrl)}
+    />
+  );
+}

@@ -1,0 +1,23 @@
+import type { TResetDeviceResponse } from '@shared/schemas/devices';
+import { apiRequest } from '@web/lib/api-client';
+
+/** Frees this device from its account; the owner proves it by session or password (DESIGN D14). */
+export function resetDeviceAssociation(password?: string): Promise<TResetDeviceResponse> {
+  return apiRequest('/api/reset-device', {
+    method: 'POST',
+    body: password ? { mode: 'owner', password } : { mode: 'owner' },
+  });
+}
+
+/** Gives this browser a brand-new device identity; the old association stays with the old id. */
+export function emergencyResetDevice(): Promise<TResetDeviceResponse> {
+  return apiRequest('/api/reset-device', { method: 'POST', body: { mode: 'emergency' } });
+}
+
+export const RESET_TEXT = {
+  resetTitle: 'Reset Device Association',
+  emergencyTitle: 'Emergency Device Reset',
+  failed: 'Reset Failed',
+  succeeded: 'Device Reset Successful',
+  alreadyClear: 'Device Already Clear',
+} as const;

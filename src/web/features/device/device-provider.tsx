@@ -1,0 +1,91 @@
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { RefreshCw } from 'lucide-react';
+import { Button } from '@web/components/ui/button';
+import { Spinner } from '@web/components/ui/spinner';
+import { toast } from '@web/components/ui/use-toast';
+import { getDeviceId, initDeviceId, subscribeToDeviceId } from '@web/lib/device-id';
+
+export const DEVICE_MESSAGES = {
+  initializing: 'Initializing your device...',
+  failedTitle: 'Device Initialization Failed',
+  failed: 'Failed to initialize device. Please refresh the page.',
+  toastTitle: 'Device Error',
+} as const;
+
+const DeviceIdContext = createContext<string | null>(null);
+
+/** This browser's device id. Only usable below DeviceProvider, which renders once it exists. */
+export function useDeviceId(): string {
+  const deviceId = useContext(DeviceIdContext);
+  if (!deviceId) throw new Error('useDeviceId must be used within a DeviceProvider');
+  return deviceId;
+}
+
+function DeviceInitializing() {
+  return (
+    <div className="flex min-h-dvh flex-col items-center justify-center gap-6 p-6 text-center">
+      <Spinner className="size-14" />
+      <p role="status" className="text-xl font-semibold">
+        {DEVICE_MESSAGES.initializing}
+      </p>
+    </div>
+  );
+}
+
+function DeviceInitFailed() {
+  return (
+    <main className="flex min-h-dvh items-center justify-center p-6">
+      <div className="flex max-w-lg flex-col items-center gap-5 rounded-xl border border-border bg-card p-8 text-center shadow-soft sm:p-10">
+        <h1 className="text-3xl font-bold tracking-tight">{DEVICE_MESSAGES.failedTitle}</h1>
+        <p className="text-lg text-muted-foreground">{DEVICE_MESSAGES.failed}</p>
+        <Button size="lg" onClick={() => window.location.reload()}>
+          <RefreshCw aria-hidden="true" />
+          Refresh Page
+        </Button>
+      </div>
+    </main>
+  );
+}
+
+type TInitState = 'initializing' | 'ready' | 'failed';
+
+/**
+ * Gives this browser a device identity before anything else talks to the server (SPEC §4):
+ * the app below only renders once the id exists.
+ */
+export function DeviceProvider({ children }: { children: ReactNode }) {
+  const [initState, setInitState] = useState<TInitState>('initializing');
+  const deviceId = useSyncExternalStore(subscribeToDeviceId, getDeviceId, getDeviceId);
+
+  useEffect(() => {
+    let isCancelled = false;
+    initDeviceId()
+      .then(() => {
+        if (!isCancelled) setInitState('ready');
+      })
+      .catch((error: unknown) => {
+        if (isCancelled) return;
+        console.warn('Device initialisation failed', error);
+        setInitState('failed');
+        toast({
+          variant: 'destructive',
+          title: DEVICE_MESSAGES.toastTitle,
+          description: DEVICE_MESSAGES.failed,
+        });
+      });
+    return () => {
+      isCancelled = true;
+    };
+  }, []);
+
+  if (initState === 'failed') return <DeviceInitFailed />;
+  if (initState === 'initializing' || !deviceId) return <DeviceInitializing />;
+  return <DeviceIdContext.Provider value={deviceId}>{children}</DeviceIdContext.Provider>;
+}

@@ -1,0 +1,87 @@
+import type { QueryFunction } from '@tanstack/react-query';
+import { DEVICE_HEADER } from '@shared/domain/device';
+import { ApiError, readApiError } from './api-error';
+import { getDeviceId, initDeviceId, registerDevice } from './device-id';
+
+export { ApiError, isApiError, describeError } from './api-error';
+
+/** The network itself failed (offline, server down): no answer to read. */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super("We couldn't reach Memento. Please check your internet connection and try again.", {
+      cause,
+    });
+    this.name = 'NetworkError';
+  }
+}
+
+type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface TRequestOptions {
+  method?: THttpMethod;
+  /** JSON body for non-GET calls; `{}` is sent when there is none. */
+  body?: unknown;
+  /**
+   * Builds the body from the device id, for payloads that carry it (login, register), so a retry
+   * after the device is registered afresh sends the new id.
+   */
+  buildBody?: (deviceId: string) => unknown;
+  signal?: AbortSignal;
+}
+
+async function send(path: string, deviceId: string, options: TRequestOptions): Promise<Response> {
+  const method = options.method ?? 'GET';
+  const headers: Record<string, string> = { Accept: 'application/json', [DEVICE_HEADER]: deviceId };
+  let body: string | undefined;
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify((options.buildBody ? options.buildBody(deviceId) : options.body) ?? {});
+  }
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new NetworkError(error);
+  }
+}
+
+async function readBody<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return text as T;
+  }
+}
+
+/**
+ * Every API call goes through here: device header, cookies, JSON. A non-OK answer becomes an
+ * ApiError. When the server no longer knows this device, the browser registers afresh and the
+ * call is retried once.
+ */
+export async function apiRequest<T>(path: string, options: TRequestOptions = {}): Promise<T> {
+  const deviceId = getDeviceId() ?? (await initDeviceId());
+  let response = await send(path, deviceId, options);
+  if (!response.ok) {
+    let error: ApiError = await readApiError(response);
+    if (error.code === 'DEVICE_NOT_FOUND' || error.code === 'DEVICE_REQUIRED') {
+      const freshId = await registerDevice();
+      response = await send(path, freshId, options);
+      if (response.ok) return readBody<T>(response);
+      error = await readApiError(response);
+    }
+    throw error;
+  }
+  return readBody<T>(response);
+}
+
+/** SPEC §7: the default query function uses the first query key as the URL. */
+export const defaultQueryFn: QueryFunction = ({ queryKey, signal }) =>
+  apiRequest<unknown>(String(queryKey[0]), { signal });

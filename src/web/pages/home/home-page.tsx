@@ -1,0 +1,150 @@
+import { Link, useNavigate } from 'react-router';
+import {
+  HardDrive,
+  LogOut,
+  MonitorCheck,
+  MonitorX,
+  RotateCcw,
+  ShieldAlert,
+  UserRound,
+} from 'lucide-react';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
+import { usePageTitle } from '@web/lib/use-page-title';
+import { WelcomeBanner } from './welcome-banner';
+
+const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+function formatLastSync(lastSyncAt: string | null | undefined): string {
+  if (!lastSyncAt) return 'Never';
+  const date = new Date(lastSyncAt);
+  return Number.isNaN(date.getTime()) ? 'Never' : syncTimeFormat.format(date);
+}
+
+export default function HomePage() {
+  usePageTitle('Home');
+  const { user, deviceStatus, logout } = useAuth();
+  const navigate = useNavigate();
+  const { openReset, openEmergency, dialogs } = useDeviceResetDialogs();
+
+  if (!user) return null;
+
+  const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
+  const lastSync = formatLastSync(deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt);
+  const isCommunityEdition = user.subscriptionTier === 'free';
+
+  function signOut() {
+    logout()
+      .then(() => navigate('/auth'))
+      // The 'Logout failed' toast has told the person; they stay signed in.
+      .catch(() => undefined);
+  }
+
+  return (
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 sm:gap-8">
+      <div className="flex flex-col gap-3">
+        <WelcomeBanner firstName={user.firstName} />
+        <p className="flex items-center gap-2.5 px-1 text-base text-muted-foreground">
+          {isPrimaryDevice ? (
+            <MonitorCheck className="size-5 shrink-0 text-success" aria-hidden="true" />
+          ) : (
+            <MonitorX className="size-5 shrink-0" aria-hidden="true" />
+          )}
+          <span>
+            {isPrimaryDevice ? 'This is your primary device' : 'This is not your primary device'}
+            {' · '}
+            Last sync: {lastSync}
+          </span>
+        </p>
+      </div>
+
+      {isCommunityEdition && (
+        <Alert
+          variant="warm"
+          title="Community Edition - Local Storage"
+          icon={<HardDrive aria-hidden="true" />}
+        >
+          <p>
+            Your video messages are saved only on this device, in this browser. They are not backed
+            up to the cloud, so if this device is lost or its browser data is cleared, they cannot
+            be recovered.
+          </p>
+          <div>
+            <Button asChild variant="outline">
+              <Link to="/features">View Plans</Link>
+            </Button>
+          </div>
+        </Alert>
+      )}
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <h2 className="flex items-center gap-3 text-xl font-bold tracking-tight sm:text-2xl">
+              <UserRound className="size-6 text-primary" aria-hidden="true" />
+              Your account
+            </h2>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-5">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-base">
+              <dt className="text-muted-foreground">Name</dt>
+              <dd className="font-semibold break-words">
+                {user.firstName} {user.lastName}
+              </dd>
+              <dt className="text-muted-foreground">Username</dt>
+              <dd className="font-semibold break-all">{user.username}</dd>
+              <dt className="text-muted-foreground">Email</dt>
+              <dd className="font-semibold break-all">{user.email}</dd>
+            </dl>
+            <div>
+              <Button variant="outline" onClick={signOut}>
+                <LogOut aria-hidden="true" />
+                Sign Out
+              </Button>
+            </div>
+          </CardContent>
+        </Card>
+
+        <Card asChild>
+          <section aria-labelledby="this-device-heading">
+            <CardHeader>
+              <h2
+                id="this-device-heading"
+                className="flex items-center gap-3 text-xl font-bold tracking-tight sm:text-2xl"
+              >
+                <MonitorCheck className="size-6 text-primary" aria-hidden="true" />
+                This device
+              </h2>
+              <CardDescription>
+                Your account is tied to this device. If it is being passed on to someone else, free
+                it first.
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-3 sm:flex-row sm:flex-wrap md:flex-col lg:flex-row">
+              <Button variant="outline" onClick={openReset}>
+                <RotateCcw aria-hidden="true" />
+                Reset Device Association
+              </Button>
+              <Button
+                variant="ghost"
+                className="text-destructive hover:bg-destructive-soft"
+                onClick={openEmergency}
+              >
+                <ShieldAlert aria-hidden="true" />
+                Emergency Device Reset
+              </Button>
+            </CardContent>
+          </section>
+        </Card>
+      </div>
+
+      {dialogs}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { usePrefersReducedMotion } from '@web/lib/use-reduced-motion';
+
+const BANNER_MEDIA = {
+  webm: '/media/banner.webm',
+  mp4: '/media/banner.mp4',
+  poster: '/media/banner-poster.jpg',
+} as const;
+
+function keepMutedAndPlay(video: HTMLVideoElement | null) {
+  if (!video) return;
+  // Browsers only autoplay muted video; set it on the element itself before playing.
+  video.muted = true;
+  video.defaultMuted = true;
+  video.play().catch(() => {
+    // Autoplay refused (power saving, data saver): the poster stays, which is fine.
+  });
+}
+
+/** SPEC §2: a 200 px welcome banner over a quiet looping video, still under reduced motion. */
+export function WelcomeBanner({ firstName }: { firstName: string }) {
+  const prefersReducedMotion = usePrefersReducedMotion();
+
+  return (
+    <section className="relative isolate h-[200px] overflow-hidden rounded-xl bg-primary shadow-soft">
+      {prefersReducedMotion ? (
+        <img
+          src={BANNER_MEDIA.poster}
+          alt=""
+          className="absolute inset-0 -z-10 size-full object-cover"
+        />
+      ) : (
+        <video
+          ref={keepMutedAndPlay}
+          className="absolute inset-0 -z-10 size-full object-cover"
+          poster={BANNER_MEDIA.poster}
+          autoPlay
+          muted
+          loop
+          playsInline
+          preload="auto"
+          aria-hidden="true"
+          tabIndex={-1}
+        >
+          <source src={BANNER_MEDIA.webm} type="video/webm" />
+          <source src={BANNER_MEDIA.mp4} type="video/mp4" />
+        </video>
+      )}
+      <div
+        aria-hidden="true"
+        className="absolute inset-0 -z-10 bg-gradient-to-r from-[#0d2725]/85 via-[#0d2725]/65 to-[#0d2725]/35"
+      />
+      <div className="flex h-full flex-col justify-center gap-2 px-6 text-white sm:px-10">
+        <h1 className="text-3xl font-bold tracking-tight [text-shadow:0_1px_3px_rgb(0_0_0/0.45)] sm:text-4xl">
+          Welcome, {firstName}
+        </h1>
+        <p className="max-w-xl text-lg text-white/95 [text-shadow:0_1px_2px_rgb(0_0_0/0.45)]">
+          Your messages for the people you love, kept safe on this device.
+        </p>
+      </div>
+    </section>
+  );
+}
