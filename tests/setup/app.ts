@@ -164,3 +164,29 @@ export async function createPrimaryUser(
   if (res.statusCode !== 201) throw new Error(`registration failed: ${res.body}`);
   return { device, user: res.json<TUser>(), password: body.password as string };
 }
+
+export const NEXT_OF_KIN = {
+  firstName: 'Susan',
+  lastName: 'Hill',
+  phoneNumber: '+44 7700 900123',
+  relationship: 'Daughter',
+  category: 'next_of_kin',
+} as const;
+
+/** A primary user who has finished onboarding, with the next of kin's code as shown once. */
+export async function createOnboardedUser(
+  testApp: TestApp,
+  overrides: { user?: Record<string, unknown>; nextOfKinEmail?: string } = {},
+) {
+  const primary = await createPrimaryUser(testApp, overrides.user);
+  const nextOfKinEmail = overrides.nextOfKinEmail ?? `susan.${primary.user.username}@example.test`;
+  const added = await primary.device.post('/api/recipients', {
+    ...NEXT_OF_KIN,
+    email: nextOfKinEmail,
+  });
+  if (added.statusCode !== 201) throw new Error(`next of kin failed: ${added.body}`);
+  const done = await primary.device.post('/api/user/complete-onboarding', {});
+  if (done.statusCode !== 200) throw new Error(`onboarding failed: ${done.body}`);
+  const nextOfKin = added.json<{ id: number; emergencyAccessCode: string }>();
+  return { ...primary, nextOfKin: { ...nextOfKin, email: nextOfKinEmail } };
+}

@@ -15,14 +15,12 @@ export interface QueuedMail extends OutgoingMail {
 }
 
 export async function insertMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
-  await db
-    .insert(mailQueue)
-    .values({
-      toAddress: mail.to,
-      subject: mail.subject,
-      textBody: mail.text,
-      htmlBody: mail.html,
-    });
+  await db.insert(mailQueue).values({
+    toAddress: mail.to,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { TConfig } from '../../config';
@@ -30,9 +30,10 @@ function createOutboxTransport(outboxDir: string): MailTransport {
       await mkdir(outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
-      await writeFile(path.join(outboxDir, `${stamp}-${safeTo}.eml`), info.message as Buffer, {
-        mode: 0o600,
-      });
+      const file = path.join(outboxDir, `${stamp}-${safeTo}.eml`);
+      // Written whole, then renamed, so a reader never sees half a message.
+      await writeFile(`${file}.partial`, info.message as Buffer, { mode: 0o600 });
+      await rename(`${file}.partial`, file);
     },
   };
 }

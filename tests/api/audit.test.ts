@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../src/server/db/schema';
+import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
+import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /api/audit-logs', () => {
+  it("lists the user's own events newest first, including attempts by others against the account", async () => {
+    await createPrimaryUser(t); // the installation's admin, so the next user is not
+    const owner = await createPrimaryUser(t);
+    const stranger = await TestDevice.create(t.app);
+    await stranger.post('/api/login', {
+      username: owner.user.username,
+      password: 'Wrong-Guess-123',
+      deviceId: stranger.deviceId,
+    });
+
+    const res = await owner.device.get('/api/audit-logs');
+    expect(res.statusCode).toBe(200);
+    const entries = res.json<TAuditLogEntry[]>();
+    expect(entries.map((entry) => [entry.eventType, entry.successful])).toEqual([
+      ['login_failed', false],
+      ['register', true],
+    ]);
+    expect(entries[0]).toMatchObject({
+      userId: owner.user.id,
+      username: owner.user.username,
+      ipAddress: stranger.ip,
+      details: 'wrong password · Chrome on Linux',
+      timestamp: expect.stringMatching(/Z$/),
+    });
+  });
+
+  it('ignores ?userId= for a non-admin (no IDOR)', async () => {
+    const admin = await createPrimaryUser(t);
+    const alice = await createPrimaryUser(t);
+    const bob = await createPrimaryUser(t);
+    const res = await bob.device.get(`/api/audit-logs?userId=${alice.user.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<TAuditLogEntry[]>().every((entry) => entry.userId === bob.user.id)).toBe(true);
+    expect(admin.user.id).toBeGreaterThan(0);
+  });
+
+  it('lets an admin filter by any user', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const admin = await createPrimaryUser(fresh);
+      const alice = await createPrimaryUser(fresh);
+      const res = await admin.device.get(`/api/audit-logs?userId=${alice.user.id}`);
+      expect(res.json<TAuditLogEntry[]>()).toEqual([
+        expect.objectContaining({ userId: alice.user.id, eventType: 'register' }),
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('shows an empty detail as null and keeps rows of unknown users', async () => {
+    await t.db
+      .insert(auditLogs)
+      .values({ eventType: 'login_failed', username: null, successful: false, details: {} });
+    const fresh = await buildTestApp();
+    try {
+      const admin = await createPrimaryUser(fresh);
+      await fresh.db
+        .insert(auditLogs)
+        .values({ eventType: 'login_failed', username: null, successful: false, details: {} });
+      const entries = (await admin.device.get('/api/audit-logs')).json<TAuditLogEntry[]>();
+      expect(entries[0]).toMatchObject({ username: null, details: null, successful: false });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('is refused when signed out and rejects a bad userId', async () => {
+    const device = await TestDevice.create(t.app);
+    expect((await device.get('/api/audit-logs')).statusCode).toBe(401);
+    const owner = await createPrimaryUser(t);
+    expect((await owner.device.get('/api/audit-logs?userId=abc')).statusCode).toBe(400);
+  });
+});
