@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mailQueue } from '../../src/server/db/schema';
-import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import { buildTestApp, createPrimaryUser, TestDevice } from '../setup/app';
 import { startSmtpServer } from '../setup/smtp';
 
 const opened: Array<{ close(): Promise<void> }> = [];
