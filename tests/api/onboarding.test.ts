@@ -5,6 +5,7 @@ import {
   buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
+  createSessionFor,
   NEXT_OF_KIN,
   TestDevice,
   type TestApp,
@@ -298,6 +299,73 @@ describe('POST /api/break-glass-reset (dashboard variant, no code)', () => {
     const res = await owner.device.post('/api/break-glass-reset', {
       nextOfKinEmail: owner.nextOfKin.email,
       newPassword: 'Whatever-Pass-12',
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)', () => {
+  it('lets a next of kin who signed in with their code in the last 15 minutes reset their own primary user', async () => {
+    const owner = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    await createSessionFor(t, {
+      userId: owner.nextOfKin.id,
+      device: phone,
+      method: 'email_access_code',
+    });
+
+    const res = await phone.post('/api/break-glass-reset', {
+      nextOfKinEmail: owner.nextOfKin.email,
+      newPassword: 'Primroses-Again-2028',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await owner.device.get('/api/user')).statusCode).toBe(401);
+    await smtp.waitFor(
+      (m) =>
+        m.to.includes(owner.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
+    );
+    const login = await owner.device.post('/api/login', {
+      username: owner.user.username,
+      password: 'Primroses-Again-2028',
+      deviceId: owner.device.deviceId,
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('refuses a session that signed in more than 15 minutes ago, and audits the attempt', async () => {
+    const owner = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    await createSessionFor(t, {
+      userId: owner.nextOfKin.id,
+      device: phone,
+      method: 'email_access_code',
+      createdAt: new Date(Date.now() - 16 * 60_000),
+    });
+    const res = await phone.post('/api/break-glass-reset', {
+      nextOfKinEmail: owner.nextOfKin.email,
+      newPassword: 'Primroses-Again-2028',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(
+      'For your safety, please sign in again with your access code, then try within 15 minutes.',
+    );
+    const events = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, owner.user.id));
+    expect(events.filter((row) => row.eventType === 'break_glass')).toEqual([
+      expect.objectContaining({ successful: false }),
+    ]);
+  });
+
+  it("refuses another person's email", async () => {
+    const owner = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    await createSessionFor(t, {
+      userId: owner.nextOfKin.id,
+      device: phone,
+      method: 'email_access_code',
+    });
+    const res = await phone.post('/api/break-glass-reset', {
+      nextOfKinEmail: 'someone-else@example.test',
+      newPassword: 'Primroses-Again-2028',
     });
     expect(res.statusCode).toBe(403);
   });

@@ -6,6 +6,8 @@ import { buildApp, type Limits } from '../../src/server/app';
 import { parseConfig, type TConfig } from '../../src/server/config';
 import type { Database, Db } from '../../src/server/db/client';
 import type { TUser } from '../../src/shared/schemas/auth';
+import { sessions } from '../../src/server/db/schema';
+import { randomToken, sha256 } from '../../src/server/lib/crypto';
 import { createTestDatabase } from './database';
 
 export const TEST_APP_URL = 'http://localhost:5000';
@@ -86,6 +88,11 @@ export class TestDevice {
     const other = new TestDevice(this.app, deviceId, this.ip);
     other.cookies = new Map(this.cookies);
     return other;
+  }
+
+  /** Puts a session cookie in the jar (for sign-ins whose endpoint arrives in a later issue). */
+  setSessionCookie(signedValue: string): void {
+    this.cookies.set('memento_session', signedValue);
   }
 
   get hasSessionCookie(): boolean {
@@ -189,4 +196,29 @@ export async function createOnboardedUser(
   if (done.statusCode !== 200) throw new Error(`onboarding failed: ${done.body}`);
   const nextOfKin = added.json<{ id: number; emergencyAccessCode: string }>();
   return { ...primary, nextOfKin: { ...nextOfKin, email: nextOfKinEmail } };
+}
+
+/**
+ * A session for any user on a device, as the access-code sign-in of the recipients issue will
+ * create it; lets tests reach rules (D11) that depend on how a session signed in.
+ */
+export async function createSessionFor(
+  testApp: TestApp,
+  input: {
+    userId: number;
+    device: TestDevice;
+    method: 'email_access_code' | 'username_password';
+    createdAt?: Date;
+  },
+): Promise<void> {
+  const token = randomToken();
+  await testApp.db.insert(sessions).values({
+    idHash: sha256(token),
+    userId: input.userId,
+    deviceId: input.device.deviceId,
+    method: input.method,
+    createdAt: input.createdAt ?? new Date(),
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  input.device.setSessionCookie(testApp.app.signCookie(token));
 }
