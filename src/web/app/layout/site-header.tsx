@@ -21,10 +21,10 @@ export function SiteHeader() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/85">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-2 sm:px-6">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
         <BrandLink />
-        <nav aria-label="Main" className="hidden lg:block">
-          <ul className="flex items-center gap-1">
+        <nav aria-label="Main" className="hidden xl:block">
+          <ul className="flex items-center">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink
@@ -32,7 +32,7 @@ export function SiteHeader() {
                   end
                   className={({ isActive }) =>
                     cn(
-                      'inline-flex min-h-12 items-center rounded-lg px-3 text-base font-semibold',
+                      'inline-flex min-h-12 items-center rounded-lg px-2.5 text-base font-semibold whitespace-nowrap',
                       isActive ? 'bg-primary-soft text-primary' : 'text-foreground hover:bg-muted',
                     )
                   }
@@ -45,7 +45,11 @@ export function SiteHeader() {
         </nav>
         <div className="flex items-center gap-2">
           {user && (
-            <Button variant="outline" className="hidden lg:inline-flex" onClick={signOut}>
+            <Button
+              variant="outline"
+              className="hidden px-4 whitespace-nowrap md:inline-flex"
+              onClick={signOut}
+            >
               <LogOut aria-hidden="true" />
               Sign Out
             </Button>
