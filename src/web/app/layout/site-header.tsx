@@ -5,12 +5,17 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { cn } from '@web/lib/utils';
 import { BrandLink } from './brand-link';
 import { MobileMenu } from './mobile-menu';
-import { ADMIN_LINK, NAV_LINKS } from './nav-links';
+import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, NAV_LINKS } from './nav-links';
+import { isPrimaryUser } from '../route-guards';
+
+const IMPORT_TIERS = new Set(['standard', 'premium', 'professional']);
 
 export function SiteHeader() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const links = user?.isAdmin ? [...NAV_LINKS, ADMIN_LINK] : NAV_LINKS;
+  const canImport = Boolean(user && isPrimaryUser(user) && IMPORT_TIERS.has(user.subscriptionTier));
+  const mobileLinks = canImport ? [...links, IMPORT_FROM_MOBILE_LINK] : links;
 
   function signOut() {
     logout()
@@ -54,7 +59,7 @@ export function SiteHeader() {
               Sign Out
             </Button>
           )}
-          <MobileMenu links={links} isSignedIn={Boolean(user)} onSignOut={signOut} />
+          <MobileMenu links={mobileLinks} isSignedIn={Boolean(user)} onSignOut={signOut} />
         </div>
       </div>
     </header>
