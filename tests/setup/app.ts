@@ -20,7 +20,7 @@ export interface TestApp {
 
 /** The real app on a fresh database of its own. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; limits?: Partial<Limits> } = {},
+  options: { env?: Record<string, string>; limits?: Partial<Limits>; webDir?: string } = {},
 ): Promise<TestApp> {
   const database: Database = await createTestDatabase();
   const config = parseConfig({

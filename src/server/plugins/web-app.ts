@@ -33,7 +33,9 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
-    if (isApi || !isPageRequest) {
+    // A missing asset (say, from a build newer than this server) must not come back as HTML.
+    const isAsset = request.url.startsWith('/assets/') || /\.[a-z0-9]+(\?|$)/i.test(request.url);
+    if (isApi || !isPageRequest || isAsset) {
       return reply.status(404).send({ code: 'NOT_FOUND', message: MESSAGES.notFound });
     }
     if (!hasWebApp) {
@@ -42,6 +44,6 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
         .type('text/plain')
         .send('The web app is not built. Run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
+    return reply.sendFile('index.html', webDir);
   });
 }
