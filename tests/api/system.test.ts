@@ -110,8 +110,13 @@ describe('serving the web app', () => {
       expect(page.body).toContain('<title>Memento</title>');
 
       const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.body).toBe('console.log("hi")');
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+      writeFileSync(path.join(webDir, 'assets', 'app-rebuilt456.js'), 'console.log("new")');
+      const rebuilt = await web.app.inject({ method: 'GET', url: '/assets/app-rebuilt456.js' });
+      expect(rebuilt.body).toBe('console.log("new")');
 
       const missing = await web.app.inject({ method: 'GET', url: '/assets/app-old999.js' });
       expect(missing.statusCode).toBe(404);

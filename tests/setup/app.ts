@@ -35,6 +35,7 @@ export async function buildTestApp(
     config,
     database,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.webDir ? { webDir: options.webDir } : {}),
   });
   await app.ready();
   return {

@@ -16,8 +16,9 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
   if (hasWebApp) {
     await app.register(fastifyStatic, {
       root: webDir,
-      wildcard: false,
       index: false,
+      // The API is never a file; unknown /api paths fall through to the JSON 404 below.
+      allowedPath: (pathName) => !pathName.startsWith('/api/'),
       setHeaders(res, filePath) {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
