@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
 import { buildTestApp, TestDevice, type TestApp } from '../setup/app';
@@ -89,6 +92,38 @@ describe('bad requests', () => {
     expect(res.json().code).toBe('ORIGIN_MISMATCH');
     const same = await device.post('/api/logout', {}, { origin: 'http://localhost:5000' });
     expect(same.statusCode).toBe(200);
+  });
+});
+
+describe('serving the web app', () => {
+  it('answers client routes with index.html, caches hashed assets for a year, and 404s a missing asset', async () => {
+    const webDir = mkdtempSync(path.join(os.tmpdir(), 'memento-web-'));
+    mkdirSync(path.join(webDir, 'assets'));
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Memento</title>');
+    writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log("hi")');
+    const web = await buildTestApp({ webDir });
+    try {
+      const page = await web.app.inject({ method: 'GET', url: '/auth?mode=community' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      expect(page.body).toContain('<title>Memento</title>');
+
+      const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.body).toBe('console.log("hi")');
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+      writeFileSync(path.join(webDir, 'assets', 'app-rebuilt456.js'), 'console.log("new")');
+      const rebuilt = await web.app.inject({ method: 'GET', url: '/assets/app-rebuilt456.js' });
+      expect(rebuilt.body).toBe('console.log("new")');
+
+      const missing = await web.app.inject({ method: 'GET', url: '/assets/app-old999.js' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['content-type']).toContain('application/json');
+    } finally {
+      await web.close();
+    }
   });
 });
 

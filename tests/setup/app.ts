@@ -22,7 +22,7 @@ export interface TestApp {
 
 /** The real app on a fresh database of its own. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; limits?: Partial<Limits> } = {},
+  options: { env?: Record<string, string>; limits?: Partial<Limits>; webDir?: string } = {},
 ): Promise<TestApp> {
   const database: Database = await createTestDatabase();
   const config = parseConfig({
@@ -37,6 +37,7 @@ export async function buildTestApp(
     config,
     database,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.webDir ? { webDir: options.webDir } : {}),
   });
   await app.ready();
   return {

@@ -95,7 +95,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionCreatedAt', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.is404) return;
+    if (!request.routeOptions.url?.startsWith('/api/')) return;
 
     const origin = request.headers.origin;
     if (!isSafeMethod(request.method) && origin && !deps.allowedOrigins.has(origin)) {

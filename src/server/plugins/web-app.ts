@@ -16,8 +16,9 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
   if (hasWebApp) {
     await app.register(fastifyStatic, {
       root: webDir,
-      wildcard: false,
       index: false,
+      // The API is never a file; unknown /api paths fall through to the JSON 404 below.
+      allowedPath: (pathName) => !pathName.startsWith('/api/'),
       setHeaders(res, filePath) {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
@@ -33,7 +34,9 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
-    if (isApi || !isPageRequest) {
+    // A missing asset (say, from a build newer than this server) must not come back as HTML.
+    const isAsset = request.url.startsWith('/assets/') || /\.[a-z0-9]+(\?|$)/i.test(request.url);
+    if (isApi || !isPageRequest || isAsset) {
       return reply.status(404).send({ code: 'NOT_FOUND', message: MESSAGES.notFound });
     }
     if (!hasWebApp) {
@@ -42,6 +45,6 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
         .type('text/plain')
         .send('The web app is not built. Run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
+    return reply.sendFile('index.html', webDir);
   });
 }

@@ -1,13 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../app';
-
-export interface TPublicConfig {
-  analyticsScriptUrl: string | null;
-  donationUrl: string | null;
-  sourceCodeUrl: string | null;
-  billingEnabled: boolean;
-}
 
 export const systemRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>

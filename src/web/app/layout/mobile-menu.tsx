@@ -21,7 +21,7 @@ export function MobileMenu({ links, isSignedIn, onSignOut }: MobileMenuProps) {
   return (
     <DialogPrimitive.Root open={isOpen} onOpenChange={setIsOpen}>
       <DialogPrimitive.Trigger asChild>
-        <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
+        <Button variant="ghost" size="icon" className="xl:hidden" aria-label="Open menu">
           <Menu className="size-7" aria-hidden="true" />
         </Button>
       </DialogPrimitive.Trigger>

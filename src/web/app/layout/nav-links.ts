@@ -13,3 +13,9 @@ export const NAV_LINKS: readonly TNavLink[] = [
 ];
 
 export const ADMIN_LINK: TNavLink = { to: '/admin', label: 'Admin Panel' };
+
+/** SPEC §2: only in the mobile menu, for primary-device users on a paid tier that syncs. */
+export const IMPORT_FROM_MOBILE_LINK: TNavLink = {
+  to: '/import-from-mobile',
+  label: 'Import from Mobile',
+};

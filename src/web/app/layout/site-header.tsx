@@ -5,12 +5,17 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { cn } from '@web/lib/utils';
 import { BrandLink } from './brand-link';
 import { MobileMenu } from './mobile-menu';
-import { ADMIN_LINK, NAV_LINKS } from './nav-links';
+import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, NAV_LINKS } from './nav-links';
+import { isPrimaryUser } from '../route-guards';
+
+const IMPORT_TIERS = new Set(['standard', 'premium', 'professional']);
 
 export function SiteHeader() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const links = user?.isAdmin ? [...NAV_LINKS, ADMIN_LINK] : NAV_LINKS;
+  const canImport = Boolean(user && isPrimaryUser(user) && IMPORT_TIERS.has(user.subscriptionTier));
+  const mobileLinks = canImport ? [...links, IMPORT_FROM_MOBILE_LINK] : links;
 
   function signOut() {
     logout()
@@ -21,10 +26,10 @@ export function SiteHeader() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/85">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-2 sm:px-6">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-2 sm:px-6">
         <BrandLink />
-        <nav aria-label="Main" className="hidden lg:block">
-          <ul className="flex items-center gap-1">
+        <nav aria-label="Main" className="hidden xl:block">
+          <ul className="flex items-center">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink
@@ -32,7 +37,7 @@ export function SiteHeader() {
                   end
                   className={({ isActive }) =>
                     cn(
-                      'inline-flex min-h-12 items-center rounded-lg px-3 text-base font-semibold',
+                      'inline-flex min-h-12 items-center rounded-lg px-2.5 text-base font-semibold whitespace-nowrap',
                       isActive ? 'bg-primary-soft text-primary' : 'text-foreground hover:bg-muted',
                     )
                   }
@@ -45,12 +50,16 @@ export function SiteHeader() {
         </nav>
         <div className="flex items-center gap-2">
           {user && (
-            <Button variant="outline" className="hidden lg:inline-flex" onClick={signOut}>
+            <Button
+              variant="outline"
+              className="hidden px-4 whitespace-nowrap md:inline-flex"
+              onClick={signOut}
+            >
               <LogOut aria-hidden="true" />
               Sign Out
             </Button>
           )}
-          <MobileMenu links={links} isSignedIn={Boolean(user)} onSignOut={signOut} />
+          <MobileMenu links={mobileLinks} isSignedIn={Boolean(user)} onSignOut={signOut} />
         </div>
       </div>
     </header>

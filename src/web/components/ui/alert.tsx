@@ -2,21 +2,19 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '@web/lib/utils';
 
-const alertVariants = cva(
-  'flex gap-4 rounded-xl border-2 p-5 [&>svg]:mt-0.5 [&>svg]:size-6 [&>svg]:shrink-0',
-  {
-    variants: {
-      variant: {
-        info: 'border-primary/30 bg-primary-soft text-foreground [&>svg]:text-primary',
-        warm: 'border-warm-foreground/25 bg-warm text-foreground [&>svg]:text-warm-foreground',
-        destructive:
-          'border-destructive/40 bg-destructive-soft text-foreground [&>svg]:text-destructive',
-        success: 'border-success/40 bg-success-soft text-foreground [&>svg]:text-success',
-      },
+const alertVariants = cva('flex flex-col gap-2 rounded-xl border-2 p-5', {
+  variants: {
+    variant: {
+      info: 'border-primary/30 bg-primary-soft text-foreground [&_[data-alert-icon]]:text-primary',
+      warm: 'border-warm-foreground/25 bg-warm text-foreground [&_[data-alert-icon]]:text-warm-foreground',
+      destructive:
+        'border-destructive/40 bg-destructive-soft text-foreground [&_[data-alert-icon]]:text-destructive',
+      success:
+        'border-success/40 bg-success-soft text-foreground [&_[data-alert-icon]]:text-success',
     },
-    defaultVariants: { variant: 'info' },
   },
-);
+  defaultVariants: { variant: 'info' },
+});
 
 type AlertProps = Omit<ComponentProps<'div'>, 'title'> &
   VariantProps<typeof alertVariants> & {
@@ -47,13 +45,15 @@ export function Alert({
       className={cn(alertVariants({ variant }), className)}
       {...props}
     >
-      {icon}
-      <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <p id={titleId} className="text-lg font-bold leading-snug">
-          {title}
-        </p>
-        <div className="flex flex-col gap-3 text-foreground/90">{children}</div>
-      </div>
+      <p className="flex items-start gap-3 text-lg leading-snug font-bold">
+        {icon ? (
+          <span data-alert-icon className="mt-px inline-flex shrink-0 [&>svg]:size-6">
+            {icon}
+          </span>
+        ) : null}
+        <span id={titleId}>{title}</span>
+      </p>
+      <div className="flex flex-col gap-3 text-foreground/90 sm:pl-9">{children}</div>
     </div>
   );
 }

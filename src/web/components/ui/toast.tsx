@@ -35,7 +35,7 @@ export function Toaster() {
           className={cn(
             'pointer-events-auto relative flex w-full items-start gap-3 rounded-xl border-2 p-4 pr-14 text-foreground shadow-lifted',
             'data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out',
-            'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=end]:animate-toast-out',
+            'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=cancel]:translate-x-0 data-[swipe=end]:animate-toast-out',
             variantStyles[variant],
           )}
         >
@@ -56,7 +56,7 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full flex-col gap-2 p-3 outline-none sm:right-4 sm:bottom-4 sm:max-w-md sm:p-0" />
+      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex w-full flex-col gap-2 p-3 outline-none sm:top-auto sm:right-4 sm:bottom-4 sm:max-w-md sm:p-0" />
     </ToastPrimitive.Provider>
   );
 }

@@ -10,7 +10,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TLoginForm, TUser } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
-import { toast } from '@web/components/ui/use-toast';
+import { dismissToast, toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
 import { useIsOffline } from '@web/lib/use-online-status';
 import { wait } from '@web/lib/utils';
@@ -144,6 +144,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const signedIn = await loginWithPassword(credentials);
       cacheDeviceStatus(signedIn.deviceSync ? toClientDeviceStatus(signedIn.deviceSync) : null);
       applySignedInUser(signedIn);
+      dismissToast();
       await wait(SESSION_SETTLE_MS);
       await checkSession().catch(logSessionCheckFailure);
       await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
@@ -167,6 +168,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const verified = await fetchCurrentUser().catch(() => null);
       const result = verified ?? created;
       applySignedInUser(result);
+      dismissToast();
       void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
       void checkSession().catch(logSessionCheckFailure);
       return result;

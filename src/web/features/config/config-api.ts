@@ -1,12 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 
-/** GET /api/config: what this installation has switched on. */
-export interface TAppConfig {
-  analyticsScriptUrl: string | null;
-  donationUrl: string | null;
-  sourceCodeUrl: string | null;
-  billingEnabled: boolean;
-}
+import type { TPublicConfig } from '@shared/schemas/config';
+
+export type TAppConfig = TPublicConfig;
 
 export const CONFIG_QUERY_KEY = ['/api/config'] as const;
 

@@ -69,8 +69,8 @@ function ConsentDialogContent({ initial, hasAnalytics }: ConsentFormProps) {
         <DialogHeader>
           <DialogTitle>Cookie Preferences</DialogTitle>
           <DialogDescription>
-            Memento keeps only what it needs to work: your sign-in and this device&apos;s identity.
-            You can change your choice at any time from the link at the bottom of every page.
+            Memento keeps only what it needs to work. You can change your choice at any time with
+            the Cookie preferences link at the foot of each page.
           </DialogDescription>
         </DialogHeader>
 
@@ -86,7 +86,7 @@ function ConsentDialogContent({ initial, hasAnalytics }: ConsentFormProps) {
             label="Essential"
             checked
             disabled
-            description="Keep you signed in and remember this device. Always on: Memento cannot work without them."
+            description="Keep you signed in and remember this device. Always on."
           />
           <ConsentRow
             label="Analytics"
@@ -95,14 +95,14 @@ function ConsentDialogContent({ initial, hasAnalytics }: ConsentFormProps) {
             description={
               hasAnalytics
                 ? 'Let the people who run this Memento count which pages are visited. Loaded only if you switch this on.'
-                : 'None is used here. Your choice is kept in case analytics is ever added.'
+                : 'None is used here. Your choice is kept in case that changes.'
             }
           />
           <ConsentRow
             label="Marketing"
             checked={choices.marketing}
             onCheckedChange={(marketing) => setChoices((current) => ({ ...current, marketing }))}
-            description="Memento shows no third-party adverts and sets no marketing cookies. Your choice is kept in case that changes."
+            description="No adverts from others and no marketing cookies. Your choice is kept in case that changes."
           />
         </div>
 

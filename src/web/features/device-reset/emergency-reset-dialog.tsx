@@ -58,11 +58,11 @@ function WarningStep({ onCancel, onConfirm }: WarningStepProps) {
         icon={<TriangleAlert aria-hidden="true" />}
       >
         <ul className="flex list-disc flex-col gap-2 pl-5">
-          <li>This browser gets a new device identity, as if it were a new device.</li>
+          <li>This browser gets a new device identity, like a new device.</li>
           <li>Videos already stored in this browser stay here.</li>
           <li>
-            The account registered on this device stays registered to its old identity, so it can no
-            longer be used from this browser.
+            The account registered here stays tied to the old identity and can no longer be used
+            from this browser.
           </li>
         </ul>
       </Alert>
@@ -151,8 +151,7 @@ export function EmergencyResetDialog({
         <DialogHeader>
           <DialogTitle>{RESET_TEXT.emergencyTitle}</DialogTitle>
           <DialogDescription>
-            Use this when this device is registered to an account you cannot reset, for example a
-            shared tablet whose previous owner is not here.
+            For a device registered to an account you cannot reset, such as a shared tablet.
           </DialogDescription>
         </DialogHeader>
 

@@ -119,10 +119,6 @@ export function ResetDeviceDialog({
               icon={<CircleAlert aria-hidden="true" />}
             >
               <p>{reset.error.message}</p>
-              <p>
-                If this device is not yours to reset, or the owner cannot help, you can give this
-                browser a new device identity instead.
-              </p>
               <div>
                 <Button
                   variant="secondary"

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { TResetDeviceResponse } from '@shared/schemas/devices';
+import { dismissToast } from '@web/components/ui/use-toast';
 import { EmergencyResetDialog } from './emergency-reset-dialog';
 import { ResetDeviceDialog } from './reset-device-dialog';
 
@@ -19,6 +20,8 @@ export function useDeviceResetDialogs(
   function show(dialog: TOpenDialog) {
     if (openDialogRef.current === null && document.activeElement instanceof HTMLElement) {
       opener.current = document.activeElement;
+      // The error toast said what the dialog now deals with; keep it from covering the dialog.
+      if (dialog) dismissToast();
     }
     openDialogRef.current = dialog;
     setOpenDialog(dialog);

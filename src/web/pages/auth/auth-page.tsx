@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { HeartHandshake, Lock, MonitorSmartphone } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { dismissToast } from '@web/components/ui/use-toast';
 import {
   AuthErrorPanel,
   isDeviceBindingError,
@@ -77,6 +78,7 @@ export default function AuthPage() {
   function switchTo(next: TView) {
     hasSwitched.current = true;
     setAuthError(null);
+    dismissToast();
     setSearchParams(next === 'register' ? { mode: 'register' } : {}, { replace: true });
   }
 

@@ -29,11 +29,11 @@ export function AuthErrorPanel({ error, view, onResetDevice }: AuthErrorPanelPro
         title={isLogin ? 'Device Access Denied' : 'Device Already Registered'}
         icon={<MonitorSmartphone aria-hidden="true" />}
       >
-        <p className="font-semibold">{error.message}</p>
+        <p>{error.message}</p>
         <p>
           {isLogin
-            ? 'For your safety, a Community Edition account works only on the device where it was created. Please sign in on that device. If this device should now be used for a different account, you can reset it.'
-            : 'Each device holds one account, so everything recorded on it stays private to that person. If the account here is yours, sign in instead. If this device is being passed on to someone new, reset it first.'}
+            ? 'If this device should now hold a different account, you can reset it.'
+            : 'Each device holds one account, so what is recorded on it stays private. If the account here is yours, sign in instead.'}
         </p>
         <div>
           <Button variant="outline" onClick={onResetDevice}>

@@ -22,7 +22,7 @@ const TERMS: { heading: string; body: string }[] = [
   },
   {
     heading: 'What the server keeps',
-    body: 'To run your account, the server keeps your name, email address and username, your password in a scrambled form that cannot be read back, this device’s identity, and a security log of sign-ins and device resets. Later, when you add the people you record for, their names and email addresses, and a list of your videos (size, length and date, never the video or its title).',
+    body: 'To run your account, the server keeps your name, email address and username; your password, scrambled so that it cannot be read back; this device’s identity; and a security log of sign-ins and device resets, with the network address and browser used. When you add the people you record for, it also keeps their names and email addresses, and a list of your videos: size, length and date only, never the video or its title.',
   },
   {
     heading: 'Your account and this device',

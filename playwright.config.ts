@@ -1,0 +1,55 @@
+import { defineConfig } from '@playwright/test';
+import { findChromium } from './tests/e2e/support/browser.mjs';
+
+// Browser tests drive the real production build (scripts/e2e.mjs runs `vite build` first) served
+// by the real server on its own port, with a fresh DATA_DIR and, under TEST_DATABASE_URL, a
+// brand-new PostgreSQL database (tests/e2e/support/e2e-server.mjs).
+const port = Number(process.env.E2E_PORT ?? 5055);
+const appUrl = `http://localhost:${port}`;
+const chromiumPath = findChromium()?.path;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: appUrl,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node tests/e2e/support/e2e-server.mjs',
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: appUrl,
+      LOG_LEVEL: 'warn',
+      // Every test context sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so the per-IP
+      // limits (30 registrations an hour) see many households rather than one, as in real use.
+      TRUST_PROXY: 'true',
+    },
+  },
+});

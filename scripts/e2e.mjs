@@ -1,0 +1,44 @@
+// `npm run test:e2e`: the browser tests against a fresh production build.
+// Extra arguments go to `playwright test` (e.g. `npm run test:e2e -- tests/e2e/auth.spec.ts`).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOW_TO_GET_CHROMIUM, findChromium } from '../tests/e2e/support/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const isCi = process.env.CI === 'true';
+
+function run(args, env = process.env) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+const browser = findChromium();
+if (!browser) {
+  const banner = '!'.repeat(78);
+  console.error(`\n${banner}\n${HOW_TO_GET_CHROMIUM}\n${banner}\n`);
+  if (isCi) {
+    console.error('CI=true: the browser tests are required, so this run fails.');
+    process.exit(1);
+  }
+  console.error('The browser tests were NOT run.\n');
+  process.exit(0);
+}
+console.log(`Browser tests use Chromium from ${browser.source}: ${browser.path}`);
+
+// Always rebuild, so the tests never exercise a stale bundle.
+const buildStatus = run([
+  path.join(root, 'node_modules/vite/bin/vite.js'),
+  'build',
+  '--logLevel',
+  'warn',
+]);
+if (buildStatus !== 0) process.exit(buildStatus);
+
+const playwrightCli = path.join(root, 'node_modules/@playwright/test/cli.js');
+process.exit(
+  run([playwrightCli, 'test', ...process.argv.slice(2)], {
+    ...process.env,
+    CHROMIUM_PATH: browser.path,
+  }),
+);

@@ -1,0 +1,154 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+
+export { expect };
+
+export interface TestUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  username: string;
+  password: string;
+}
+
+/** A password that passes the policy (12+ characters, upper, lower, digit, symbol). */
+export const GOOD_PASSWORD = 'Tulips&Tea-2026';
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A unique user; nothing is sent anywhere. */
+export function makeUser(overrides: Partial<TestUser> = {}): TestUser {
+  const username = overrides.username ?? `user-${randomUUID().slice(0, 8)}`;
+  return {
+    firstName: 'Margaret',
+    lastName: 'Hughes',
+    email: `${username}@example.test`,
+    username,
+    password: GOOD_PASSWORD,
+    ...overrides,
+  };
+}
+
+/**
+ * Each browser context plays a household of its own: the server trusts X-Forwarded-For in the
+ * browser tests, so its per-IP limits (meant for a whole care home) are not spent by one run.
+ */
+function makeClientAddress(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+async function createDevice(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    extraHTTPHeaders: { 'X-Forwarded-For': makeClientAddress() },
+  });
+  return context.newPage();
+}
+
+export const cookieDialog = (page: Page) =>
+  page.getByRole('dialog', { name: 'Cookie Preferences' });
+
+/** The device id the app keeps in localStorage (null until it has one). */
+export function readDeviceId(
+  page: Page,
+  area: 'local' | 'session' = 'local',
+): Promise<string | null> {
+  return page.evaluate(
+    (storage) => (storage === 'local' ? localStorage : sessionStorage).getItem('deviceId'),
+    area,
+  );
+}
+
+/**
+ * Opens a path. On a first visit (no stored cookie choice) the cookie dialog asks first, and the
+ * helper answers 'Accept All', as most people do.
+ */
+export async function openApp(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  const hasChoice = await page.evaluate(() => localStorage.getItem('cookieConsent') !== null);
+  if (hasChoice) return;
+  await cookieDialog(page).getByRole('button', { name: 'Accept All' }).click();
+  await expect(cookieDialog(page)).toBeHidden();
+}
+
+/** Fills the registration form and presses 'Create Account'. */
+export async function fillRegistration(page: Page, user: TestUser): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+  await page.getByLabel('First name', { exact: true }).fill(user.firstName);
+  await page.getByLabel('Last name', { exact: true }).fill(user.lastName);
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByLabel('Username', { exact: true }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+}
+
+export const termsDialog = (page: Page) => page.getByRole('dialog', { name: 'Terms of Service' });
+
+/** Ticks the agreement and presses 'Accept and Continue', which sends the registration. */
+export async function acceptTerms(page: Page): Promise<void> {
+  const terms = termsDialog(page);
+  await terms
+    .getByRole('checkbox', { name: 'I have read and agree to the Terms of Service' })
+    .check();
+  await terms.getByRole('button', { name: 'Accept and Continue' }).click();
+  await expect(terms).toBeHidden();
+}
+
+/** Fills the registration form and accepts the Terms of Service; does not wait for the result. */
+export async function submitRegistration(page: Page, user: TestUser): Promise<void> {
+  await fillRegistration(page, user);
+  await acceptTerms(page);
+}
+
+/** Registers a unique user through the real UI and waits for the dashboard greeting. */
+export async function registerUser(
+  page: Page,
+  overrides: Partial<TestUser> = {},
+): Promise<TestUser> {
+  const user = makeUser(overrides);
+  await openApp(page, '/auth?mode=community');
+  await submitRegistration(page, user);
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+  return user;
+}
+
+/** Fills the sign-in form and submits it; does not wait for the result. */
+export async function submitSignIn(
+  page: Page,
+  credentials: Pick<TestUser, 'username' | 'password'>,
+) {
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill(credentials.username);
+  await page.getByLabel('Password', { exact: true }).fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** The dashboard's own Sign Out button (the header has one too). */
+export async function signOutFromDashboard(page: Page): Promise<void> {
+  await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+}
+
+interface Fixtures {
+  /** Opens a page in a brand-new browser context: a device the server has never seen. */
+  newDevice: () => Promise<Page>;
+}
+
+export const test = base.extend<Fixtures>({
+  // Playwright reads the fixture's dependencies from the destructuring pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ 'X-Forwarded-For': makeClientAddress() });
+  },
+  newDevice: async ({ browser, baseURL }, use) => {
+    const pages: Page[] = [];
+    await use(async () => {
+      const page = await createDevice(browser, baseURL);
+      pages.push(page);
+      return page;
+    });
+    await Promise.all(pages.map((page) => page.context().close()));
+  },
+});

@@ -1,0 +1,129 @@
+import {
+  UUID_PATTERN,
+  cookieDialog,
+  expect,
+  openApp,
+  readDeviceId,
+  registerUser,
+  test,
+} from './fixtures';
+
+test('the first visit gives this browser a device id in local and session storage', async ({
+  page,
+}) => {
+  await page.goto('/auth');
+  await expect.poll(() => readDeviceId(page)).toMatch(UUID_PATTERN);
+  const deviceId = await readDeviceId(page);
+  expect(await readDeviceId(page, 'session')).toBe(deviceId);
+
+  // The same identity survives a reload.
+  await page.reload();
+  await expect(cookieDialog(page)).toBeVisible();
+  expect(await readDeviceId(page)).toBe(deviceId);
+  expect(await readDeviceId(page, 'session')).toBe(deviceId);
+});
+
+test('a stored device id that is not a UUID is thrown away and replaced', async ({ page }) => {
+  await openApp(page, '/auth');
+  await page.evaluate(() => {
+    localStorage.setItem('deviceId', 'not-a-real-device-id');
+    sessionStorage.setItem('deviceId', 'not-a-real-device-id');
+  });
+  await page.reload();
+  await expect.poll(() => readDeviceId(page)).toMatch(UUID_PATTERN);
+  expect(await readDeviceId(page, 'session')).toMatch(UUID_PATTERN);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test('the cookie choice is asked once and remembered', async ({ page }) => {
+  await page.goto('/auth');
+  const dialog = cookieDialog(page);
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('no analytics or tracking cookies');
+
+  const essential = dialog.getByRole('switch', { name: 'Essential' });
+  await expect(essential).toBeChecked();
+  await expect(essential).toBeDisabled();
+  await expect(dialog.getByRole('switch', { name: 'Analytics' })).not.toBeChecked();
+  await expect(dialog.getByRole('switch', { name: 'Marketing' })).not.toBeChecked();
+
+  await dialog.getByRole('switch', { name: 'Analytics' }).click();
+  await expect(dialog.getByRole('switch', { name: 'Analytics' })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Save Preferences' }).click();
+  await expect(dialog).toBeHidden();
+
+  const stored = await page.evaluate(() =>
+    JSON.parse(localStorage.getItem('cookieConsent') ?? 'null'),
+  );
+  expect(stored).toMatchObject({ essential: true, analytics: true, marketing: false });
+
+  const configLoaded = page.waitForResponse((response) => response.url().endsWith('/api/config'));
+  await page.reload();
+  await configLoaded;
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+});
+
+test('an unknown address shows Page Not Found, and Go Home leads on', async ({ page }) => {
+  await openApp(page, '/no/such/page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go Home' }).click();
+  // Home needs an account, so a signed-out visitor is taken on to sign in.
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test('signed out, the dashboard sends visitors to sign in', async ({ page }) => {
+  await openApp(page, '/');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test('signed in, the sign-in page sends the user home', async ({ page }) => {
+  const user = await registerUser(page);
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+});
+
+test('public pages built by later releases already show their title', async ({ page }) => {
+  await openApp(page, '/faq');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }),
+  ).toBeVisible();
+  for (const path of [
+    '/about',
+    '/about-memento',
+    '/support',
+    '/features',
+    '/marketing',
+    '/premium',
+    '/import-from-mobile',
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+  }
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the menu opens from the Open menu button and leads to each page', async ({ page }) => {
+    await openApp(page, '/auth');
+    // Too narrow for the header's links: they wait behind the menu button.
+    await expect(page.getByRole('link', { name: 'Features & Pricing' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expect(menu).toBeVisible();
+    for (const name of ['Home', 'Features & Pricing', 'About', 'Counselling & Support', 'FAQ']) {
+      await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await menu.getByRole('link', { name: 'Features & Pricing' }).click();
+    await expect(menu).toBeHidden();
+    await expect(page).toHaveURL(/\/features$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Features & Pricing' })).toBeVisible();
+  });
+});

@@ -1,0 +1,3 @@
+export declare const SYSTEM_CHROMIUM: string;
+export declare function findChromium(): { path: string; source: string } | null;
+export declare const HOW_TO_GET_CHROMIUM: string;
