@@ -103,6 +103,10 @@ describe('serving the web app', () => {
     writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log("hi")');
     const web = await buildTestApp({ webDir });
     try {
+      const home = await web.app.inject({ method: 'GET', url: '/' });
+      expect(home.statusCode).toBe(200);
+      expect(home.body).toContain('<title>Memento</title>');
+
       const page = await web.app.inject({ method: 'GET', url: '/auth?mode=community' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');

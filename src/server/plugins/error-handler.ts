@@ -59,6 +59,11 @@ export function registerErrorHandler(app: FastifyInstance) {
 
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
+      if (error.statusCode === 404)
+        return send(reply, 404, { code: 'NOT_FOUND', message: MESSAGES.notFound });
+      if (error.statusCode === 403) {
+        return send(reply, 403, { code: 'FORBIDDEN', message: 'This is not available.' });
+      }
       return send(reply, error.statusCode, {
         code: 'VALIDATION',
         message: 'The request is not valid.',

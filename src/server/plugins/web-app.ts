@@ -31,6 +31,11 @@ export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR
     });
   }
 
+  if (hasWebApp) {
+    // The static handler treats '/' as a directory; the app's front door is index.html.
+    app.get('/', (_request, reply) => reply.sendFile('index.html', webDir));
+  }
+
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
