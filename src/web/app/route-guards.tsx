@@ -4,13 +4,6 @@ import type { TUser } from '@shared/schemas/auth';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { useAuth } from '@web/features/auth/auth-provider';
 
-/**
- * The redirect of primary accounts without a finished onboarding to /onboarding (SPEC §2,
- * DESIGN §5 guard order). Switched on by the onboarding wizard issue, together with the wizard;
- * until then a new user lands on the dashboard.
- */
-export const ONBOARDING_REDIRECT_ENABLED = false;
-
 /** DESIGN §5: a primary account signed in on its primary device. */
 export function isPrimaryUser(user: TUser): boolean {
   return user.isPrimary && user.deviceStatus === 'primary';
@@ -23,22 +16,26 @@ interface RequireAuthProps {
   access?: TAccess;
 }
 
-/** SPEC §2 route guard, in DESIGN §5 order. */
+/** DESIGN §5 / D12: only primary accounts onboard; recipients never do. */
+export function needsOnboarding(user: TUser): boolean {
+  return user.category === 'primary' && !user.onboardingCompletedAt;
+}
+
+/**
+ * SPEC §2 route guard, in DESIGN §5 order: signed in, then a chosen password (/setup-password is
+ * exempt from onboarding), then onboarding, then the route's own access rule.
+ */
 export function RequireAuth({ children, access = 'signed-in' }: RequireAuthProps) {
   const { user, isLoading } = useAuth();
   const { pathname } = useLocation();
 
   if (isLoading) return <PageSpinner label="Checking your sign-in" />;
   if (!user) return <Navigate to="/auth" replace />;
-  if (user.firstLogin && pathname !== '/setup-password')
-    return <Navigate to="/setup-password" replace />;
-  if (
-    ONBOARDING_REDIRECT_ENABLED &&
-    user.category === 'primary' &&
-    !user.onboardingCompletedAt &&
-    pathname !== '/onboarding' &&
-    pathname !== '/setup-password'
-  ) {
+  if (pathname === '/setup-password') {
+    return user.firstLogin ? children : <Navigate to="/" replace />;
+  }
+  if (user.firstLogin) return <Navigate to="/setup-password" replace />;
+  if (needsOnboarding(user) && pathname !== '/onboarding') {
     return <Navigate to="/onboarding" replace />;
   }
   if (access === 'admin' && !user.isAdmin) return <Navigate to="/" replace />;

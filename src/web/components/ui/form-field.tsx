@@ -12,6 +12,8 @@ type FormFieldProps = ComponentProps<'input'> & {
   /** Extra content after the input (e.g. a live checklist), described by its own id. */
   after?: ReactNode;
   afterId?: string;
+  /** Marks the label with an asterisk (shown, not read out) and the input as required. */
+  isRequired?: boolean;
 };
 
 /** Label, input, hint and error wired together for assistive technology. */
@@ -21,6 +23,7 @@ export function FormField({
   hint,
   after,
   afterId,
+  isRequired = false,
   className,
   id,
   type,
@@ -35,12 +38,20 @@ export function FormField({
     id: inputId,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': describedBy,
+    'aria-required': isRequired ? true : undefined,
     ...inputProps,
   };
 
   return (
     <div className={cn('flex flex-col gap-2', className)}>
-      <Label htmlFor={inputId}>{label}</Label>
+      <Label htmlFor={inputId}>
+        {label}
+        {isRequired ? (
+          <span aria-hidden="true" className="ml-1 text-destructive">
+            *
+          </span>
+        ) : null}
+      </Label>
       {hint ? (
         <p id={hintId} className="-mt-1 text-base text-muted-foreground">
           {hint}

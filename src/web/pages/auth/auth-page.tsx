@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { HeartHandshake, Lock, MonitorSmartphone } from 'lucide-react';
+import {
+  ArrowLeft,
+  CircleCheck,
+  HeartHandshake,
+  Lock,
+  MailCheck,
+  MonitorSmartphone,
+} from 'lucide-react';
+import type { TLoginForm } from '@shared/schemas/auth';
+import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { dismissToast } from '@web/components/ui/use-toast';
@@ -11,10 +20,40 @@ import {
 import { LoginForm } from '@web/features/auth/components/login-form';
 import { RegisterForm } from '@web/features/auth/components/register-form';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
+import { BreakGlassForm } from '@web/features/emergency-access/components/break-glass-form';
+import { ForgotPasswordForm } from '@web/features/passwords/components/forgot-password-form';
+import { ResetPasswordForm } from '@web/features/passwords/components/reset-password-form';
+import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
 
-type TView = 'login' | 'register';
+/** SPEC §2 sub-views of /auth. */
+type TView = 'login' | 'register' | 'forgot_password' | 'reset_password' | 'break_glass';
+type TFormView = 'login' | 'register';
 
 const REGISTER_MODES = new Set(['community', 'register']);
+const QUERY_VIEWS = new Set<string>(['forgot_password', 'reset_password', 'break_glass']);
+
+function readView(searchParams: URLSearchParams): TView {
+  if (REGISTER_MODES.has(searchParams.get('mode') ?? '')) return 'register';
+  const view = searchParams.get('view') ?? '';
+  return QUERY_VIEWS.has(view) ? (view as TView) : 'login';
+}
+
+function searchFor(view: TView): Record<string, string> {
+  if (view === 'login') return {};
+  if (view === 'register') return { mode: 'register' };
+  return { view };
+}
+
+/**
+ * The emailed reset link carries the email and code in the fragment (DESIGN §7), which the
+ * browser never sends to the server: `/auth?view=reset_password#email=…&code=…`.
+ */
+function readResetLink(): { email?: string; code?: string } {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const email = fragment.get('email') ?? undefined;
+  const code = fragment.get('code') ?? undefined;
+  return email || code ? { email, code } : {};
+}
 
 const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {
   login: { title: 'Sign In', intro: 'Welcome back. Sign in with your username and password.' },
@@ -22,7 +61,28 @@ const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {
     title: 'Create Your Account',
     intro: 'Memento Community Edition is free. Your videos stay on this device.',
   },
+  forgot_password: {
+    title: 'Forgot Your Password?',
+    intro:
+      'Enter the email address of your account and we will send you a code to choose a new password.',
+  },
+  reset_password: {
+    title: 'Reset Your Password',
+    intro: 'Enter the code from our email and choose a new password.',
+  },
+  break_glass: {
+    title: 'Emergency Access',
+    intro:
+      'If someone you care about chose you as their next of kin, you can set a new password for their Memento account here.',
+  },
 };
+
+interface TNotice {
+  view: TView;
+  variant: 'success' | 'info';
+  title: string;
+  message: string;
+}
 
 const PROMISES = [
   { icon: HeartHandshake, text: 'Record video messages in your own words, at your own pace.' },
@@ -61,30 +121,48 @@ function Introduction() {
 
 export default function AuthPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const view: TView = REGISTER_MODES.has(searchParams.get('mode') ?? '') ? 'register' : 'login';
-  const [authError, setAuthError] = useState<{ view: TView; error: Error } | null>(null);
+  const view = readView(searchParams);
+  const [authError, setAuthError] = useState<{
+    view: TFormView;
+    error: Error;
+    credentials: TLoginForm | null;
+  } | null>(null);
+  const [notice, setNotice] = useState<TNotice | null>(null);
+  const [prefill, setPrefill] = useState(() => (view === 'reset_password' ? readResetLink() : {}));
   const headingRef = useRef<HTMLHeadingElement>(null);
   const hasSwitched = useRef(false);
   const { openReset, dialogs } = useDeviceResetDialogs({ onDeviceFreed: () => setAuthError(null) });
 
   const error = authError?.view === view ? authError.error : null;
+  const shownNotice = notice?.view === view ? notice : null;
   const text = VIEW_TEXT[view];
+
+  useEffect(() => {
+    // The code has been read: take it out of the address bar and the history.
+    if (!window.location.hash) return;
+    const { pathname, search } = window.location;
+    window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+  }, []);
 
   useEffect(() => {
     // After switching views, start keyboard and screen-reader users at the new heading.
     if (hasSwitched.current) headingRef.current?.focus();
   }, [view]);
 
-  function switchTo(next: TView) {
+  function switchTo(next: TView, nextNotice: TNotice | null = null) {
     hasSwitched.current = true;
     setAuthError(null);
+    setNotice(nextNotice);
     dismissToast();
-    setSearchParams(next === 'register' ? { mode: 'register' } : {}, { replace: true });
+    setSearchParams(searchFor(next), { replace: next === 'login' || next === 'register' });
   }
 
-  function onError(nextError: Error | null) {
-    setAuthError(nextError ? { view, error: nextError } : null);
+  function onError(nextError: Error | null, credentials?: TLoginForm) {
+    if (view !== 'login' && view !== 'register') return;
+    setAuthError(nextError ? { view, error: nextError, credentials: credentials ?? null } : null);
   }
+
+  const isFormView = view === 'login' || view === 'register';
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-8 lg:grid-cols-[5fr_6fr] lg:items-start">
@@ -103,26 +181,116 @@ export default function AuthPage() {
         </CardHeader>
 
         <CardContent className="flex flex-col gap-6">
-          {error && <AuthErrorPanel error={error} view={view} onResetDevice={openReset} />}
-
-          {/* Keyed by view: switching unmounts the other form, so every field starts empty. */}
-          {view === 'login' ? (
-            <LoginForm key="login" onError={onError} />
-          ) : (
-            <RegisterForm key="register" onError={onError} />
+          {shownNotice && (
+            <Alert
+              variant={shownNotice.variant}
+              title={shownNotice.title}
+              icon={
+                shownNotice.variant === 'success' ? (
+                  <CircleCheck aria-hidden="true" />
+                ) : (
+                  <MailCheck aria-hidden="true" />
+                )
+              }
+            >
+              <p>{shownNotice.message}</p>
+            </Alert>
           )}
 
-          <div className="flex flex-col items-center gap-1 border-t border-border pt-5 text-center">
-            <p className="text-muted-foreground">
-              {view === 'login' ? 'New to Memento?' : 'Already have an account?'}
-            </p>
-            <Button
-              variant="link"
-              onClick={() => switchTo(view === 'login' ? 'register' : 'login')}
-            >
-              {view === 'login' ? 'Create an account' : 'Sign in instead'}
-            </Button>
-          </div>
+          {error && isFormView && (
+            <AuthErrorPanel
+              error={error}
+              view={view}
+              credentials={authError?.credentials}
+              onResetDevice={openReset}
+            />
+          )}
+
+          {view === 'break_glass' && <BreakGlassIntroduction />}
+
+          {/* Keyed by view: switching unmounts the other form, so every field starts empty. */}
+          {view === 'login' && <LoginForm key="login" onError={onError} />}
+          {view === 'register' && <RegisterForm key="register" onError={onError} />}
+          {view === 'forgot_password' && (
+            <ForgotPasswordForm
+              key="forgot_password"
+              onSent={(email, message) => {
+                setPrefill({ email });
+                switchTo('reset_password', {
+                  view: 'reset_password',
+                  variant: 'info',
+                  title: PASSWORD_TEXT.resetInstructionsSent,
+                  message,
+                });
+              }}
+            />
+          )}
+          {view === 'reset_password' && (
+            <ResetPasswordForm
+              key={`reset_password-${prefill.email ?? ''}-${prefill.code ?? ''}`}
+              defaultEmail={prefill.email}
+              defaultCode={prefill.code}
+              onReset={() => {
+                setPrefill({});
+                switchTo('login', {
+                  view: 'login',
+                  variant: 'success',
+                  title: PASSWORD_TEXT.resetSuccessful,
+                  message: 'You can now sign in with your new password.',
+                });
+              }}
+            />
+          )}
+          {view === 'break_glass' && (
+            <BreakGlassForm
+              key="break_glass"
+              onReset={(message) =>
+                switchTo('login', {
+                  view: 'login',
+                  variant: 'success',
+                  title: 'Password reset with emergency access',
+                  message,
+                })
+              }
+            />
+          )}
+
+          {view === 'login' && (
+            <div className="flex flex-col items-center gap-1 text-center sm:flex-row sm:justify-center sm:gap-6">
+              <Button variant="link" onClick={() => switchTo('forgot_password')}>
+                Forgot your password?
+              </Button>
+              <Button variant="link" onClick={() => switchTo('break_glass')}>
+                Emergency access for next of kin
+              </Button>
+            </div>
+          )}
+
+          {isFormView ? (
+            <div className="flex flex-col items-center gap-1 border-t border-border pt-5 text-center">
+              <p className="text-muted-foreground">
+                {view === 'login' ? 'New to Memento?' : 'Already have an account?'}
+              </p>
+              <Button
+                variant="link"
+                onClick={() => switchTo(view === 'login' ? 'register' : 'login')}
+              >
+                {view === 'login' ? 'Create an account' : 'Sign in instead'}
+              </Button>
+            </div>
+          ) : (
+            <div className="flex flex-col items-center gap-1 border-t border-border pt-5 text-center">
+              {view === 'reset_password' && (
+                <Button variant="link" onClick={() => switchTo('forgot_password')}>
+                  Send me a new code
+                </Button>
+              )}
+              <Button variant="link" onClick={() => switchTo('login')}>
+                <ArrowLeft aria-hidden="true" />
+                Back to sign in
+              </Button>
+            </div>
+          )}
 
           {view === 'login' && !isDeviceBindingError(error, view) && (
             <div className="flex flex-col gap-3 rounded-lg bg-muted p-5">
@@ -142,6 +310,25 @@ export default function AuthPage() {
       </Card>
 
       {dialogs}
+    </div>
+  );
+}
+
+/** Kind words for a next of kin who may be here at a hard time. */
+function BreakGlassIntroduction() {
+  return (
+    <div className="flex flex-col gap-3 rounded-lg bg-muted p-5">
+      <p>
+        We are sorry if you are here at a difficult time. Take your time: it only takes a few
+        minutes.
+      </p>
+      <ul className="flex list-disc flex-col gap-1.5 pl-6">
+        <li>
+          Use the email address your emergency code was sent to, and the code from that email.
+        </li>
+        <li>The account holder is signed out everywhere and told by email.</li>
+        <li>We then send you a new emergency code, as each code works once.</li>
+      </ul>
     </div>
   );
 }

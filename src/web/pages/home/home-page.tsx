@@ -1,18 +1,28 @@
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
+  KeyRound,
+  LifeBuoy,
   LogOut,
   MonitorCheck,
   MonitorX,
   RotateCcw,
+  ScrollText,
   ShieldAlert,
   UserRound,
 } from 'lucide-react';
+import { isPrimaryUser } from '@web/app/route-guards';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
+import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
+import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
+import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
+import { ResetPasswordDialog } from '@web/features/passwords/components/reset-password-dialog';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { WelcomeBanner } from './welcome-banner';
 
@@ -20,6 +30,20 @@ const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
 });
+
+/** SPEC §8: shown for 5 s after the full page load that ends onboarding. */
+const WELCOME_TOAST_MS = 5000;
+
+function showWelcomeToast() {
+  const welcome = takeWelcomeToast();
+  if (!welcome) return;
+  toast({
+    variant: 'success',
+    title: 'Welcome to Memento!',
+    description: `Your account is fully set up. ${welcome.nextOfKinFirstName} will receive emergency access details by email.`,
+    duration: WELCOME_TOAST_MS,
+  });
+}
 
 function formatLastSync(lastSyncAt: string | null | undefined): string {
   if (!lastSyncAt) return 'Never';
@@ -32,8 +56,16 @@ export default function HomePage() {
   const { user, deviceStatus, logout } = useAuth();
   const navigate = useNavigate();
   const { openReset, openEmergency, dialogs } = useDeviceResetDialogs();
+  const [openDialog, setOpenDialog] = useState<'password' | 'emergency-access' | null>(null);
+
+  useEffect(showWelcomeToast, []);
 
   if (!user) return null;
+
+  const canManageSecurity = isPrimaryUser(user);
+  const isNextOfKin = user.category === 'next_of_kin';
+  const setDialogOpen = (dialog: typeof openDialog) => (isOpen: boolean) =>
+    setOpenDialog(isOpen ? dialog : null);
 
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
   const lastSync = formatLastSync(deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt);
@@ -102,7 +134,27 @@ export default function HomePage() {
               <dt className="text-muted-foreground">Email</dt>
               <dd className="font-semibold break-all">{user.email}</dd>
             </dl>
-            <div>
+            <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap md:flex-col lg:flex-row">
+              {canManageSecurity && (
+                <>
+                  <Button asChild variant="outline">
+                    <Link to="/audit-logs">
+                      <ScrollText aria-hidden="true" />
+                      View Security Audit Logs
+                    </Link>
+                  </Button>
+                  <Button variant="outline" onClick={() => setOpenDialog('password')}>
+                    <KeyRound aria-hidden="true" />
+                    Reset Password
+                  </Button>
+                </>
+              )}
+              {isNextOfKin && (
+                <Button variant="outline" onClick={() => setOpenDialog('emergency-access')}>
+                  <LifeBuoy aria-hidden="true" />
+                  {EMERGENCY_TEXT.dialogTitle}
+                </Button>
+              )}
               <Button variant="outline" onClick={signOut}>
                 <LogOut aria-hidden="true" />
                 Sign Out
@@ -145,6 +197,18 @@ export default function HomePage() {
       </div>
 
       {dialogs}
+      {canManageSecurity && (
+        <ResetPasswordDialog
+          open={openDialog === 'password'}
+          onOpenChange={setDialogOpen('password')}
+        />
+      )}
+      {isNextOfKin && (
+        <NextOfKinEmergencyDialog
+          open={openDialog === 'emergency-access'}
+          onOpenChange={setDialogOpen('emergency-access')}
+        />
+      )}
     </div>
   );
 }

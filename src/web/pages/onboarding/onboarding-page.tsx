@@ -1,11 +1,25 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import type { TRecipientCreated } from '@shared/schemas/safety-net';
+import { needsOnboarding } from '@web/app/route-guards';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { OnboardingComplete } from '@web/features/onboarding/components/onboarding-complete';
+import { OnboardingWizard } from '@web/features/onboarding/components/onboarding-wizard';
+import { usePageTitle } from '@web/lib/use-page-title';
 
 export default function OnboardingPage() {
-  return (
-    <PagePlaceholder title="Getting Started">
-      <p>
-        A short four-step setup, including choosing your next of kin, arrives in a coming release.
-      </p>
-    </PagePlaceholder>
-  );
+  usePageTitle('Getting Started');
+  const { user } = useAuth();
+  // Decided on arrival: finishing setup here must not send the person away from their code.
+  const [isNeeded] = useState(() => Boolean(user && needsOnboarding(user)));
+  const [nextOfKin, setNextOfKin] = useState<TRecipientCreated | null>(null);
+
+  if (!user) return null;
+  if (nextOfKin) {
+    return (
+      <OnboardingComplete nextOfKin={nextOfKin} ownerName={`${user.firstName} ${user.lastName}`} />
+    );
+  }
+  if (!isNeeded) return <Navigate to="/" replace />;
+  return <OnboardingWizard onCompleted={setNextOfKin} />;
 }

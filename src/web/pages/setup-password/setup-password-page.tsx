@@ -1,12 +1,93 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { CircleAlert } from 'lucide-react';
+import { ZSetupPasswordForm } from '@shared/schemas/safety-net';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { FormField } from '@web/components/ui/form-field';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
+import { PASSWORD_TEXT, setupPassword } from '@web/features/passwords/passwords-api';
+import { describeError } from '@web/lib/api-client';
+import { usePageTitle } from '@web/lib/use-page-title';
 
+type TSetupPasswordForm = z.input<typeof ZSetupPasswordForm>;
+
+/** SPEC §2, D13: an account set up by someone else gets a password chosen by its owner. */
 export default function SetupPasswordPage() {
+  usePageTitle('Set Your Password');
+  const { user } = useAuth();
+  const checklistId = useId();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<TSetupPasswordForm>({
+    resolver: zodResolver(ZSetupPasswordForm),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const password = useWatch({ control, name: 'password' });
+
+  const setup = useMutation({
+    mutationFn: (values: TSetupPasswordForm) => setupPassword(values.password),
+    // A full load, so every part of the app sees the account as it now is.
+    onSuccess: () => window.location.assign('/'),
+  });
+  const isBusy = setup.isPending || setup.isSuccess;
+
   return (
-    <PagePlaceholder title="Set Your Password">
-      <p>
-        Choosing your own password for an account that was set up for you arrives in a coming
-        release.
-      </p>
-    </PagePlaceholder>
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-6">
+      <Card>
+        <CardHeader className="gap-2">
+          <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Set Your Password</h1>
+          <p className="text-lg text-muted-foreground">
+            {user ? `Welcome, ${user.firstName}. ` : ''}Before you go on, please choose your own
+            password. You will use it with your username,{' '}
+            <strong className="break-all text-foreground">{user?.username}</strong>, to sign in.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <form
+            noValidate
+            onSubmit={handleSubmit((values) => setup.mutate(values))}
+            className="flex flex-col gap-5"
+          >
+            {setup.isError && (
+              <Alert
+                variant="destructive"
+                title="Password not set"
+                icon={<CircleAlert aria-hidden="true" />}
+              >
+                <p>{describeError(setup.error, PASSWORD_TEXT.setupFailed)}</p>
+              </Alert>
+            )}
+            <FormField
+              label="New Password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.password?.message}
+              after={<PasswordChecklist id={checklistId} password={password} />}
+              afterId={checklistId}
+              {...register('password')}
+            />
+            <FormField
+              label="Confirm Password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.confirmPassword?.message}
+              {...register('confirmPassword')}
+            />
+            <Button type="submit" size="lg" disabled={isBusy} className="w-full">
+              {isBusy ? 'Setting up...' : 'Set Password'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
   );
 }

@@ -1,11 +1,15 @@
 import { CircleAlert, MonitorSmartphone } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
+import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
+import type { TMoveCredentials } from '@web/features/device-move/device-move-api';
 import { isApiError } from '@web/lib/api-client';
 
 interface AuthErrorPanelProps {
   error: Error;
   view: 'login' | 'register';
+  /** What was typed into the sign-in form, for moving the account to this device (D18). */
+  credentials?: TMoveCredentials | null;
   onResetDevice: () => void;
 }
 
@@ -20,9 +24,11 @@ export function isDeviceBindingError(error: Error | null, view: 'login' | 'regis
 }
 
 /** SPEC §8 sign-in and registration error panels, chosen by error code. */
-export function AuthErrorPanel({ error, view, onResetDevice }: AuthErrorPanelProps) {
+export function AuthErrorPanel({ error, view, credentials, onResetDevice }: AuthErrorPanelProps) {
   if (isDeviceBindingError(error, view)) {
     const isLogin = view === 'login';
+    // The account is tied to another device: its owner may move it here (D18).
+    const canMove = isLogin && isApiError(error, 'NOT_PRIMARY_DEVICE') && Boolean(credentials);
     return (
       <Alert
         variant="destructive"
@@ -30,6 +36,15 @@ export function AuthErrorPanel({ error, view, onResetDevice }: AuthErrorPanelPro
         icon={<MonitorSmartphone aria-hidden="true" />}
       >
         <p>{error.message}</p>
+        {canMove && credentials && (
+          <>
+            <p>
+              Your account is tied to the device where it was created, so that nobody else can open
+              it from somewhere else.
+            </p>
+            <DeviceMovePanel credentials={credentials} />
+          </>
+        )}
         <p>
           {isLogin
             ? 'If this device should now hold a different account, you can reset it.'

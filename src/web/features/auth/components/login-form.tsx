@@ -6,7 +6,8 @@ import { FormField } from '@web/components/ui/form-field';
 import { useAuth } from '@web/features/auth/auth-provider';
 
 interface LoginFormProps {
-  onError: (error: Error | null) => void;
+  /** The failure, with what was typed (the device move needs it); null when starting again. */
+  onError: (error: Error | null, credentials?: TLoginForm) => void;
 }
 
 export function LoginForm({ onError }: LoginFormProps) {
@@ -25,7 +26,7 @@ export function LoginForm({ onError }: LoginFormProps) {
     try {
       await login(values);
     } catch (error) {
-      onError(error instanceof Error ? error : new Error('Login failed'));
+      onError(error instanceof Error ? error : new Error('Login failed'), values);
     }
   }
 

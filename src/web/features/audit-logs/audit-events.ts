@@ -1,0 +1,42 @@
+import type { TAuditEventType } from '@shared/domain/enums';
+
+/** Plain words for each audit event type. */
+const EVENT_LABELS: Record<TAuditEventType, string> = {
+  login: 'Signed in',
+  logout: 'Signed out',
+  register: 'Account created',
+  password_reset: 'Password reset',
+  password_reset_request: 'Password reset requested',
+  break_glass: 'Emergency access',
+  login_failed: 'Sign-in failed',
+  device_reset: 'Device reset',
+  admin_login: 'Admin signed in',
+  admin_2fa_enabled: 'Two-step sign-in turned on',
+  admin_2fa_verified: 'Two-step sign-in checked',
+  admin_user_deleted: 'Account deleted by an admin',
+  admin_user_modified: 'Account changed by an admin',
+  admin_vip_override: 'VIP status changed',
+  admin_tier_override: 'Plan changed by an admin',
+  subscription_created: 'Subscription started',
+  subscription_updated: 'Subscription changed',
+  subscription_cancelled: 'Subscription cancelled',
+  recipient_added: 'Recipient added',
+  recipient_updated: 'Recipient updated',
+  recipient_code_reissued: 'New access code issued',
+  recipient_deleted: 'Recipient removed',
+  onboarding_completed: 'Setup completed',
+};
+
+export function describeEvent(eventType: string): string {
+  if (eventType in EVENT_LABELS) return EVENT_LABELS[eventType as TAuditEventType];
+  const words = eventType.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** The event's time in the viewer's own time zone. */
+export function formatEventTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : timeFormat.format(date);
+}

@@ -1,0 +1,126 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { MailCheck } from 'lucide-react';
+import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth/auth-api';
+import { completeDeviceMove, requestDeviceMove, type TMoveCredentials } from '../device-move-api';
+
+const CODE_FORMAT_MESSAGE = 'The code has 8 letters and numbers, like ABCD-EF23';
+
+function InlineError({ message }: { message: string }) {
+  return (
+    <p role="alert" className="flex items-start gap-2 text-base font-semibold text-destructive">
+      <span aria-hidden="true">⚠</span>
+      {message}
+    </p>
+  );
+}
+
+/**
+ * D18: the owner of an account tied to a lost or wiped device moves it here, proving it with the
+ * password just typed and a code sent to the account's email.
+ */
+export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials }) {
+  const codeId = useId();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  const request = useMutation({
+    mutationFn: () => requestDeviceMove(credentials),
+    onSuccess: (result) => setSentTo(result.maskedEmail),
+  });
+  const complete = useMutation({
+    mutationFn: (entered: string) => completeDeviceMove(credentials, entered),
+    onSuccess: (user) => {
+      cacheUser(user);
+      cacheDeviceStatus(user.deviceSync ? toClientDeviceStatus(user.deviceSync) : null);
+      // A full load, so everything starts afresh as this account on this device.
+      window.location.assign('/');
+    },
+  });
+
+  function onSubmitCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setCodeError('Please enter the code from the email');
+      return;
+    }
+    if (!isWellFormedCode(code, ONE_TIME_CODE_LENGTH)) {
+      setCodeError(CODE_FORMAT_MESSAGE);
+      return;
+    }
+    setCodeError(null);
+    complete.mutate(code);
+  }
+
+  if (sentTo === null) {
+    return (
+      <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
+        <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
+        <p>
+          If that device was lost or replaced, or its browser data was cleared, you can move your
+          account to this device. We will email a code to your account&rsquo;s email address to
+          check that it is you. Videos saved on the old device stay there.
+        </p>
+        {request.isError && <InlineError message={request.error.message} />}
+        <div>
+          <Button onClick={() => request.mutate()} disabled={request.isPending}>
+            {request.isPending ? 'Sending code...' : 'Use this device instead'}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const isMoving = complete.isPending || complete.isSuccess;
+  return (
+    <form
+      noValidate
+      onSubmit={onSubmitCode}
+      className="flex flex-col gap-4 rounded-lg border border-border bg-card p-4"
+    >
+      <p role="status" className="flex items-start gap-3 font-semibold">
+        <MailCheck className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
+        <span>
+          {request.isPending
+            ? 'Sending a new code...'
+            : `We sent a code to ${sentTo}. It works for 30 minutes.`}
+        </span>
+      </p>
+      <FormField
+        id={codeId}
+        label="Code from the email"
+        autoComplete="one-time-code"
+        autoCapitalize="characters"
+        spellCheck={false}
+        placeholder="ABCD-EF23"
+        className="max-w-xs"
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        error={codeError ?? undefined}
+      />
+      {complete.isError && <InlineError message={complete.error.message} />}
+      {request.isError && <InlineError message={request.error.message} />}
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+        <Button type="submit" disabled={isMoving}>
+          {isMoving ? 'Moving your account...' : 'Move my account here'}
+        </Button>
+        <Button
+          variant="ghost"
+          disabled={isMoving || request.isPending}
+          onClick={() => {
+            setCode('');
+            complete.reset();
+            request.mutate();
+          }}
+        >
+          Send a new code
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { CircleAlert } from 'lucide-react';
+import { ZBreakGlassForm } from '@shared/schemas/safety-net';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { toast } from '@web/components/ui/use-toast';
+import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
+import { describeError } from '@web/lib/api-client';
+import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
+
+type TBreakGlassForm = z.input<typeof ZBreakGlassForm>;
+type TBreakGlassValues = z.output<typeof ZBreakGlassForm>;
+
+interface BreakGlassFormProps {
+  onReset: (message: string) => void;
+}
+
+/** SPEC §2 break_glass: a next of kin's email, their emergency code and a new password (D11). */
+export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
+  const checklistId = useId();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<TBreakGlassForm, unknown, TBreakGlassValues>({
+    resolver: zodResolver(ZBreakGlassForm),
+    defaultValues: { nextOfKinEmail: '', emergencyCode: '', newPassword: '', confirmPassword: '' },
+  });
+  const newPassword = useWatch({ control, name: 'newPassword' });
+
+  const reset = useMutation({
+    mutationFn: (values: TBreakGlassValues) =>
+      breakGlassReset({
+        nextOfKinEmail: values.nextOfKinEmail,
+        emergencyCode: values.emergencyCode,
+        newPassword: values.newPassword,
+      }),
+    onSuccess: (result) => onReset(result.message),
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: EMERGENCY_TEXT.failed,
+        description: describeError(error, EMERGENCY_TEXT.failed),
+      });
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit((values) => reset.mutate(values))}
+      className="flex flex-col gap-5"
+    >
+      {reset.isError && (
+        <Alert
+          variant="destructive"
+          title={EMERGENCY_TEXT.failed}
+          icon={<CircleAlert aria-hidden="true" />}
+        >
+          <p>{reset.error.message}</p>
+        </Alert>
+      )}
+      <FormField
+        label="Your email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        spellCheck={false}
+        hint="The address the emergency code was sent to."
+        error={errors.nextOfKinEmail?.message}
+        {...register('nextOfKinEmail')}
+      />
+      <FormField
+        label="Emergency code"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        placeholder={EMERGENCY_TEXT.codePlaceholder}
+        hint="16 letters and numbers, from the email. Capitals, spaces and dashes do not matter."
+        error={errors.emergencyCode?.message}
+        {...register('emergencyCode')}
+      />
+      <FormField
+        label="New password for their account"
+        type="password"
+        autoComplete="new-password"
+        hint="Write it down somewhere safe: this becomes the password of the account."
+        error={errors.newPassword?.message}
+        after={<PasswordChecklist id={checklistId} password={newPassword} />}
+        afterId={checklistId}
+        {...register('newPassword')}
+      />
+      <FormField
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register('confirmPassword')}
+      />
+      <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
+        {reset.isPending ? 'Resetting...' : 'Reset Password'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+import type { TBreakGlassBody } from '@shared/schemas/safety-net';
+import { apiRequest } from '@web/lib/api-client';
+
+/**
+ * POST /api/break-glass-reset. With a code: the /auth form. Without: the dashboard variant, only
+ * for a next of kin signed in with their access code in the last 15 minutes (D11).
+ */
+export function breakGlassReset(body: TBreakGlassBody): Promise<{ message: string }> {
+  return apiRequest('/api/break-glass-reset', { method: 'POST', body });
+}
+
+export const EMERGENCY_TEXT = {
+  failed: 'Emergency access failed',
+  dialogTitle: 'Next of Kin Emergency Access',
+  codePlaceholder: 'ABCD-EFGH-JKLM-NP23',
+} as const;

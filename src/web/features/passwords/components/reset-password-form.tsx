@@ -1,0 +1,120 @@
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { CircleAlert } from 'lucide-react';
+import { ZCompleteResetForm } from '@shared/schemas/safety-net';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
+import { isApiError } from '@web/lib/api-client';
+import { completePasswordReset, PASSWORD_TEXT } from '../passwords-api';
+
+type TResetForm = z.input<typeof ZCompleteResetForm>;
+type TResetValues = z.output<typeof ZCompleteResetForm>;
+
+interface ResetPasswordFormProps {
+  defaultEmail?: string;
+  defaultCode?: string;
+  onReset: (message: string) => void;
+}
+
+/** SPEC §2 reset_password: the emailed code and a new password. */
+export function ResetPasswordForm({
+  defaultEmail = '',
+  defaultCode = '',
+  onReset,
+}: ResetPasswordFormProps) {
+  const checklistId = useId();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<TResetForm, unknown, TResetValues>({
+    resolver: zodResolver(ZCompleteResetForm),
+    defaultValues: {
+      email: defaultEmail,
+      resetToken: defaultCode,
+      newPassword: '',
+      confirmPassword: '',
+    },
+  });
+  const newPassword = useWatch({ control, name: 'newPassword' });
+
+  const reset = useMutation({
+    mutationFn: (values: TResetValues) =>
+      completePasswordReset({
+        email: values.email,
+        resetToken: values.resetToken,
+        newPassword: values.newPassword,
+      }),
+    onSuccess: (result) => onReset(result.message || PASSWORD_TEXT.resetSuccessful),
+    onError: (error) => {
+      if (!isApiError(error)) return;
+      for (const [field, message] of Object.entries(error.fields ?? {})) {
+        if (field === 'email' || field === 'resetToken' || field === 'newPassword')
+          setError(field, { message });
+      }
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit((values) => reset.mutate(values))}
+      className="flex flex-col gap-5"
+    >
+      {reset.isError && (
+        <Alert
+          variant="destructive"
+          title="Password not reset"
+          icon={<CircleAlert aria-hidden="true" />}
+        >
+          <p>{reset.error.message}</p>
+        </Alert>
+      )}
+      <FormField
+        label="Email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        spellCheck={false}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <FormField
+        label="Reset code"
+        autoComplete="one-time-code"
+        autoCapitalize="characters"
+        spellCheck={false}
+        placeholder="ABCD-EF23"
+        hint="The code in the email we sent you. It works for 30 minutes."
+        error={errors.resetToken?.message}
+        {...register('resetToken')}
+      />
+      <FormField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.newPassword?.message}
+        after={<PasswordChecklist id={checklistId} password={newPassword} />}
+        afterId={checklistId}
+        {...register('newPassword')}
+      />
+      <FormField
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register('confirmPassword')}
+      />
+      <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
+        {reset.isPending ? 'Resetting...' : 'Reset Password'}
+      </Button>
+    </form>
+  );
+}
