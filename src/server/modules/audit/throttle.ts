@@ -66,3 +66,15 @@ export async function isKeyThrottled(db: DbOrTx, limit: KeyLimit, key: string): 
 export function recordKeyAttempt(db: DbOrTx, limit: KeyLimit, key: string): Promise<void> {
   return insertFailedAttempt(db, limit.kind, key);
 }
+
+/** A limit and the key it counts, e.g. [KEY_LIMITS.breakGlassPerIp, ip]. */
+export type KeyCheck = readonly [KeyLimit, string];
+
+export async function isAnyKeyThrottled(db: DbOrTx, checks: readonly KeyCheck[]): Promise<boolean> {
+  const results = await Promise.all(checks.map(([limit, key]) => isKeyThrottled(db, limit, key)));
+  return results.some(Boolean);
+}
+
+export async function recordKeyAttempts(db: DbOrTx, checks: readonly KeyCheck[]): Promise<void> {
+  for (const [limit, key] of checks) await recordKeyAttempt(db, limit, key);
+}

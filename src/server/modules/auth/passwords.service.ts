@@ -7,9 +7,11 @@ import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   assertAccountNotThrottled,
+  isAnyKeyThrottled,
   isKeyThrottled,
   KEY_LIMITS,
   recordKeyAttempt,
+  recordKeyAttempts,
 } from '../audit/throttle';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
 import { findPrimaryByEmail, updateUser, type UserRow } from '../users/users.repository';
@@ -78,13 +80,14 @@ export async function completePasswordReset(
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { db } = deps;
-  const [emailThrottled, ipThrottled] = await Promise.all([
-    isKeyThrottled(db, KEY_LIMITS.resetCompletionPerEmail, input.email),
-    isKeyThrottled(db, KEY_LIMITS.resetCompletionPerIp, context.ip),
-  ]);
+  const keys = [
+    [KEY_LIMITS.resetCompletionPerEmail, input.email],
+    [KEY_LIMITS.resetCompletionPerIp, context.ip],
+  ] as const;
+  const isThrottled = await isAnyKeyThrottled(db, keys);
   const user = await findPrimaryByEmail(db, input.email);
 
-  if (emailThrottled || ipThrottled) {
+  if (isThrottled) {
     await recordAudit(db, context, {
       eventType: 'password_reset',
       userId: user?.id ?? null,
@@ -104,8 +107,7 @@ export async function completePasswordReset(
 
   if (!user || !live || !isRight) {
     if (live) await countWrongTry(db, live.id);
-    await recordKeyAttempt(db, KEY_LIMITS.resetCompletionPerEmail, input.email);
-    await recordKeyAttempt(db, KEY_LIMITS.resetCompletionPerIp, context.ip);
+    await recordKeyAttempts(db, keys);
     await recordAudit(db, context, {
       eventType: 'password_reset',
       userId: user?.id ?? null,

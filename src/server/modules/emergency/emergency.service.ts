@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { isKeyThrottled, KEY_LIMITS, recordKeyAttempt } from '../audit/throttle';
+import { isAnyKeyThrottled, KEY_LIMITS, recordKeyAttempts } from '../audit/throttle';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { breakGlassOwnerMail } from '../mail/mail.templates';
 import { rotateNextOfKinCode } from '../recipients/recipients.service';
@@ -70,13 +70,14 @@ export async function breakGlassWithCode(
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { db } = deps;
-  const [emailThrottled, ipThrottled] = await Promise.all([
-    isKeyThrottled(db, KEY_LIMITS.breakGlassPerEmail, input.email),
-    isKeyThrottled(db, KEY_LIMITS.breakGlassPerIp, context.ip),
-  ]);
+  const keys = [
+    [KEY_LIMITS.breakGlassPerEmail, input.email],
+    [KEY_LIMITS.breakGlassPerIp, context.ip],
+  ] as const;
+  const isThrottled = await isAnyKeyThrottled(db, keys);
   const pairs = await findNextOfKinByEmail(db, input.email);
 
-  if (emailThrottled || ipThrottled) {
+  if (isThrottled) {
     for (const pair of pairs) {
       await recordAudit(db, context, {
         eventType: 'break_glass',
@@ -100,8 +101,7 @@ export async function breakGlassWithCode(
   }
 
   if (!match) {
-    await recordKeyAttempt(db, KEY_LIMITS.breakGlassPerEmail, input.email);
-    await recordKeyAttempt(db, KEY_LIMITS.breakGlassPerIp, context.ip);
+    await recordKeyAttempts(db, keys);
     if (pairs.length === 0) {
       await recordAudit(db, context, {
         eventType: 'break_glass',
