@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './tests/e2e/support/browser.mjs';
 
@@ -5,6 +8,13 @@ import { findChromium } from './tests/e2e/support/browser.mjs';
 // by the real server on its own port, with a fresh DATA_DIR and, under TEST_DATABASE_URL, a
 // brand-new PostgreSQL database (tests/e2e/support/e2e-server.mjs).
 const port = Number(process.env.E2E_PORT ?? 5055);
+// The server's DATA_DIR. Chosen once in the runner process; the test workers inherit it from the
+// environment, so they can read the mail the server writes to DATA_DIR/outbox.
+process.env.E2E_DATA_DIR ??= path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '.tmp',
+  `e2e-${randomBytes(4).toString('hex')}`,
+);
 const appUrl = `http://localhost:${port}`;
 const chromiumPath = findChromium()?.path;
 
@@ -46,6 +56,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       APP_URL: appUrl,
+      E2E_DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
       // Every test context sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so the per-IP
       // limits (30 registrations an hour) see many households rather than one, as in real use.

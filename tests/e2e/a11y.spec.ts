@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import {
   acceptTerms,
+  completeOnboarding,
   cookieDialog,
   expect,
   fillRegistration,
@@ -103,6 +104,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expectNoSeriousViolations(page, testInfo, `terms of service dialog (${name})`);
 
       await acceptTerms(page);
+      await completeOnboarding(page);
       await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `dashboard (${name})`);
 

@@ -1,5 +1,6 @@
 import { PASSWORD_REQUIREMENTS } from '../../src/shared/domain/passwords';
 import {
+  completeOnboarding,
   cookieDialog,
   expect,
   makeUser,
@@ -16,7 +17,7 @@ const requirement = (id: (typeof PASSWORD_REQUIREMENTS)[number]['id']) => {
   return found.label;
 };
 
-test('a new user registers, lands on the dashboard, signs out and signs back in', async ({
+test('a new user registers, sets up their next of kin, lands on the dashboard, signs out and signs back in', async ({
   page,
 }) => {
   const user = makeUser({ firstName: 'Edith' });
@@ -74,6 +75,10 @@ test('a new user registers, lands on the dashboard, signs out and signs back in'
     .check();
   await expect(accept).toBeEnabled();
   await accept.click();
+
+  // A new primary account is taken through onboarding before anything else (SPEC §2).
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await completeOnboarding(page);
 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import {
   UUID_PATTERN,
+  completeOnboarding,
   expect,
   makeUser,
   openApp,
@@ -90,6 +91,7 @@ test('a second account on a device is refused until the owner frees the device',
   await expect(alreadyRegistered(page)).toBeHidden();
 
   await submitRegistration(page, second);
+  await completeOnboarding(page);
   await expect(page.getByRole('heading', { name: `Welcome, ${second.firstName}` })).toBeVisible();
 });
 
@@ -124,6 +126,7 @@ test('when the owner cannot help, the emergency reset gives this browser a new d
 
   await openApp(page, '/auth?mode=community');
   await submitRegistration(page, second);
+  await completeOnboarding(page);
   await expect(page.getByRole('heading', { name: `Welcome, ${second.firstName}` })).toBeVisible();
 });
 

@@ -16,6 +16,29 @@ export const GOOD_PASSWORD = 'Tulips&Tea-2026';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface TestNextOfKin {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  relationship: string;
+}
+
+/** A unique next of kin for the onboarding form; nothing is sent anywhere. */
+export function makeNextOfKin(overrides: Partial<TestNextOfKin> = {}): TestNextOfKin {
+  return {
+    firstName: 'Susan',
+    lastName: 'Hughes',
+    email: `kin-${randomUUID().slice(0, 8)}@example.test`,
+    phone: '+44 20 7946 0018',
+    relationship: 'Daughter',
+    ...overrides,
+  };
+}
+
+/** The emergency code format of SPEC §5: four groups of four from A–Z and 2–9. */
+export const EMERGENCY_CODE_PATTERN = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
+
 /** A unique user; nothing is sent anywhere. */
 export function makeUser(overrides: Partial<TestUser> = {}): TestUser {
   const username = overrides.username ?? `user-${randomUUID().slice(0, 8)}`;
@@ -44,6 +67,14 @@ async function createDevice(browser: Browser, baseURL: string | undefined): Prom
   });
   return context.newPage();
 }
+
+/**
+ * The toast on screen (SPEC §9: one at a time). Found by its markup rather than its role: while a
+ * modal dialog is open, everything outside it, the toast too, is hidden from the accessibility
+ * tree.
+ */
+export const toastMessage = (page: Page, title: string) =>
+  page.locator('li[data-state="open"]').filter({ hasText: title });
 
 export const cookieDialog = (page: Page) =>
   page.getByRole('dialog', { name: 'Cookie Preferences' });
@@ -101,16 +132,72 @@ export async function submitRegistration(page: Page, user: TestUser): Promise<vo
   await acceptTerms(page);
 }
 
-/** Registers a unique user through the real UI and waits for the dashboard greeting. */
+/** Fills the next-of-kin step of the onboarding wizard. */
+export async function fillNextOfKin(page: Page, nextOfKin: TestNextOfKin): Promise<void> {
+  await page.getByLabel('First name', { exact: true }).fill(nextOfKin.firstName);
+  await page.getByLabel('Last name', { exact: true }).fill(nextOfKin.lastName);
+  await page.getByLabel('Email', { exact: true }).fill(nextOfKin.email);
+  await page.getByLabel('Phone', { exact: true }).fill(nextOfKin.phone);
+  await page.getByLabel('Relationship', { exact: true }).fill(nextOfKin.relationship);
+}
+
+/** Ticks every box of the current onboarding step. */
+export async function tickAllBoxes(page: Page): Promise<void> {
+  const boxes = page.getByRole('main').getByRole('checkbox');
+  await expect(boxes).toHaveCount(2);
+  for (const box of await boxes.all()) await box.check();
+}
+
+/**
+ * A newly registered primary user is sent to /onboarding (SPEC §2). Goes through the four steps as
+ * a person would, reads the next of kin's code from the success screen (shown once, D20) and
+ * continues to the dashboard.
+ */
+export async function completeOnboarding(
+  page: Page,
+  nextOfKin: TestNextOfKin = makeNextOfKin(),
+): Promise<{ nextOfKin: TestNextOfKin; code: string }> {
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const proceed = page.getByRole('button', { name: 'Continue' });
+
+  await expect(page.getByRole('heading', { name: 'Why This Matters' })).toBeVisible();
+  await tickAllBoxes(page);
+  await proceed.click();
+
+  await expect(page.getByRole('heading', { name: 'Next of Kin Registration' })).toBeVisible();
+  await fillNextOfKin(page, nextOfKin);
+  await proceed.click();
+
+  await expect(page.getByRole('heading', { name: 'Emergency Access Setup' })).toBeVisible();
+  await tickAllBoxes(page);
+  await proceed.click();
+
+  await expect(page.getByRole('heading', { name: 'Review & Confirm' })).toBeVisible();
+  await page.getByRole('button', { name: 'Complete Setup' }).click();
+
+  const codeCard = page.getByTestId('emergency-code');
+  await expect(codeCard).toHaveText(EMERGENCY_CODE_PATTERN);
+  const code = (await codeCard.textContent()) ?? '';
+  await page.getByRole('button', { name: 'Continue to Memento' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  return { nextOfKin, code };
+}
+
+/**
+ * Registers a unique user through the real UI, completes onboarding and waits for the dashboard
+ * greeting.
+ */
 export async function registerUser(
   page: Page,
   overrides: Partial<TestUser> = {},
-): Promise<TestUser> {
+): Promise<TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string }> {
   const user = makeUser(overrides);
   await openApp(page, '/auth?mode=community');
   await submitRegistration(page, user);
+  const { nextOfKin, code } = await completeOnboarding(page);
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
-  return user;
+  return { ...user, nextOfKin, emergencyCode: code };
 }
 
 /** Fills the sign-in form and submits it; does not wait for the result. */

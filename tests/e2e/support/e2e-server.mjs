@@ -1,5 +1,6 @@
 // Playwright's webServer command: the real production app (`node scripts/start.mjs`) on a fresh
-// DATA_DIR under .tmp/ and, when TEST_DATABASE_URL is set, on a brand-new PostgreSQL database.
+// DATA_DIR under .tmp/ (E2E_DATA_DIR, chosen by playwright.config.ts so the tests can read the
+// mail outbox) and, when TEST_DATABASE_URL is set, on a brand-new PostgreSQL database.
 //
 // The database is made here rather than in a Playwright globalSetup because Playwright starts
 // its webServer before globalSetup runs, and the server must find its database at start-up.
@@ -14,7 +15,7 @@ import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const runId = randomBytes(4).toString('hex');
-const dataDir = path.join(root, '.tmp', `e2e-${runId}`);
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(root, '.tmp', `e2e-${runId}`);
 const adminUrl = process.env.TEST_DATABASE_URL;
 const databaseName = `memento_e2e_${runId}`;
 
@@ -50,6 +51,8 @@ async function dropDatabase() {
 mkdirSync(dataDir, { recursive: true });
 const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' };
 delete env.DATABASE_URL;
+// Mail goes to DATA_DIR/outbox, where the tests read it.
+delete env.SMTP_URL;
 if (adminUrl) env.DATABASE_URL = await createDatabase();
 
 const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {

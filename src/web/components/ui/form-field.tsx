@@ -44,14 +44,17 @@ export function FormField({
 
   return (
     <div className={cn('flex flex-col gap-2', className)}>
-      <Label htmlFor={inputId}>
-        {label}
-        {isRequired ? (
-          <span aria-hidden="true" className="ml-1 text-destructive">
+      {isRequired ? (
+        // The asterisk sits beside the label, not in it: the field is announced as required.
+        <div className="flex items-baseline gap-1">
+          <Label htmlFor={inputId}>{label}</Label>
+          <span aria-hidden="true" className="font-semibold text-destructive">
             *
           </span>
-        ) : null}
-      </Label>
+        </div>
+      ) : (
+        <Label htmlFor={inputId}>{label}</Label>
+      )}
       {hint ? (
         <p id={hintId} className="-mt-1 text-base text-muted-foreground">
           {hint}

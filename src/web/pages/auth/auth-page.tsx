@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import {
   ArrowLeft,
   CircleCheck,
@@ -48,8 +48,8 @@ function searchFor(view: TView): Record<string, string> {
  * The emailed reset link carries the email and code in the fragment (DESIGN §7), which the
  * browser never sends to the server: `/auth?view=reset_password#email=…&code=…`.
  */
-function readResetLink(): { email?: string; code?: string } {
-  const fragment = new URLSearchParams(window.location.hash.slice(1));
+function readResetLink(hash: string): { email?: string; code?: string } {
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
   const email = fragment.get('email') ?? undefined;
   const code = fragment.get('code') ?? undefined;
   return email || code ? { email, code } : {};
@@ -128,7 +128,10 @@ export default function AuthPage() {
     credentials: TLoginForm | null;
   } | null>(null);
   const [notice, setNotice] = useState<TNotice | null>(null);
-  const [prefill, setPrefill] = useState(() => (view === 'reset_password' ? readResetLink() : {}));
+  const { hash, pathname } = useLocation();
+  const navigate = useNavigate();
+  const [prefill, setPrefill] = useState(() => readResetLink(hash));
+  const [readHash, setReadHash] = useState(hash);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const hasSwitched = useRef(false);
   const { openReset, dialogs } = useDeviceResetDialogs({ onDeviceFreed: () => setAuthError(null) });
@@ -137,12 +140,23 @@ export default function AuthPage() {
   const shownNotice = notice?.view === view ? notice : null;
   const text = VIEW_TEXT[view];
 
+  // Opened from the email's link, or the link followed while this page was open: fill in the form.
+  if (hash !== readHash) {
+    setReadHash(hash);
+    const link = readResetLink(hash);
+    if (link.email || link.code) setPrefill(link);
+  }
+
   useEffect(() => {
-    // The code has been read: take it out of the address bar and the history.
-    if (!window.location.hash) return;
-    const { pathname, search } = window.location;
-    window.history.replaceState(window.history.state, '', `${pathname}${search}`);
-  }, []);
+    // Then take the code out of the address bar and the history.
+    if (!hash) return;
+    const link = readResetLink(hash);
+    const search =
+      link.email || link.code
+        ? `?${new URLSearchParams(searchFor('reset_password'))}`
+        : window.location.search;
+    navigate({ pathname, search }, { replace: true });
+  }, [hash, pathname, navigate]);
 
   useEffect(() => {
     // After switching views, start keyboard and screen-reader users at the new heading.

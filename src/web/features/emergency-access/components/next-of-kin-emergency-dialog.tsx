@@ -3,8 +3,10 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
+import { CircleAlert } from 'lucide-react';
 import { PASSWORD_MESSAGES } from '@shared/domain/passwords';
 import { ZEmail, ZNewPassword } from '@shared/schemas/common';
+import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import {
   Dialog,
@@ -102,6 +104,16 @@ export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmerge
             </DialogDescription>
           </DialogHeader>
 
+          {reset.isError && (
+            // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
+            <Alert
+              variant="destructive"
+              title={EMERGENCY_TEXT.failed}
+              icon={<CircleAlert aria-hidden="true" />}
+            >
+              <p>{describeError(reset.error, EMERGENCY_TEXT.failed)}</p>
+            </Alert>
+          )}
           <FormField
             label="Your email"
             type="email"

@@ -3,7 +3,9 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { CircleAlert } from 'lucide-react';
 import { ZChangePasswordForm } from '@shared/schemas/safety-net';
+import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import {
   Dialog,
@@ -99,6 +101,12 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
             </DialogDescription>
           </DialogHeader>
 
+          {change.isError && !(isApiError(change.error) && change.error.fields) && (
+            // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
+            <Alert variant="destructive" title="Error" icon={<CircleAlert aria-hidden="true" />}>
+              <p>{describeError(change.error, PASSWORD_TEXT.changeFailed)}</p>
+            </Alert>
+          )}
           <FormField
             label="Current password"
             type="password"
