@@ -5,11 +5,15 @@ import {
   completeOnboarding,
   cookieDialog,
   expect,
+  fillNextOfKin,
   fillRegistration,
   makeUser,
   openApp,
+  submitRegistration,
+  submitSignIn,
   termsDialog,
   test,
+  tickAllBoxes,
 } from './fixtures';
 
 const VIEWPORTS = {
@@ -111,6 +115,99 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await page.getByRole('button', { name: 'Emergency Device Reset' }).click();
       await expect(page.getByRole('dialog', { name: 'Emergency Device Reset' })).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `emergency reset dialog (${name})`);
+    });
+
+    test('the forgot-password, reset-password and emergency access views', async ({
+      page,
+    }, testInfo) => {
+      await openApp(page, '/auth');
+      await page.getByRole('button', { name: 'Forgot your password?' }).click();
+      await page.getByRole('button', { name: 'Send Reset Code' }).click();
+      await expect(page.getByText('Email is required')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `forgot password (${name})`);
+
+      await page.getByLabel('Email', { exact: true }).fill('someone@example.test');
+      await page.getByRole('button', { name: 'Send Reset Code' }).click();
+      await expect(page.getByRole('alert', { name: 'Reset Instructions Sent' })).toBeVisible();
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await expect(page.getByText('Code is required')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `reset password (${name})`);
+
+      await page.getByRole('button', { name: 'Back to sign in' }).click();
+      await page.getByRole('button', { name: 'Emergency access for next of kin' }).click();
+      await page.getByLabel('Your email', { exact: true }).fill('someone@example.test');
+      await page.getByLabel('Emergency code', { exact: true }).fill('ABCD-EFGH-JKLM-NP23');
+      await page.getByLabel('New password for their account', { exact: true }).fill('Short');
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await expect(page.getByText('Password must be at least 12 characters')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `emergency access (${name})`);
+    });
+
+    test('onboarding, the emergency code, the password dialog, the security log and moving device', async ({
+      page,
+      newDevice,
+    }, testInfo) => {
+      const user = makeUser();
+      await openApp(page, '/auth?mode=community');
+      await submitRegistration(page, user);
+      await expect(page.getByRole('heading', { name: 'Why This Matters' })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `onboarding step 1 (${name})`);
+      await tickAllBoxes(page);
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      await fillNextOfKin(page, {
+        firstName: 'Susan',
+        lastName: 'Hughes',
+        email: 'not-an-email',
+        phone: '0207 946 0018',
+        relationship: 'Daughter',
+      });
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `onboarding step 2 (${name})`);
+      await page.getByLabel('Email', { exact: true }).fill(`kin-${user.username}@example.test`);
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      await expect(page.getByRole('heading', { name: 'Emergency Access Setup' })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `onboarding step 3 (${name})`);
+      await tickAllBoxes(page);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('heading', { name: 'Review & Confirm' })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `onboarding step 4 (${name})`);
+
+      await page.getByRole('button', { name: 'Complete Setup' }).click();
+      await expect(page.getByTestId('emergency-code')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `emergency code (${name})`);
+      await page.getByRole('button', { name: 'Continue to Memento' }).click();
+
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Reset Password' });
+      await dialog.getByRole('button', { name: 'Reset Password' }).click();
+      await expect(dialog.getByText('Current password is required')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `reset password dialog (${name})`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.getByRole('link', { name: 'View Security Audit Logs' }).click();
+      await expect(page.getByText('Setup completed').filter({ visible: true })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `security audit logs (${name})`);
+
+      const replacement = await newDevice();
+      await openApp(replacement, '/auth');
+      await submitSignIn(replacement, user);
+      const denied = replacement.getByRole('alert', { name: 'Device Access Denied' });
+      await denied.getByRole('button', { name: 'Use this device instead' }).click();
+      await expect(denied.getByLabel('Code from the email', { exact: true })).toBeVisible();
+      await expectNoSeriousViolations(replacement, testInfo, `moving device (${name})`);
+
+      // Nobody has firstLogin yet (D13 arrives with external sign-up), so the answer is changed.
+      await page.route('**/api/user', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, json: { ...(await response.json()), firstLogin: true } });
+      });
+      await page.goto('/');
+      await page.getByRole('button', { name: 'Set Password' }).click();
+      await expect(page.getByText('Password must be at least 12 characters')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `set password (${name})`);
     });
   });
 }

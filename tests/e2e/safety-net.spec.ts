@@ -486,7 +486,7 @@ test('a primary user whose device was wiped moves the account to a new device wi
   await openApp(replacement, '/auth');
   await submitSignIn(replacement, owner);
   const denied = replacement.getByRole('alert', { name: 'Device Access Denied' });
-  await expect(denied).toContainText('If that device was lost or replaced');
+  await expect(denied).toContainText('Was your old device lost, replaced or cleared?');
   await denied.getByRole('button', { name: 'Use this device instead' }).click();
 
   const [local, domain] = owner.email.split('@');

@@ -46,9 +46,11 @@ export function FormField({
     <div className={cn('flex flex-col gap-2', className)}>
       {isRequired ? (
         // The asterisk sits beside the label, not in it: the field is announced as required.
-        <div className="flex items-baseline gap-1">
-          <Label htmlFor={inputId}>{label}</Label>
-          <span aria-hidden="true" className="font-semibold text-destructive">
+        <div className="leading-snug">
+          <Label htmlFor={inputId} className="inline">
+            {label}
+          </Label>
+          <span aria-hidden="true" className="ml-1 font-semibold text-destructive">
             *
           </span>
         </div>

@@ -33,10 +33,12 @@ export function describeEvent(eventType: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
-/** The event's time in the viewer's own time zone. */
-export function formatEventTime(timestamp: string): string {
-  const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? timestamp : timeFormat.format(date);
+/** The event's date and time of day in the viewer's own time zone. */
+export function formatEventTime(timestamp: string): { date: string; time: string } {
+  const when = new Date(timestamp);
+  if (Number.isNaN(when.getTime())) return { date: timestamp, time: '' };
+  return { date: dateFormat.format(when), time: timeFormat.format(when) };
 }

@@ -270,7 +270,7 @@ export default function AuthPage() {
           )}
 
           {view === 'login' && (
-            <div className="flex flex-col items-center gap-1 text-center sm:flex-row sm:justify-center sm:gap-6">
+            <div className="flex flex-col items-center gap-1 text-center">
               <Button variant="link" onClick={() => switchTo('forgot_password')}>
                 Forgot your password?
               </Button>

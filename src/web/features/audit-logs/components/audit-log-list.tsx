@@ -24,8 +24,16 @@ function StatusBadge({ isSuccessful }: { isSuccessful: boolean }) {
   );
 }
 
-function EventTime({ timestamp }: { timestamp: string }) {
-  return <time dateTime={timestamp}>{formatEventTime(timestamp)}</time>;
+/** Date, then time of day: on two lines in the table, on one in a card. */
+function EventTime({ timestamp, isStacked = false }: { timestamp: string; isStacked?: boolean }) {
+  const { date, time } = formatEventTime(timestamp);
+  return (
+    <time dateTime={timestamp} className={isStacked ? 'flex flex-col' : undefined}>
+      <span>{date}</span>
+      {isStacked ? ' ' : ', '}
+      <span className={isStacked ? 'text-muted-foreground' : undefined}>{time}</span>
+    </time>
+  );
 }
 
 /** SPEC §2 columns: Time, Event, User, Status, Details. A table on wide screens. */
@@ -35,9 +43,9 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
       <table className="w-full table-fixed border-collapse text-left text-base">
         <caption className="sr-only">Your security events, newest first</caption>
         <colgroup>
-          <col className="w-[22%]" />
-          <col className="w-[20%]" />
-          <col className="w-[17%]" />
+          <col className="w-[15%]" />
+          <col className="w-[18%]" />
+          <col className="w-[16%]" />
           <col className="w-[13%]" />
           <col />
         </colgroup>
@@ -54,7 +62,7 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
           {entries.map((entry) => (
             <tr key={entry.id} className="border-t border-border align-top">
               <td className="px-4 py-3">
-                <EventTime timestamp={entry.timestamp} />
+                <EventTime timestamp={entry.timestamp} isStacked />
               </td>
               <td className="px-4 py-3 font-semibold">{describeEvent(entry.eventType)}</td>
               <td className="truncate px-4 py-3" title={entry.username ?? UNKNOWN_USER}>
@@ -74,7 +82,7 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
   );
 }
 
-/** The same events as cards, for phones. */
+/** The same events as cards, for phones, where there is no pointer to hover: details in full. */
 export function AuditLogCards({ entries }: { entries: TAuditLogEntry[] }) {
   return (
     <ul aria-label="Your security events, newest first" className="flex flex-col gap-3 md:hidden">
@@ -95,9 +103,7 @@ export function AuditLogCards({ entries }: { entries: TAuditLogEntry[] }) {
             <dt className="text-muted-foreground">User</dt>
             <dd className="break-all">{entry.username ?? UNKNOWN_USER}</dd>
             <dt className="text-muted-foreground">Details</dt>
-            <dd className="line-clamp-3 break-words" title={entry.details ?? undefined}>
-              {entry.details || NO_DETAILS}
-            </dd>
+            <dd className="break-words">{entry.details || NO_DETAILS}</dd>
           </dl>
         </li>
       ))}

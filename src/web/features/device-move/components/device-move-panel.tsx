@@ -62,9 +62,9 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
       <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
         <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
         <p>
-          If that device was lost or replaced, or its browser data was cleared, you can move your
-          account to this device. We will email a code to your account&rsquo;s email address to
-          check that it is you. Videos saved on the old device stay there.
+          Then you can move your account to this device. We will email a code to your
+          account&rsquo;s email address to check that it is you. Videos saved on the old device stay
+          there.
         </p>
         {request.isError && <InlineError message={request.error.message} />}
         <div>
@@ -85,11 +85,13 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
     >
       <p role="status" className="flex items-start gap-3 font-semibold">
         <MailCheck className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
-        <span>
-          {request.isPending
-            ? 'Sending a new code...'
-            : `We sent a code to ${sentTo}. It works for 30 minutes.`}
-        </span>
+        {request.isPending ? (
+          <span>Sending a new code...</span>
+        ) : (
+          <span>
+            We sent a code to <span className="break-all">{sentTo}</span>. It works for 30 minutes.
+          </span>
+        )}
       </p>
       <FormField
         id={codeId}

@@ -44,26 +44,24 @@ export function NextOfKinStep({ register, errors }: NextOfKinStepProps) {
         error={errors.email?.message}
         {...register('email')}
       />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <FormField
-          label="Phone"
-          type="tel"
-          isRequired
-          inputMode="tel"
-          autoComplete="off"
-          hint="A number where they can be reached."
-          error={errors.phoneNumber?.message}
-          {...register('phoneNumber')}
-        />
-        <FormField
-          label="Relationship"
-          isRequired
-          autoComplete="off"
-          hint="For example: daughter, son, husband or friend."
-          error={errors.relationship?.message}
-          {...register('relationship')}
-        />
-      </div>
+      <FormField
+        label="Phone"
+        type="tel"
+        isRequired
+        inputMode="tel"
+        autoComplete="off"
+        hint="A number where they can be reached."
+        error={errors.phoneNumber?.message}
+        {...register('phoneNumber')}
+      />
+      <FormField
+        label="Relationship"
+        isRequired
+        autoComplete="off"
+        hint="For example: daughter, son, husband or friend."
+        error={errors.relationship?.message}
+        {...register('relationship')}
+      />
     </div>
   );
 }

@@ -17,7 +17,8 @@ interface OnboardingCompleteProps {
  */
 export function OnboardingComplete({ nextOfKin, ownerName }: OnboardingCompleteProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const code = formatCode(nextOfKin.emergencyAccessCode);
+  const groups = formatCode(nextOfKin.emergencyAccessCode).split('-');
+  const signInPage = `${window.location.origin}/auth`;
   const nextOfKinName = `${nextOfKin.firstName} ${nextOfKin.lastName}`;
 
   useEffect(() => {
@@ -62,13 +63,19 @@ export function OnboardingComplete({ nextOfKin, ownerName }: OnboardingCompleteP
             </div>
             <p
               data-testid="emergency-code"
-              className="rounded-lg bg-muted px-3 py-5 text-center font-mono text-[clamp(1.35rem,6.4vw,2.5rem)] leading-tight font-bold tracking-wider break-all text-foreground"
+              className="rounded-lg bg-muted px-3 py-5 text-center font-mono text-[1.75rem] leading-snug font-bold tracking-wider text-foreground sm:text-4xl"
             >
-              {code}
+              {/* Lines break only between groups, never inside one. */}
+              {groups.map((group, index) => (
+                <span key={index} className="inline-block whitespace-nowrap">
+                  {index < groups.length - 1 ? `${group}-` : group}
+                </span>
+              ))}
             </p>
             <p>
               With this code and their email address, {nextOfKin.firstName} can set a new password
-              for the account at Memento&rsquo;s sign-in page, under &ldquo;Emergency access for
+              for the account on Memento&rsquo;s sign-in page,{' '}
+              <span className="break-all">{signInPage}</span>, under &ldquo;Emergency access for
               next of kin&rdquo;. Every use is recorded and emailed to {ownerName}.
             </p>
             <div className="flex items-start gap-3 rounded-lg bg-warm p-4">

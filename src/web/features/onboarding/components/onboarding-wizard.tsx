@@ -230,6 +230,11 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
             {step === 3 && <ReviewStep nextOfKin={getValues()} onEditNextOfKin={() => goTo(1)} />}
 
             <div className="flex flex-col gap-3 border-t border-border pt-6">
+              {isHintShown && (
+                <p id="onboarding-hint" className="text-base text-muted-foreground sm:text-right">
+                  {STEP_HINTS[step]}
+                </p>
+              )}
               <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
                 {step > 0 ? (
                   <Button
@@ -265,11 +270,6 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
                   </Button>
                 )}
               </div>
-              {isHintShown && (
-                <p id="onboarding-hint" className="text-base text-muted-foreground sm:text-right">
-                  {STEP_HINTS[step]}
-                </p>
-              )}
             </div>
           </CardContent>
         </form>
@@ -298,7 +298,7 @@ function StepProgress({ step, completed }: { step: number; completed: ReadonlySe
         aria-valuemax={total}
         aria-valuenow={done}
         aria-valuetext={`${done} of ${total} steps done`}
-        className="h-3 w-full overflow-hidden rounded-full bg-muted"
+        className="h-3 w-full overflow-hidden rounded-full bg-border"
       >
         <div
           className="h-full rounded-full bg-primary transition-[width] duration-300"
