@@ -76,6 +76,8 @@ test('another device cannot sign in to an account bound to the device it was cre
 test('a second account on a device is refused until the owner frees the device', async ({
   page,
 }) => {
+  // Two registrations, each with its onboarding, on one device.
+  test.slow();
   const owner = await registerUser(page);
   await signOutFromDashboard(page);
 
@@ -98,6 +100,8 @@ test('a second account on a device is refused until the owner frees the device',
 test('when the owner cannot help, the emergency reset gives this browser a new device identity', async ({
   page,
 }) => {
+  // Two registrations, each with its onboarding, on one device.
+  test.slow();
   await registerUser(page);
   await signOutFromDashboard(page);
   const oldDeviceId = await readDeviceId(page);
