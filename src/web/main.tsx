@@ -31,6 +31,23 @@ function ignoreExpectedRejections() {
   });
 }
 
+const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
+
+/**
+ * After a redeploy an open tab asks for page chunks that no longer exist. Reload once to pick up
+ * the new version instead of showing an error; a second failure goes to the error page.
+ */
+function reloadOnStaleChunks() {
+  window.addEventListener('vite:preloadError', (event) => {
+    if (sessionStorage.getItem(RELOADED_FOR_NEW_VERSION)) return;
+    event.preventDefault();
+    sessionStorage.setItem(RELOADED_FOR_NEW_VERSION, '1');
+    window.location.reload();
+  });
+  // Forget the reload once this version has run for a while, so a later redeploy reloads too.
+  window.setTimeout(() => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION), 30_000);
+}
+
 function showRootMissing() {
   const message = document.createElement('p');
   message.textContent = ROOT_MISSING;
@@ -51,6 +68,7 @@ function mount() {
   }
   window.__mementoMounted = true;
   ignoreExpectedRejections();
+  reloadOnStaleChunks();
 
   const root = createRoot(rootElement);
   try {

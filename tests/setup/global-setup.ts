@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
@@ -26,8 +26,10 @@ export default async function setup(project: TestProject) {
   await database.close();
 
   const directory = path.resolve('.tmp', `pglite-template-${process.pid}`);
+  const removeTemplate = () => rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });
   const file = path.join(directory, 'template.tar');
   writeFileSync(file, Buffer.from(await template.arrayBuffer()));
   project.provide('pgliteTemplatePath', file);
+  return removeTemplate;
 }

@@ -106,7 +106,8 @@ function ConsentDialogContent({ initial, hasAnalytics }: ConsentFormProps) {
           />
         </div>
 
-        <DialogFooter>
+        {/* On a phone the choices scroll; the two buttons stay in reach at the bottom. */}
+        <DialogFooter className="sticky -bottom-5 -mx-5 -mb-5 border-t border-border bg-card p-5 sm:static sm:m-0 sm:border-0 sm:p-0">
           <Button variant="outline" onClick={() => saveConsent(choices)}>
             Save Preferences
           </Button>
