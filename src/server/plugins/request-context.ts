@@ -16,6 +16,7 @@ export const SESSION_COOKIE = 'memento_session';
 /** DESIGN.md D26: primary users 30 days sliding; admins 12 hours. */
 export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
 const SLIDE_AFTER_MS = 3600_000;
+const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -111,7 +112,10 @@ export function registerRequestContext(
     const device = await findDeviceById(deps.db, header.toLowerCase());
     if (!device) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
     request.device = device;
-    await touchDevice(deps.db, device.id);
+    // The row is in hand: write lastSeen only when it is stale, not on every request.
+    if (Date.now() - device.lastSeen.getTime() > DEVICE_SEEN_RESOLUTION_MS) {
+      await touchDevice(deps.db, device.id);
+    }
 
     const cookie = request.cookies[SESSION_COOKIE];
     if (!cookie) return;
