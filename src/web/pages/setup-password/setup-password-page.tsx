@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -10,10 +9,10 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { FormField } from '@web/components/ui/form-field';
 import { useAuth } from '@web/features/auth/auth-provider';
-import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
 import { PASSWORD_TEXT, setupPassword } from '@web/features/passwords/passwords-api';
 import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TSetupPasswordForm = z.input<typeof ZSetupPasswordForm>;
 
@@ -21,7 +20,6 @@ type TSetupPasswordForm = z.input<typeof ZSetupPasswordForm>;
 export default function SetupPasswordPage() {
   usePageTitle('Set Your Password');
   const { user } = useAuth();
-  const checklistId = useId();
   const {
     register,
     control,
@@ -66,13 +64,10 @@ export default function SetupPasswordPage() {
                 <p>{describeError(setup.error, PASSWORD_TEXT.setupFailed)}</p>
               </Alert>
             )}
-            <FormField
+            <NewPasswordField
               label="New Password"
-              type="password"
-              autoComplete="new-password"
               error={errors.password?.message}
-              after={<PasswordChecklist id={checklistId} password={password} />}
-              afterId={checklistId}
+              password={password}
               {...register('password')}
             />
             <FormField

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -7,8 +7,8 @@ import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { isApiError } from '@web/lib/api-client';
-import { PasswordChecklist } from './password-checklist';
 import { TermsOfServiceDialog } from './terms-of-service-dialog';
+import { NewPasswordField } from './new-password-field';
 
 type TRegisterValues = z.output<typeof ZRegisterForm>;
 type TFieldName = keyof TRegisterForm;
@@ -32,7 +32,6 @@ interface RegisterFormProps {
 
 export function RegisterForm({ onError }: RegisterFormProps) {
   const { register: registerAccount } = useAuth();
-  const checklistId = useId();
   const [pendingValues, setPendingValues] = useState<TRegisterValues | null>(null);
   const [isCreating, setIsCreating] = useState(false);
   const {
@@ -121,13 +120,10 @@ export function RegisterForm({ onError }: RegisterFormProps) {
           error={errors.username?.message}
           {...register('username')}
         />
-        <FormField
+        <NewPasswordField
           label="Password"
-          type="password"
-          autoComplete="new-password"
           error={errors.password?.message}
-          after={<PasswordChecklist id={checklistId} password={password} />}
-          afterId={checklistId}
+          password={password}
           {...register('password')}
         />
         <FormField

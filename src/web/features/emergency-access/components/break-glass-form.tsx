@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -9,9 +8,9 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { toast } from '@web/components/ui/use-toast';
-import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
 import { describeError } from '@web/lib/api-client';
 import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TBreakGlassForm = z.input<typeof ZBreakGlassForm>;
 type TBreakGlassValues = z.output<typeof ZBreakGlassForm>;
@@ -22,7 +21,6 @@ interface BreakGlassFormProps {
 
 /** SPEC §2 break_glass: a next of kin's email, their emergency code and a new password (D11). */
 export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
-  const checklistId = useId();
   const {
     register,
     control,
@@ -86,14 +84,11 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
         error={errors.emergencyCode?.message}
         {...register('emergencyCode')}
       />
-      <FormField
+      <NewPasswordField
         label="New password for their account"
-        type="password"
-        autoComplete="new-password"
         hint="Write it down somewhere safe: this becomes the password of the account."
         error={errors.newPassword?.message}
-        after={<PasswordChecklist id={checklistId} password={newPassword} />}
-        afterId={checklistId}
+        password={newPassword}
         {...register('newPassword')}
       />
       <FormField

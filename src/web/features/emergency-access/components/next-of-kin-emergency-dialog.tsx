@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -19,9 +18,9 @@ import {
 } from '@web/components/ui/dialog';
 import { FormField } from '@web/components/ui/form-field';
 import { toast } from '@web/components/ui/use-toast';
-import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
 import { describeError } from '@web/lib/api-client';
 import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 /** The dashboard variant of ZBreakGlassForm: the signed-in session stands in for the code. */
 const ZDashboardBreakGlassForm = z
@@ -46,7 +45,6 @@ interface NextOfKinEmergencyDialogProps {
 
 /** SPEC §2: for a next of kin signed in on the dashboard (D11 rules apply on the server). */
 export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmergencyDialogProps) {
-  const checklistId = useId();
   const {
     register,
     control,
@@ -124,14 +122,11 @@ export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmerge
             error={errors.nextOfKinEmail?.message}
             {...register('nextOfKinEmail')}
           />
-          <FormField
+          <NewPasswordField
             label="New password for their account"
-            type="password"
-            autoComplete="new-password"
             isRequired
             error={errors.newPassword?.message}
-            after={<PasswordChecklist id={checklistId} password={newPassword} />}
-            afterId={checklistId}
+            password={newPassword}
             {...register('newPassword')}
           />
           <FormField

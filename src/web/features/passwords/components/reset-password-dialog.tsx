@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -18,9 +17,9 @@ import {
 } from '@web/components/ui/dialog';
 import { FormField } from '@web/components/ui/form-field';
 import { toast } from '@web/components/ui/use-toast';
-import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { changePassword, PASSWORD_TEXT } from '../passwords-api';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TChangePasswordForm = z.input<typeof ZChangePasswordForm>;
 
@@ -33,7 +32,6 @@ interface ResetPasswordDialogProps {
 
 /** SPEC §2 dashboard 'Reset Password': current, new and confirmation, all required. */
 export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogProps) {
-  const checklistId = useId();
   const {
     register,
     control,
@@ -115,14 +113,11 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
             error={errors.currentPassword?.message}
             {...register('currentPassword')}
           />
-          <FormField
+          <NewPasswordField
             label="New password"
-            type="password"
-            autoComplete="new-password"
             isRequired
             error={errors.newPassword?.message}
-            after={<PasswordChecklist id={checklistId} password={newPassword} />}
-            afterId={checklistId}
+            password={newPassword}
             {...register('newPassword')}
           />
           <FormField

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -8,9 +7,9 @@ import { ZCompleteResetForm } from '@shared/schemas/safety-net';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
-import { PasswordChecklist } from '@web/features/auth/components/password-checklist';
 import { isApiError } from '@web/lib/api-client';
 import { completePasswordReset, PASSWORD_TEXT } from '../passwords-api';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TResetForm = z.input<typeof ZCompleteResetForm>;
 type TResetValues = z.output<typeof ZCompleteResetForm>;
@@ -27,7 +26,6 @@ export function ResetPasswordForm({
   defaultCode = '',
   onReset,
 }: ResetPasswordFormProps) {
-  const checklistId = useId();
   const {
     register,
     control,
@@ -96,13 +94,10 @@ export function ResetPasswordForm({
         error={errors.resetToken?.message}
         {...register('resetToken')}
       />
-      <FormField
+      <NewPasswordField
         label="New password"
-        type="password"
-        autoComplete="new-password"
         error={errors.newPassword?.message}
-        after={<PasswordChecklist id={checklistId} password={newPassword} />}
-        afterId={checklistId}
+        password={newPassword}
         {...register('newPassword')}
       />
       <FormField
