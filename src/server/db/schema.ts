@@ -224,3 +224,41 @@ export const failedAttempts = pgTable(
   },
   (t) => [index('failed_attempts_lookup_idx').on(t.kind, t.key, t.at)],
 );
+
+/**
+ * The server's index of a primary user's videos (DESIGN.md principle 1): never the content, and
+ * for local-only videos neither the title nor the prompt. The id is the client's UUID, so a
+ * retried save cannot make a second row.
+ */
+export const videos = pgTable(
+  'videos',
+  {
+    id: uuid('id').primaryKey(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: integer('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    promptId: text('prompt_id'),
+    title: text('title'),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    storageType: text('storage_type').$type<'local' | 'cloud'>().notNull().default('local'),
+    syncStatus: text('sync_status')
+      .$type<'local_only' | 'pending_sync' | 'synced' | 'conflict'>()
+      .notNull()
+      .default('local_only'),
+    videoUrl: text('video_url'),
+    cloudPath: text('cloud_path'),
+    byteSize: integer('byte_size').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    mimeType: text('mime_type').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('videos_creator_idx').on(t.creatorId, t.createdAt),
+    index('videos_recipient_idx').on(t.recipientId),
+  ],
+);

@@ -1,0 +1,179 @@
+import type { TRole, TTier } from './enums';
+
+/**
+ * The one source of truth for plans and their limits (SPEC §9 with DESIGN.md D7, D8, D9). The
+ * features page, the server's limits and the upgrade dialogs all read this file.
+ */
+export interface TPlan {
+  tier: TTier;
+  name: string;
+  /** Monthly price in pounds; null for free, custom or contact-only plans. */
+  priceMonthlyGbp: number | null;
+  priceLabel: string;
+  audience: 'individual' | 'organisation';
+  badge: 'Special offer' | 'Most popular' | null;
+  /** Recipients besides the next of kin (D7); null means unlimited. */
+  maxRecipients: number | null;
+  /** Devices an account may use; null means unlimited (D8). */
+  maxDevices: number | null;
+  maxRecordingSeconds: number;
+  hasCloudSync: boolean;
+  isContactOnly: boolean;
+  highlights: readonly string[];
+}
+
+export const PLANS: readonly TPlan[] = [
+  {
+    tier: 'free',
+    name: 'Community Edition',
+    priceMonthlyGbp: null,
+    priceLabel: 'Free forever',
+    audience: 'individual',
+    badge: null,
+    maxRecipients: 1,
+    maxDevices: 1,
+    maxRecordingSeconds: 60,
+    hasCloudSync: false,
+    isContactOnly: false,
+    highlights: [
+      'Your next of kin plus 1 more recipient',
+      'One device: your videos never leave it',
+      'Recordings up to 1 minute',
+      'Backup files you keep yourself',
+    ],
+  },
+  {
+    tier: 'standard',
+    name: 'Standard',
+    priceMonthlyGbp: 4.99,
+    priceLabel: '£4.99 a month',
+    audience: 'individual',
+    badge: 'Special offer',
+    maxRecipients: 10,
+    maxDevices: 3,
+    maxRecordingSeconds: 300,
+    hasCloudSync: true,
+    isContactOnly: false,
+    highlights: [
+      'Up to 10 recipients',
+      'Up to 3 devices',
+      'Recordings up to 5 minutes',
+      'Cloud sync and background sync',
+    ],
+  },
+  {
+    tier: 'premium',
+    name: 'Premium',
+    priceMonthlyGbp: 9.99,
+    priceLabel: '£9.99 a month',
+    audience: 'individual',
+    badge: 'Most popular',
+    maxRecipients: null,
+    maxDevices: 10,
+    maxRecordingSeconds: 600,
+    hasCloudSync: true,
+    isContactOnly: false,
+    highlights: [
+      'Unlimited recipients',
+      'Up to 10 devices',
+      'Recordings up to 10 minutes',
+      'Device migration and family sharing',
+    ],
+  },
+  {
+    tier: 'professional',
+    name: 'Professional',
+    priceMonthlyGbp: 24.99,
+    priceLabel: '£24.99 a month',
+    audience: 'organisation',
+    badge: null,
+    maxRecipients: null,
+    maxDevices: 25,
+    maxRecordingSeconds: 600,
+    hasCloudSync: true,
+    isContactOnly: false,
+    highlights: [
+      'Unlimited recipients',
+      'Up to 25 devices',
+      'Recordings up to 10 minutes',
+      'Custom branding, bulk management, priority support',
+    ],
+  },
+  {
+    tier: 'enterprise',
+    name: 'Enterprise',
+    priceMonthlyGbp: null,
+    priceLabel: 'Custom pricing',
+    audience: 'organisation',
+    badge: null,
+    maxRecipients: null,
+    maxDevices: null,
+    maxRecordingSeconds: 600,
+    hasCloudSync: true,
+    isContactOnly: true,
+    highlights: [
+      'Unlimited devices and recipients',
+      'Recordings up to 10 minutes',
+      'Contact sales',
+    ],
+  },
+  {
+    tier: 'nonprofit',
+    name: 'Nonprofit',
+    priceMonthlyGbp: null,
+    priceLabel: 'Custom pricing',
+    audience: 'organisation',
+    badge: null,
+    maxRecipients: null,
+    maxDevices: null,
+    maxRecordingSeconds: 600,
+    hasCloudSync: true,
+    isContactOnly: true,
+    highlights: ['50% off Enterprise for verified charities', 'Contact us'],
+  },
+];
+
+/** Care homes may try the organisation plans free for this many days (SPEC §9). */
+export const CARE_HOME_TRIAL_DAYS = 30;
+
+export function findPlan(tier: TTier): TPlan {
+  return PLANS.find((plan) => plan.tier === tier) ?? PLANS[0]!;
+}
+
+interface TLimitSubject {
+  subscriptionTier: TTier;
+  isAdmin: boolean;
+  isVIP: boolean;
+  role: TRole;
+}
+
+/** Admins, super admins and VIPs are treated as premium: no limits, no banner (SPEC §6, D3). */
+export function hasFullAccess(user: TLimitSubject): boolean {
+  return user.isAdmin || user.isVIP || user.role === 'admin' || user.role === 'super_admin';
+}
+
+export interface TLimits {
+  /** Recipients besides the next of kin; null means unlimited. */
+  maxRecipients: number | null;
+  maxRecordingSeconds: number;
+  maxDevices: number | null;
+  showsHouseBanner: boolean;
+}
+
+export function limitsFor(user: TLimitSubject): TLimits {
+  if (hasFullAccess(user)) {
+    return {
+      maxRecipients: null,
+      maxRecordingSeconds: 600,
+      maxDevices: null,
+      showsHouseBanner: false,
+    };
+  }
+  const plan = findPlan(user.subscriptionTier);
+  return {
+    maxRecipients: plan.maxRecipients,
+    maxRecordingSeconds: plan.maxRecordingSeconds,
+    maxDevices: plan.maxDevices,
+    showsHouseBanner: user.subscriptionTier === 'free',
+  };
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { TRecipientCategory } from './safety-net';
+
+export { RECIPIENT_CATEGORIES, ZCreateRecipientBody } from './safety-net';
+export type { TCreateRecipientBody, TRecipientCategory, TRecipientCreated } from './safety-net';
+
+/** One card on the Recipients page: GET /api/recipients. */
+export interface TRecipient {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  category: TRecipientCategory;
+  phoneNumber: string | null;
+  relationship: string | null;
+  /** Videos for this recipient in the server's index (all of the owner's devices). */
+  videoCount: number;
+  createdAt: string;
+}
+
+/** GET /api/recipients also tells the page what the owner's plan allows. */
+export interface TRecipientList {
+  recipients: TRecipient[];
+  /** Recipients besides the next of kin the plan allows; null means unlimited (D7, D9). */
+  maxRecipients: number | null;
+  maxRecordingSeconds: number;
+  showsHouseBanner: boolean;
+}
+
+/** POST /api/recipients/{id}/reshare-code (D6: a new code, shown once, also emailed). */
+export interface TReshareCode {
+  id: number;
+  firstName: string;
+  lastName: string;
+  category: TRecipientCategory;
+  emergencyAccessCode: string;
+}
+
+/** DELETE /api/recipients/{id}: what went with the recipient (D23). */
+export interface TRecipientDeleted {
+  id: number;
+  deletedVideoIds: string[];
+}
+
+export const ZRecipientIdParams = z.object({
+  id: z.coerce.number({ error: 'Recipient not found' }).int().positive('Recipient not found'),
+});
+
+/** GET /api/prompts?recipientId= */
+export const ZPromptsQuery = z.object({
+  recipientId: z.coerce
+    .number({ error: 'Please choose a recipient' })
+    .int()
+    .positive('Please choose a recipient'),
+});
+
+export interface TPrompt {
+  id: string;
+  category: TRecipientCategory;
+  title: string;
+  description: string;
+}
+
+/** What a signed-in recipient sees on their home view. */
+export interface TRecipientHome {
+  owner: { firstName: string; lastName: string };
+  category: TRecipientCategory;
+  /** Tier of the owner decides whether messages can reach this recipient's devices at all. */
+  ownerHasCloudSync: boolean;
+  /** Messages shared with this recipient through the cloud (none for Community Edition). */
+  sharedVideos: { id: string; title: string | null; createdAt: string; durationMs: number }[];
+}

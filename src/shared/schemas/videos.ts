@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+export const VIDEO_SYNC_STATUSES = ['local_only', 'pending_sync', 'synced', 'conflict'] as const;
+export type TVideoSyncStatus = (typeof VIDEO_SYNC_STATUSES)[number];
+
+/** Largest single recording the index accepts: 10 minutes of 1080p is far below this. */
+export const MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024;
+
+const ZVideoId = z.uuid({ error: 'Video id must be a UUID' });
+
+/**
+ * POST /api/videos: the server's index row for a local video (DESIGN.md principle 1). No title,
+ * no prompt, no content. The id is made by the client and kept on the local record, so a retried
+ * save never makes a second row. The device comes from the X-Device-ID header.
+ */
+export const ZCreateVideoIndexBody = z.object({
+  id: ZVideoId,
+  recipientId: z.number({ error: 'Please choose a recipient' }).int().positive(),
+  storageType: z.literal('local').default('local'),
+  syncStatus: z.literal('local_only').default('local_only'),
+  metadata: z.object({
+    byteSize: z
+      .number()
+      .int()
+      .min(1, 'Invalid video data - no video captured')
+      .max(MAX_VIDEO_BYTES, 'This video is too large'),
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60 * 60 * 1000),
+    mimeType: z
+      .string()
+      .trim()
+      .max(100)
+      .regex(/^video\/[a-z0-9.+-]+(;.*)?$/i, 'Only video recordings can be saved'),
+  }),
+  createdAt: z.iso.datetime().optional(),
+});
+export type TCreateVideoIndexBody = z.input<typeof ZCreateVideoIndexBody>;
+
+/** One row of GET /api/videos (the caller's own rows). */
+export interface TVideoIndexEntry {
+  id: string;
+  recipientId: number;
+  deviceId: string | null;
+  storageType: 'local' | 'cloud';
+  syncStatus: TVideoSyncStatus;
+  metadata: { byteSize: number; durationMs: number; mimeType: string };
+  createdAt: string;
+}
+
+export const ZDeleteVideosBody = z.object({
+  ids: z.array(ZVideoId).min(1, 'Please choose at least one video').max(500),
+});
+export type TDeleteVideosBody = z.input<typeof ZDeleteVideosBody>;
+
+export interface TVideosDeleted {
+  deletedIds: string[];
+}

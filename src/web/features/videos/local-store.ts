@@ -1,0 +1,200 @@
+import Dexie, { type Table } from 'dexie';
+
+/**
+ * The local video store (SPEC §3, DESIGN.md principle 2). Content lives only here for Community
+ * Edition. A video is a record plus chunk records of at most 4 MiB (DESIGN.md §9): the chunks of
+ * a recording in progress are the same rows the saved video keeps, so a crash loses at most the
+ * last second and saving never copies the whole recording.
+ *
+ * Schema upgrades migrate, never delete (D4): add a new `version(n)` with an `upgrade()` that
+ * rewrites rows; never drop the `videos` or `chunks` stores.
+ */
+export const LOCAL_DB_NAME = 'memento-videos';
+export const LOCAL_DB_VERSION = 35;
+export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface TLocalVideo {
+  /** A UUID made on this device; the server's index row has the same id. */
+  id: string;
+  creatorId: number;
+  recipientId: number;
+  title: string;
+  promptId: string | null;
+  mimeType: string;
+  byteSize: number;
+  durationMs: number;
+  chunkCount: number;
+  createdAt: string;
+  syncStatus: 'local_only';
+  /** When the server confirmed its index row; null until then (a retry sends it again). */
+  indexedAt: string | null;
+}
+
+/** A recording still in progress or interrupted (a reload, a crash, a closed tab). */
+export interface TDraftRecording {
+  id: string;
+  creatorId: number;
+  recipientId: number;
+  title: string;
+  promptId: string | null;
+  mimeType: string;
+  startedAt: string;
+  updatedAt: string;
+  chunkCount: number;
+  byteSize: number;
+}
+
+export interface TChunk {
+  videoId: string;
+  index: number;
+  data: Blob;
+}
+
+class LocalVideoDb extends Dexie {
+  videos!: Table<TLocalVideo, string>;
+  chunks!: Table<TChunk, [string, number]>;
+  drafts!: Table<TDraftRecording, string>;
+
+  constructor() {
+    super(LOCAL_DB_NAME);
+    this.version(LOCAL_DB_VERSION).stores({
+      videos: 'id, creatorId, recipientId, [creatorId+recipientId], createdAt',
+      chunks: '[videoId+index], videoId',
+      drafts: 'id, creatorId',
+    });
+  }
+}
+
+export const localDb = new LocalVideoDb();
+
+function splitIntoChunks(blob: Blob): Blob[] {
+  const parts: Blob[] = [];
+  for (let offset = 0; offset < blob.size; offset += MAX_CHUNK_BYTES) {
+    parts.push(blob.slice(offset, offset + MAX_CHUNK_BYTES, blob.type));
+  }
+  return parts;
+}
+
+async function readBlob(videoId: string, mimeType: string): Promise<Blob> {
+  const chunks = await localDb.chunks.where('videoId').equals(videoId).sortBy('index');
+  return new Blob(
+    chunks.map((chunk) => chunk.data),
+    { type: mimeType },
+  );
+}
+
+export async function startDraft(
+  draft: Omit<TDraftRecording, 'startedAt' | 'updatedAt' | 'chunkCount' | 'byteSize'>,
+): Promise<TDraftRecording> {
+  const now = new Date().toISOString();
+  const row: TDraftRecording = {
+    ...draft,
+    startedAt: now,
+    updatedAt: now,
+    chunkCount: 0,
+    byteSize: 0,
+  };
+  await localDb.drafts.put(row);
+  return row;
+}
+
+/** Called for every MediaRecorder `dataavailable` (a timeslice of about a second). */
+export async function appendDraftChunk(draftId: string, index: number, data: Blob): Promise<void> {
+  await localDb.transaction('rw', localDb.drafts, localDb.chunks, async () => {
+    await localDb.chunks.put({ videoId: draftId, index, data });
+    const draft = await localDb.drafts.get(draftId);
+    if (!draft) return;
+    await localDb.drafts.update(draftId, {
+      chunkCount: Math.max(draft.chunkCount, index + 1),
+      byteSize: draft.byteSize + data.size,
+      updatedAt: new Date().toISOString(),
+    });
+  });
+}
+
+export function listDrafts(creatorId: number): Promise<TDraftRecording[]> {
+  return localDb.drafts.where('creatorId').equals(creatorId).toArray();
+}
+
+export async function getDraftBlob(draftId: string): Promise<Blob> {
+  const draft = await localDb.drafts.get(draftId);
+  return readBlob(draftId, draft?.mimeType ?? 'video/webm');
+}
+
+export async function discardDraft(draftId: string): Promise<void> {
+  await localDb.transaction('rw', localDb.drafts, localDb.chunks, async () => {
+    await localDb.chunks.where('videoId').equals(draftId).delete();
+    await localDb.drafts.delete(draftId);
+  });
+}
+
+/**
+ * Keeps a finished recording: the (repaired) blob replaces the draft's chunks, the video record
+ * is written and the draft removed, all in one transaction. Saving the same id twice overwrites.
+ */
+export async function saveVideo(input: {
+  id: string;
+  creatorId: number;
+  recipientId: number;
+  title: string;
+  promptId: string | null;
+  blob: Blob;
+  durationMs: number;
+  createdAt?: string;
+  indexedAt?: string | null;
+}): Promise<TLocalVideo> {
+  const mimeType = input.blob.type || 'video/webm';
+  const parts = splitIntoChunks(input.blob);
+  const video: TLocalVideo = {
+    id: input.id,
+    creatorId: input.creatorId,
+    recipientId: input.recipientId,
+    title: input.title,
+    promptId: input.promptId,
+    mimeType,
+    byteSize: input.blob.size,
+    durationMs: input.durationMs,
+    chunkCount: parts.length,
+    createdAt: input.createdAt ?? new Date().toISOString(),
+    syncStatus: 'local_only',
+    indexedAt: input.indexedAt ?? null,
+  };
+  await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.drafts, async () => {
+    await localDb.chunks.where('videoId').equals(input.id).delete();
+    await localDb.chunks.bulkPut(parts.map((data, index) => ({ videoId: input.id, index, data })));
+    await localDb.videos.put(video);
+    await localDb.drafts.delete(input.id);
+  });
+  return video;
+}
+
+export function markIndexed(videoId: string): Promise<number> {
+  return localDb.videos.update(videoId, { indexedAt: new Date().toISOString() });
+}
+
+/** This account's videos on this device, newest first; optionally for one recipient. */
+export async function listVideos(creatorId: number, recipientId?: number): Promise<TLocalVideo[]> {
+  const rows =
+    recipientId === undefined
+      ? await localDb.videos.where('creatorId').equals(creatorId).toArray()
+      : await localDb.videos
+          .where('[creatorId+recipientId]')
+          .equals([creatorId, recipientId])
+          .toArray();
+  return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+export function getVideo(videoId: string): Promise<TLocalVideo | undefined> {
+  return localDb.videos.get(videoId);
+}
+
+export async function getVideoBlob(video: TLocalVideo): Promise<Blob> {
+  return readBlob(video.id, video.mimeType);
+}
+
+export async function deleteLocalVideos(videoIds: readonly string[]): Promise<void> {
+  await localDb.transaction('rw', localDb.videos, localDb.chunks, async () => {
+    for (const id of videoIds) await localDb.chunks.where('videoId').equals(id).delete();
+    await localDb.videos.bulkDelete([...videoIds]);
+  });
+}
