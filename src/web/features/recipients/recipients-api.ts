@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  TCreateRecipientBody,
+  TPrompt,
+  TRecipientCreated,
+  TRecipientDeleted,
+  TRecipientList,
+  TReshareCode,
+} from '@shared/schemas/recipients';
+import { apiRequest } from '@web/lib/api-client';
+import { RECIPIENTS_QUERY_KEY } from '@web/features/onboarding/onboarding-api';
+
+export { RECIPIENTS_QUERY_KEY };
+
+/** GET /api/recipients: only fetched for a primary user (SPEC §6). */
+export function useRecipients(options: { enabled?: boolean } = {}) {
+  return useQuery<TRecipientList>({
+    queryKey: RECIPIENTS_QUERY_KEY,
+    enabled: options.enabled ?? true,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+export function addRecipient(body: TCreateRecipientBody): Promise<TRecipientCreated> {
+  return apiRequest<TRecipientCreated>('/api/recipients', { method: 'POST', body });
+}
+
+export function deleteRecipient(id: number): Promise<TRecipientDeleted> {
+  return apiRequest<TRecipientDeleted>(`/api/recipients/${id}`, { method: 'DELETE' });
+}
+
+export function reshareCode(id: number): Promise<TReshareCode> {
+  return apiRequest<TReshareCode>(`/api/recipients/${id}/reshare-code`, { method: 'POST' });
+}
+
+export const promptsQueryKey = (recipientId: number) =>
+  [`/api/prompts?recipientId=${recipientId}`] as const;
+
+/** GET /api/prompts?recipientId=: the prompt catalogue for that recipient's category. */
+export function usePrompts(recipientId: number | null) {
+  return useQuery<TPrompt[]>({
+    queryKey: promptsQueryKey(recipientId ?? 0),
+    enabled: recipientId !== null,
+  });
+}

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  TCreateVideoIndexBody,
+  TVideoIndexEntry,
+  TVideosDeleted,
+} from '@shared/schemas/videos';
+import { apiRequest } from '@web/lib/api-client';
+
+export const VIDEO_INDEX_QUERY_KEY = ['/api/videos'] as const;
+
+/** GET /api/videos: the server's index of the signed-in user's videos (never content). */
+export function useVideoIndex(options: { enabled?: boolean } = {}) {
+  return useQuery<TVideoIndexEntry[]>({
+    queryKey: VIDEO_INDEX_QUERY_KEY,
+    enabled: options.enabled ?? true,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+/** POST /api/videos: idempotent by id, so a retried save never makes a second row. */
+export function indexVideo(body: TCreateVideoIndexBody): Promise<TVideoIndexEntry> {
+  return apiRequest<TVideoIndexEntry>('/api/videos', { method: 'POST', body });
+}
+
+/** DELETE /api/videos: only the caller's own rows are removed. */
+export function deleteIndexedVideos(ids: string[]): Promise<TVideosDeleted> {
+  return apiRequest<TVideosDeleted>('/api/videos', { method: 'DELETE', body: { ids } });
+}
