@@ -137,6 +137,10 @@ export class TestDevice {
   post(url: string, payload: object = {}, headers?: Record<string, string>) {
     return this.request({ method: 'POST', url, payload, ...(headers ? { headers } : {}) });
   }
+
+  delete(url: string, payload: object = {}) {
+    return this.request({ method: 'DELETE', url, payload });
+  }
 }
 
 let counter = 0;

@@ -52,5 +52,6 @@ export const AUDIT_EVENT_TYPES = [
   'recipient_code_reissued',
   'recipient_deleted',
   'onboarding_completed',
+  'videos_deleted',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'RATE_LIMITED',
   'UPGRADE_REQUIRED',
+  'LAST_NEXT_OF_KIN',
   'INTERNAL',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];
@@ -75,6 +76,13 @@ export const MESSAGES = {
   currentPasswordWrong: 'Your current password is not right.',
   passwordAlreadySet: 'Your password is already set.',
   deviceMoveNotNeeded: 'This device is already the primary device for your account.',
+  primaryOnlyRecord: 'Access Denied - Only primary users can record video messages.',
+  recipientNotFound: 'Recipient not found',
+  lastNextOfKin: 'Add another next of kin first',
+  accessCodeInvalid:
+    'The email address or access code is not right. Please check them and try again.',
+  accessCodeRateLimited: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  recipientsOnly: 'This page is for people who receive messages.',
   deviceMoveCodeInvalid:
     'This code is not right or has expired. Please check it, or ask for a new one.',
 } as const;

@@ -46,22 +46,50 @@ export const ZRegisterForm = z
   });
 export type TRegisterForm = z.input<typeof ZRegisterForm>;
 
-/** POST /api/login. Only username_password exists until recipients arrive. */
-export const ZLoginBody = z.object({
-  username: z
-    .string({ error: 'Username is required' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Username is required')
-    .max(254),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
-  method: z
-    .literal('username_password', {
-      error: 'This sign-in method is not available yet',
-    })
-    .default('username_password'),
-  deviceId: ZDeviceId,
-});
+/**
+ * POST /api/login. `username_password` for primary accounts; `email_access_code` for recipients,
+ * who give their email (in `username`, or in `email`) and their access code as the password.
+ */
+export const ZLoginBody = z
+  .object({
+    username: z.string().trim().toLowerCase().max(254).optional(),
+    email: z.string().trim().toLowerCase().max(254).optional(),
+    password: z.string({ error: 'Password is required' }).max(256),
+    method: z
+      .enum(['username_password', 'email_access_code'], {
+        error: 'This sign-in method is not available',
+      })
+      .default('username_password'),
+    deviceId: ZDeviceId,
+  })
+  .superRefine((body, ctx) => {
+    const identifier =
+      body.method === 'email_access_code' ? (body.email ?? body.username) : body.username;
+    if (body.method === 'email_access_code') {
+      if (!identifier)
+        ctx.addIssue({ code: 'custom', path: ['email'], message: 'Email is required' });
+      else if (!z.email().safeParse(identifier).success)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['email'],
+          message: 'Please enter a valid email address',
+        });
+      if (!body.password)
+        ctx.addIssue({ code: 'custom', path: ['password'], message: 'Access code is required' });
+      return;
+    }
+    if (!identifier)
+      ctx.addIssue({ code: 'custom', path: ['username'], message: 'Username is required' });
+    if (!body.password)
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
+  })
+  .transform((body) => ({
+    method: body.method,
+    username:
+      (body.method === 'email_access_code' ? (body.email ?? body.username) : body.username) ?? '',
+    password: body.password,
+    deviceId: body.deviceId,
+  }));
 export type TLoginBody = z.input<typeof ZLoginBody>;
 
 export const ZLoginForm = z.object({
@@ -69,6 +97,13 @@ export const ZLoginForm = z.object({
   password: z.string().min(1, 'Password is required'),
 });
 export type TLoginForm = z.input<typeof ZLoginForm>;
+
+/** The recipient's sign-in form: their email and the access code they were given. */
+export const ZAccessCodeLoginForm = z.object({
+  email: ZEmail,
+  accessCode: z.string().trim().min(1, 'Access code is required').max(64),
+});
+export type TAccessCodeLoginForm = z.input<typeof ZAccessCodeLoginForm>;
 
 export interface TDeviceSync {
   isPrimary: boolean;

@@ -50,6 +50,8 @@ export const KEY_LIMITS = {
   resetCompletionPerEmail: { kind: 'reset_completion:email', max: 5, windowMs: 15 * 60_000 },
   resetCompletionPerIp: { kind: 'reset_completion:ip', max: 20, windowMs: 3600_000 },
   resetRequestPerEmail: { kind: 'reset_request:email', max: 3, windowMs: 15 * 60_000 },
+  accessCodePerEmail: { kind: 'access_code:email', max: 10, windowMs: 15 * 60_000 },
+  accessCodePerIp: { kind: 'access_code:ip', max: 30, windowMs: 15 * 60_000 },
   deviceMovePerAccount: { kind: 'device_move:account', max: 5, windowMs: 15 * 60_000 },
 } satisfies Record<string, KeyLimit>;
 

@@ -11,6 +11,7 @@ import {
   setSessionCookie,
 } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
+import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { login, logout, register } from './auth.service';
 
 /** The device in the body must be the device in the header: one device per request. */
@@ -62,11 +63,20 @@ export const authRoutes =
       async (request, reply) => {
         const device = requireDevice(request);
         assertSameDevice(device.id, request.body.deviceId);
-        const signedIn = await login(deps.db, getRequestContext(request), {
-          device,
-          body: request.body,
-          previousSessionIdHash: request.sessionIdHash,
-        });
+        const { body } = request;
+        const signedIn =
+          body.method === 'email_access_code'
+            ? await signInWithAccessCode(deps.db, getRequestContext(request), {
+                device,
+                email: body.username,
+                code: body.password,
+                previousSessionIdHash: request.sessionIdHash,
+              })
+            : await login(deps.db, getRequestContext(request), {
+                device,
+                body,
+                previousSessionIdHash: request.sessionIdHash,
+              });
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
         return toUserResponse(signedIn.user, signedIn.device);
       },

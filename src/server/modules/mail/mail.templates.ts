@@ -173,3 +173,30 @@ export function deviceMovedMail(input: {
     action: { label: `Open ${PRODUCT}`, url: input.appUrl },
   });
 }
+
+/** A family member's or friend's access code (D6): how they sign in to see what is shared. */
+export function recipientAccessCodeMail(input: {
+  recipient: Person;
+  owner: Person;
+  code: string;
+  appUrl: string;
+  isReplacement: boolean;
+}): OutgoingMail {
+  const owner = fullName(input.owner);
+  return render({
+    to: input.recipient.email,
+    subject: input.isReplacement
+      ? `Your new access code for ${owner}'s messages on ${PRODUCT}`
+      : `${owner} is recording video messages for you on ${PRODUCT}`,
+    greeting: `Dear ${input.recipient.firstName},`,
+    paragraphs: [
+      input.isReplacement
+        ? `Here is your new access code for ${owner}'s messages. Your previous code no longer works.`
+        : `${owner} records video messages for the people they love with ${PRODUCT}, and has added you. This is your access code:`,
+      `To sign in, open ${input.appUrl}/auth, choose "Recipient email and access code", and enter your email address (${input.recipient.email}) and this code.`,
+      `Messages kept only on ${input.owner.firstName}'s own device reach you when ${input.owner.firstName} or their next of kin passes them on. Please keep this code private.`,
+      `If you do not know ${owner}, or think this email reached you by mistake, you can ignore it.`,
+    ],
+    code: input.code,
+  });
+}

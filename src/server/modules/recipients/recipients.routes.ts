@@ -1,13 +1,27 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
-import { ZCreateRecipientBody } from '../../../shared/schemas/safety-net';
+import {
+  ZCreateRecipientBody,
+  ZRecipientIdParams,
+  type TRecipientList,
+} from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../app';
 import { getRequestContext, requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
-import { createRecipient } from './recipients.service';
+import {
+  createRecipient,
+  deleteRecipient,
+  listRecipients,
+  reshareAccessCode,
+} from './recipients.service';
 
 export const recipientRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    app.get('/api/recipients', async (request): Promise<TRecipientList> => {
+      const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients);
+      return listRecipients(deps, owner);
+    });
+
     app.post(
       '/api/recipients',
       { schema: { body: ZCreateRecipientBody } },
@@ -19,5 +33,22 @@ export const recipientRoutes =
         });
         return reply.status(isNew ? 201 : 200).send(recipient);
       },
+    );
+
+    app.delete('/api/recipients/:id', { schema: { params: ZRecipientIdParams } }, (request) =>
+      deleteRecipient(deps, getRequestContext(request), {
+        owner: requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients),
+        recipientId: request.params.id,
+      }),
+    );
+
+    app.post(
+      '/api/recipients/:id/reshare-code',
+      { schema: { params: ZRecipientIdParams } },
+      (request) =>
+        reshareAccessCode(deps, getRequestContext(request), {
+          owner: requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients),
+          recipientId: request.params.id,
+        }),
     );
   };

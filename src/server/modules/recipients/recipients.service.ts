@@ -1,14 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { EMERGENCY_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
-import type { TCreateRecipientBody, TRecipientCreated } from '../../../shared/schemas/safety-net';
+import { MESSAGES } from '../../../shared/domain/errors';
+import { limitsFor } from '../../../shared/domain/plans';
+import type {
+  TCreateRecipientBody,
+  TRecipientCategory,
+  TRecipientCreated,
+  TRecipientDeleted,
+  TRecipientList,
+  TReshareCode,
+} from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../app';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { nextOfKinCodeMail } from '../mail/mail.templates';
-import { findRecipientsOf, insertUser, updateUser, type UserRow } from '../users/users.repository';
+import { nextOfKinCodeMail, recipientAccessCodeMail } from '../mail/mail.templates';
+import {
+  deleteUserRow,
+  findRecipientsOf,
+  insertUser,
+  updateUser,
+  type UserRow,
+} from '../users/users.repository';
+import { deleteVideosForRecipient } from '../videos/videos.repository';
+import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
 
 type TRecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
 
@@ -39,6 +56,25 @@ export async function rotateNextOfKinCode(
   return code;
 }
 
+/** A family member's or friend's access code: replaced, emailed to them, returned once (D6). */
+async function replaceRecipientCode(
+  deps: AppDeps,
+  tx: DbOrTx,
+  input: { recipient: UserRow; owner: UserRow; isReplacement: boolean },
+): Promise<string> {
+  const { code, hash } = await issueAccessCode();
+  await updateUser(tx, input.recipient.id, { emergencyAccessCodeHash: hash });
+  await deps.mail.enqueue(
+    tx,
+    recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
+  );
+  return code;
+}
+
+function upgradeMessage(maxRecipients: number): string {
+  return `Your plan includes your next of kin and ${maxRecipients} more recipient${maxRecipients === 1 ? '' : 's'}. Upgrade to add more.`;
+}
+
 /**
  * Adds a recipient for the signed-in primary user; `createdById` always comes from the session
  * (D19). During onboarding a repeated next-of-kin form updates the one next of kin rather than
@@ -63,6 +99,17 @@ export async function createRecipient(
       throw new AppError('VALIDATION', 'You have already added someone with this email address.', {
         email: 'You have already added someone with this email address.',
       });
+    }
+    const { maxRecipients } = limitsFor(owner);
+    const isMandatoryNextOfKin =
+      body.category === 'next_of_kin' && !existing.some((r) => r.category === 'next_of_kin');
+    if (
+      !target &&
+      !isMandatoryNextOfKin &&
+      maxRecipients !== null &&
+      countTowardsLimit(existing) >= maxRecipients
+    ) {
+      throw new AppError('UPGRADE_REQUIRED', upgradeMessage(maxRecipients));
     }
 
     const values = {
@@ -98,9 +145,7 @@ export async function createRecipient(
         isReplacement: false,
       });
     } else {
-      const issued = await issueAccessCode();
-      await updateUser(tx, recipient.id, { emergencyAccessCodeHash: issued.hash });
-      code = issued.code;
+      code = await replaceRecipientCode(deps, tx, { recipient, owner, isReplacement: false });
     }
 
     await recordAudit(tx, context, {
@@ -129,4 +174,106 @@ export async function createRecipient(
   });
   deps.mail.kick();
   return result;
+}
+
+/** D7: the mandatory next of kin does not count towards the plan's recipient limit. */
+export function countTowardsLimit(recipients: readonly Pick<UserRow, 'category'>[]): number {
+  const hasNextOfKin = recipients.some((recipient) => recipient.category === 'next_of_kin');
+  return recipients.length - (hasNextOfKin ? 1 : 0);
+}
+
+export async function listRecipients(deps: AppDeps, owner: UserRow): Promise<TRecipientList> {
+  const rows = await findRecipientsWithVideoCounts(deps.db, owner.id);
+  const limits = limitsFor(owner);
+  return {
+    recipients: rows.map(({ recipient, videoCount }) => ({
+      id: recipient.id,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+      email: recipient.email,
+      category: recipient.category as TRecipientCategory,
+      phoneNumber: recipient.phoneNumber,
+      relationship: recipient.relationship,
+      videoCount,
+      createdAt: recipient.createdAt.toISOString(),
+    })),
+    maxRecipients: limits.maxRecipients,
+    maxRecordingSeconds: limits.maxRecordingSeconds,
+    showsHouseBanner: limits.showsHouseBanner,
+  };
+}
+
+async function findOwnRecipientOrThrow(db: DbOrTx, owner: UserRow, id: number) {
+  const recipient = await findRecipientOf(db, owner.id, id);
+  if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
+  return recipient;
+}
+
+/**
+ * D6: codes are stored hashed, so 'reshare' issues a new one, the old one stops working, and the
+ * new one is emailed to the recipient and shown once to the owner.
+ */
+export async function reshareAccessCode(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { owner: UserRow; recipientId: number },
+): Promise<TReshareCode> {
+  const { owner } = input;
+  const result = await deps.db.transaction(async (tx) => {
+    const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
+    const code =
+      recipient.category === 'next_of_kin'
+        ? await rotateNextOfKinCode(deps, tx, { nextOfKin: recipient, owner, isReplacement: true })
+        : await replaceRecipientCode(deps, tx, { recipient, owner, isReplacement: true });
+    await recordAudit(tx, context, {
+      eventType: 'recipient_code_reissued',
+      userId: owner.id,
+      username: owner.username,
+      details: {
+        message: `Issued a new access code for ${recipient.firstName} ${recipient.lastName}; the old code no longer works`,
+        recipientId: recipient.id,
+      },
+    });
+    return {
+      id: recipient.id,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+      category: recipient.category as TRecipientCategory,
+      emergencyAccessCode: code,
+    };
+  });
+  deps.mail.kick();
+  return result;
+}
+
+/**
+ * D23: a recipient goes with the index rows of their videos; D19: the last next of kin stays.
+ * The recipient's sessions end with the row (foreign key cascade).
+ */
+export async function deleteRecipient(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { owner: UserRow; recipientId: number },
+): Promise<TRecipientDeleted> {
+  const { owner } = input;
+  return deps.db.transaction(async (tx) => {
+    const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
+    if (recipient.category === 'next_of_kin') {
+      const nextOfKin = await findRecipientsOf(tx, owner.id, 'next_of_kin');
+      if (nextOfKin.length <= 1) throw new AppError('LAST_NEXT_OF_KIN', MESSAGES.lastNextOfKin);
+    }
+    const deletedVideoIds = await deleteVideosForRecipient(tx, owner.id, recipient.id);
+    await deleteUserRow(tx, recipient.id);
+    await recordAudit(tx, context, {
+      eventType: 'recipient_deleted',
+      userId: owner.id,
+      username: owner.username,
+      details: {
+        message: `Removed ${recipient.firstName} ${recipient.lastName} and ${deletedVideoIds.length} video${deletedVideoIds.length === 1 ? '' : 's'} for them`,
+        recipientId: recipient.id,
+        videoCount: deletedVideoIds.length,
+      },
+    });
+    return { id: recipient.id, deletedVideoIds };
+  });
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
@@ -86,4 +86,23 @@ export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
     .where(
       and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.category, 'next_of_kin')),
     );
+}
+
+/** Every recipient row with this email (next of kin, family, friend), each with its owner (D5). */
+export async function findRecipientsByEmail(db: DbOrTx, email: string) {
+  const owners = alias(users, 'owners');
+  return db
+    .select({ recipient: users, owner: owners })
+    .from(users)
+    .innerJoin(owners, eq(owners.id, users.createdById))
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        inArray(users.category, ['next_of_kin', 'family', 'friend']),
+      ),
+    );
+}
+
+export async function deleteUserRow(db: DbOrTx, id: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
 }

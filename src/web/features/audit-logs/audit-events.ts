@@ -25,6 +25,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   recipient_code_reissued: 'New access code issued',
   recipient_deleted: 'Recipient removed',
   onboarding_completed: 'Setup completed',
+  videos_deleted: 'Videos deleted',
 };
 
 export function describeEvent(eventType: string): string {

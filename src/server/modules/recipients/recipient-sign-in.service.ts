@@ -1,0 +1,106 @@
+import {
+  isWellFormedCode,
+  EMERGENCY_CODE_LENGTH,
+  normalizeCode,
+} from '../../../shared/domain/codes';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { verifyAgainstDummy, verifySecret } from '../../lib/crypto';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { isAnyKeyThrottled, KEY_LIMITS, recordKeyAttempts } from '../audit/throttle';
+import { createSession, type SignedIn } from '../auth/auth.service';
+import { deleteSession } from '../auth/sessions.repository';
+import type { DeviceRow } from '../devices/devices.repository';
+import { findRecipientsByEmail } from '../users/users.repository';
+
+const fullName = (person: { firstName: string; lastName: string }) =>
+  `${person.firstName} ${person.lastName}`;
+
+/**
+ * A recipient signs in with their email and the access code they were given (method
+ * email_access_code). Throttled per email and per IP like break-glass; every attempt is written
+ * in the owner's log, because it concerns their account.
+ */
+export async function signInWithAccessCode(
+  db: Db,
+  context: RequestContext,
+  input: { device: DeviceRow; email: string; code: string; previousSessionIdHash: string | null },
+): Promise<SignedIn> {
+  const keys = [
+    [KEY_LIMITS.accessCodePerEmail, input.email],
+    [KEY_LIMITS.accessCodePerIp, context.ip],
+  ] as const;
+  const [isThrottled, candidates] = await Promise.all([
+    isAnyKeyThrottled(db, keys),
+    findRecipientsByEmail(db, input.email),
+  ]);
+
+  const auditFailure = async (reason: string) => {
+    if (candidates.length === 0) {
+      await recordAudit(db, context, {
+        eventType: 'login_failed',
+        username: input.email,
+        successful: false,
+        details: { reason, method: 'email_access_code' },
+      });
+    }
+    for (const { owner } of candidates) {
+      await recordAudit(db, context, {
+        eventType: 'login_failed',
+        userId: owner.id,
+        username: owner.username,
+        successful: false,
+        details: { reason, method: 'email_access_code', recipientEmail: input.email },
+      });
+    }
+  };
+
+  if (isThrottled) {
+    await auditFailure('throttled');
+    throw new AppError('RATE_LIMITED', MESSAGES.accessCodeRateLimited);
+  }
+
+  const code = normalizeCode(input.code);
+  let match: (typeof candidates)[number] | undefined;
+  let hasVerified = false;
+  if (isWellFormedCode(input.code, EMERGENCY_CODE_LENGTH)) {
+    for (const candidate of candidates) {
+      const hash = candidate.recipient.emergencyAccessCodeHash;
+      if (!hash) continue;
+      hasVerified = true;
+      if (await verifySecret(hash, code)) {
+        match = candidate;
+        break;
+      }
+    }
+  }
+  // At least one hash check on every path, so timing does not reveal whether the email is known.
+  if (!hasVerified) await verifyAgainstDummy(code);
+
+  if (!match) {
+    await recordKeyAttempts(db, keys);
+    await auditFailure(candidates.length ? 'wrong access code' : 'no recipient with this email');
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.accessCodeInvalid);
+  }
+
+  const { recipient, owner } = match;
+  return db.transaction(async (tx) => {
+    if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
+    const session = await createSession(tx, recipient, input.device, 'email_access_code');
+    const message = `${fullName(recipient)} (${recipient.category.replace(/_/g, ' ')}) signed in with their access code`;
+    await recordAudit(tx, context, {
+      eventType: 'login',
+      userId: recipient.id,
+      username: recipient.email,
+      details: { method: 'email_access_code' },
+    });
+    await recordAudit(tx, context, {
+      eventType: 'login',
+      userId: owner.id,
+      username: owner.username,
+      details: { message, method: 'email_access_code', recipientId: recipient.id },
+    });
+    return { user: recipient, device: input.device, ...session };
+  });
+}

@@ -1,0 +1,14 @@
+import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
+import type { VideoRow } from './videos.repository';
+
+export function toVideoIndexEntry(row: VideoRow): TVideoIndexEntry {
+  return {
+    id: row.id,
+    recipientId: row.recipientId,
+    deviceId: row.deviceId,
+    storageType: row.storageType,
+    syncStatus: row.syncStatus,
+    metadata: { byteSize: row.byteSize, durationMs: row.durationMs, mimeType: row.mimeType },
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,64 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { videos } from '../../db/schema';
+
+export type VideoRow = typeof videos.$inferSelect;
+export type NewVideoRow = typeof videos.$inferInsert;
+
+/** Inserts the row unless one with this id exists; answers the stored row either way. */
+export async function insertVideoOnce(
+  db: DbOrTx,
+  values: NewVideoRow,
+): Promise<{ row: VideoRow | undefined; isNew: boolean }> {
+  const inserted = await db.insert(videos).values(values).onConflictDoNothing().returning();
+  if (inserted[0]) return { row: inserted[0], isNew: true };
+  const [existing] = await db.select().from(videos).where(eq(videos.id, values.id));
+  return { row: existing, isNew: false };
+}
+
+export function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
+  return db
+    .select()
+    .from(videos)
+    .where(eq(videos.creatorId, creatorId))
+    .orderBy(desc(videos.createdAt));
+}
+
+export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {
+  return db
+    .select()
+    .from(videos)
+    .where(
+      and(
+        eq(videos.recipientId, recipientId),
+        eq(videos.storageType, 'cloud'),
+        eq(videos.syncStatus, 'synced'),
+      ),
+    )
+    .orderBy(desc(videos.createdAt));
+}
+
+/** Deletes only rows the creator owns; answers the ids actually removed. */
+export async function deleteVideosOfCreator(
+  db: DbOrTx,
+  creatorId: number,
+  ids: readonly string[],
+): Promise<string[]> {
+  const removed = await db
+    .delete(videos)
+    .where(and(eq(videos.creatorId, creatorId), inArray(videos.id, [...ids])))
+    .returning({ id: videos.id });
+  return removed.map((row) => row.id);
+}
+
+export async function deleteVideosForRecipient(
+  db: DbOrTx,
+  creatorId: number,
+  recipientId: number,
+): Promise<string[]> {
+  const removed = await db
+    .delete(videos)
+    .where(and(eq(videos.creatorId, creatorId), eq(videos.recipientId, recipientId)))
+    .returning({ id: videos.id });
+  return removed.map((row) => row.id);
+}

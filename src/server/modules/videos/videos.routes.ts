@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import {
+  ZCreateVideoIndexBody,
+  ZDeleteVideosBody,
+  type TVideoIndexEntry,
+  type TVideosDeleted,
+} from '../../../shared/schemas/videos';
+import type { AppDeps } from '../../app';
+import {
+  getRequestContext,
+  requireDevice,
+  requirePrimaryOnPrimaryDevice,
+  requireUser,
+} from '../../plugins/request-context';
+import { toVideoIndexEntry } from './videos.presenter';
+import { findVideosOfCreator } from './videos.repository';
+import { deleteVideos, indexVideo } from './videos.service';
+
+export const videoRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post('/api/videos', { schema: { body: ZCreateVideoIndexBody } }, async (request, reply) => {
+      const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
+      const { row, isNew } = await indexVideo(deps, {
+        owner,
+        device: requireDevice(request),
+        body: request.body,
+      });
+      return reply.status(isNew ? 201 : 200).send(toVideoIndexEntry(row));
+    });
+
+    app.get('/api/videos', async (request): Promise<TVideoIndexEntry[]> => {
+      const user = requireUser(request);
+      return (await findVideosOfCreator(deps.db, user.id)).map(toVideoIndexEntry);
+    });
+
+    app.delete(
+      '/api/videos',
+      { schema: { body: ZDeleteVideosBody } },
+      async (request): Promise<TVideosDeleted> => {
+        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
+        const deletedIds = await deleteVideos(deps, getRequestContext(request), {
+          owner,
+          ids: request.body.ids,
+        });
+        return { deletedIds };
+      },
+    );
+  };

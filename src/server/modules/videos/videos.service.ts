@@ -1,0 +1,81 @@
+import { limitsFor } from '../../../shared/domain/plans';
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { TCreateVideoIndexBody } from '../../../shared/schemas/videos';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import type { DeviceRow } from '../devices/devices.repository';
+import { findRecipientOf } from '../recipients/recipients.repository';
+import type { UserRow } from '../users/users.repository';
+import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
+
+/** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
+const DURATION_SLACK_MS = 5_000;
+
+type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'metadata'>> & {
+  createdAt?: string;
+};
+
+/**
+ * Records that a local video exists (DESIGN.md principle 1): no title, no prompt, no content.
+ * Idempotent by the client's id, so a retried save never makes a second row.
+ */
+export async function indexVideo(
+  deps: AppDeps,
+  input: { owner: UserRow; device: DeviceRow; body: TIndexInput },
+): Promise<{ row: VideoRow; isNew: boolean }> {
+  const { owner, device, body } = input;
+  const recipient = await findRecipientOf(deps.db, owner.id, body.recipientId);
+  if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
+
+  const maxMs = limitsFor(owner).maxRecordingSeconds * 1000 + DURATION_SLACK_MS;
+  if (body.metadata.durationMs > maxMs) {
+    throw new AppError('VALIDATION', 'This recording is longer than your plan allows.', {
+      'metadata.durationMs': 'This recording is longer than your plan allows.',
+    });
+  }
+
+  const createdAt = body.createdAt ? new Date(body.createdAt) : new Date();
+  const { row, isNew } = await insertVideoOnce(deps.db, {
+    id: body.id,
+    creatorId: owner.id,
+    recipientId: recipient.id,
+    deviceId: device.id,
+    storageType: 'local',
+    syncStatus: 'local_only',
+    byteSize: body.metadata.byteSize,
+    durationMs: body.metadata.durationMs,
+    mimeType: body.metadata.mimeType,
+    createdAt: createdAt.getTime() > Date.now() ? new Date() : createdAt,
+  });
+  // Another account's id: refuse without saying whose.
+  if (!row || row.creatorId !== owner.id) {
+    throw new AppError('VALIDATION', 'This video id is already in use.', {
+      id: 'This video id is already in use.',
+    });
+  }
+  return { row, isNew };
+}
+
+export async function deleteVideos(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { owner: UserRow; ids: readonly string[] },
+): Promise<string[]> {
+  const { owner } = input;
+  return deps.db.transaction(async (tx) => {
+    const deletedIds = await deleteVideosOfCreator(tx, owner.id, [...new Set(input.ids)]);
+    if (deletedIds.length > 0) {
+      await recordAudit(tx, context, {
+        eventType: 'videos_deleted',
+        userId: owner.id,
+        username: owner.username,
+        details: {
+          message: `Deleted ${deletedIds.length} video${deletedIds.length === 1 ? '' : 's'}`,
+          videoIds: deletedIds,
+        },
+      });
+    }
+    return deletedIds;
+  });
+}

@@ -1,0 +1,486 @@
+import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, sessions, users, videos } from '../../src/server/db/schema';
+import {
+  buildTestApp,
+  createOnboardedUser,
+  createPrimaryUser,
+  NEXT_OF_KIN,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
+import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+
+let t: TestApp;
+let smtp: TestSmtpServer;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
+  // D1: the first account is the admin; the users below are ordinary free accounts.
+  await createPrimaryUser(t, { email: 'admin@care.test' });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const CODE = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
+let counter = 0;
+const person = (category: 'family' | 'friend' | 'next_of_kin' = 'family') => {
+  counter += 1;
+  return {
+    firstName: 'Tom',
+    lastName: `Lee${counter}`,
+    email: `tom${counter}.${randomUUID().slice(0, 6)}@example.test`,
+    category,
+    ...(category === 'next_of_kin' ? { phoneNumber: '+44 7700 900456', relationship: 'Son' } : {}),
+  };
+};
+
+async function indexVideoFor(device: TestDevice, recipientId: number) {
+  const id = randomUUID();
+  const res = await device.post('/api/videos', {
+    id,
+    recipientId,
+    storageType: 'local',
+    syncStatus: 'local_only',
+    metadata: { byteSize: 120_000, durationMs: 3000, mimeType: 'video/webm;codecs=vp8,opus' },
+  });
+  expect(res.statusCode).toBe(201);
+  return id;
+}
+
+async function setTier(userId: number, values: Partial<typeof users.$inferInsert>) {
+  await t.db.update(users).set(values).where(eq(users.id, userId));
+}
+
+describe('GET /api/recipients', () => {
+  it('lists only the owner’s recipients, with video counts and the plan’s limits', async () => {
+    const alice = await createOnboardedUser(t);
+    const bob = await createOnboardedUser(t);
+    const family = (await alice.device.post('/api/recipients', person())).json<{ id: number }>();
+    await indexVideoFor(alice.device, family.id);
+    await indexVideoFor(alice.device, family.id);
+
+    const res = await alice.device.get('/api/recipients');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      maxRecipients: 1,
+      maxRecordingSeconds: 60,
+      showsHouseBanner: true,
+    });
+    expect(body.recipients.map((r: { id: number }) => r.id)).toEqual([
+      alice.nextOfKin.id,
+      family.id,
+    ]);
+    expect(body.recipients[1]).toMatchObject({ category: 'family', videoCount: 2 });
+    expect(body.recipients[0]).toMatchObject({ category: 'next_of_kin', videoCount: 0 });
+    expect(JSON.stringify(body)).not.toMatch(/hash|emergencyAccessCode/i);
+
+    const bobs = (await bob.device.get('/api/recipients')).json();
+    expect(bobs.recipients.map((r: { id: number }) => r.id)).toEqual([bob.nextOfKin.id]);
+  });
+
+  it('refuses the signed-out and recipients', async () => {
+    const anonymous = await TestDevice.create(t.app);
+    expect((await anonymous.get('/api/recipients')).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/recipients: the plan limits (D7, D9)', () => {
+  it('lets a free user add one recipient besides the next of kin, then asks to upgrade', async () => {
+    const alice = await createOnboardedUser(t);
+    expect((await alice.device.post('/api/recipients', person('friend'))).statusCode).toBe(201);
+    const res = await alice.device.post('/api/recipients', person('family'));
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({
+      code: 'UPGRADE_REQUIRED',
+      message: 'Your plan includes your next of kin and 1 more recipient. Upgrade to add more.',
+    });
+    const rows = await t.db.select().from(users).where(eq(users.createdById, alice.user.id));
+    expect(rows).toHaveLength(2);
+  });
+
+  it('allows 10 on Standard, and no limit for Premium, VIPs and admins', async () => {
+    const standard = await createOnboardedUser(t);
+    await setTier(standard.user.id, { subscriptionTier: 'standard' });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await standard.device.post('/api/recipients', person())).statusCode).toBe(201);
+    }
+    expect((await standard.device.post('/api/recipients', person())).json().code).toBe(
+      'UPGRADE_REQUIRED',
+    );
+
+    for (const values of [
+      { subscriptionTier: 'premium' as const },
+      { isVIP: true },
+      { isAdmin: true },
+    ]) {
+      const user = await createOnboardedUser(t);
+      await setTier(user.user.id, values);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await user.device.post('/api/recipients', person())).statusCode).toBe(201);
+      }
+    }
+  });
+
+  it('emails a family member their access code and keeps only its hash', async () => {
+    const alice = await createOnboardedUser(t, {
+      user: { firstName: 'Margaret', lastName: 'Hill' },
+    });
+    const tom = person('family');
+    const res = await alice.device.post('/api/recipients', {
+      ...tom,
+      email: ` ${tom.email.toUpperCase()} `,
+    });
+    expect(res.statusCode).toBe(201);
+    const code = res.json().emergencyAccessCode;
+    expect(code).toMatch(CODE);
+    const mail = await smtp.waitFor((m) => m.to.includes(tom.email));
+    expect(mail.subject).toBe('Margaret Hill is recording video messages for you on Memento');
+    expect(extractCode(mail, 16)).toBe(code);
+    const [row] = await t.db.select().from(users).where(eq(users.id, res.json().id));
+    expect(row!.emergencyAccessCodeHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('answers bad input with the form’s messages', async () => {
+    const alice = await createOnboardedUser(t);
+    const res = await alice.device.post('/api/recipients', {
+      firstName: '',
+      lastName: 'X',
+      email: 'nope',
+      category: 'cousin',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toMatchObject({
+      firstName: 'First name is required',
+      email: 'Please enter a valid email address',
+      category: 'Please select a category',
+    });
+  });
+});
+
+describe('POST /api/recipients/{id}/reshare-code (D6)', () => {
+  it('issues a new code, emails it, audits it, and the old code stops working', async () => {
+    const alice = await createOnboardedUser(t);
+    const tom = person('friend');
+    const added = (await alice.device.post('/api/recipients', tom)).json();
+
+    const res = await alice.device.post(`/api/recipients/${added.id}/reshare-code`);
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json();
+    expect(fresh).toMatchObject({ id: added.id, firstName: 'Tom', category: 'friend' });
+    expect(fresh.emergencyAccessCode).toMatch(CODE);
+    expect(fresh.emergencyAccessCode).not.toBe(added.emergencyAccessCode);
+    const mail = await smtp.waitFor(
+      (m) => m.to.includes(tom.email) && m.subject.startsWith('Your new access code'),
+    );
+    expect(extractCode(mail, 16)).toBe(fresh.emergencyAccessCode);
+
+    const phone = await TestDevice.create(t.app);
+    const old = await phone.post('/api/login', {
+      username: tom.email,
+      password: added.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(old.statusCode).toBe(401);
+    const now = await phone.post('/api/login', {
+      username: tom.email,
+      password: fresh.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(now.statusCode).toBe(200);
+
+    const audit = await t.db
+      .select()
+      .from(auditLogs)
+      .where(
+        and(
+          eq(auditLogs.userId, alice.user.id),
+          eq(auditLogs.eventType, 'recipient_code_reissued'),
+        ),
+      );
+    expect(audit).toHaveLength(1);
+  });
+
+  it('re-issues a next of kin’s code the same way', async () => {
+    const alice = await createOnboardedUser(t);
+    const res = await alice.device.post(`/api/recipients/${alice.nextOfKin.id}/reshare-code`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().emergencyAccessCode).not.toBe(alice.nextOfKin.emergencyAccessCode);
+    await smtp.waitFor(
+      (m) =>
+        m.to.includes(alice.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
+    );
+  });
+});
+
+describe('DELETE /api/recipients/{id}', () => {
+  it('removes the recipient with their video index rows, audited, naming how many', async () => {
+    const alice = await createOnboardedUser(t);
+    const tom = (await alice.device.post('/api/recipients', person())).json();
+    const videoIds = [
+      await indexVideoFor(alice.device, tom.id),
+      await indexVideoFor(alice.device, tom.id),
+    ];
+
+    const res = await alice.device.delete(`/api/recipients/${tom.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().deletedVideoIds.sort()).toEqual(videoIds.sort());
+    expect(await t.db.select().from(users).where(eq(users.id, tom.id))).toHaveLength(0);
+    expect(await t.db.select().from(videos).where(eq(videos.recipientId, tom.id))).toHaveLength(0);
+    const [audit] = await t.db
+      .select()
+      .from(auditLogs)
+      .where(
+        and(eq(auditLogs.userId, alice.user.id), eq(auditLogs.eventType, 'recipient_deleted')),
+      );
+    expect(audit!.details).toMatchObject({ videoCount: 2 });
+    expect(String(audit!.details.message)).toContain('2 videos');
+  });
+
+  it('refuses to delete the last next of kin (D19), but allows it once there is another', async () => {
+    const alice = await createOnboardedUser(t);
+    await setTier(alice.user.id, { subscriptionTier: 'premium' });
+    const res = await alice.device.delete(`/api/recipients/${alice.nextOfKin.id}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'LAST_NEXT_OF_KIN',
+      message: 'Add another next of kin first',
+    });
+
+    const second = (await alice.device.post('/api/recipients', person('next_of_kin'))).json();
+    expect((await alice.device.delete(`/api/recipients/${alice.nextOfKin.id}`)).statusCode).toBe(
+      200,
+    );
+    expect((await alice.device.delete(`/api/recipients/${second.id}`)).statusCode).toBe(409);
+  });
+
+  it('ends a deleted recipient’s sessions', async () => {
+    const alice = await createOnboardedUser(t);
+    const tom = person();
+    const added = (await alice.device.post('/api/recipients', tom)).json();
+    const phone = await TestDevice.create(t.app);
+    await phone.post('/api/login', {
+      email: tom.email,
+      password: added.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect((await phone.get('/api/user')).statusCode).toBe(200);
+    await alice.device.delete(`/api/recipients/${added.id}`);
+    expect((await phone.get('/api/user')).statusCode).toBe(401);
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, added.id))).toHaveLength(0);
+  });
+});
+
+describe('one user cannot reach another’s recipients', () => {
+  it('answers 404 to delete, reshare and prompts for someone else’s recipient', async () => {
+    const alice = await createOnboardedUser(t);
+    const mallory = await createOnboardedUser(t);
+    for (const res of [
+      await mallory.device.delete(`/api/recipients/${alice.nextOfKin.id}`),
+      await mallory.device.post(`/api/recipients/${alice.nextOfKin.id}/reshare-code`),
+      await mallory.device.get(`/api/prompts?recipientId=${alice.nextOfKin.id}`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('Recipient not found');
+    }
+    const [row] = await t.db.select().from(users).where(eq(users.id, alice.nextOfKin.id));
+    expect(row).toBeDefined();
+  });
+
+  it('refuses recipients’ own sessions on the owner’s endpoints', async () => {
+    const alice = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    await phone.post('/api/login', {
+      email: alice.nextOfKin.email,
+      password: alice.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    for (const res of [
+      await phone.get('/api/recipients'),
+      await phone.post('/api/recipients', person()),
+      await phone.delete(`/api/recipients/${alice.nextOfKin.id}`),
+    ]) {
+      expect(res.statusCode).toBe(403);
+    }
+  });
+});
+
+describe('GET /api/prompts', () => {
+  it('serves at least ten prompts for the recipient’s category', async () => {
+    const alice = await createOnboardedUser(t);
+    const friend = (await alice.device.post('/api/recipients', person('friend'))).json();
+    for (const [id, category] of [
+      [alice.nextOfKin.id, 'next_of_kin'],
+      [friend.id, 'friend'],
+    ] as const) {
+      const res = await alice.device.get(`/api/prompts?recipientId=${id}`);
+      expect(res.statusCode).toBe(200);
+      const prompts = res.json();
+      expect(prompts.length).toBeGreaterThanOrEqual(10);
+      for (const prompt of prompts) {
+        expect(prompt).toMatchObject({
+          category,
+          id: expect.any(String),
+          title: expect.any(String),
+          description: expect.any(String),
+        });
+      }
+    }
+    expect((await alice.device.get('/api/prompts?recipientId=abc')).statusCode).toBe(400);
+  });
+});
+
+describe('recipient sign-in (email_access_code)', () => {
+  it('signs a recipient in with the code, case and hyphens aside, and shows their home', async () => {
+    const alice = await createOnboardedUser(t, {
+      user: { firstName: 'Margaret', lastName: 'Hill' },
+    });
+    const phone = await TestDevice.create(t.app);
+    const res = await phone.post('/api/login', {
+      email: alice.nextOfKin.email.toUpperCase(),
+      password: alice.nextOfKin.emergencyAccessCode.toLowerCase().replace(/-/g, ' '),
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: alice.nextOfKin.id,
+      category: 'next_of_kin',
+      isPrimary: false,
+      deviceStatus: 'secondary',
+    });
+    const [session] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, alice.nextOfKin.id));
+    expect(session!.method).toBe('email_access_code');
+
+    const home = await phone.get('/api/recipient-home');
+    expect(home.statusCode).toBe(200);
+    expect(home.json()).toEqual({
+      owner: { firstName: 'Margaret', lastName: 'Hill' },
+      category: 'next_of_kin',
+      ownerHasCloudSync: false,
+      sharedVideos: [],
+    });
+    // The owner's log shows that their next of kin signed in.
+    const ownerLog = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, alice.user.id), eq(auditLogs.eventType, 'login')));
+    expect(ownerLog.some((row) => row.details.method === 'email_access_code')).toBe(true);
+    expect((await alice.device.get('/api/recipient-home')).statusCode).toBe(403);
+  });
+
+  it('refuses a wrong code with one message and audits it in the owner’s log', async () => {
+    const alice = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    const wrong = await phone.post('/api/login', {
+      username: alice.nextOfKin.email,
+      password: 'AAAA-BBBB-CCCC-DDDD',
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    const unknown = await phone.post('/api/login', {
+      username: 'nobody@example.test',
+      password: alice.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe(
+        'The email address or access code is not right. Please check them and try again.',
+      );
+    }
+    const failures = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, alice.user.id), eq(auditLogs.eventType, 'login_failed')));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.successful).toBe(false);
+    expect(failures[0]!.details).toMatchObject({
+      reason: 'wrong access code',
+      method: 'email_access_code',
+    });
+    expect(phone.hasSessionCookie).toBe(false);
+  });
+
+  it('answers missing fields clearly', async () => {
+    const phone = await TestDevice.create(t.app);
+    const res = await phone.post('/api/login', {
+      password: '',
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toMatchObject({
+      email: 'Email is required',
+      password: 'Access code is required',
+    });
+  });
+
+  it('throttles guessing per email, even with the right code afterwards', async () => {
+    const alice = await createOnboardedUser(t);
+    for (let i = 0; i < 10; i += 1) {
+      const guesser = await TestDevice.create(t.app);
+      const res = await guesser.post('/api/login', {
+        email: alice.nextOfKin.email,
+        password: `AAAA-BBBB-CCCC-${String(2222 + i).replace(/[01]/g, '2')}`,
+        method: 'email_access_code',
+        deviceId: guesser.deviceId,
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const phone = await TestDevice.create(t.app);
+    const res = await phone.post('/api/login', {
+      email: alice.nextOfKin.email,
+      password: alice.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().message).toBe(
+      'Too many sign-in attempts. Please wait 15 minutes and try again.',
+    );
+  });
+
+  it('lets the same email be a recipient of two primary users, each code opening its own', async () => {
+    const shared = `shared.${randomUUID().slice(0, 6)}@example.test`;
+    const alice = await createOnboardedUser(t, { nextOfKinEmail: shared });
+    const bob = await createOnboardedUser(t, { nextOfKinEmail: shared });
+    const phone = await TestDevice.create(t.app);
+    const res = await phone.post('/api/login', {
+      email: shared,
+      password: bob.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(res.json().id).toBe(bob.nextOfKin.id);
+    expect(res.json().id).not.toBe(alice.nextOfKin.id);
+  });
+});
+
+describe('onboarding still adds the mandatory next of kin on a free plan', () => {
+  it('does not count the next of kin towards the limit', async () => {
+    const { device } = await createPrimaryUser(t);
+    expect(
+      (
+        await device.post('/api/recipients', {
+          ...NEXT_OF_KIN,
+          email: `kin.${randomUUID().slice(0, 6)}@example.test`,
+        })
+      ).statusCode,
+    ).toBe(201);
+    await device.post('/api/user/complete-onboarding', {});
+    expect((await device.post('/api/recipients', person())).statusCode).toBe(201);
+  });
+});
