@@ -70,3 +70,40 @@ export interface TRecipientHome {
   /** Messages shared with this recipient through the cloud (none for Community Edition). */
   sharedVideos: { id: string; title: string | null; createdAt: string; durationMs: number }[];
 }
+
+export const RECIPIENT_CATEGORY_LABELS: Record<TRecipientCategory, string> = {
+  next_of_kin: 'Next of kin',
+  family: 'Family',
+  friend: 'Friend',
+};
+
+const EMAIL_EXAMPLE = 'name@example.com';
+
+/** The Add Recipient dialog (SPEC §5): the server's rules with the form's own wording. */
+export const ZAddRecipientForm = z
+  .object({
+    firstName: z.string().trim().min(1, 'First name is required').max(100),
+    lastName: z.string().trim().min(1, 'Last name is required').max(100),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .min(1, 'Email is required')
+      .max(254, 'Email address is too long')
+      .pipe(z.email({ error: `Please enter a valid email address (e.g., ${EMAIL_EXAMPLE})` })),
+    category: z.enum(['next_of_kin', 'family', 'friend'], { error: 'Please select a category' }),
+    phoneNumber: z
+      .string()
+      .trim()
+      .max(40, 'Phone number is too long')
+      .regex(/^[+()\d\s.-]*$/, 'Please enter a valid phone number'),
+    relationship: z.string().trim().max(60, 'Relationship is too long'),
+  })
+  .superRefine((form, ctx) => {
+    if (form.category !== 'next_of_kin') return;
+    if (!form.phoneNumber)
+      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Phone number is required' });
+    if (!form.relationship)
+      ctx.addIssue({ code: 'custom', path: ['relationship'], message: 'Relationship is required' });
+  });
+export type TAddRecipientForm = z.input<typeof ZAddRecipientForm>;

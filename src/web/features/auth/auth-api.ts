@@ -35,13 +35,18 @@ export async function fetchCurrentUser(signal?: AbortSignal): Promise<TUser | nu
   }
 }
 
-export function loginWithPassword(credentials: TLoginForm): Promise<TUser> {
+/** Username and password, or (for recipients) email and access code (SPEC §3 login payload). */
+export type TLoginCredentials = TLoginForm & {
+  method?: 'username_password' | 'email_access_code';
+};
+
+export function loginWithPassword(credentials: TLoginCredentials): Promise<TUser> {
   return apiRequest<TUser>('/api/login', {
     method: 'POST',
     buildBody: (deviceId) => ({
       username: credentials.username.trim().toLowerCase(),
       password: credentials.password,
-      method: 'username_password',
+      method: credentials.method ?? 'username_password',
       deviceId,
     }),
   });

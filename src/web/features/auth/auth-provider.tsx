@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TLoginForm, TUser } from '@shared/schemas/auth';
+import type { TUser } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
 import { dismissToast, toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
@@ -29,6 +29,7 @@ import {
   toClientDeviceStatus,
   USER_QUERY_KEY,
   type TClientDeviceStatus,
+  type TLoginCredentials,
   type TRegisterInput,
 } from './auth-api';
 
@@ -51,7 +52,7 @@ export interface TAuthContext {
   isLoading: boolean;
   error: Error | null;
   isOffline: boolean;
-  login: (credentials: TLoginForm) => Promise<TUser>;
+  login: (credentials: TLoginCredentials) => Promise<TUser>;
   logout: () => Promise<void>;
   register: (input: TRegisterInput) => Promise<TUser>;
   /** Forget the signed-in user in this browser, e.g. after a device reset ended the session. */
@@ -140,7 +141,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const loginMutation = useMutation({
-    mutationFn: async (credentials: TLoginForm) => {
+    mutationFn: async (credentials: TLoginCredentials) => {
       const signedIn = await loginWithPassword(credentials);
       cacheDeviceStatus(signedIn.deviceSync ? toClientDeviceStatus(signedIn.deviceSync) : null);
       applySignedInUser(signedIn);

@@ -4,6 +4,7 @@ import type {
   TPrompt,
   TRecipientCreated,
   TRecipientDeleted,
+  TRecipientHome,
   TRecipientList,
   TReshareCode,
 } from '@shared/schemas/recipients';
@@ -42,5 +43,15 @@ export function usePrompts(recipientId: number | null) {
   return useQuery<TPrompt[]>({
     queryKey: promptsQueryKey(recipientId ?? 0),
     enabled: recipientId !== null,
+  });
+}
+
+/** GET /api/recipient-home: what a signed-in recipient sees. */
+export function useRecipientHome(options: { enabled?: boolean } = {}) {
+  return useQuery<TRecipientHome>({
+    queryKey: ['/api/recipient-home'],
+    enabled: options.enabled ?? true,
+    staleTime: 0,
+    refetchOnMount: 'always',
   });
 }

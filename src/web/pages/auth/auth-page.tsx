@@ -56,7 +56,7 @@ function readResetLink(hash: string): { email?: string; code?: string } {
 }
 
 const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {
-  login: { title: 'Sign In', intro: 'Welcome back. Sign in with your username and password.' },
+  login: { title: 'Sign In', intro: 'Welcome back. Choose how you sign in.' },
   register: {
     title: 'Create Your Account',
     intro: 'Memento Community Edition is free. Your videos stay on this device.',

@@ -3,7 +3,6 @@ import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
   KeyRound,
-  LifeBuoy,
   LogOut,
   MonitorCheck,
   MonitorX,
@@ -11,6 +10,8 @@ import {
   ScrollText,
   ShieldAlert,
   UserRound,
+  Users,
+  Video,
 } from 'lucide-react';
 import { isPrimaryUser } from '@web/app/route-guards';
 import { Alert } from '@web/components/ui/alert';
@@ -19,11 +20,10 @@ import { Card, CardContent, CardDescription, CardHeader } from '@web/components/
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
-import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
-import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
 import { ResetPasswordDialog } from '@web/features/passwords/components/reset-password-dialog';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { RecipientHome } from './recipient-home';
 import { WelcomeBanner } from './welcome-banner';
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
@@ -56,14 +56,14 @@ export default function HomePage() {
   const { user, deviceStatus, logout } = useAuth();
   const navigate = useNavigate();
   const { openReset, openEmergency, dialogs } = useDeviceResetDialogs();
-  const [openDialog, setOpenDialog] = useState<'password' | 'emergency-access' | null>(null);
+  const [openDialog, setOpenDialog] = useState<'password' | null>(null);
 
   useEffect(showWelcomeToast, []);
 
   if (!user) return null;
+  if (user.category !== 'primary') return <RecipientHome user={user} />;
 
   const canManageSecurity = isPrimaryUser(user);
-  const isNextOfKin = user.category === 'next_of_kin';
   const setDialogOpen = (dialog: typeof openDialog) => (isOpen: boolean) =>
     setOpenDialog(isOpen ? dialog : null);
 
@@ -115,6 +115,39 @@ export default function HomePage() {
         </Alert>
       )}
 
+      {canManageSecurity && (
+        <Card asChild>
+          <section aria-labelledby="messages-heading">
+            <CardHeader>
+              <h2
+                id="messages-heading"
+                className="flex items-center gap-3 text-xl font-bold tracking-tight sm:text-2xl"
+              >
+                <Video className="size-6 text-primary" aria-hidden="true" />
+                Your video messages
+              </h2>
+              <CardDescription>
+                Record a message for someone you love, or manage who you record for.
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-3 sm:flex-row">
+              <Button asChild size="lg">
+                <Link to="/record">
+                  <Video aria-hidden="true" />
+                  Record New Video Message
+                </Link>
+              </Button>
+              <Button asChild size="lg" variant="outline">
+                <Link to="/recipients">
+                  <Users aria-hidden="true" />
+                  Manage Recipients
+                </Link>
+              </Button>
+            </CardContent>
+          </section>
+        </Card>
+      )}
+
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader>
@@ -148,12 +181,6 @@ export default function HomePage() {
                     Reset Password
                   </Button>
                 </>
-              )}
-              {isNextOfKin && (
-                <Button variant="outline" onClick={() => setOpenDialog('emergency-access')}>
-                  <LifeBuoy aria-hidden="true" />
-                  {EMERGENCY_TEXT.dialogTitle}
-                </Button>
               )}
               <Button variant="outline" onClick={signOut}>
                 <LogOut aria-hidden="true" />
@@ -201,12 +228,6 @@ export default function HomePage() {
         <ResetPasswordDialog
           open={openDialog === 'password'}
           onOpenChange={setDialogOpen('password')}
-        />
-      )}
-      {isNextOfKin && (
-        <NextOfKinEmergencyDialog
-          open={openDialog === 'emergency-access'}
-          onOpenChange={setDialogOpen('emergency-access')}
         />
       )}
     </div>

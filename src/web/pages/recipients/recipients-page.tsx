@@ -1,9 +1,264 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { ArrowLeft, Trash2, UserPlus } from 'lucide-react';
+import type { TRecipient, TRecipientCreated } from '@shared/schemas/recipients';
+import { isPrimaryUser } from '@web/app/route-guards';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Checkbox } from '@web/components/ui/checkbox';
+import { Spinner } from '@web/components/ui/spinner';
+import { toast } from '@web/components/ui/use-toast';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { AddRecipientDialog } from '@web/features/recipients/components/add-recipient-dialog';
+import { DeleteRecipientsDialog } from '@web/features/recipients/components/delete-recipients-dialog';
+import { HouseBanner } from '@web/features/recipients/components/house-banner';
+import { RecipientCard } from '@web/features/recipients/components/recipient-card';
+import { ShareCodeDialog } from '@web/features/recipients/components/share-code-dialog';
+import { UpgradeDialog } from '@web/features/recipients/components/upgrade-dialog';
+import { ViewVideosDialog } from '@web/features/recipients/components/view-videos-dialog';
+import {
+  deleteRecipient,
+  RECIPIENTS_QUERY_KEY,
+  reshareCode,
+  useRecipients,
+} from '@web/features/recipients/recipients-api';
+import type { TShareTarget } from '@web/features/recipients/share-text';
+import { deleteLocalVideos, listVideos } from '@web/features/videos/local-store';
+import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
+import { MESSAGES } from '@shared/domain/errors';
+import { describeError } from '@web/lib/api-client';
+import { usePageTitle } from '@web/lib/use-page-title';
+
+function planLine(maxRecipients: number | null, used: number): string {
+  if (maxRecipients === null) return 'Your plan has no limit on recipients.';
+  return `Your plan includes your next of kin and ${maxRecipients} more recipient${maxRecipients === 1 ? '' : 's'} (${Math.min(used, maxRecipients)} of ${maxRecipients} used).`;
+}
 
 export default function RecipientsPage() {
+  usePageTitle('Recipients');
+  const { user } = useAuth();
+  const isPrimary = user ? isPrimaryUser(user) : false;
+
+  if (!user) return null;
+  if (!isPrimary) {
+    return (
+      <div className="mx-auto w-full max-w-3xl">
+        <Alert variant="warm" title="Recipients">
+          <p>{MESSAGES.primaryOnlyRecipients}</p>
+        </Alert>
+      </div>
+    );
+  }
+  return <RecipientsManager userId={user.id} ownerName={`${user.firstName} ${user.lastName}`} />;
+}
+
+function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: string }) {
+  const queryClient = useQueryClient();
+  const { data, isLoading, error } = useRecipients();
+  const localVideos = useLiveQuery(() => listVideos(userId), [userId]);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [isAdding, setIsAdding] = useState(false);
+  const [upgradeMessage, setUpgradeMessage] = useState<string | null>(null);
+  const [share, setShare] = useState<{ target: TShareTarget; code: string | null } | null>(null);
+  const [toDelete, setToDelete] = useState<TRecipient[]>([]);
+  const [viewing, setViewing] = useState<TRecipient | null>(null);
+
+  const recipients = useMemo(() => data?.recipients ?? [], [data]);
+  const localCounts = useMemo(() => {
+    const counts = new Map<number, number>();
+    for (const video of localVideos ?? []) {
+      counts.set(video.recipientId, (counts.get(video.recipientId) ?? 0) + 1);
+    }
+    return counts;
+  }, [localVideos]);
+
+  const nextOfKinCount = recipients.filter((r) => r.category === 'next_of_kin').length;
+  const deletingNextOfKin = toDelete.filter((r) => r.category === 'next_of_kin').length;
+  const used = recipients.length - (nextOfKinCount > 0 ? 1 : 0);
+  const isAllSelected = recipients.length > 0 && selected.size === recipients.length;
+
+  async function refresh() {
+    await queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
+    await queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
+  }
+
+  function onAdded(created: TRecipientCreated) {
+    void refresh();
+    toast({
+      variant: 'success',
+      title: 'Recipient added',
+      description: `${created.firstName} ${created.lastName} has been added.`,
+    });
+    if (created.emergencyAccessCode) {
+      setShare({ target: created, code: created.emergencyAccessCode });
+    }
+  }
+
+  async function onReshare(target: TShareTarget): Promise<string> {
+    const fresh = await reshareCode(target.id);
+    return fresh.emergencyAccessCode;
+  }
+
+  function startAdding() {
+    if (data?.maxRecipients != null && used >= data.maxRecipients) {
+      setUpgradeMessage(
+        `Your plan includes your next of kin and ${data.maxRecipients} more recipient${data.maxRecipients === 1 ? '' : 's'}. Upgrade to add more.`,
+      );
+      return;
+    }
+    setIsAdding(true);
+  }
+
+  async function confirmDelete() {
+    const failures: string[] = [];
+    // SPEC §7: one call per selected recipient.
+    for (const recipient of toDelete) {
+      try {
+        const { deletedVideoIds } = await deleteRecipient(recipient.id);
+        const onDevice = await listVideos(userId, recipient.id);
+        await deleteLocalVideos([...new Set([...deletedVideoIds, ...onDevice.map((v) => v.id)])]);
+      } catch (reason) {
+        failures.push(
+          `${recipient.firstName} ${recipient.lastName}: ${describeError(reason, 'Failed to delete recipients')}`,
+        );
+      }
+    }
+    await refresh();
+    setSelected(new Set());
+    setToDelete([]);
+    if (failures.length > 0) {
+      toast({
+        variant: 'destructive',
+        title: 'Failed to delete recipients',
+        description: failures.join(' '),
+      });
+    } else {
+      toast({
+        variant: 'success',
+        title:
+          toDelete.length === 1 ? 'Recipient removed' : `${toDelete.length} recipients removed`,
+      });
+    }
+  }
+
   return (
-    <PagePlaceholder title="Recipients">
-      <p>Adding and managing the people you record messages for arrives in a coming release.</p>
-    </PagePlaceholder>
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
+      <Button asChild variant="link" className="self-start">
+        <Link to="/">
+          <ArrowLeft aria-hidden="true" />
+          Home
+        </Link>
+      </Button>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-2">
+          <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your Recipients</h1>
+          <p className="text-lg text-muted-foreground">The people you record video messages for.</p>
+        </div>
+        <Button size="lg" onClick={startAdding} disabled={!data}>
+          <UserPlus aria-hidden="true" />
+          Add Recipient
+        </Button>
+      </div>
+
+      {isLoading && (
+        <p role="status" className="flex items-center gap-3 text-lg">
+          <Spinner /> Loading your recipients...
+        </p>
+      )}
+      {error && (
+        <Alert variant="destructive" title="Your recipients could not be loaded">
+          <p>{describeError(error, 'Please try again.')}</p>
+          <div>
+            <Button variant="outline" onClick={() => void refresh()}>
+              Try Again
+            </Button>
+          </div>
+        </Alert>
+      )}
+
+      {data && (
+        <>
+          <p className="text-base text-muted-foreground">{planLine(data.maxRecipients, used)}</p>
+          {recipients.length > 0 && (
+            <div className="flex flex-wrap items-center gap-4 rounded-xl bg-muted p-3">
+              <label className="flex min-h-11 cursor-pointer items-center gap-3 px-2 font-semibold">
+                <Checkbox
+                  checked={isAllSelected}
+                  onCheckedChange={(value) =>
+                    setSelected(value === true ? new Set(recipients.map((r) => r.id)) : new Set())
+                  }
+                />
+                Select all
+              </label>
+              <Button
+                variant="destructive"
+                disabled={selected.size === 0}
+                onClick={() => setToDelete(recipients.filter((r) => selected.has(r.id)))}
+              >
+                <Trash2 aria-hidden="true" />
+                Delete selected{selected.size > 0 ? ` (${selected.size})` : ''}
+              </Button>
+            </div>
+          )}
+          <ul className="grid gap-5 md:grid-cols-2" aria-label="Recipients">
+            {recipients.map((recipient) => (
+              <RecipientCard
+                key={recipient.id}
+                recipient={recipient}
+                localVideoCount={localCounts.get(recipient.id) ?? 0}
+                isSelected={selected.has(recipient.id)}
+                onSelectedChange={(isOn) =>
+                  setSelected((current) => {
+                    const next = new Set(current);
+                    if (isOn) next.add(recipient.id);
+                    else next.delete(recipient.id);
+                    return next;
+                  })
+                }
+                onShare={() => setShare({ target: recipient, code: null })}
+                onViewVideos={() => setViewing(recipient)}
+                onDelete={() => setToDelete([recipient])}
+              />
+            ))}
+          </ul>
+          {data.showsHouseBanner && <HouseBanner />}
+        </>
+      )}
+
+      <AddRecipientDialog
+        open={isAdding}
+        onOpenChange={setIsAdding}
+        onAdded={onAdded}
+        onUpgradeRequired={setUpgradeMessage}
+      />
+      <UpgradeDialog
+        message={upgradeMessage}
+        onOpenChange={(open) => !open && setUpgradeMessage(null)}
+      />
+      <ShareCodeDialog
+        key={share ? `${share.target.id}-${share.code ?? 'new'}` : 'none'}
+        target={share?.target ?? null}
+        code={share?.code ?? null}
+        ownerName={ownerName}
+        onOpenChange={(open) => !open && setShare(null)}
+        onReshare={onReshare}
+      />
+      <DeleteRecipientsDialog
+        recipients={toDelete}
+        localCounts={localCounts}
+        wouldRemoveLastNextOfKin={deletingNextOfKin > 0 && deletingNextOfKin >= nextOfKinCount}
+        onOpenChange={(open) => !open && setToDelete([])}
+        onConfirm={confirmDelete}
+      />
+      <ViewVideosDialog
+        key={viewing?.id ?? 'none'}
+        recipient={viewing}
+        creatorId={userId}
+        onOpenChange={(open) => !open && setViewing(null)}
+        onPlay={() => undefined}
+      />
+    </div>
   );
 }

@@ -1,16 +1,97 @@
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ZLoginForm, type TLoginForm } from '@shared/schemas/auth';
+import { KeyRound, Mail } from 'lucide-react';
+import {
+  ZAccessCodeLoginForm,
+  ZLoginForm,
+  type TAccessCodeLoginForm,
+  type TLoginForm,
+} from '@shared/schemas/auth';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { useAuth } from '@web/features/auth/auth-provider';
+import { cn } from '@web/lib/utils';
+
+type TMethod = 'username_password' | 'email_access_code';
 
 interface LoginFormProps {
   /** The failure, with what was typed (the device move needs it); null when starting again. */
   onError: (error: Error | null, credentials?: TLoginForm) => void;
 }
 
+const METHODS: { value: TMethod; label: string; hint: string; icon: typeof KeyRound }[] = [
+  {
+    value: 'username_password',
+    label: 'Username and password',
+    hint: 'For the person who records messages',
+    icon: KeyRound,
+  },
+  {
+    value: 'email_access_code',
+    label: 'Recipient email and access code',
+    hint: 'For family and friends who were sent a code',
+    icon: Mail,
+  },
+];
+
+/** SPEC §2 login: a choice of method, then the matching form. */
 export function LoginForm({ onError }: LoginFormProps) {
+  const [method, setMethod] = useState<TMethod>('username_password');
+  const groupLabelId = useId();
+
+  function choose(next: TMethod) {
+    onError(null);
+    setMethod(next);
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <fieldset className="flex flex-col gap-3">
+        <legend id={groupLabelId} className="mb-3 text-lg font-semibold">
+          How do you sign in?
+        </legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {METHODS.map(({ value, label, hint, icon: Icon }) => (
+            <label
+              key={value}
+              className={cn(
+                'flex min-h-16 cursor-pointer items-start gap-3 rounded-xl border-2 p-4 transition-colors',
+                'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
+                method === value
+                  ? 'border-primary bg-primary/5'
+                  : 'border-border hover:border-primary/50',
+              )}
+            >
+              <input
+                type="radio"
+                name="login-method"
+                value={value}
+                checked={method === value}
+                onChange={() => choose(value)}
+                className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
+              />
+              <span className="flex flex-col gap-1">
+                <span className="flex items-center gap-2 font-semibold">
+                  <Icon className="size-5 text-primary" aria-hidden="true" />
+                  {label}
+                </span>
+                <span className="text-base text-muted-foreground">{hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {method === 'username_password' ? (
+        <PasswordLoginForm onError={onError} />
+      ) : (
+        <AccessCodeLoginForm onError={onError} />
+      )}
+    </div>
+  );
+}
+
+function PasswordLoginForm({ onError }: LoginFormProps) {
   const { login } = useAuth();
   const {
     register,
@@ -46,6 +127,58 @@ export function LoginForm({ onError }: LoginFormProps) {
         autoComplete="current-password"
         error={errors.password?.message}
         {...register('password')}
+      />
+      <Button type="submit" size="lg" disabled={isSubmitting} className="mt-1 w-full">
+        {isSubmitting ? 'Signing in...' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}
+
+function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
+  const { login } = useAuth();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<TAccessCodeLoginForm>({
+    resolver: zodResolver(ZAccessCodeLoginForm),
+    defaultValues: { email: '', accessCode: '' },
+  });
+
+  async function onSubmit(values: TAccessCodeLoginForm) {
+    onError(null);
+    try {
+      await login({
+        username: values.email,
+        password: values.accessCode,
+        method: 'email_access_code',
+      });
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error('Login failed'));
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
+      <FormField
+        label="Your email address"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <FormField
+        label="Access code"
+        autoComplete="one-time-code"
+        autoCapitalize="characters"
+        spellCheck={false}
+        className="font-mono tracking-wider uppercase"
+        hint="16 letters and numbers, like ABCD-EFGH-JKLM-NP23. It is in the email you were sent. Capitals and dashes do not matter."
+        error={errors.accessCode?.message}
+        {...register('accessCode')}
       />
       <Button type="submit" size="lg" disabled={isSubmitting} className="mt-1 w-full">
         {isSubmitting ? 'Signing in...' : 'Sign In'}

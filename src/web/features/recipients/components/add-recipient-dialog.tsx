@@ -1,0 +1,214 @@
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  RECIPIENT_CATEGORY_LABELS,
+  ZAddRecipientForm,
+  type TAddRecipientForm,
+  type TRecipientCreated,
+} from '@shared/schemas/recipients';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+import { FormField } from '@web/components/ui/form-field';
+import { isApiError } from '@web/lib/api-client';
+import { cn } from '@web/lib/utils';
+import { addRecipient } from '../recipients-api';
+
+const CATEGORY_HINTS = {
+  next_of_kin: 'Holds an emergency code for your account',
+  family: 'A relative you record messages for',
+  friend: 'A friend you record messages for',
+} as const;
+
+const EMPTY: TAddRecipientForm = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  category: '' as TAddRecipientForm['category'],
+  phoneNumber: '',
+  relationship: '',
+};
+
+interface AddRecipientDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onAdded: (recipient: TRecipientCreated) => void;
+  onUpgradeRequired: (message: string) => void;
+}
+
+export function AddRecipientDialog({
+  open,
+  onOpenChange,
+  onAdded,
+  onUpgradeRequired,
+}: AddRecipientDialogProps) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TAddRecipientForm>({
+    resolver: zodResolver(ZAddRecipientForm),
+    defaultValues: EMPTY,
+  });
+  const category = useWatch({ control, name: 'category' });
+
+  function changeOpen(next: boolean) {
+    onOpenChange(next);
+    if (!next) setTimeout(() => reset(EMPTY), 300);
+  }
+
+  async function onSubmit(values: TAddRecipientForm) {
+    const parsed = ZAddRecipientForm.parse(values);
+    try {
+      const created = await addRecipient({
+        firstName: parsed.firstName,
+        lastName: parsed.lastName,
+        email: parsed.email,
+        category: parsed.category,
+        ...(parsed.category === 'next_of_kin'
+          ? { phoneNumber: parsed.phoneNumber, relationship: parsed.relationship }
+          : {}),
+      });
+      changeOpen(false);
+      onAdded(created);
+    } catch (error) {
+      if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') {
+        changeOpen(false);
+        onUpgradeRequired(error.message);
+        return;
+      }
+      // SPEC §8: server validation errors are flattened onto the fields they name.
+      const fields = isApiError(error) ? (error.fields ?? {}) : {};
+      for (const [name, message] of Object.entries(fields)) {
+        if (name in EMPTY) setError(name as keyof TAddRecipientForm, { message });
+      }
+      setError('root', {
+        message: error instanceof Error ? error.message : 'Failed to add recipient',
+      });
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Add Recipient</DialogTitle>
+          <DialogDescription>
+            Someone you would like to record messages for. They are sent an access code by email.
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
+          <div className="grid gap-5 sm:grid-cols-2">
+            <FormField
+              label="First name"
+              isRequired
+              autoComplete="off"
+              error={errors.firstName?.message}
+              {...register('firstName')}
+            />
+            <FormField
+              label="Last name"
+              isRequired
+              autoComplete="off"
+              error={errors.lastName?.message}
+              {...register('lastName')}
+            />
+          </div>
+          <FormField
+            label="Email"
+            type="email"
+            isRequired
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <fieldset
+            className="flex flex-col gap-3"
+            aria-describedby={errors.category ? 'category-error' : undefined}
+          >
+            <legend className="mb-2 font-semibold">
+              Category
+              <span aria-hidden="true" className="ml-1 text-destructive">
+                *
+              </span>
+            </legend>
+            <div className="grid gap-3 sm:grid-cols-3">
+              {(['next_of_kin', 'family', 'friend'] as const).map((value) => (
+                <label
+                  key={value}
+                  className={cn(
+                    'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
+                    'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
+                    category === value ? 'border-primary bg-primary/5' : 'border-border',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    value={value}
+                    className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
+                    {...register('category')}
+                  />
+                  <span className="flex flex-col">
+                    <span className="font-semibold">{RECIPIENT_CATEGORY_LABELS[value]}</span>
+                    <span className="text-sm text-muted-foreground">{CATEGORY_HINTS[value]}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {errors.category && (
+              <p id="category-error" className="text-base font-semibold text-destructive">
+                <span aria-hidden="true">⚠ </span>
+                {errors.category.message}
+              </p>
+            )}
+          </fieldset>
+          {category === 'next_of_kin' && (
+            <div className="grid gap-5 sm:grid-cols-2">
+              <FormField
+                label="Phone"
+                type="tel"
+                isRequired
+                autoComplete="off"
+                error={errors.phoneNumber?.message}
+                {...register('phoneNumber')}
+              />
+              <FormField
+                label="Relationship"
+                isRequired
+                autoComplete="off"
+                hint="For example: daughter"
+                error={errors.relationship?.message}
+                {...register('relationship')}
+              />
+            </div>
+          )}
+          {errors.root && (
+            <Alert variant="destructive" title="The recipient was not added">
+              <p>{errors.root.message}</p>
+            </Alert>
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => changeOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? 'Adding...' : 'Add Recipient'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Sparkles } from 'lucide-react';
+import { PLANS } from '@shared/domain/plans';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+
+const UPGRADE_TIERS = new Set(['standard', 'premium']);
+
+/** SPEC §8: 'The upgrade button shows Coming Soon' until billing exists. */
+export function UpgradeDialog({
+  message,
+  onOpenChange,
+}: {
+  message: string | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [chosen, setChosen] = useState<string | null>(null);
+  return (
+    <Dialog
+      open={message !== null}
+      onOpenChange={(open) => {
+        onOpenChange(open);
+        if (!open) setChosen(null);
+      }}
+    >
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Upgrade to add more recipients</DialogTitle>
+          <DialogDescription>{message}</DialogDescription>
+        </DialogHeader>
+        <ul className="grid gap-4 sm:grid-cols-2">
+          {PLANS.filter((plan) => UPGRADE_TIERS.has(plan.tier)).map((plan) => (
+            <li
+              key={plan.tier}
+              className="flex flex-col gap-3 rounded-xl border-2 border-border p-5"
+            >
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 className="text-xl font-bold">{plan.name}</h3>
+                {plan.badge && (
+                  <span className="rounded-full bg-warm px-3 py-0.5 text-sm font-semibold text-warm-foreground">
+                    {plan.badge}
+                  </span>
+                )}
+              </div>
+              <p className="text-lg font-semibold">{plan.priceLabel}</p>
+              <ul className="list-disc space-y-1 pl-5 text-base">
+                {plan.highlights.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+              <Button
+                className="mt-auto"
+                disabled={chosen === plan.tier}
+                onClick={() => setChosen(plan.tier)}
+              >
+                <Sparkles aria-hidden="true" />
+                {chosen === plan.tier ? 'Coming Soon' : `Choose ${plan.name}`}
+              </Button>
+            </li>
+          ))}
+        </ul>
+        {chosen && (
+          <p role="status" className="text-base">
+            Paid plans are coming soon. Your videos and recipients are safe on this device in the
+            meantime.
+          </p>
+        )}
+        <Button asChild variant="link" className="self-start">
+          <Link to="/features">Compare all plans</Link>
+        </Button>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Heart, HardDrive, LifeBuoy, LogOut, PlayCircle } from 'lucide-react';
+import type { TUser } from '@shared/schemas/auth';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
+import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
+import { useRecipientHome } from '@web/features/recipients/recipients-api';
+import { describeError } from '@web/lib/api-client';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+
+/** The home view of someone who receives messages (next of kin, family, friend). */
+export function RecipientHome({ user }: { user: TUser }) {
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const { data, isLoading, error } = useRecipientHome();
+  const [isEmergencyOpen, setIsEmergencyOpen] = useState(false);
+  const isNextOfKin = user.category === 'next_of_kin';
+  const ownerFirstName = data?.owner.firstName ?? 'They';
+  const ownerName = data ? `${data.owner.firstName} ${data.owner.lastName}` : '';
+
+  function signOut() {
+    logout()
+      .then(() => navigate('/auth'))
+      .catch(() => undefined);
+  }
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Welcome, {user.firstName}</h1>
+        {data && (
+          <p className="text-xl text-muted-foreground">
+            These are the video messages {ownerName} has shared with you.
+          </p>
+        )}
+      </div>
+
+      {isLoading && (
+        <p role="status" className="flex items-center gap-3 text-lg">
+          <Spinner /> Loading your messages...
+        </p>
+      )}
+      {error && (
+        <Alert variant="destructive" title="Your messages could not be loaded">
+          <p>{describeError(error, 'Please try again.')}</p>
+        </Alert>
+      )}
+
+      {data && (
+        <Card asChild>
+          <section aria-labelledby="shared-heading">
+            <CardHeader>
+              <h2 id="shared-heading" className="flex items-center gap-3 text-2xl font-bold">
+                <Heart className="size-6 text-primary" aria-hidden="true" />
+                Messages for you
+              </h2>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-4 text-lg">
+              {data.sharedVideos.length > 0 ? (
+                <ul className="flex flex-col gap-3">
+                  {data.sharedVideos.map((video) => (
+                    <li key={video.id} className="flex items-center gap-3 rounded-lg border-2 p-3">
+                      <PlayCircle className="size-6 text-primary" aria-hidden="true" />
+                      <span className="font-semibold">{video.title ?? 'A message'}</span>
+                      <span className="text-muted-foreground">
+                        {dateFormat.format(new Date(video.createdAt))}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <>
+                  <p>There are no messages for you here yet.</p>
+                  {!data.ownerHasCloudSync && (
+                    <Alert
+                      variant="info"
+                      kind="note"
+                      title="Why you cannot see messages yet"
+                      icon={<HardDrive />}
+                    >
+                      <p>
+                        {ownerFirstName} uses Memento Community Edition, which keeps every video
+                        only on {ownerFirstName}&rsquo;s own device, for privacy. Nothing is
+                        uploaded, so messages cannot appear here on their own.
+                      </p>
+                      <p>
+                        Messages reach you when {ownerFirstName}, or their next of kin, passes them
+                        on from that device as a file you can keep and watch on any computer.
+                      </p>
+                    </Alert>
+                  )}
+                </>
+              )}
+            </CardContent>
+          </section>
+        </Card>
+      )}
+
+      <div className="flex flex-col gap-3 sm:flex-row">
+        {isNextOfKin && (
+          <Button variant="outline" onClick={() => setIsEmergencyOpen(true)}>
+            <LifeBuoy aria-hidden="true" />
+            {EMERGENCY_TEXT.dialogTitle}
+          </Button>
+        )}
+        <Button variant="outline" onClick={signOut}>
+          <LogOut aria-hidden="true" />
+          Sign Out
+        </Button>
+      </div>
+      {isNextOfKin && (
+        <NextOfKinEmergencyDialog open={isEmergencyOpen} onOpenChange={setIsEmergencyOpen} />
+      )}
+    </div>
+  );
+}
