@@ -16,6 +16,8 @@ process.env.E2E_DATA_DIR ??= path.join(
   `e2e-${randomBytes(4).toString('hex')}`,
 );
 const appUrl = `http://localhost:${port}`;
+/** The one account the browser tests' server makes an admin (tests/e2e/fixtures.ts). */
+export const E2E_ADMIN_EMAIL = 'admin@memento-e2e.test';
 const chromiumPath = findChromium()?.path;
 
 export default defineConfig({
@@ -61,6 +63,9 @@ export default defineConfig({
       // Every test context sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so the per-IP
       // limits (30 registrations an hour) see many households rather than one, as in real use.
       TRUST_PROXY: 'true',
+      // Only this address becomes the admin (D1), so every other account in the browser tests
+      // is an ordinary Community Edition user whichever spec registers first.
+      ADMIN_EMAIL: E2E_ADMIN_EMAIL,
     },
   },
 });
