@@ -86,13 +86,15 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
 
   function onAdded(created: TRecipientCreated) {
     void refresh();
-    toast({
-      variant: 'success',
-      title: 'Recipient added',
-      description: `${created.firstName} ${created.lastName} has been added.`,
-    });
     if (created.emergencyAccessCode) {
+      // The share dialog says it all; a toast on top of it would only cover it.
       setShare({ target: created, code: created.emergencyAccessCode });
+    } else {
+      toast({
+        variant: 'success',
+        title: 'Recipient added',
+        description: `${created.firstName} ${created.lastName} has been added.`,
+      });
     }
   }
 

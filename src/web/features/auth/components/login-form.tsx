@@ -175,7 +175,6 @@ function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
         autoComplete="one-time-code"
         autoCapitalize="characters"
         spellCheck={false}
-        className="font-mono tracking-wider uppercase"
         hint="16 letters and numbers, like ABCD-EFGH-JKLM-NP23. It is in the email you were sent. Capitals and dashes do not matter."
         error={errors.accessCode?.message}
         {...register('accessCode')}

@@ -99,7 +99,7 @@ export function ShareCodeDialog({
               <p className="text-base text-muted-foreground">Access code for {target.email}</p>
               <p
                 data-testid="access-code"
-                className="mt-2 font-mono text-2xl font-bold tracking-widest break-all sm:text-3xl"
+                className="mt-2 font-mono text-xl font-bold tracking-wider whitespace-nowrap sm:text-3xl sm:tracking-widest"
               >
                 {formatCode(shownCode)}
               </p>
