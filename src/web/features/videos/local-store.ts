@@ -198,3 +198,7 @@ export async function deleteLocalVideos(videoIds: readonly string[]): Promise<vo
     await localDb.videos.bulkDelete([...videoIds]);
   });
 }
+
+export function countVideos(creatorId: number): Promise<number> {
+  return localDb.videos.where('creatorId').equals(creatorId).count();
+}

@@ -24,6 +24,7 @@ import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
 import { ResetPasswordDialog } from '@web/features/passwords/components/reset-password-dialog';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { RecipientHome } from './recipient-home';
+import { VideoCountLine } from './video-count-line';
 import { WelcomeBanner } from './welcome-banner';
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
@@ -94,6 +95,7 @@ export default function HomePage() {
             Last sync: {lastSync}
           </span>
         </p>
+        {canManageSecurity && <VideoCountLine userId={user.id} />}
       </div>
 
       {isCommunityEdition && (

@@ -1,0 +1,24 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { Film } from 'lucide-react';
+import { countVideos } from '@web/features/videos/local-store';
+import { useVideoIndex } from '@web/features/videos/videos-api';
+
+const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
+
+/** SPEC §2: the dashboard compares the videos on this device with the server's index. */
+export function VideoCountLine({ userId }: { userId: number }) {
+  const local = useLiveQuery(() => countVideos(userId), [userId]);
+  const { data: index } = useVideoIndex();
+  if (local === undefined || index === undefined) return null;
+  return (
+    <p
+      data-testid="video-counts"
+      className="flex items-center gap-2.5 px-1 text-base text-muted-foreground"
+    >
+      <Film className="size-5 shrink-0" aria-hidden="true" />
+      <span>
+        On this device: {plural(local)} · In your account&rsquo;s index: {plural(index.length)}
+      </span>
+    </p>
+  );
+}
