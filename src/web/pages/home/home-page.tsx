@@ -21,6 +21,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
 import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
+import { InterruptedRecordingNotice } from '@web/features/recorder/components/interrupted-recording-notice';
 import { ResetPasswordDialog } from '@web/features/passwords/components/reset-password-dialog';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { RecipientHome } from './recipient-home';
@@ -97,6 +98,8 @@ export default function HomePage() {
         </p>
         {canManageSecurity && <VideoCountLine userId={user.id} />}
       </div>
+
+      {canManageSecurity && <InterruptedRecordingNotice creatorId={user.id} />}
 
       {isCommunityEdition && (
         <Alert

@@ -1,7 +1,10 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Film } from 'lucide-react';
 import { countVideos } from '@web/features/videos/local-store';
-import { useVideoIndex } from '@web/features/videos/videos-api';
+import { indexPendingVideos } from '@web/features/videos/save-recording';
+import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 
 const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
 
@@ -9,6 +12,14 @@ const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
 export function VideoCountLine({ userId }: { userId: number }) {
   const local = useLiveQuery(() => countVideos(userId), [userId]);
   const { data: index } = useVideoIndex();
+  const queryClient = useQueryClient();
+
+  // A video saved while the server could not be reached is announced to the index now.
+  useEffect(() => {
+    void indexPendingVideos(userId).then((sent) => {
+      if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
+    });
+  }, [queryClient, userId]);
   if (local === undefined || index === undefined) return null;
   return (
     <p

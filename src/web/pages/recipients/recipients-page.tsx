@@ -25,7 +25,8 @@ import {
   useRecipients,
 } from '@web/features/recipients/recipients-api';
 import type { TShareTarget } from '@web/features/recipients/share-text';
-import { deleteLocalVideos, listVideos } from '@web/features/videos/local-store';
+import { VideoPlayerDialog } from '@web/features/videos/components/video-player-dialog';
+import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/features/videos/local-store';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { MESSAGES } from '@shared/domain/errors';
 import { describeError } from '@web/lib/api-client';
@@ -64,6 +65,7 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
   const [share, setShare] = useState<{ target: TShareTarget; code: string | null } | null>(null);
   const [toDelete, setToDelete] = useState<TRecipient[]>([]);
   const [viewing, setViewing] = useState<TRecipient | null>(null);
+  const [playing, setPlaying] = useState<TLocalVideo | null>(null);
 
   const recipients = useMemo(() => data?.recipients ?? [], [data]);
   const localCounts = useMemo(() => {
@@ -259,7 +261,13 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
         recipient={viewing}
         creatorId={userId}
         onOpenChange={(open) => !open && setViewing(null)}
-        onPlay={() => undefined}
+        onPlay={setPlaying}
+      />
+      <VideoPlayerDialog
+        key={playing?.id ?? 'none'}
+        video={playing}
+        recipientName={viewing ? `${viewing.firstName} ${viewing.lastName}` : ''}
+        onOpenChange={(open) => !open && setPlaying(null)}
       />
     </div>
   );

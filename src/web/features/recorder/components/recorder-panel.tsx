@@ -1,0 +1,333 @@
+import { useEffect, useId, useRef } from 'react';
+import {
+  Camera,
+  Circle,
+  Info,
+  MicOff,
+  RotateCcw,
+  Save,
+  Square,
+  TimerReset,
+  VideoOff,
+} from 'lucide-react';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Label } from '@web/components/ui/label';
+import { cn } from '@web/lib/utils';
+import { describeSeconds, formatClock, isAndroidTablet } from '../recording-format';
+import type { useRecorder } from '../use-recorder';
+import { AudioLevelMeter } from './audio-level-meter';
+
+type TRecorder = ReturnType<typeof useRecorder>;
+
+interface RecorderPanelProps {
+  recorder: TRecorder;
+  maxSeconds: number;
+  /** Title and recipient are chosen (SPEC §5): until then the camera stays off. */
+  canRecord: boolean;
+  onStart: () => void;
+  onSave: () => void;
+  isSaving: boolean;
+}
+
+const selectClass =
+  'min-h-12 w-full rounded-lg border-2 border-input bg-card px-3 text-base text-foreground';
+
+/** The live camera, mirrored like a mirror, or the finished recording with its controls. */
+function RecorderScreen({ recorder }: { recorder: TRecorder }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const { status, stream, recording, countdown, elapsedMs } = recorder;
+  const previewUrl = recording?.url ?? null;
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video || status === 'recorded') return;
+    video.srcObject = stream;
+    if (stream) void video.play().catch(() => undefined);
+  }, [stream, status]);
+
+  const isLive = stream !== null && status !== 'recorded';
+  return (
+    <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-[#1b1714] shadow-soft">
+      {status === 'recorded' && previewUrl ? (
+        <video
+          key={previewUrl}
+          src={previewUrl}
+          controls
+          playsInline
+          className="size-full bg-black object-contain"
+          aria-label="Your recording"
+          data-testid="recording-preview"
+        />
+      ) : (
+        <video
+          ref={videoRef}
+          muted
+          playsInline
+          autoPlay
+          aria-label="Camera preview"
+          className={cn('size-full -scale-x-100 object-cover', !isLive && 'hidden')}
+          data-testid="camera-preview"
+        />
+      )}
+      {!isLive && status !== 'recorded' && (
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center text-white/85">
+          <VideoOff className="size-12" aria-hidden="true" />
+          <p className="text-lg">
+            {status === 'starting' ? 'Turning on your camera...' : 'Your camera is off'}
+          </p>
+        </div>
+      )}
+      {status === 'countdown' && (
+        <div
+          className="absolute inset-0 flex items-center justify-center bg-black/40"
+          aria-hidden="true"
+        >
+          <span className="text-8xl font-bold text-white tabular-nums drop-shadow-lg">
+            {countdown}
+          </span>
+        </div>
+      )}
+      {(status === 'recording' || status === 'stopping') && (
+        <div className="absolute top-3 left-3 flex items-center gap-2 rounded-full bg-black/65 px-4 py-2 text-lg font-semibold text-white">
+          <Circle className="size-4 animate-pulse fill-red-500 text-red-500" aria-hidden="true" />
+          Recording {formatClock(elapsedMs)}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function DevicePickers({ recorder }: { recorder: TRecorder }) {
+  const cameraId = useId();
+  const microphoneId = useId();
+  const { devices, status } = recorder;
+  const isLocked = status !== 'ready';
+  if (devices.cameras.length === 0 && devices.microphones.length === 0) return null;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={cameraId}>Camera</Label>
+        <select
+          id={cameraId}
+          className={selectClass}
+          value={devices.cameraId ?? devices.cameras[0]?.deviceId ?? ''}
+          onChange={(event) => recorder.changeCamera(event.target.value)}
+          disabled={isLocked}
+        >
+          {devices.cameras.map((camera) => (
+            <option key={camera.deviceId} value={camera.deviceId}>
+              {camera.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={microphoneId}>Microphone</Label>
+        <select
+          id={microphoneId}
+          className={selectClass}
+          value={devices.microphoneId ?? devices.microphones[0]?.deviceId ?? ''}
+          onChange={(event) => recorder.changeMicrophone(event.target.value)}
+          disabled={isLocked}
+        >
+          {devices.microphones.map((microphone) => (
+            <option key={microphone.deviceId} value={microphone.deviceId}>
+              {microphone.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
+
+function TimeLine({ recorder, maxSeconds }: { recorder: TRecorder; maxSeconds: number }) {
+  const { elapsedMs, remainingMs, isNearLimit } = recorder;
+  const percent = Math.min(100, (elapsedMs / (maxSeconds * 1000)) * 100);
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-baseline justify-between gap-4 text-lg tabular-nums">
+        <span>
+          <span className="font-bold">{formatClock(elapsedMs)}</span> recorded
+        </span>
+        <span data-testid="time-left" className={cn(isNearLimit && 'font-bold text-destructive')}>
+          {formatClock(remainingMs)} left
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label="Recording time used"
+        aria-valuemin={0}
+        aria-valuemax={maxSeconds}
+        aria-valuenow={Math.round(elapsedMs / 1000)}
+        aria-valuetext={`${formatClock(elapsedMs)} of ${formatClock(maxSeconds * 1000)}`}
+        className="h-3 overflow-hidden rounded-full bg-muted"
+      >
+        <div
+          className={cn('h-full rounded-full', isNearLimit ? 'bg-destructive' : 'bg-primary')}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * SPEC §2 Record page recorder: pickers, mirrored preview, countdown, timer with time left,
+ * large Start/Stop, live level, the 10-second warning, then preview with 'Save' and 'Record Again'.
+ */
+export function RecorderPanel({
+  recorder,
+  maxSeconds,
+  canRecord,
+  onStart,
+  onSave,
+  isSaving,
+}: RecorderPanelProps) {
+  const { status, problem, recording } = recorder;
+  const isBusy = status === 'recording' || status === 'countdown' || status === 'stopping';
+  const showsAndroidNotice =
+    status === 'stopping' &&
+    isAndroidTablet(navigator.userAgent, { width: screen.width, height: screen.height });
+
+  return (
+    <div className="flex flex-col gap-5">
+      <RecorderScreen recorder={recorder} />
+
+      {(status === 'ready' || isBusy) && (
+        <div className="flex flex-col gap-4">
+          <TimeLine recorder={recorder} maxSeconds={maxSeconds} />
+          <AudioLevelMeter level={recorder.audioLevel} />
+        </div>
+      )}
+
+      {/* Announced to screen readers: the countdown, the start, the warning and the stop. */}
+      <p role="status" aria-live="polite" className="sr-only">
+        {status === 'countdown' && `Recording starts in ${recorder.countdown}`}
+        {status === 'recording' && !recorder.isNearLimit && 'Recording'}
+        {recorder.isNearLimit && '10 seconds left'}
+        {status === 'recorded' && 'Recording finished. Watch it, then save it.'}
+      </p>
+
+      {recorder.isNearLimit && (
+        <Alert
+          variant="warm"
+          title="About 10 seconds left"
+          icon={<TimerReset aria-hidden="true" />}
+        >
+          <p>
+            Your plan records up to {describeSeconds(maxSeconds)}. The recording will stop by itself
+            and nothing will be lost. Now is a good moment to say goodbye.
+          </p>
+        </Alert>
+      )}
+
+      {problem && (
+        <Alert variant="destructive" title={problem.title} icon={<VideoOff aria-hidden="true" />}>
+          <p>{problem.message}</p>
+        </Alert>
+      )}
+
+      {recorder.isUnprotected && (
+        <Alert variant="warm" title="This device is running out of space">
+          <p>
+            Part of this recording could not be kept safe while recording. Save it as soon as you
+            stop, and free some space on this device.
+          </p>
+        </Alert>
+      )}
+
+      {status === 'stopping' && (
+        <p role="status" className="flex items-center gap-2 text-lg">
+          <Info className="size-5 text-primary" aria-hidden="true" />
+          Preparing your recording...
+          {showsAndroidNotice && ' On this tablet this can take a few seconds; please wait.'}
+        </p>
+      )}
+
+      {recording && status === 'recorded' && (
+        <div className="flex flex-col gap-3">
+          {recording.wasStoppedAtLimit && (
+            <Alert
+              variant="info"
+              kind="note"
+              title="Recording stopped at your plan's limit"
+              icon={<TimerReset aria-hidden="true" />}
+            >
+              <p>
+                Your plan records up to {describeSeconds(maxSeconds)}. Everything up to that point
+                has been kept.
+              </p>
+            </Alert>
+          )}
+          {!recording.hasSound && (
+            <Alert
+              variant="warm"
+              title="We could not hear anything"
+              icon={<MicOff aria-hidden="true" />}
+            >
+              <p>
+                The microphone recorded silence. Check that the right microphone is chosen and not
+                muted, then press Record Again. You can still save this recording if you meant it.
+              </p>
+            </Alert>
+          )}
+          <p className="text-lg">
+            Watch your recording ({formatClock(recording.durationMs)}). If you are happy with it,
+            save it. It is kept on this device.
+          </p>
+        </div>
+      )}
+
+      {(status === 'ready' || isBusy) && <DevicePickers recorder={recorder} />}
+
+      <div className="flex flex-col gap-3 sm:flex-row">
+        {(status === 'idle' || status === 'starting') && (
+          <Button
+            size="lg"
+            onClick={() => void recorder.enableCamera()}
+            disabled={!canRecord || status === 'starting' || problem?.kind === 'unsupported'}
+          >
+            <Camera aria-hidden="true" />
+            Turn On Camera
+          </Button>
+        )}
+        {status === 'ready' && (
+          <Button size="lg" onClick={onStart} disabled={!canRecord}>
+            <Circle className="fill-current" aria-hidden="true" />
+            Start Recording
+          </Button>
+        )}
+        {status === 'countdown' && (
+          <Button size="lg" variant="outline" onClick={recorder.cancelCountdown}>
+            Cancel
+          </Button>
+        )}
+        {status === 'recording' && (
+          <Button size="lg" variant="destructive" onClick={() => recorder.stop()}>
+            <Square className="fill-current" aria-hidden="true" />
+            Stop Recording
+          </Button>
+        )}
+        {status === 'recorded' && (
+          <>
+            <Button size="lg" onClick={onSave} disabled={isSaving}>
+              <Save aria-hidden="true" />
+              {isSaving ? 'Saving...' : 'Save Message'}
+            </Button>
+            <Button
+              size="lg"
+              variant="outline"
+              onClick={() => void recorder.recordAgain()}
+              disabled={isSaving}
+            >
+              <RotateCcw aria-hidden="true" />
+              Record Again
+            </Button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

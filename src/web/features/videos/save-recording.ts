@@ -1,0 +1,97 @@
+import fixWebmDuration from 'fix-webm-duration';
+import { isValidDeviceId } from '@shared/domain/device';
+import { getDeviceId } from '@web/lib/device-id';
+import { isWebm, normaliseVideoType } from '@web/features/recorder/recording-format';
+import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-store';
+import { indexVideo } from './videos-api';
+
+/** SPEC §5 'Record': what a save refuses before anything is written. */
+export const SAVE_MESSAGES = {
+  empty: 'Invalid video data - no video captured',
+  tooShortOnMobile: 'Video recording appears incomplete. Please record for at least 1 second.',
+  noDevice: 'Device not properly initialized - please refresh and try again',
+} as const;
+
+const MIN_MOBILE_BYTES = 1000;
+
+export class SaveRecordingError extends Error {
+  override name = 'SaveRecordingError';
+}
+
+export interface TSaveRecordingInput {
+  id: string;
+  creatorId: number;
+  recipientId: number;
+  title: string;
+  promptId: string | null;
+  blob: Blob;
+  durationMs: number;
+  isMobile: boolean;
+}
+
+export interface TSavedRecording {
+  video: TLocalVideo;
+  /** False when the server's index could not be told yet (it is retried later). */
+  isIndexed: boolean;
+}
+
+function toIndexBody(video: TLocalVideo) {
+  return {
+    id: video.id,
+    recipientId: video.recipientId,
+    storageType: 'local' as const,
+    syncStatus: 'local_only' as const,
+    metadata: { byteSize: video.byteSize, durationMs: video.durationMs, mimeType: video.mimeType },
+    createdAt: video.createdAt,
+  };
+}
+
+/**
+ * Keeps a recording: repairs WebM so the player knows its length and can seek (DESIGN.md §9),
+ * writes it to the local store first — the one step that must not fail silently — then tells the
+ * server's index (no title, no content). If the index call fails the video is still safe here
+ * and `indexPendingVideos` sends it later.
+ */
+export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedRecording> {
+  if (input.blob.size === 0) throw new SaveRecordingError(SAVE_MESSAGES.empty);
+  if (input.isMobile && input.blob.size < MIN_MOBILE_BYTES) {
+    throw new SaveRecordingError(SAVE_MESSAGES.tooShortOnMobile);
+  }
+  if (!isValidDeviceId(getDeviceId())) throw new SaveRecordingError(SAVE_MESSAGES.noDevice);
+
+  const type = normaliseVideoType(input.blob.type);
+  let blob = input.blob.type === type ? input.blob : new Blob([input.blob], { type });
+  if (isWebm(type)) blob = await fixWebmDuration(blob, input.durationMs, { logger: false });
+
+  let video: TLocalVideo;
+  try {
+    video = await saveVideo({ ...input, blob });
+  } catch (error) {
+    const reason = error instanceof Error && error.message ? error.message : 'Transaction failed';
+    throw new SaveRecordingError(`Failed to save video: ${reason}`);
+  }
+
+  try {
+    await indexVideo(toIndexBody(video));
+    await markIndexed(video.id);
+    return { video, isIndexed: true };
+  } catch {
+    return { video, isIndexed: false };
+  }
+}
+
+/** Sends the index rows the server has not confirmed yet (a save made offline, say). */
+export async function indexPendingVideos(creatorId: number): Promise<number> {
+  const pending = (await listVideos(creatorId)).filter((video) => video.indexedAt === null);
+  let sent = 0;
+  for (const video of pending) {
+    try {
+      await indexVideo(toIndexBody(video));
+      await markIndexed(video.id);
+      sent += 1;
+    } catch {
+      // Still offline or refused; the video stays on this device and is tried again next time.
+    }
+  }
+  return sent;
+}
