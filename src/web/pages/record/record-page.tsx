@@ -101,6 +101,10 @@ function MessageRecorder({ userId }: { userId: number }) {
     return isReady;
   }
 
+  function onTurnOnCamera() {
+    if (requireDetails()) void recorder.enableCamera();
+  }
+
   function onStart() {
     if (!requireDetails() || !recipient) return;
     recorder.start({ creatorId: userId, recipientId: recipient.id, title: title.trim(), promptId });
@@ -250,7 +254,7 @@ function MessageRecorder({ userId }: { userId: number }) {
           <RecorderPanel
             recorder={recorder}
             maxSeconds={maxSeconds}
-            canRecord={isReady || recorder.status === 'recorded'}
+            onTurnOnCamera={onTurnOnCamera}
             onStart={onStart}
             onSave={() => void onSave()}
             isSaving={isSaving}

@@ -23,8 +23,8 @@ type TRecorder = ReturnType<typeof useRecorder>;
 interface RecorderPanelProps {
   recorder: TRecorder;
   maxSeconds: number;
-  /** Title and recipient are chosen (SPEC §5): until then the camera stays off. */
-  canRecord: boolean;
+  /** Checks the title and recipient (SPEC §5: showing what is missing), then turns it on. */
+  onTurnOnCamera: () => void;
   onStart: () => void;
   onSave: () => void;
   isSaving: boolean;
@@ -180,7 +180,7 @@ function TimeLine({ recorder, maxSeconds }: { recorder: TRecorder; maxSeconds: n
 export function RecorderPanel({
   recorder,
   maxSeconds,
-  canRecord,
+  onTurnOnCamera,
   onStart,
   onSave,
   isSaving,
@@ -286,15 +286,15 @@ export function RecorderPanel({
         {(status === 'idle' || status === 'starting') && (
           <Button
             size="lg"
-            onClick={() => void recorder.enableCamera()}
-            disabled={!canRecord || status === 'starting' || problem?.kind === 'unsupported'}
+            onClick={onTurnOnCamera}
+            disabled={status === 'starting' || problem?.kind === 'unsupported'}
           >
             <Camera aria-hidden="true" />
             Turn On Camera
           </Button>
         )}
         {status === 'ready' && (
-          <Button size="lg" onClick={onStart} disabled={!canRecord}>
+          <Button size="lg" onClick={onStart}>
             <Circle className="fill-current" aria-hidden="true" />
             Start Recording
           </Button>

@@ -1,0 +1,42 @@
+import type { Page } from '@playwright/test';
+import { expect, toastMessage } from '../fixtures';
+
+export const recordingTime = (page: Page) =>
+  page.getByRole('progressbar', { name: 'Recording time used' });
+
+/**
+ * On the Record page with the details filled in: turns the camera on, records for `seconds` of
+ * the page's own timer (the fake camera really records), stops, and waits for the preview.
+ */
+export async function recordFor(page: Page, seconds: number): Promise<void> {
+  const turnOn = page.getByRole('button', { name: 'Turn On Camera' });
+  if (await turnOn.isVisible()) await turnOn.click();
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.getByRole('button', { name: 'Stop Recording' })).toBeVisible();
+  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', String(seconds), {
+    timeout: (seconds + 5) * 1000,
+  });
+  await page.getByRole('button', { name: 'Stop Recording' }).click();
+  await expect(page.getByTestId('recording-preview')).toBeVisible();
+}
+
+/**
+ * From the dashboard: records a message with the fake camera and saves it, as a person would,
+ * ending back on the dashboard. Without `recipientName` the first recipient is chosen.
+ */
+export async function recordMessage(
+  page: Page,
+  options: { recipientName?: string; title: string; seconds: number },
+): Promise<void> {
+  await page.getByRole('link', { name: 'Record New Video Message' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Record a Message' })).toBeVisible();
+  await page.getByLabel('Message title').fill(options.title);
+  const recipient = page.getByLabel('Recipient', { exact: true });
+  if (options.recipientName) await recipient.selectOption({ label: options.recipientName });
+  else await recipient.selectOption({ index: 1 });
+  await recordFor(page, options.seconds);
+  await page.getByRole('button', { name: 'Save Message' }).click();
+  await expect(toastMessage(page, 'Video saved')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+}
