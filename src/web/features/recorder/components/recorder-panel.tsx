@@ -252,7 +252,7 @@ export function RecorderPanel({
             <Alert
               variant="info"
               kind="note"
-              title="Recording stopped at your plan's limit"
+              title="Recording stopped at your plan’s limit"
               icon={<TimerReset aria-hidden="true" />}
             >
               <p>

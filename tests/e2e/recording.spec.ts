@@ -1,0 +1,196 @@
+import type { Page } from '@playwright/test';
+import { expect, registerUser, test, toastMessage } from './fixtures';
+import { recordFor, recordingTime } from './support/recording';
+
+const recipientCard = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
+
+/** What the player reports about the video it is showing. */
+function readPlayer(page: Page) {
+  return page.getByTestId('video-player').evaluate((element) => {
+    const video = element as HTMLVideoElement;
+    return { readyState: video.readyState, duration: video.duration };
+  });
+}
+
+test('a primary user records a message for their next of kin, sees it counted, plays it and deletes it', async ({
+  page,
+}) => {
+  test.slow();
+  const owner = await registerUser(page, { firstName: 'Edith' });
+  const kin = `${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName}`;
+
+  await page.getByRole('link', { name: 'Manage Recipients' }).click();
+  await recipientCard(page, kin)
+    .getByRole('link', { name: `Record New Message for ${kin}` })
+    .click();
+  await expect(page).toHaveURL(/\/record\?recipient=\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Record a Message' })).toBeVisible();
+  const recipient = page.getByLabel('Recipient', { exact: true });
+  await expect(recipient.locator('option:checked')).toHaveText(kin);
+
+  // The camera stays off until the message has a title.
+  await page.getByRole('button', { name: 'Turn On Camera' }).click();
+  await expect(page.getByText('Please give your message a title')).toBeVisible();
+  await expect(page.getByTestId('camera-preview')).toBeHidden();
+  await page.getByLabel('Message title').fill('For when you need me');
+
+  // A prompt from the catalogue for a next of kin, shown while recording.
+  const prompt = page.getByLabel('Prompt (optional)');
+  await expect(prompt.locator('option')).toHaveCount(13); // 'No prompt' and twelve prompts
+  await prompt.selectOption({ label: 'Why I chose you' });
+  await expect(page.getByRole('complementary', { name: 'Your prompt' })).toContainText(
+    'Tell them why you trust them',
+  );
+
+  await page.getByRole('button', { name: 'Turn On Camera' }).click();
+  await expect(page.getByTestId('camera-preview')).toBeVisible();
+  await expect(page.getByLabel('Camera', { exact: true }).locator('option:checked')).toHaveText(
+    'fake_device_0',
+  );
+  await expect(page.getByLabel('Microphone', { exact: true }).locator('option')).not.toHaveCount(0);
+  await expect(page.getByTestId('time-left')).toHaveText('1:00 left');
+
+  // The three-second countdown comes before the recording.
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop Recording' })).toBeVisible();
+  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', '3', { timeout: 8000 });
+  await page.getByRole('button', { name: 'Stop Recording' }).click();
+
+  const preview = page.getByTestId('recording-preview');
+  await expect(preview).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Record Again' })).toBeVisible();
+  await page.getByRole('button', { name: 'Save Message' }).click();
+  await expect(toastMessage(page, 'Video saved')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  // Counted on this device and in the server's index.
+  await expect(page.getByTestId('video-counts')).toHaveText(
+    'On this device: 1 video · In your account’s index: 1 video',
+  );
+
+  await page.getByRole('link', { name: 'Manage Recipients' }).click();
+  const card = recipientCard(page, kin);
+  await expect(card.getByTestId('video-count')).toHaveText('1 video recorded');
+  await card.getByRole('button', { name: `View Videos for ${kin}` }).click();
+  const list = page.getByRole('dialog', { name: `Videos for ${kin}` });
+  await expect(list.getByText('For when you need me')).toBeVisible();
+
+  // It plays from this device, knows its length and can seek.
+  await list.getByRole('button', { name: 'Play For when you need me' }).click();
+  const player = page.getByRole('dialog', { name: 'For when you need me' });
+  await expect(player.getByTestId('video-player')).toBeVisible();
+  await expect.poll(async () => (await readPlayer(page)).readyState).toBeGreaterThanOrEqual(2);
+  const { duration } = await readPlayer(page);
+  expect(Number.isFinite(duration)).toBe(true);
+  expect(duration).toBeGreaterThan(2);
+  expect(duration).toBeLessThan(6);
+  await player.getByRole('button', { name: 'Close' }).first().click();
+  await expect(player).toBeHidden();
+
+  await list.getByRole('checkbox', { name: 'Select For when you need me' }).check();
+  await list.getByRole('button', { name: 'Delete selected' }).click();
+  await list.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(toastMessage(page, 'Video deleted')).toBeVisible();
+  await expect(list.getByText(`You have not recorded a message for`)).toBeVisible();
+  await list.getByRole('button', { name: 'Close' }).first().click();
+  await expect(card.getByTestId('video-count')).toHaveText('0 videos recorded');
+
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  await expect(page.getByTestId('video-counts')).toHaveText(
+    'On this device: 0 videos · In your account’s index: 0 videos',
+  );
+});
+
+test('a recording interrupted by a reload is offered back and can be saved', async ({ page }) => {
+  test.slow();
+  await registerUser(page, { firstName: 'Walter' });
+  await page.getByRole('link', { name: 'Record New Video Message' }).click();
+  await page.getByLabel('Message title').fill('Our garden in June');
+  await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Turn On Camera' }).click();
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', '3', { timeout: 8000 });
+
+  // The page warns before it goes; the person reloads anyway.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+
+  const recovery = page.getByRole('region', { name: 'A recording was interrupted' });
+  await expect(recovery).toBeVisible();
+  await expect(recovery.getByText('“Our garden in June” for')).toBeVisible();
+  await recovery.getByRole('button', { name: 'Recover Recording' }).click();
+
+  await expect(page.getByTestId('recording-preview')).toBeVisible();
+  await expect(page.getByLabel('Message title')).toHaveValue('Our garden in June');
+  const seconds = await page.getByTestId('recording-preview').evaluate(async (element) => {
+    const video = element as HTMLVideoElement;
+    if (video.readyState < 1)
+      await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve));
+    return video.duration;
+  });
+  expect(Number.isFinite(seconds)).toBe(true);
+  expect(seconds).toBeGreaterThan(1);
+
+  await page.getByRole('button', { name: 'Save Message' }).click();
+  await expect(toastMessage(page, 'Video saved')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('video-counts')).toHaveText(
+    'On this device: 1 video · In your account’s index: 1 video',
+  );
+  // Nothing is left to recover.
+  await expect(page.getByRole('region', { name: 'A recording was interrupted' })).toHaveCount(0);
+});
+
+test('recording again throws the first take away; a new title and recipient are kept', async ({
+  page,
+}) => {
+  test.slow();
+  await registerUser(page, { firstName: 'Ivy' });
+  await page.getByRole('link', { name: 'Record New Video Message' }).click();
+  await page.getByRole('button', { name: 'Turn On Camera' }).click();
+  await expect(page.getByText('Please give your message a title')).toBeVisible();
+  await expect(page.getByText('Please choose who this message is for')).toBeVisible();
+
+  await page.getByLabel('Message title').fill('First try');
+  await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+  await recordFor(page, 2);
+  await page.getByRole('button', { name: 'Record Again' }).click();
+  await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
+  await page.getByLabel('Message title').fill('Second try');
+  await recordFor(page, 2);
+  await page.getByRole('button', { name: 'Save Message' }).click();
+  await expect(toastMessage(page, 'Video saved')).toBeVisible();
+  await expect(page.getByTestId('video-counts')).toHaveText(
+    'On this device: 1 video · In your account’s index: 1 video',
+  );
+});
+
+test('the free plan stops a recording at one minute, after a warning ten seconds before', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await registerUser(page, { firstName: 'Harold' });
+  await page.getByRole('link', { name: 'Record New Video Message' }).click();
+  await page.getByLabel('Message title').fill('The long story');
+  await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Turn On Camera' }).click();
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+
+  const warning = page.getByRole('alert').filter({ hasText: 'About 10 seconds left' });
+  await expect(warning).toBeVisible({ timeout: 60_000 });
+  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', /^(4[89]|5\d)$/);
+  await expect(page.getByTestId('recording-preview')).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole('region', { name: 'Recording stopped at your plan’s limit' }),
+  ).toBeVisible();
+  const seconds = await page.getByTestId('recording-preview').evaluate(async (element) => {
+    const video = element as HTMLVideoElement;
+    if (video.readyState < 1)
+      await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve));
+    return video.duration;
+  });
+  expect(seconds).toBeGreaterThanOrEqual(59);
+  expect(seconds).toBeLessThanOrEqual(61.5);
+});
