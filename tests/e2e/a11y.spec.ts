@@ -16,6 +16,7 @@ import {
   test,
   tickAllBoxes,
 } from './fixtures';
+import { recordFor } from './support/recording';
 
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
@@ -178,6 +179,41 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await page.getByRole('button', { name: 'Complete Setup' }).click();
       await expect(page.getByTestId('emergency-code')).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `emergency code (${name})`);
+    });
+
+    test('recording, the recipients page, a recipient’s videos and the player', async ({
+      page,
+    }, testInfo) => {
+      test.slow();
+      await registerUser(page);
+      await page.getByRole('link', { name: 'Record New Video Message' }).click();
+      await page.getByRole('button', { name: 'Turn On Camera' }).click();
+      await expect(page.getByText('Please give your message a title')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `record page errors (${name})`);
+
+      await page.getByLabel('Message title').fill('A song for you');
+      await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+      await page.getByLabel('Prompt (optional)').selectOption({ index: 1 });
+      await page.getByRole('button', { name: 'Turn On Camera' }).click();
+      await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `camera on (${name})`);
+      await recordFor(page, 2);
+      await expectNoSeriousViolations(page, testInfo, `recording preview (${name})`);
+      await page.getByRole('button', { name: 'Save Message' }).click();
+      await expect(page).toHaveURL(/\/$/);
+
+      await page.getByRole('link', { name: 'Manage Recipients' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Your Recipients' })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `recipients (${name})`);
+      await page
+        .getByRole('button', { name: /^View Videos for / })
+        .first()
+        .click();
+      await expect(page.getByText('A song for you')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `a recipient’s videos (${name})`);
+      await page.getByRole('button', { name: 'Play A song for you' }).click();
+      await expect(page.getByTestId('video-player')).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `video player (${name})`);
     });
 
     test('the password dialog, the security log, moving device and setting a password', async ({

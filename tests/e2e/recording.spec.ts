@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, registerUser, test, toastMessage } from './fixtures';
+import { expect, openApp, registerUser, test, toastMessage } from './fixtures';
+import { readCode, waitForMail } from './support/outbox';
 import { recordFor, recordingTime } from './support/recording';
 
 const recipientCard = (page: Page, name: string) =>
@@ -193,4 +194,52 @@ test('the free plan stops a recording at one minute, after a warning ten seconds
   });
   expect(seconds).toBeGreaterThanOrEqual(59);
   expect(seconds).toBeLessThanOrEqual(61.5);
+});
+
+// The browser's own refusals, injected where the browser reports them (the fake camera always
+// agrees): what the person reads must tell them what to do.
+for (const { errorName, title, text } of [
+  {
+    errorName: 'NotAllowedError',
+    title: 'Camera permission denied',
+    text: 'Memento needs your permission to use the camera and microphone.',
+  },
+  { errorName: 'NotFoundError', title: 'No camera detected', text: 'We could not find a camera' },
+  { errorName: 'NotReadableError', title: 'Camera in use', text: 'such as a video call' },
+]) {
+  test(`a camera that answers ${errorName} is explained`, async ({ page }) => {
+    await page.addInitScript((name) => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('refused', name));
+    }, errorName);
+    await registerUser(page, { firstName: 'Mabel' });
+    await page.getByRole('link', { name: 'Record New Video Message' }).click();
+    await page.getByLabel('Message title').fill('Hello');
+    await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Turn On Camera' }).click();
+    const problem = page.getByRole('alert', { name: title });
+    await expect(problem).toBeVisible();
+    await expect(problem).toContainText(text);
+    // The person can try again once they have fixed it.
+    await expect(page.getByRole('button', { name: 'Turn On Camera' })).toBeEnabled();
+  });
+}
+
+test('someone who is not on their primary device is told recording is not for them', async ({
+  page,
+  newDevice,
+}) => {
+  const owner = await registerUser(page, { firstName: 'Percy' });
+  const mail = await waitForMail(owner.nextOfKin.email, /has chosen you as their next of kin/);
+  const phone = await newDevice();
+  await openApp(phone, '/auth');
+  await phone.getByRole('radio', { name: /Recipient email and access code/ }).check();
+  await phone.getByLabel('Your email address').fill(owner.nextOfKin.email);
+  await phone.getByLabel('Access code', { exact: true }).fill(readCode(mail));
+  await phone.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(phone.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  await phone.goto('/record');
+  await expect(
+    phone.getByText('Access Denied - Only primary users can record video messages.'),
+  ).toBeVisible();
+  await expect(phone.getByRole('button', { name: 'Turn On Camera' })).toHaveCount(0);
 });

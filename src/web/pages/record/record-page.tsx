@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Lightbulb, UserPlus } from 'lucide-react';
@@ -76,6 +76,7 @@ function MessageRecorder({ userId }: { userId: number }) {
   const [isSaving, setIsSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const recorder = useRecorder({ maxSeconds });
+  const recordSectionRef = useRef<HTMLElement>(null);
   // A preselected id that is not one of this person's recipients (an old link) selects nobody.
   const recipient = recipients.find((r) => r.id === recipientId) ?? null;
   const { data: prompts } = usePrompts(recipient?.id ?? null);
@@ -102,7 +103,14 @@ function MessageRecorder({ userId }: { userId: number }) {
   }
 
   function onTurnOnCamera() {
-    if (requireDetails()) void recorder.enableCamera();
+    if (!requireDetails()) return;
+    void recorder.enableCamera();
+    // On a phone the camera sits below the form: bring it, the timer and the buttons into view.
+    const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    recordSectionRef.current?.scrollIntoView({
+      behavior: reduceMotion ? 'auto' : 'smooth',
+      block: 'start',
+    });
   }
 
   function onStart() {
@@ -240,7 +248,11 @@ function MessageRecorder({ userId }: { userId: number }) {
       )}
 
       {data && (
-        <section aria-labelledby="record-heading" className="flex flex-col gap-4">
+        <section
+          ref={recordSectionRef}
+          aria-labelledby="record-heading"
+          className="flex scroll-mt-24 flex-col gap-4"
+        >
           <div className="flex flex-col gap-1">
             <h2 id="record-heading" className="text-2xl font-bold tracking-tight">
               2. Record
@@ -316,7 +328,7 @@ function RecipientSelect({ recipients, value, onChange, disabled, error }: Recip
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
       >
-        <option value="">Choose who this message is for</option>
+        <option value="">Choose a recipient</option>
         {recipients.map((recipient) => (
           <option key={recipient.id} value={recipient.id}>
             {recipient.firstName} {recipient.lastName}

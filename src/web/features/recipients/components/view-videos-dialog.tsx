@@ -130,24 +130,28 @@ export function ViewVideosDialog({
             {local.map((video) => (
               <li
                 key={video.id}
-                className="flex flex-wrap items-center gap-3 rounded-lg border-2 border-border p-3"
+                className="flex flex-col gap-3 rounded-lg border-2 border-border p-3 sm:flex-row sm:items-center"
               >
-                <Checkbox
-                  checked={selected.has(video.id)}
-                  onCheckedChange={(value) => toggle(video.id, value === true)}
-                  aria-label={`Select ${video.title}`}
-                />
-                <div className="flex min-w-0 flex-1 flex-col">
-                  <span className="font-semibold break-words">{video.title}</span>
-                  <span className="text-base text-muted-foreground">
-                    {dateFormat.format(new Date(video.createdAt))} ·{' '}
-                    {formatDuration(video.durationMs)} · {formatSize(video.byteSize)}
-                  </span>
+                <div className="flex min-w-0 flex-1 items-start gap-3">
+                  <Checkbox
+                    checked={selected.has(video.id)}
+                    onCheckedChange={(value) => toggle(video.id, value === true)}
+                    aria-label={`Select ${video.title}`}
+                    className="mt-0.5"
+                  />
+                  <div className="flex min-w-0 flex-1 flex-col">
+                    <span className="font-semibold break-words">{video.title}</span>
+                    <span className="text-base text-muted-foreground">
+                      {dateFormat.format(new Date(video.createdAt))} ·{' '}
+                      {formatDuration(video.durationMs)} · {formatSize(video.byteSize)}
+                    </span>
+                  </div>
                 </div>
                 <Button
                   variant="outline"
                   onClick={() => onPlay(video)}
                   aria-label={`Play ${video.title}`}
+                  className="w-full sm:w-auto"
                 >
                   <Play aria-hidden="true" />
                   Play
