@@ -2,12 +2,12 @@ import type { Page } from '@playwright/test';
 import {
   EMERGENCY_CODE_PATTERN,
   expect,
-  openApp,
   registerUser,
   test,
   toastMessage,
 } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
+import { signInAsRecipient } from './support/recipients';
 import { randomUUID } from 'node:crypto';
 
 const recipientCard = (page: Page, name: string) =>
@@ -24,14 +24,6 @@ async function addRecipient(
   await dialog.getByLabel('Email').fill(person.email);
   await dialog.getByRole('radio', { name: new RegExp(`^${person.category}`) }).check();
   await dialog.getByRole('button', { name: 'Add Recipient' }).click();
-}
-
-async function signInAsRecipient(page: Page, email: string, code: string) {
-  await openApp(page, '/auth');
-  await page.getByRole('radio', { name: /Recipient email and access code/ }).check();
-  await page.getByLabel('Your email address').fill(email);
-  await page.getByLabel('Access code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 test('a primary user adds a recipient, shares the code, meets the free limit, reshares and removes', async ({

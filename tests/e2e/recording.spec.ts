@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expect, openApp, registerUser, test, toastMessage } from './fixtures';
+import { expect, registerUser, test, toastMessage } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
+import { signInAsRecipient } from './support/recipients';
 import { recordFor, recordingTime } from './support/recording';
 
 const recipientCard = (page: Page, name: string) =>
@@ -231,11 +232,7 @@ test('someone who is not on their primary device is told recording is not for th
   const owner = await registerUser(page, { firstName: 'Percy' });
   const mail = await waitForMail(owner.nextOfKin.email, /has chosen you as their next of kin/);
   const phone = await newDevice();
-  await openApp(phone, '/auth');
-  await phone.getByRole('radio', { name: /Recipient email and access code/ }).check();
-  await phone.getByLabel('Your email address').fill(owner.nextOfKin.email);
-  await phone.getByLabel('Access code', { exact: true }).fill(readCode(mail));
-  await phone.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await signInAsRecipient(phone, owner.nextOfKin.email, readCode(mail));
   await expect(phone.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
   await phone.goto('/record');
   await expect(

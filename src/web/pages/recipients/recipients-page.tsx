@@ -8,7 +8,6 @@ import { isPrimaryUser } from '@web/app/route-guards';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
-import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { AddRecipientDialog } from '@web/features/recipients/components/add-recipient-dialog';
@@ -30,6 +29,7 @@ import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/features/v
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { MESSAGES } from '@shared/domain/errors';
 import { describeError } from '@web/lib/api-client';
+import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
 
 function planLine(maxRecipients: number | null, used: number): string {
@@ -166,21 +166,7 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
         </Button>
       </div>
 
-      {isLoading && (
-        <p role="status" className="flex items-center gap-3 text-lg">
-          <Spinner /> Loading your recipients...
-        </p>
-      )}
-      {error && (
-        <Alert variant="destructive" title="Your recipients could not be loaded">
-          <p>{describeError(error, 'Please try again.')}</p>
-          <div>
-            <Button variant="outline" onClick={() => void refresh()}>
-              Try Again
-            </Button>
-          </div>
-        </Alert>
-      )}
+      <RecipientsLoadState isLoading={isLoading} error={error} onRetry={() => void refresh()} />
 
       {data && (
         <>

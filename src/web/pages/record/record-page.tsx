@@ -9,7 +9,6 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
-import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import {
@@ -25,6 +24,7 @@ import type { TDraftRecording } from '@web/features/videos/local-store';
 import { saveRecording } from '@web/features/videos/save-recording';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
+import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
 
 /** SPEC §2: after a successful save the person goes home after 1000 ms. */
@@ -183,21 +183,7 @@ function MessageRecorder({ userId }: { userId: number }) {
         />
       )}
 
-      {isLoading && (
-        <p role="status" className="flex items-center gap-3 text-lg">
-          <Spinner /> Loading your recipients...
-        </p>
-      )}
-      {error && (
-        <Alert variant="destructive" title="Your recipients could not be loaded">
-          <p>{describeError(error, 'Please try again.')}</p>
-          <div>
-            <Button variant="outline" onClick={() => void refetch()}>
-              Try Again
-            </Button>
-          </div>
-        </Alert>
-      )}
+      <RecipientsLoadState isLoading={isLoading} error={error} onRetry={() => void refetch()} />
 
       {data && (
         <section aria-labelledby="details-heading" className="flex flex-col gap-5">
