@@ -145,7 +145,7 @@ test('a recording interrupted by a reload is offered back and can be saved', asy
   await expect(page.getByRole('region', { name: 'A recording was interrupted' })).toHaveCount(0);
 });
 
-test('recording again throws the first take away; a new title and recipient are kept', async ({
+test('the recorder works by keyboard; recording again throws the first take away', async ({
   page,
 }) => {
   test.slow();
@@ -157,7 +157,18 @@ test('recording again throws the first take away; a new title and recipient are 
 
   await page.getByLabel('Message title').fill('First try');
   await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
-  await recordFor(page, 2);
+
+  // The first take by keyboard alone: focus stays on the one main button throughout.
+  await page.getByRole('button', { name: 'Turn On Camera' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Start Recording' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Stop Recording' })).toBeFocused();
+  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', '2', { timeout: 8000 });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Save Message' })).toBeFocused();
+  await expect(page.getByTestId('recording-preview')).toBeVisible();
+
   await page.getByRole('button', { name: 'Record Again' }).click();
   await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
   await page.getByLabel('Message title').fill('Second try');

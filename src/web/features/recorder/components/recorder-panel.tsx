@@ -15,7 +15,7 @@ import { Button } from '@web/components/ui/button';
 import { Label } from '@web/components/ui/label';
 import { cn } from '@web/lib/utils';
 import { describeSeconds, formatClock, isAndroidTablet } from '../recording-format';
-import type { useRecorder } from '../use-recorder';
+import type { TRecorderStatus, useRecorder } from '../use-recorder';
 import { AudioLevelMeter } from './audio-level-meter';
 
 type TRecorder = ReturnType<typeof useRecorder>;
@@ -173,6 +173,68 @@ function TimeLine({ recorder, maxSeconds }: { recorder: TRecorder; maxSeconds: n
   );
 }
 
+interface TMainActionHandlers {
+  onTurnOnCamera: () => void;
+  onStart: () => void;
+  onCancel: () => void;
+  onStop: () => void;
+  onSave: () => void;
+  isSaving: boolean;
+  isUnsupported: boolean;
+}
+
+/** What the one main button says and does in each state of the recorder. */
+function describeMainAction(status: TRecorderStatus, handlers: TMainActionHandlers) {
+  switch (status) {
+    case 'ready':
+      return {
+        label: 'Start Recording',
+        icon: <Circle className="fill-current" aria-hidden="true" />,
+        variant: 'default' as const,
+        onClick: handlers.onStart,
+        isWaiting: false,
+        isDisabled: false,
+      };
+    case 'countdown':
+      return {
+        label: 'Cancel',
+        icon: null,
+        variant: 'outline' as const,
+        onClick: handlers.onCancel,
+        isWaiting: false,
+        isDisabled: false,
+      };
+    case 'recording':
+    case 'stopping':
+      return {
+        label: 'Stop Recording',
+        icon: <Square className="fill-current" aria-hidden="true" />,
+        variant: 'destructive' as const,
+        onClick: handlers.onStop,
+        isWaiting: status === 'stopping',
+        isDisabled: false,
+      };
+    case 'recorded':
+      return {
+        label: handlers.isSaving ? 'Saving...' : 'Save Message',
+        icon: <Save aria-hidden="true" />,
+        variant: 'default' as const,
+        onClick: handlers.onSave,
+        isWaiting: handlers.isSaving,
+        isDisabled: false,
+      };
+    default:
+      return {
+        label: 'Turn On Camera',
+        icon: <Camera aria-hidden="true" />,
+        variant: 'default' as const,
+        onClick: handlers.onTurnOnCamera,
+        isWaiting: status === 'starting',
+        isDisabled: handlers.isUnsupported,
+      };
+  }
+}
+
 /**
  * SPEC §2 Record page recorder: pickers, mirrored preview, countdown, timer with time left,
  * large Start/Stop, live level, the 10-second warning, then preview with 'Save' and 'Record Again'.
@@ -190,6 +252,16 @@ export function RecorderPanel({
   const showsAndroidNotice =
     status === 'stopping' &&
     isAndroidTablet(navigator.userAgent, { width: screen.width, height: screen.height });
+
+  const action = describeMainAction(status, {
+    onTurnOnCamera,
+    onStart,
+    onCancel: recorder.cancelCountdown,
+    onStop: () => recorder.stop(),
+    onSave,
+    isSaving,
+    isUnsupported: problem?.kind === 'unsupported',
+  });
 
   return (
     <div className="flex flex-col gap-5">
@@ -283,49 +355,31 @@ export function RecorderPanel({
       {(status === 'ready' || isBusy) && <DevicePickers recorder={recorder} />}
 
       <div className="flex flex-col gap-3 sm:flex-row">
-        {(status === 'idle' || status === 'starting') && (
+        {/*
+          One button for the main action in every state, so keyboard focus stays on it from
+          'Turn On Camera' to 'Save Message' instead of falling back to the page.
+        */}
+        <Button
+          size="lg"
+          variant={action.variant}
+          onClick={action.isWaiting ? undefined : action.onClick}
+          aria-disabled={action.isWaiting || undefined}
+          disabled={action.isDisabled}
+          className={cn(action.isWaiting && 'cursor-wait opacity-70')}
+        >
+          {action.icon}
+          {action.label}
+        </Button>
+        {status === 'recorded' && (
           <Button
             size="lg"
-            onClick={onTurnOnCamera}
-            disabled={status === 'starting' || problem?.kind === 'unsupported'}
+            variant="outline"
+            onClick={() => void recorder.recordAgain()}
+            disabled={isSaving}
           >
-            <Camera aria-hidden="true" />
-            Turn On Camera
+            <RotateCcw aria-hidden="true" />
+            Record Again
           </Button>
-        )}
-        {status === 'ready' && (
-          <Button size="lg" onClick={onStart}>
-            <Circle className="fill-current" aria-hidden="true" />
-            Start Recording
-          </Button>
-        )}
-        {status === 'countdown' && (
-          <Button size="lg" variant="outline" onClick={recorder.cancelCountdown}>
-            Cancel
-          </Button>
-        )}
-        {status === 'recording' && (
-          <Button size="lg" variant="destructive" onClick={() => recorder.stop()}>
-            <Square className="fill-current" aria-hidden="true" />
-            Stop Recording
-          </Button>
-        )}
-        {status === 'recorded' && (
-          <>
-            <Button size="lg" onClick={onSave} disabled={isSaving}>
-              <Save aria-hidden="true" />
-              {isSaving ? 'Saving...' : 'Save Message'}
-            </Button>
-            <Button
-              size="lg"
-              variant="outline"
-              onClick={() => void recorder.recordAgain()}
-              disabled={isSaving}
-            >
-              <RotateCcw aria-hidden="true" />
-              Record Again
-            </Button>
-          </>
         )}
       </div>
     </div>
