@@ -19,6 +19,8 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
+import { MissingVideosWarning } from '@web/features/backup/components/missing-videos-warning';
+import { StoragePanel } from '@web/features/backup/components/storage-panel';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
 import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
 import { InterruptedRecordingNotice } from '@web/features/recorder/components/interrupted-recording-notice';
@@ -100,6 +102,7 @@ export default function HomePage() {
       </div>
 
       {canManageSecurity && <InterruptedRecordingNotice creatorId={user.id} />}
+      {canManageSecurity && <MissingVideosWarning user={user} />}
 
       {isCommunityEdition && (
         <Alert
@@ -152,6 +155,8 @@ export default function HomePage() {
           </section>
         </Card>
       )}
+
+      {canManageSecurity && <StoragePanel user={user} />}
 
       <div className="grid gap-6 md:grid-cols-2">
         <Card>

@@ -5,6 +5,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowLeft, Trash2, UserPlus } from 'lucide-react';
 import type { TRecipient, TRecipientCreated } from '@shared/schemas/recipients';
 import { isPrimaryUser } from '@web/app/route-guards';
+import { HandoverButton } from '@web/features/backup/components/handover-button';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
@@ -210,6 +211,12 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
                 onShare={() => setShare({ target: recipient, code: null })}
                 onViewVideos={() => setViewing(recipient)}
                 onDelete={() => setToDelete([recipient])}
+                extraActions={
+                  <HandoverButton
+                    recipient={recipient}
+                    localVideoCount={localCounts.get(recipient.id) ?? 0}
+                  />
+                }
               />
             ))}
           </ul>

@@ -1,0 +1,200 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { Download } from 'lucide-react';
+import type { TUser } from '@shared/schemas/auth';
+import type { TRecipientList } from '@shared/schemas/recipients';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients/recipients-api';
+import { listVideos } from '@web/features/videos/local-store';
+import { describeError } from '@web/lib/api-client';
+import { cn } from '@web/lib/utils';
+import type { TBackupType } from '../backup-manifest';
+import { createBackup } from '../create-backup';
+import { downloadFile } from '../download-file';
+import { formatBytes } from '../format-bytes';
+import { ProgressBar } from './progress-bar';
+
+const CHOICES: { type: TBackupType; label: string; description: string }[] = [
+  {
+    type: 'full_backup',
+    label: 'Full backup',
+    description: 'Everything: your videos, your account details and your recipients.',
+  },
+  {
+    type: 'videos_only',
+    label: 'Videos only',
+    description: 'Just your videos.',
+  },
+  {
+    type: 'profile_only',
+    label: 'Profile only',
+    description: 'Your account details and recipients, without videos. A small file.',
+  },
+];
+
+const RECIPIENTS_UNREACHABLE =
+  'Memento could not reach the server to read your recipients. Please check your internet connection and try again, or choose "Videos only".';
+
+type TState =
+  | { step: 'choose' }
+  | { step: 'working'; fraction: number }
+  | { step: 'done'; fileName: string; videoCount: number }
+  | { step: 'failed'; message: string };
+
+interface DownloadBackupDialogProps {
+  user: TUser;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
+
+/** 'Download Backup': choose one of the three types (SPEC §4), watch it being made, keep it. */
+export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBackupDialogProps) {
+  const queryClient = useQueryClient();
+  const [type, setType] = useState<TBackupType>('full_backup');
+  const [state, setState] = useState<TState>({ step: 'choose' });
+  const videos = useLiveQuery(() => listVideos(user.id), [user.id]);
+  const totalBytes = (videos ?? []).reduce((sum, video) => sum + video.byteSize, 0);
+  const isWorking = state.step === 'working';
+
+  function close(isOpen: boolean) {
+    if (isOpen || isWorking) return;
+    onOpenChange(false);
+    setState({ step: 'choose' });
+  }
+
+  async function readRecipients(): Promise<TRecipientList['recipients']> {
+    try {
+      const list = await queryClient.fetchQuery<TRecipientList>({
+        queryKey: RECIPIENTS_QUERY_KEY,
+        staleTime: 0,
+      });
+      return list.recipients;
+    } catch (error) {
+      // A videos-only backup can do without names; the others carry the recipients list.
+      const cached = queryClient.getQueryData<TRecipientList>(RECIPIENTS_QUERY_KEY);
+      if (cached) return cached.recipients;
+      if (type === 'videos_only') return [];
+      throw new Error(RECIPIENTS_UNREACHABLE, { cause: error });
+    }
+  }
+
+  async function makeBackup() {
+    setState({ step: 'working', fraction: 0 });
+    try {
+      const recipients = await readRecipients();
+      const backup = await createBackup({
+        type,
+        account: user,
+        recipients,
+        onProgress: (fraction) => setState({ step: 'working', fraction }),
+      });
+      downloadFile(backup.blob, backup.fileName);
+      setState({ step: 'done', fileName: backup.fileName, videoCount: backup.videoCount });
+    } catch (error) {
+      setState({ step: 'failed', message: describeError(error, 'The backup could not be made.') });
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent
+        hideClose={isWorking}
+        onEscapeKeyDown={(event) => isWorking && event.preventDefault()}
+        onInteractOutside={(event) => isWorking && event.preventDefault()}
+      >
+        <DialogHeader>
+          <DialogTitle>Download Backup</DialogTitle>
+          <DialogDescription>
+            A backup file keeps a copy of your videos away from this device.
+          </DialogDescription>
+        </DialogHeader>
+
+        {state.step === 'choose' && (
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-3 text-lg font-semibold">What should the backup hold?</legend>
+            {CHOICES.map((choice) => (
+              <label
+                key={choice.type}
+                className={cn(
+                  'flex min-h-14 cursor-pointer items-start gap-4 rounded-xl border-2 p-4',
+                  type === choice.type ? 'border-primary bg-primary-soft' : 'border-border',
+                )}
+              >
+                <input
+                  type="radio"
+                  name="backup-type"
+                  value={choice.type}
+                  checked={type === choice.type}
+                  onChange={() => setType(choice.type)}
+                  className="mt-1 size-6 shrink-0 accent-primary"
+                />
+                <span className="flex flex-col gap-1">
+                  <span className="text-lg font-semibold">{choice.label}</span>
+                  <span className="text-base text-muted-foreground">{choice.description}</span>
+                  {choice.type !== 'profile_only' && videos !== undefined && (
+                    <span className="text-base text-muted-foreground">
+                      {plural(videos.length)}, {formatBytes(totalBytes)}
+                    </span>
+                  )}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+
+        {state.step === 'working' && (
+          <ProgressBar label="Preparing your backup" fraction={state.fraction} />
+        )}
+
+        {state.step === 'done' && (
+          <Alert variant="success" title="Your backup is ready">
+            <p>
+              It is downloading as <strong className="break-all">{state.fileName}</strong>
+              {state.videoCount > 0 ? `, with ${plural(state.videoCount)}.` : '.'}
+            </p>
+            <p>
+              Keep it somewhere safe, away from this device, such as on a USB stick or another
+              computer.
+            </p>
+          </Alert>
+        )}
+
+        {state.step === 'failed' && (
+          <Alert variant="destructive" title="The backup could not be made">
+            <p>{state.message}</p>
+          </Alert>
+        )}
+
+        {!isWorking && (
+          <DialogFooter>
+            {state.step === 'done' ? (
+              <Button onClick={() => close(false)}>Done</Button>
+            ) : (
+              <>
+                <Button variant="outline" onClick={() => close(false)}>
+                  Cancel
+                </Button>
+                <Button onClick={() => void makeBackup()}>
+                  <Download aria-hidden="true" />
+                  {state.step === 'failed' ? 'Try Again' : 'Download'}
+                </Button>
+              </>
+            )}
+          </DialogFooter>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

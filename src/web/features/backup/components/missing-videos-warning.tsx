@@ -1,0 +1,55 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { TriangleAlert, Upload } from 'lucide-react';
+import type { TUser } from '@shared/schemas/auth';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { listVideos } from '@web/features/videos/local-store';
+import { useVideoIndex } from '@web/features/videos/videos-api';
+import { useRestoreBackup } from './restore-backup-button';
+
+/**
+ * D17: when the server's index lists videos this device no longer holds (a cleared browser, say),
+ * say so plainly and offer the restore. Nothing is removed from the index.
+ */
+export function MissingVideosWarning({ user }: { user: TUser }) {
+  const localIds = useLiveQuery(
+    async () => new Set((await listVideos(user.id)).map((video) => video.id)),
+    [user.id],
+  );
+  const { data: index } = useVideoIndex();
+  // The restore's dialog outlives the warning, which goes as soon as the videos are back.
+  const { chooseFile, isWorking, restoreUi } = useRestoreBackup(user);
+  if (localIds === undefined || index === undefined) return restoreUi;
+
+  const missing = index.filter((row) => !localIds.has(row.id)).length;
+  if (missing === 0) return restoreUi;
+  const onDevice = index.length - missing;
+  return (
+    <>
+      <Alert
+        variant="warm"
+        icon={<TriangleAlert aria-hidden="true" />}
+        title={
+          missing === 1
+            ? '1 video is missing from this device'
+            : `${missing} videos are missing from this device`
+        }
+        data-testid="missing-videos"
+      >
+        <p>
+          Your account&rsquo;s list has {index.length} video{index.length === 1 ? '' : 's'}, but
+          this browser holds {onDevice === 0 ? 'none of them' : `only ${onDevice}`}. This happens
+          when a browser&rsquo;s stored data is cleared. If you saved a backup file, restore it to
+          bring them back.
+        </p>
+        <div>
+          <Button onClick={chooseFile} disabled={isWorking}>
+            <Upload aria-hidden="true" />
+            Restore from Backup
+          </Button>
+        </div>
+      </Alert>
+      {restoreUi}
+    </>
+  );
+}
