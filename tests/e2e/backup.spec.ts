@@ -228,7 +228,9 @@ test('the storage card is honest, and a restore refuses what it cannot use with 
   mkdirSync(path.dirname(letter), { recursive: true });
   writeFileSync(letter, 'Dear Susan, this is a letter, not a backup.');
   const wrongFile = await restoreFrom(page, card, letter);
-  await expect(wrongFile.getByRole('alert')).toContainText('This is not a Memento backup');
+  await expect(wrongFile.getByRole('alert')).toContainText(
+    'This file is not a Memento backup. Please choose the file whose name starts with "memento-backup".',
+  );
   await wrongFile.getByRole('button', { name: 'Done' }).click();
 
   // Another account on another device cannot restore Edith's backup.

@@ -245,6 +245,7 @@ describe('full backup', () => {
     );
 
     expect(result).toEqual({
+      backupCreatedAt: new Date(2026, 10, 22, 15, 30).toISOString(),
       videoCount: 3,
       restored: 3,
       alreadyHere: 0,

@@ -114,6 +114,8 @@ export interface TRestoreInput {
 }
 
 export interface TRestoreResult {
+  /** When the backup was made, as its manifest says. */
+  backupCreatedAt: string;
   /** Videos listed in the backup. */
   videoCount: number;
   restored: number;
@@ -170,6 +172,7 @@ export async function restoreBackup(input: TRestoreInput): Promise<TRestoreResul
   }
 
   const result: TRestoreResult = {
+    backupCreatedAt: manifest.createdAt,
     videoCount: manifest.videos.length,
     restored: 0,
     alreadyHere: 0,

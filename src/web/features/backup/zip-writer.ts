@@ -34,17 +34,14 @@ export class ZipBlobWriter {
         this.failure = error;
         return;
       }
-      // The Blob copies the bytes now, so fflate's chunk can be let go at once.
+      // The Blob copies the bytes now, so fflate's chunk can be let go at once. (fflate types
+      // its chunks over ArrayBufferLike; they are plain ArrayBuffers.)
       if (chunk.length > 0) this.parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
       if (isFinal) {
         this.isEnded = true;
         this.resolveEnd?.();
       }
     });
-  }
-
-  get byteSize(): number {
-    return this.parts.reduce((total, part) => total + part.size, 0);
   }
 
   addText(name: string, text: string, date?: Date): void {

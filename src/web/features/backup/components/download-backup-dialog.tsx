@@ -28,7 +28,7 @@ const CHOICES: { type: TBackupType; label: string; description: string }[] = [
   {
     type: 'full_backup',
     label: 'Full backup',
-    description: 'Everything: your videos, your account details and your recipients.',
+    description: 'Everything: your videos, account details and recipients.',
   },
   {
     type: 'videos_only',
@@ -38,7 +38,7 @@ const CHOICES: { type: TBackupType; label: string; description: string }[] = [
   {
     type: 'profile_only',
     label: 'Profile only',
-    description: 'Your account details and recipients, without videos. A small file.',
+    description: 'Your account details and recipients, without videos.',
   },
 ];
 
@@ -116,19 +116,17 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
       >
         <DialogHeader>
           <DialogTitle>Download Backup</DialogTitle>
-          <DialogDescription>
-            A backup file keeps a copy of your videos away from this device.
-          </DialogDescription>
+          <DialogDescription>A copy to keep away from this device.</DialogDescription>
         </DialogHeader>
 
         {state.step === 'choose' && (
           <fieldset className="flex flex-col gap-3">
-            <legend className="mb-3 text-lg font-semibold">What should the backup hold?</legend>
+            <legend className="mb-2 text-lg font-semibold">What should the backup hold?</legend>
             {CHOICES.map((choice) => (
               <label
                 key={choice.type}
                 className={cn(
-                  'flex min-h-14 cursor-pointer items-start gap-4 rounded-xl border-2 p-4',
+                  'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 px-4 py-3',
                   type === choice.type ? 'border-primary bg-primary-soft' : 'border-border',
                 )}
               >
@@ -140,14 +138,16 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
                   onChange={() => setType(choice.type)}
                   className="mt-1 size-6 shrink-0 accent-primary"
                 />
-                <span className="flex flex-col gap-1">
-                  <span className="text-lg font-semibold">{choice.label}</span>
+                <span className="flex flex-col gap-0.5">
+                  <span className="flex flex-wrap items-baseline gap-x-3">
+                    <span className="text-lg font-semibold">{choice.label}</span>
+                    {choice.type !== 'profile_only' && videos !== undefined && (
+                      <span className="text-base text-muted-foreground">
+                        {plural(videos.length)}, {formatBytes(totalBytes)}
+                      </span>
+                    )}
+                  </span>
                   <span className="text-base text-muted-foreground">{choice.description}</span>
-                  {choice.type !== 'profile_only' && videos !== undefined && (
-                    <span className="text-base text-muted-foreground">
-                      {plural(videos.length)}, {formatBytes(totalBytes)}
-                    </span>
-                  )}
                 </span>
               </label>
             ))}
@@ -161,7 +161,7 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
         {state.step === 'done' && (
           <Alert variant="success" title="Your backup is ready">
             <p>
-              It is downloading as <strong className="break-all">{state.fileName}</strong>
+              It is downloading as <strong className="break-words">{state.fileName}</strong>
               {state.videoCount > 0 ? `, with ${plural(state.videoCount)}.` : '.'}
             </p>
             <p>

@@ -7,6 +7,15 @@ import { listVideos } from '@web/features/videos/local-store';
 import { useVideoIndex } from '@web/features/videos/videos-api';
 import { useRestoreBackup } from './restore-backup-button';
 
+function describeMissing(listed: number, onDevice: number): string {
+  const holds =
+    listed === 1
+      ? 'Your account’s list has 1 video, but this browser does not hold it.'
+      : `Your account’s list has ${listed} videos, but this browser holds ${onDevice === 0 ? 'none of them' : `only ${onDevice}`}.`;
+  const missingOne = listed - onDevice === 1;
+  return `${holds} This happens when a browser’s stored data is cleared. If you saved a backup file, restore it to bring ${missingOne ? 'it' : 'them'} back.`;
+}
+
 /**
  * D17: when the server's index lists videos this device no longer holds (a cleared browser, say),
  * say so plainly and offer the restore. Nothing is removed from the index.
@@ -36,12 +45,7 @@ export function MissingVideosWarning({ user }: { user: TUser }) {
         }
         data-testid="missing-videos"
       >
-        <p>
-          Your account&rsquo;s list has {index.length} video{index.length === 1 ? '' : 's'}, but
-          this browser holds {onDevice === 0 ? 'none of them' : `only ${onDevice}`}. This happens
-          when a browser&rsquo;s stored data is cleared. If you saved a backup file, restore it to
-          bring them back.
-        </p>
+        <p>{describeMissing(index.length, onDevice)}</p>
         <div>
           <Button onClick={chooseFile} disabled={isWorking}>
             <Upload aria-hidden="true" />

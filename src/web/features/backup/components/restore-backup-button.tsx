@@ -27,13 +27,15 @@ type TState =
   | { step: 'failed'; fileName: string; code: TBackupErrorCode | null; message: string };
 
 const FAILURE_TITLES: Partial<Record<TBackupErrorCode, string>> = {
-  not_backup: 'This is not a Memento backup',
+  not_backup: 'Please choose a different file',
   damaged: 'This backup file is damaged',
   other_account: 'This backup is for another account',
   profile_only: 'There are no videos in this backup',
   newer_version: 'This backup is from a newer Memento',
   no_space: 'This device is out of space',
 };
+
+const backupDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 
 function hasProblems(result: TRestoreResult): boolean {
   return result.damagedTitles.length > 0 || result.withoutRecipient.length > 0;
@@ -122,7 +124,11 @@ export function useRestoreBackup(user: TUser) {
           <DialogHeader>
             <DialogTitle>Restore from Backup</DialogTitle>
             {state.step !== 'idle' && (
-              <DialogDescription className="break-all">From {state.fileName}</DialogDescription>
+              <DialogDescription className="break-words">
+                From {state.fileName}
+                {state.step === 'done' &&
+                  `, made on ${backupDateFormat.format(new Date(state.result.backupCreatedAt))}`}
+              </DialogDescription>
             )}
           </DialogHeader>
 

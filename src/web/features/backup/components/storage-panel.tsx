@@ -57,7 +57,11 @@ function PersistenceLine({ isPersisted }: { isPersisted: boolean | null }) {
 function AskResult({ result }: { result: TAskResult }) {
   if (result === 'granted') {
     return (
-      <Alert variant="success" title="Your browser agreed">
+      <Alert
+        variant="success"
+        title="Your browser agreed"
+        icon={<ShieldCheck aria-hidden="true" />}
+      >
         <p>
           It will not clear your videos to free up space. A backup file is still a good idea, in
           case this device is lost.
@@ -67,7 +71,11 @@ function AskResult({ result }: { result: TAskResult }) {
   }
   if (result === 'refused') {
     return (
-      <Alert variant="warm" title="Your browser did not agree">
+      <Alert
+        variant="warm"
+        title="Your browser did not agree"
+        icon={<ShieldAlert aria-hidden="true" />}
+      >
         <p>
           This browser would not promise to keep your videos. That is common, and nothing is wrong.
           The safe way to protect them is a backup file: download one and keep it somewhere else,
@@ -149,7 +157,7 @@ export function StoragePanel({ user }: { user: TUser }) {
               A backup file holds a copy of your videos. Keep it away from this device, so you can
               restore your videos if this browser&rsquo;s data is ever cleared.
             </p>
-            <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+            <div className="grid gap-3 sm:grid-cols-2 md:max-w-xs md:grid-cols-1">
               <Button onClick={() => setIsDownloadOpen(true)}>
                 <Download aria-hidden="true" />
                 Download Backup
