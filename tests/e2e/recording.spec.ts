@@ -161,12 +161,19 @@ test('the recorder works by keyboard; recording again throws the first take away
   // The first take by keyboard alone: focus stays on the one main button throughout.
   await page.getByRole('button', { name: 'Turn On Camera' }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Start Recording' })).toBeFocused();
+  // On a busy machine the camera and the countdown can take a while; focus is checked once there.
+  const start = page.getByRole('button', { name: 'Start Recording' });
+  await expect(start).toBeVisible({ timeout: 30_000 });
+  await expect(start).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Stop Recording' })).toBeFocused();
+  const stop = page.getByRole('button', { name: 'Stop Recording' });
+  await expect(stop).toBeVisible({ timeout: 30_000 });
+  await expect(stop).toBeFocused();
   await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', '2', { timeout: 8000 });
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Save Message' })).toBeFocused();
+  const save = page.getByRole('button', { name: 'Save Message' });
+  await expect(save).toBeVisible({ timeout: 30_000 });
+  await expect(save).toBeFocused();
   await expect(page.getByTestId('recording-preview')).toBeVisible();
 
   await page.getByRole('button', { name: 'Record Again' }).click();
