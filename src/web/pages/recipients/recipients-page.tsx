@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { ArrowLeft, Trash2, UserPlus } from 'lucide-react';
+import { Trash2, UserPlus } from 'lucide-react';
 import type { TRecipient, TRecipientCreated } from '@shared/schemas/recipients';
 import { isPrimaryUser } from '@web/app/route-guards';
+import { BackHomeLink } from '@web/components/back-home-link';
 import { HandoverButton } from '@web/features/backup/components/handover-button';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -150,12 +150,7 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
 
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
-      <Button asChild variant="link" className="self-start">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" />
-          Home
-        </Link>
-      </Button>
+      <BackHomeLink />
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="flex flex-col gap-2">
           <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your Recipients</h1>

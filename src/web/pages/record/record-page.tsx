@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Lightbulb, UserPlus } from 'lucide-react';
+import { Lightbulb, UserPlus } from 'lucide-react';
 import { MESSAGES } from '@shared/domain/errors';
 import type { TRecipient } from '@shared/schemas/recipients';
 import { isPrimaryUser } from '@web/app/route-guards';
+import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
@@ -161,12 +162,7 @@ function MessageRecorder({ userId }: { userId: number }) {
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <Button asChild variant="link" className="self-start">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" />
-          Home
-        </Link>
-      </Button>
+      <BackHomeLink />
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Record a Message</h1>
         <p className="text-lg text-muted-foreground">
