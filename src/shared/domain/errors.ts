@@ -22,6 +22,10 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'UPGRADE_REQUIRED',
   'LAST_NEXT_OF_KIN',
+  'SECOND_FACTOR_REQUIRED',
+  'HAS_DEPENDENTS',
+  'LAST_ADMIN',
+  'CONFLICT',
   'INTERNAL',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];
