@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import type { TUser } from '@shared/schemas/auth';
 import { PageSpinner } from '@web/components/ui/spinner';
+import { AdminsOnlyNotice } from '@web/features/admin/components/admins-only-notice';
 import { useAuth } from '@web/features/auth/auth-provider';
 
 /** DESIGN §5: a primary account signed in on its primary device. */
@@ -38,7 +39,8 @@ export function RequireAuth({ children, access = 'signed-in' }: RequireAuthProps
   if (needsOnboarding(user) && pathname !== '/onboarding') {
     return <Navigate to="/onboarding" replace />;
   }
-  if (access === 'admin' && !user.isAdmin) return <Navigate to="/" replace />;
+  // SPEC §2: a non-admin is told why, rather than silently sent home.
+  if (access === 'admin' && !user.isAdmin) return <AdminsOnlyNotice />;
   if (access === 'primary' && !isPrimaryUser(user)) return <Navigate to="/" replace />;
   return children;
 }

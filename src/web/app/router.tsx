@@ -16,6 +16,7 @@ const AdminPage = lazy(() => import('@web/pages/admin/admin-page'));
 const ImportFromMobilePage = lazy(
   () => import('@web/pages/import-from-mobile/import-from-mobile-page'),
 );
+const VerifyEmailPage = lazy(() => import('@web/pages/verify-email/verify-email-page'));
 const AboutPage = lazy(() => import('@web/pages/about/about-page'));
 const AboutMementoPage = lazy(() => import('@web/pages/about-memento/about-memento-page'));
 const SupportPage = lazy(() => import('@web/pages/support/support-page'));
@@ -100,6 +101,7 @@ const routes: RouteObject[] = [
           },
           { path: '/import-from-mobile', element: <ImportFromMobilePage /> },
           { path: '/about', element: <AboutPage /> },
+          { path: '/verify-email', element: <VerifyEmailPage /> },
           { path: '/about-memento', element: <AboutMementoPage /> },
           { path: '/support', element: <SupportPage /> },
           { path: '/faq', element: <FaqPage /> },

@@ -1,0 +1,125 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  TAdminDevice,
+  TAdminPrimaryUser,
+  TAdminResetPasswordBody,
+  TAdminUser,
+  TConfirmEmailResult,
+  TDeleteUsersResult,
+  TEmailSettings,
+  TOverrideTierBody,
+  TSecondFactorConfirmed,
+  TSecondFactorEnrolment,
+  TSecondFactorStatus,
+  TTestEmailResult,
+  TVerifyEmailResult,
+} from '@shared/schemas/admin';
+import { apiRequest } from '@web/lib/api-client';
+
+export const SECOND_FACTOR_QUERY_KEY = ['/api/admin/2fa'] as const;
+export const ADMIN_USERS_QUERY_KEY = ['/api/admin/users'] as const;
+export const ADMIN_PRIMARY_USERS_QUERY_KEY = ['/api/admin/primary-users'] as const;
+export const ADMIN_DEVICES_QUERY_KEY = ['/api/admin/devices'] as const;
+export const ADMIN_EMAIL_QUERY_KEY = ['/api/admin/email'] as const;
+
+/** Every admin list is read fresh on each visit: other admins and users change it. */
+const FRESH = { staleTime: 0, refetchOnMount: 'always' } as const;
+
+/** GET /api/admin/2fa: enrolled, and verified in this session (D26)? */
+export function useSecondFactorStatus() {
+  return useQuery<TSecondFactorStatus>({ queryKey: SECOND_FACTOR_QUERY_KEY, ...FRESH });
+}
+
+export function enrolSecondFactor(): Promise<TSecondFactorEnrolment> {
+  return apiRequest<TSecondFactorEnrolment>('/api/admin/2fa/enrol', { method: 'POST' });
+}
+
+export function confirmSecondFactor(code: string): Promise<TSecondFactorConfirmed> {
+  return apiRequest<TSecondFactorConfirmed>('/api/admin/2fa/confirm', {
+    method: 'POST',
+    body: { code },
+  });
+}
+
+export function verifySecondFactor(code: string): Promise<TSecondFactorStatus> {
+  return apiRequest<TSecondFactorStatus>('/api/admin/2fa/verify', {
+    method: 'POST',
+    body: { code },
+  });
+}
+
+export function useAdminUsers() {
+  return useQuery<TAdminUser[]>({ queryKey: ADMIN_USERS_QUERY_KEY, ...FRESH });
+}
+
+/** The primary accounts, keyed by id for the 'Recipient of {name}' badge. */
+export function useAdminPrimaryUsers() {
+  return useQuery<TAdminPrimaryUser[], Error, Map<number, TAdminPrimaryUser>>({
+    queryKey: ADMIN_PRIMARY_USERS_QUERY_KEY,
+    ...FRESH,
+    select: (list) => new Map(list.map((primary) => [primary.id, primary])),
+  });
+}
+
+export function overrideUserTier(userId: number, body: TOverrideTierBody): Promise<TAdminUser> {
+  return apiRequest<TAdminUser>(`/api/admin/users/${userId}/override`, { method: 'POST', body });
+}
+
+export function resetUserPassword(
+  userId: number,
+  body: TAdminResetPasswordBody,
+): Promise<{ message: string }> {
+  return apiRequest<{ message: string }>(`/api/admin/users/${userId}/reset-password`, {
+    method: 'POST',
+    body,
+  });
+}
+
+export function setUserAdmin(userId: number, isAdmin: boolean): Promise<TAdminUser> {
+  return apiRequest<TAdminUser>(`/api/admin/users/${userId}/admin`, {
+    method: 'POST',
+    body: { isAdmin },
+  });
+}
+
+export function deleteUsers(ids: number[], includeRecipients = false): Promise<TDeleteUsersResult> {
+  return apiRequest<TDeleteUsersResult>('/api/admin/users', {
+    method: 'DELETE',
+    body: { ids, includeRecipients },
+  });
+}
+
+export function useAdminDevices() {
+  return useQuery<TAdminDevice[]>({ queryKey: ADMIN_DEVICES_QUERY_KEY, ...FRESH });
+}
+
+export function deleteDeviceAssociation(deviceId: string): Promise<{ message: string }> {
+  return apiRequest<{ message: string }>(`/api/admin/devices/${encodeURIComponent(deviceId)}`, {
+    method: 'DELETE',
+  });
+}
+
+/** How mail leaves this installation; refetched on focus, as a link may be opened meanwhile. */
+export function useEmailSettings() {
+  return useQuery<TEmailSettings>({
+    queryKey: ADMIN_EMAIL_QUERY_KEY,
+    ...FRESH,
+    refetchOnWindowFocus: true,
+  });
+}
+
+export function sendVerificationEmail(email: string): Promise<TVerifyEmailResult> {
+  return apiRequest<TVerifyEmailResult>('/api/verify-email', { method: 'POST', body: { email } });
+}
+
+export function sendTestEmail(email: string): Promise<TTestEmailResult> {
+  return apiRequest<TTestEmailResult>('/api/test-email', { method: 'POST', body: { email } });
+}
+
+/** Public: the link in a verification mail carries its token in the URL fragment. */
+export function confirmEmailVerification(token: string): Promise<TConfirmEmailResult> {
+  return apiRequest<TConfirmEmailResult>('/api/verify-email/confirm', {
+    method: 'POST',
+    body: { token },
+  });
+}

@@ -1,0 +1,195 @@
+import { useId, useState, type FormEvent } from 'react';
+import { TIERS, type TTier } from '@shared/domain/enums';
+import { ADMIN_MESSAGES, type TAdminUser } from '@shared/schemas/admin';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+import { Label } from '@web/components/ui/label';
+import { toast } from '@web/components/ui/use-toast';
+import { describeError } from '@web/lib/api-client';
+import { cn } from '@web/lib/utils';
+import { overrideUserTier } from '../admin-api';
+import { describeTier, formatDateTime } from '../admin-format';
+import { ReasonField } from './reason-field';
+
+export const OVERRIDE_TOASTS = {
+  success: 'User tier has been updated successfully',
+  error: 'Error updating user tier',
+} as const;
+
+const selectClass =
+  'min-h-12 w-full rounded-lg border-2 border-input bg-card px-3 text-lg text-foreground';
+
+interface OverrideTierDialogProps {
+  user: TAdminUser | null;
+  /** Names of admins by id, for 'changed by'. */
+  describeAdmin: (id: number | null) => string;
+  onOpenChange: (open: boolean) => void;
+  onSaved: (user: TAdminUser) => void;
+}
+
+/** SPEC §2 'Override User Tier': tier, VIP or Regular, and a reason, all required (SPEC §5). */
+export function OverrideTierDialog({ user, ...props }: OverrideTierDialogProps) {
+  return (
+    <Dialog open={user !== null} onOpenChange={props.onOpenChange}>
+      <DialogContent>
+        {user && <OverrideTierForm key={user.id} user={user} {...props} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function LastChange({ label, by, at }: { label: string; by: string; at: string | null }) {
+  if (!at) return null;
+  return (
+    <p>
+      {label} last changed by <span className="font-semibold">{by}</span> on {formatDateTime(at)}.
+    </p>
+  );
+}
+
+function OverrideTierForm({
+  user,
+  describeAdmin,
+  onOpenChange,
+  onSaved,
+}: { user: TAdminUser } & Omit<OverrideTierDialogProps, 'user'>) {
+  const tierId = useId();
+  const missingId = useId();
+  const [tier, setTier] = useState<TTier | ''>(user.subscriptionTier);
+  const [vip, setVip] = useState<'vip' | 'regular' | ''>(user.isVIP ? 'vip' : 'regular');
+  const [reason, setReason] = useState('');
+  const [isSaving, setIsSaving] = useState(false);
+  const isComplete = tier !== '' && vip !== '' && reason.trim() !== '';
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!isComplete) return;
+    setIsSaving(true);
+    try {
+      const saved = await overrideUserTier(user.id, { tier, isVIP: vip === 'vip', reason });
+      toast({ variant: 'success', title: OVERRIDE_TOASTS.success });
+      onSaved(saved);
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: OVERRIDE_TOASTS.error,
+        description: describeError(error, 'Failed to update user tier'),
+      });
+    } finally {
+      setIsSaving(false);
+    }
+  }
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Override User Tier</DialogTitle>
+        <DialogDescription>
+          Set the plan and VIP status of <span className="font-semibold">{user.username}</span>. VIP
+          gives full access whatever the plan. The change and your reason are written to the audit
+          log.
+        </DialogDescription>
+      </DialogHeader>
+      {(user.tierOverriddenAt || user.vipOverriddenAt) && (
+        <div className="flex flex-col gap-1 rounded-lg bg-muted p-4 text-base">
+          <LastChange
+            label="Plan"
+            by={describeAdmin(user.tierOverriddenBy)}
+            at={user.tierOverriddenAt}
+          />
+          {user.tierOverrideReason && (
+            <p>
+              Reason given: <q>{user.tierOverrideReason}</q>
+            </p>
+          )}
+          <LastChange
+            label="VIP status"
+            by={describeAdmin(user.vipOverriddenBy)}
+            at={user.vipOverriddenAt}
+          />
+        </div>
+      )}
+      <form noValidate onSubmit={save} className="flex flex-col gap-5">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={tierId}>Tier</Label>
+          <select
+            id={tierId}
+            className={selectClass}
+            value={tier}
+            onChange={(event) => setTier(event.target.value as TTier | '')}
+            aria-required
+          >
+            <option value="">Choose a tier</option>
+            {TIERS.map((value) => (
+              <option key={value} value={value}>
+                {describeTier(value)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-2 font-semibold">VIP status</legend>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {(
+              [
+                ['vip', 'VIP', 'Full access, no limits'],
+                ['regular', 'Regular', 'The limits of the plan'],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label
+                key={value}
+                className={cn(
+                  'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
+                  'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
+                  vip === value ? 'border-primary bg-primary/5' : 'border-border',
+                )}
+              >
+                <input
+                  type="radio"
+                  name="vip"
+                  value={value}
+                  checked={vip === value}
+                  onChange={() => setVip(value)}
+                  className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
+                />
+                <span className="flex flex-col">
+                  <span className="font-semibold">{label}</span>
+                  <span className="text-base text-muted-foreground">{hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <ReasonField
+          hint="For example: care home trial agreed with the manager"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        {!isComplete && (
+          <p id={missingId} className="text-base font-semibold text-warm-foreground">
+            {ADMIN_MESSAGES.fillAllFields}
+          </p>
+        )}
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            disabled={!isComplete || isSaving}
+            aria-describedby={isComplete ? undefined : missingId}
+          >
+            {isSaving ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </DialogFooter>
+      </form>
+    </>
+  );
+}

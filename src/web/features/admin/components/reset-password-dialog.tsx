@@ -1,0 +1,126 @@
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { KeyRound } from 'lucide-react';
+import {
+  ZAdminResetPasswordBody,
+  type TAdminResetPasswordBody,
+  type TAdminUser,
+} from '@shared/schemas/admin';
+import { Button } from '@web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@web/components/ui/dialog';
+import { toast } from '@web/components/ui/use-toast';
+import { NewPasswordField } from '@web/features/auth/components/new-password-field';
+import { describeError } from '@web/lib/api-client';
+import { resetUserPassword } from '../admin-api';
+import { fullName } from '../admin-format';
+import { ReasonField } from './reason-field';
+
+export const RESET_TOASTS = {
+  success: 'User password has been reset successfully',
+  error: 'Error resetting password',
+  fallback: 'Failed to reset password',
+} as const;
+
+interface TResetForm {
+  newPassword: string;
+  reason: string;
+}
+
+interface ResetPasswordDialogProps {
+  user: TAdminUser | null;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** SPEC §2 admin reset; D13: the user chooses their own password at the next sign-in. */
+export function ResetPasswordDialog({ user, onOpenChange }: ResetPasswordDialogProps) {
+  return (
+    <Dialog open={user !== null} onOpenChange={onOpenChange}>
+      <DialogContent>
+        {user && <ResetPasswordForm key={user.id} user={user} onOpenChange={onOpenChange} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ResetPasswordForm({
+  user,
+  onOpenChange,
+}: {
+  user: TAdminUser;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<TResetForm, unknown, TAdminResetPasswordBody>({
+    resolver: zodResolver(ZAdminResetPasswordBody),
+    defaultValues: { newPassword: '', reason: '' },
+  });
+  const password = useWatch({ control, name: 'newPassword' });
+
+  async function onSubmit(values: TAdminResetPasswordBody) {
+    try {
+      const { message } = await resetUserPassword(user.id, {
+        newPassword: values.newPassword,
+        reason: values.reason,
+      });
+      toast({
+        variant: 'success',
+        title: RESET_TOASTS.success,
+        description: message,
+      });
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: RESET_TOASTS.error,
+        description: describeError(error, RESET_TOASTS.fallback),
+      });
+    }
+  }
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Reset Password</DialogTitle>
+        <DialogDescription>
+          Give {fullName(user) || user.username} ({user.username}) a temporary password. They are
+          emailed that it was reset, and must choose their own password the next time they sign in.
+          Tell them the temporary password in person or by phone.
+        </DialogDescription>
+      </DialogHeader>
+      <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
+        <NewPasswordField
+          label="New password"
+          isRequired
+          password={password}
+          error={errors.newPassword?.message}
+          {...register('newPassword')}
+        />
+        <ReasonField
+          hint="For example: forgot password, asked at the front desk"
+          error={errors.reason?.message}
+          {...register('reason')}
+        />
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={isSubmitting}>
+            <KeyRound aria-hidden="true" />
+            {isSubmitting ? 'Resetting...' : 'Reset Password'}
+          </Button>
+        </DialogFooter>
+      </form>
+    </>
+  );
+}

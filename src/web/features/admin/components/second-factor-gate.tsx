@@ -1,0 +1,61 @@
+import { useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleAlert } from 'lucide-react';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { SECOND_FACTOR_QUERY_KEY, useSecondFactorStatus } from '../admin-api';
+import { EnrolPanel } from './enrol-panel';
+import { RecoveryCodesPanel } from './recovery-codes-panel';
+import { VerifyPanel } from './verify-panel';
+
+/**
+ * D26: nothing of the dashboard shows until this admin has an authenticator app and has given
+ * a code in this session. A first visit enrols, then shows the recovery codes once.
+ */
+export function SecondFactorGate({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const status = useSecondFactorStatus();
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  async function refreshStatus() {
+    await queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
+  }
+
+  if (recoveryCodes) {
+    return <RecoveryCodesPanel codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />;
+  }
+  if (status.isPending) return <PageSpinner label="Checking two-step sign-in" />;
+  if (status.isError) {
+    return (
+      <Alert
+        variant="destructive"
+        title="We could not check your two-step sign-in"
+        icon={<CircleAlert aria-hidden="true" />}
+      >
+        <p>{status.error.message}</p>
+        <div>
+          <Button variant="outline" onClick={() => void status.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
+  if (!status.data.isEnrolled) {
+    return (
+      <EnrolPanel
+        onConfirmed={(codes) => {
+          setRecoveryCodes(codes);
+          void refreshStatus();
+        }}
+      />
+    );
+  }
+  if (!status.data.isVerified) {
+    return (
+      <VerifyPanel recoveryCodesLeft={status.data.recoveryCodesLeft} onVerified={refreshStatus} />
+    );
+  }
+  return children;
+}

@@ -1,0 +1,181 @@
+import {
+  KeyRound,
+  ShieldCheck,
+  ShieldOff,
+  SlidersHorizontal,
+  Trash2,
+  UserRound,
+} from 'lucide-react';
+import type { TAdminPrimaryUser, TAdminUser } from '@shared/schemas/admin';
+import { Button } from '@web/components/ui/button';
+import { Checkbox } from '@web/components/ui/checkbox';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@web/components/ui/tooltip';
+import { cn } from '@web/lib/utils';
+import { describeTier, fullName } from '../admin-format';
+
+const RECIPIENT_CATEGORIES = new Set(['next_of_kin', 'family', 'friend']);
+
+const badgeClass =
+  'inline-flex items-center gap-1.5 rounded-full border px-3 py-0.5 text-base font-semibold';
+
+/** Who a recipient belongs to, from the primary accounts keyed by id. */
+export function findParent(
+  user: TAdminUser,
+  primaryUsers: Map<number, TAdminPrimaryUser>,
+): TAdminPrimaryUser | undefined {
+  if (!RECIPIENT_CATEGORIES.has(user.category) || user.createdById === null) return undefined;
+  return primaryUsers.get(user.createdById);
+}
+
+export function isRecipientAccount(user: TAdminUser): boolean {
+  return RECIPIENT_CATEGORIES.has(user.category);
+}
+
+/** SPEC §2 badges: Admin (with tooltip), Primary, Recipient of {name}, tier if not free, VIP. */
+function UserBadges({ user, parent }: { user: TAdminUser; parent?: TAdminPrimaryUser }) {
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label="Badges">
+      {user.isAdmin && (
+        <li>
+          <Tooltip>
+            <TooltipTrigger asChild>
+              <button
+                type="button"
+                className={cn(
+                  badgeClass,
+                  'relative cursor-help border-primary bg-primary text-primary-foreground after:absolute after:-inset-2',
+                )}
+              >
+                <ShieldCheck className="size-4" aria-hidden="true" />
+                Admin
+              </button>
+            </TooltipTrigger>
+            <TooltipContent>
+              Can manage users, plans, devices and email on this installation
+            </TooltipContent>
+          </Tooltip>
+        </li>
+      )}
+      {user.isPrimary && (
+        <li className={cn(badgeClass, 'border-primary/40 bg-primary-soft text-primary')}>
+          Primary
+        </li>
+      )}
+      {parent && (
+        <li className={cn(badgeClass, 'border-warm-foreground/30 bg-warm text-warm-foreground')}>
+          Recipient of {fullName(parent)}
+        </li>
+      )}
+      {user.subscriptionTier !== 'free' && (
+        <li className={cn(badgeClass, 'border-border bg-secondary text-secondary-foreground')}>
+          {describeTier(user.subscriptionTier)}
+        </li>
+      )}
+      {user.isVIP && (
+        <li className={cn(badgeClass, 'border-success/40 bg-success-soft text-success')}>VIP</li>
+      )}
+    </ul>
+  );
+}
+
+interface UserCardProps {
+  user: TAdminUser;
+  parent?: TAdminPrimaryUser;
+  isSelf: boolean;
+  canDelete: boolean;
+  isSelected: boolean;
+  onSelectedChange: (selected: boolean) => void;
+  onResetPassword: () => void;
+  onManageTier: () => void;
+  onToggleAdmin: () => void;
+  onDelete: () => void;
+}
+
+export function UserCard({
+  user,
+  parent,
+  isSelf,
+  canDelete,
+  isSelected,
+  onSelectedChange,
+  onResetPassword,
+  onManageTier,
+  onToggleAdmin,
+  onDelete,
+}: UserCardProps) {
+  const name = fullName(user) || user.username;
+  const headingId = `admin-user-${user.id}-name`;
+  const isRecipient = isRecipientAccount(user);
+  return (
+    <li
+      aria-labelledby={headingId}
+      className={cn(
+        'flex flex-col gap-4 rounded-xl border-2 bg-card p-5 shadow-sm',
+        isSelected ? 'border-primary' : 'border-border',
+      )}
+    >
+      <div className="flex items-start gap-3">
+        {canDelete ? (
+          <Checkbox
+            checked={isSelected}
+            onCheckedChange={(value) => onSelectedChange(value === true)}
+            aria-label={`Select ${user.username}`}
+            className="mt-1"
+          />
+        ) : (
+          <UserRound className="mt-1 size-7 shrink-0 text-muted-foreground" aria-hidden="true" />
+        )}
+        <div className="flex min-w-0 flex-1 flex-col gap-1">
+          <h3 id={headingId} className="text-xl font-bold break-words">
+            {user.username}
+            {isSelf && <span className="font-normal text-muted-foreground"> (you)</span>}
+          </h3>
+          <p className="text-lg break-words">{name}</p>
+          <p className="text-base break-all text-muted-foreground">{user.email}</p>
+        </div>
+      </div>
+      <UserBadges user={user} parent={parent} />
+      <div className="mt-auto flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+        {!isRecipient && (
+          <Button
+            variant="outline"
+            onClick={onResetPassword}
+            aria-label={`Reset Password for ${user.username}`}
+          >
+            <KeyRound aria-hidden="true" />
+            Reset Password
+          </Button>
+        )}
+        <Button
+          variant="outline"
+          onClick={onManageTier}
+          aria-label={`Manage Tier for ${user.username}`}
+        >
+          <SlidersHorizontal aria-hidden="true" />
+          Manage Tier
+        </Button>
+        {!isRecipient && (
+          <Button
+            variant="ghost"
+            onClick={onToggleAdmin}
+            aria-label={`${user.isAdmin ? 'Remove admin' : 'Make admin'}: ${user.username}`}
+          >
+            {user.isAdmin ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
+            {user.isAdmin ? 'Remove admin' : 'Make admin'}
+          </Button>
+        )}
+        {canDelete && (
+          <Button
+            variant="ghost"
+            className="text-destructive hover:bg-destructive-soft"
+            onClick={onDelete}
+            aria-label={`Delete ${user.username}`}
+          >
+            <Trash2 aria-hidden="true" />
+            Delete
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

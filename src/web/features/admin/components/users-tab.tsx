@@ -1,0 +1,222 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleAlert, Search, Trash2 } from 'lucide-react';
+import type { TAdminUser, TDeleteUsersResult } from '@shared/schemas/admin';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Checkbox } from '@web/components/ui/checkbox';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { TooltipProvider } from '@web/components/ui/tooltip';
+import { toast } from '@web/components/ui/use-toast';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { USER_QUERY_KEY } from '@web/features/auth/auth-api';
+import {
+  ADMIN_DEVICES_QUERY_KEY,
+  ADMIN_PRIMARY_USERS_QUERY_KEY,
+  ADMIN_USERS_QUERY_KEY,
+  useAdminPrimaryUsers,
+  useAdminUsers,
+} from '../admin-api';
+import { fullName } from '../admin-format';
+import { AdminRightsDialog } from './admin-rights-dialog';
+import { DeleteUsersDialog } from './delete-users-dialog';
+import { OverrideTierDialog } from './override-tier-dialog';
+import { ResetPasswordDialog } from './reset-password-dialog';
+import { findParent, UserCard } from './user-card';
+
+/** SPEC §5: the delete control shows for users who are not admins, or for oneself. */
+function canDeleteUser(user: TAdminUser, currentUserId: number): boolean {
+  return !user.isAdmin || user.id === currentUserId;
+}
+
+function matches(user: TAdminUser, query: string): boolean {
+  if (!query) return true;
+  const haystack = `${user.username} ${fullName(user)} ${user.email}`.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => haystack.includes(word));
+}
+
+export function UsersTab() {
+  const queryClient = useQueryClient();
+  const { user: currentUser, signOutLocally } = useAuth();
+  const users = useAdminUsers();
+  const primaryUsers = useAdminPrimaryUsers();
+  const [search, setSearch] = useState('');
+  const query = useDeferredValue(search.trim());
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [resetting, setResetting] = useState<TAdminUser | null>(null);
+  const [overriding, setOverriding] = useState<TAdminUser | null>(null);
+  const [changingAdmin, setChangingAdmin] = useState<TAdminUser | null>(null);
+  const [deleting, setDeleting] = useState<TAdminUser[]>([]);
+
+  const currentUserId = currentUser?.id ?? 0;
+  const allUsers = useMemo(() => users.data ?? [], [users.data]);
+  const visible = useMemo(() => allUsers.filter((user) => matches(user, query)), [allUsers, query]);
+  const deletable = visible.filter((user) => canDeleteUser(user, currentUserId));
+  const selectedUsers = allUsers.filter((user) => selected.has(user.id));
+  const isAllSelected = deletable.length > 0 && deletable.every((user) => selected.has(user.id));
+  const usernames = useMemo(
+    () => new Map(allUsers.map((user) => [user.id, user.username])),
+    [allUsers],
+  );
+
+  function describeAdmin(id: number | null): string {
+    if (id === null) return 'an admin';
+    return usernames.get(id) ?? 'a former admin';
+  }
+
+  async function refresh() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ADMIN_USERS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: ADMIN_PRIMARY_USERS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: ADMIN_DEVICES_QUERY_KEY }),
+    ]);
+  }
+
+  function setSelectedFor(id: number, isSelected: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (isSelected) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  function selectAll(isSelected: boolean) {
+    setSelected(isSelected ? new Set(deletable.map((user) => user.id)) : new Set());
+  }
+
+  function onDeleted(result: TDeleteUsersResult) {
+    setDeleting([]);
+    setSelected(new Set());
+    toast({ variant: 'success', title: 'Users deleted', description: result.message });
+    if (result.deletedIds.includes(currentUserId)) {
+      signOutLocally();
+      return;
+    }
+    void refresh();
+  }
+
+  function onAdminChanged(saved: TAdminUser) {
+    setChangingAdmin(null);
+    if (saved.id === currentUserId) {
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+    }
+    void refresh();
+  }
+
+  if (users.isPending) return <PageSpinner label="Loading users" />;
+  if (users.isError) {
+    return (
+      <Alert
+        variant="destructive"
+        title={`Error loading users: ${users.error.message}`}
+        icon={<CircleAlert aria-hidden="true" />}
+      >
+        <div>
+          <Button variant="outline" onClick={() => void users.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
+
+  return (
+    <TooltipProvider delayDuration={200}>
+      <div className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 shadow-soft sm:p-5">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="admin-user-search">Find a user</Label>
+          <div className="relative">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <Input
+              id="admin-user-search"
+              type="search"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              placeholder="Name, username or email"
+              className="pl-11"
+              aria-describedby="admin-user-count"
+            />
+          </div>
+          <p id="admin-user-count" className="text-base text-muted-foreground" aria-live="polite">
+            {query
+              ? `${visible.length} of ${allUsers.length} users match`
+              : `${allUsers.length} user${allUsers.length === 1 ? '' : 's'}`}
+          </p>
+        </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <label className="flex min-h-12 cursor-pointer items-center gap-3 font-semibold">
+            <Checkbox
+              checked={isAllSelected}
+              onCheckedChange={(value) => selectAll(value === true)}
+              disabled={deletable.length === 0}
+            />
+            Select All Users
+          </label>
+          <Button
+            variant="destructive"
+            disabled={selectedUsers.length === 0}
+            onClick={() => setDeleting(selectedUsers)}
+          >
+            <Trash2 aria-hidden="true" />
+            Delete Selected ({selectedUsers.length})
+          </Button>
+        </div>
+      </div>
+
+      {visible.length === 0 ? (
+        <p className="rounded-xl border border-border bg-card p-6 text-lg shadow-soft">
+          No user matches &lsquo;{query}&rsquo;.
+        </p>
+      ) : (
+        <ul aria-label="Users" className="grid gap-4 lg:grid-cols-2">
+          {visible.map((user) => (
+            <UserCard
+              key={user.id}
+              user={user}
+              parent={primaryUsers.data ? findParent(user, primaryUsers.data) : undefined}
+              isSelf={user.id === currentUserId}
+              canDelete={canDeleteUser(user, currentUserId)}
+              isSelected={selected.has(user.id)}
+              onSelectedChange={(isSelected) => setSelectedFor(user.id, isSelected)}
+              onResetPassword={() => setResetting(user)}
+              onManageTier={() => setOverriding(user)}
+              onToggleAdmin={() => setChangingAdmin(user)}
+              onDelete={() => setDeleting([user])}
+            />
+          ))}
+        </ul>
+      )}
+
+      <ResetPasswordDialog user={resetting} onOpenChange={() => setResetting(null)} />
+      <OverrideTierDialog
+        user={overriding}
+        describeAdmin={describeAdmin}
+        onOpenChange={() => setOverriding(null)}
+        onSaved={() => {
+          setOverriding(null);
+          void refresh();
+        }}
+      />
+      <AdminRightsDialog
+        user={changingAdmin}
+        isSelf={changingAdmin?.id === currentUserId}
+        onOpenChange={() => setChangingAdmin(null)}
+        onChanged={onAdminChanged}
+      />
+      <DeleteUsersDialog
+        users={deleting}
+        onOpenChange={() => setDeleting([])}
+        onDeleted={onDeleted}
+      />
+    </TooltipProvider>
+  );
+}
