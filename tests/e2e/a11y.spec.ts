@@ -1,5 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
 import {
   acceptTerms,
   completeOnboarding,
@@ -16,6 +14,7 @@ import {
   test,
   tickAllBoxes,
 } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
 import { recordFor } from './support/recording';
 
 const VIEWPORTS = {
@@ -30,50 +29,6 @@ const SIGNED_OUT_PAGES = [
   { path: '/about', heading: 'About' },
   { path: '/no-such-page', heading: 'Page Not Found' },
 ] as const;
-
-/** Waits for transitions (dialogs fade and slide in) to end, so colours are measured as seen. */
-async function waitForStillness(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
-}
-
-/**
- * Runs axe (every rule it enables by default: WCAG 2.x A/AA and best practice) and fails on any
- * serious or critical violation. Lesser findings are attached to the report to be read.
- */
-async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
-  await waitForStillness(page);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const describe = (list: typeof violations) =>
-    list.map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  const blocking = violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  const minor = violations.filter((violation) => !blocking.includes(violation));
-  if (minor.length > 0) {
-    await testInfo.attach(`axe ${label} (moderate/minor)`, {
-      body: JSON.stringify(describe(minor), null, 2),
-      contentType: 'application/json',
-    });
-    testInfo.annotations.push({
-      type: 'axe',
-      description: `${label}: ${minor.map((violation) => `${violation.id} (${violation.impact})`).join(', ')}`,
-    });
-  }
-  expect(describe(blocking), `serious or critical accessibility problems on ${label}`).toEqual([]);
-}
 
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test.describe(`accessibility on a ${name}`, () => {

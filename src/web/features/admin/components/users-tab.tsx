@@ -93,7 +93,12 @@ export function UsersTab() {
   function onDeleted(result: TDeleteUsersResult) {
     setDeleting([]);
     setSelected(new Set());
-    toast({ variant: 'success', title: 'Users deleted', description: result.message });
+    const count = result.deletedIds.length;
+    toast({
+      variant: 'success',
+      title: count === 1 ? 'User deleted' : `${count} users deleted`,
+      description: result.message,
+    });
     if (result.deletedIds.includes(currentUserId)) {
       signOutLocally();
       return;

@@ -1,0 +1,337 @@
+import * as OTPAuth from 'otpauth';
+import type { BrowserContext, Page } from '@playwright/test';
+import { E2E_ADMIN_EMAIL } from '../../playwright.config';
+import {
+  expect,
+  GOOD_PASSWORD,
+  openApp,
+  readDeviceId,
+  registerUser,
+  signOutFromDashboard,
+  submitSignIn,
+  test,
+  toastMessage,
+  type TestUser,
+} from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { readLink, waitForMail } from './support/outbox';
+
+/** The recovery code format: four groups of four. */
+const RECOVERY_CODE_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
+const ADMINS_ONLY = 'Only administrators can access the admin dashboard.';
+const TEMPORARY_PASSWORD = 'Porridge&Jam-2027';
+
+// Only admin@memento-e2e.test is an admin (D1 with ADMIN_EMAIL), and an account belongs to the
+// device it registered on, so the tests share one admin browser and run in order.
+test.describe.configure({ mode: 'serial' });
+
+let adminContext: BrowserContext;
+let admin: Page;
+let adminUser: TestUser;
+let totpSecret = '';
+let recoveryCodes: string[] = [];
+
+/** What an authenticator app would show now for the secret read off the screen. */
+function currentTotp(secret: string): string {
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
+}
+
+async function openAdmin(page: Page, tab: 'Users' | 'Devices' | 'Email' = 'Users') {
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: tab }).click();
+  await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The user's card on the Users tab, found with the search box as a care home would. */
+async function findUserCard(page: Page, username: string) {
+  await page.getByLabel('Find a user').fill(username);
+  const escaped = username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const card = page.getByRole('listitem').filter({
+    // The admin's own card says '(you)' after the name.
+    has: page.getByRole('heading', { name: new RegExp(`^${escaped}( \\(you\\))?$`) }),
+  });
+  await expect(card).toBeVisible();
+  return card;
+}
+
+test.beforeAll(async ({ browser }, testInfo) => {
+  testInfo.setTimeout(120_000);
+  adminContext = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    extraHTTPHeaders: { 'X-Forwarded-For': '10.250.0.1' },
+  });
+  admin = await adminContext.newPage();
+  adminUser = await registerUser(admin, {
+    email: E2E_ADMIN_EMAIL,
+    username: `admin-${Date.now().toString(36)}`,
+    firstName: 'Agatha',
+  });
+});
+
+test.afterAll(async () => {
+  await adminContext.close();
+});
+
+test('an admin enrols an authenticator app and is shown ten recovery codes once', async () => {
+  const testInfo = test.info();
+  await expect(admin.getByRole('link', { name: 'Admin Panel' }).first()).toBeAttached();
+  await admin.goto('/admin');
+  const enrol = admin.getByRole('region', { name: 'Set up two-step sign-in' });
+  await expect(enrol).toBeVisible();
+  await enrol.getByRole('button', { name: 'Begin Setup' }).click();
+
+  await expect(
+    enrol.getByRole('img', { name: 'QR code for adding Memento to your authenticator app' }),
+  ).toBeVisible();
+  totpSecret = ((await admin.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
+  expect(totpSecret).toMatch(/^[A-Z2-7]{16,}$/);
+  await expectNoSeriousViolations(admin, testInfo, 'two-step enrolment');
+
+  await enrol.getByRole('button', { name: 'Confirm' }).click();
+  await expect(
+    enrol.getByText('Please enter the 6-digit code from your authenticator app'),
+  ).toBeVisible();
+  await enrol.getByLabel('6-digit code').fill(currentTotp(totpSecret));
+  await enrol.getByRole('button', { name: 'Confirm' }).click();
+
+  const codes = admin.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  recoveryCodes = (await codes.allTextContents()).map((code) => code.trim());
+  for (const code of recoveryCodes) expect(code).toMatch(RECOVERY_CODE_PATTERN);
+  await expectNoSeriousViolations(admin, testInfo, 'recovery codes');
+
+  const proceed = admin.getByRole('button', { name: 'Continue to the Admin Dashboard' });
+  await expect(proceed).toBeDisabled();
+  await admin.getByRole('checkbox', { name: 'I have saved these codes' }).check();
+  await proceed.click();
+  await expect(admin.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+
+  // Shown once: coming back shows the dashboard, not the codes.
+  await admin.reload();
+  await expect(admin.getByRole('tab', { name: 'Users' })).toBeVisible();
+  await expect(admin.getByTestId('recovery-codes')).toHaveCount(0);
+});
+
+test('a new admin session asks for a code again, and a recovery code works instead', async () => {
+  const testInfo = test.info();
+  await admin.goto('/');
+  await signOutFromDashboard(admin);
+  await submitSignIn(admin, adminUser);
+  await expect(
+    admin.getByRole('heading', { name: `Welcome, ${adminUser.firstName}` }),
+  ).toBeVisible();
+
+  await admin.goto('/admin');
+  const verify = admin.getByRole('region', { name: 'Confirm it is you' });
+  await expect(verify).toBeVisible();
+  await expect(admin.getByRole('tab', { name: 'Users' })).toHaveCount(0);
+
+  await verify.getByLabel('6-digit code').fill('000000');
+  await verify.getByRole('button', { name: 'Verify' }).click();
+  await expect(verify.getByText('That code is not right.')).toBeVisible();
+  await expectNoSeriousViolations(admin, testInfo, 'two-step verification');
+
+  await verify.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await verify.getByLabel('Recovery code').fill(recoveryCodes[0]!.toLowerCase());
+  await verify.getByRole('button', { name: 'Verify' }).click();
+  await expect(admin.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('someone who is not an admin is told the dashboard is for administrators', async ({
+  newDevice,
+}) => {
+  const page = await newDevice();
+  await registerUser(page);
+  await expect(page.getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
+  await page.goto('/admin');
+  await expect(page.getByText(ADMINS_ONLY)).toBeVisible();
+  await expect(page.getByRole('tab')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Go to Home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('an admin overrides a user’s tier and VIP status, and the badges show it', async ({
+  newDevice,
+}) => {
+  const member = await registerUser(await newDevice());
+  await openAdmin(admin);
+  const card = await findUserCard(admin, member.username);
+  await expect(card.getByText('Primary', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: `Manage Tier for ${member.username}` }).click();
+
+  const dialog = admin.getByRole('dialog', { name: 'Override User Tier' });
+  const save = dialog.getByRole('button', { name: 'Save Changes' });
+  await expect(dialog.getByText('Please fill in all fields before saving')).toBeVisible();
+  await expect(save).toBeDisabled();
+  await dialog.getByLabel('Tier').selectOption({ label: 'Premium' });
+  await dialog.getByRole('radio', { name: /^VIP/ }).check();
+  await expect(save).toBeDisabled();
+  await dialog.getByLabel('Reason').fill('Care home trial agreed with the manager');
+  await save.click();
+
+  await expect(toastMessage(admin, 'User tier has been updated successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Premium', { exact: true })).toBeVisible();
+  await expect(card.getByText('VIP', { exact: true })).toBeVisible();
+
+  // Who changed it, and when, is kept and shown.
+  await card.getByRole('button', { name: `Manage Tier for ${member.username}` }).click();
+  await expect(dialog.getByText(`Plan last changed by ${adminUser.username}`)).toBeVisible();
+  await expect(dialog.getByText('Care home trial agreed with the manager')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('an admin resets a password and the user must choose a new one at sign-in', async ({
+  newDevice,
+}) => {
+  const page = await newDevice();
+  const member = await registerUser(page);
+  await signOutFromDashboard(page);
+
+  await openAdmin(admin);
+  const card = await findUserCard(admin, member.username);
+  await card.getByRole('button', { name: `Reset Password for ${member.username}` }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Reset Password' });
+  await dialog.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(dialog.getByText('New password and reason are required').first()).toBeVisible();
+  await dialog.getByLabel('New password').fill(TEMPORARY_PASSWORD);
+  await dialog.getByLabel('Reason').fill('Forgot the password, asked at the front desk');
+  await dialog.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(toastMessage(admin, 'User password has been reset successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await openApp(page, '/auth');
+  await submitSignIn(page, { username: member.username, password: GOOD_PASSWORD });
+  await expect(page.getByText('Invalid username or password')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill(TEMPORARY_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/setup-password$/);
+});
+
+test('deleting a user with recipients is refused first, then done with the recipients', async ({
+  newDevice,
+}) => {
+  const member = await registerUser(await newDevice(), {
+    firstName: 'Winifred',
+    lastName: `Ashby${Date.now().toString(36)}`,
+  });
+  await openAdmin(admin);
+
+  // Their next of kin is listed as their recipient.
+  await admin.getByLabel('Find a user').fill(member.nextOfKin.email);
+  const kinCard = admin.getByRole('list', { name: 'Users' }).getByRole('listitem').first();
+  await expect(
+    kinCard.getByText(`Recipient of ${member.firstName} ${member.lastName}`),
+  ).toBeVisible();
+
+  const card = await findUserCard(admin, member.username);
+  await card.getByRole('button', { name: `Delete ${member.username}` }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Delete User' });
+  await expect(dialog.getByText('Are you sure you want to delete this user?')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+
+  await expect(toastMessage(admin, 'Cannot Delete User')).toBeVisible();
+  await expect(dialog.getByTestId('delete-dependents')).toContainText(member.nextOfKin.firstName);
+  await dialog.getByRole('button', { name: 'Delete user and their recipients' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toastMessage(admin, 'User deleted')).toBeVisible();
+
+  await admin.getByLabel('Find a user').fill(member.username);
+  await expect(admin.getByText(`No user matches ‘${member.username}’.`)).toBeVisible();
+  await admin.getByLabel('Find a user').fill(member.nextOfKin.email);
+  await expect(admin.getByText(`No user matches ‘${member.nextOfKin.email}’.`)).toBeVisible();
+});
+
+test('an admin removes a device association and its user must sign in again', async ({
+  newDevice,
+}) => {
+  const page = await newDevice();
+  const member = await registerUser(page);
+  const deviceId = (await readDeviceId(page)) ?? '';
+  expect(deviceId).not.toBe('');
+
+  await openAdmin(admin, 'Devices');
+  await expect(admin.getByRole('heading', { name: 'Device Associations' })).toBeVisible();
+  const row = admin.getByRole('row').filter({ hasText: deviceId });
+  await expect(row).toContainText(member.username);
+  await expect(row).toContainText('Primary Device');
+  await row.getByRole('button', { name: `Remove device association ${deviceId}` }).click();
+
+  const dialog = admin.getByRole('dialog', { name: 'Remove Device Association' });
+  await expect(dialog).toContainText('They will have to sign in again on that device.');
+  await dialog.getByRole('button', { name: 'Remove Association' }).click();
+  await expect(toastMessage(admin, 'Device association removed successfully')).toBeVisible();
+  await expect(admin.getByRole('row').filter({ hasText: deviceId })).toHaveCount(0);
+
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test('the email tools send a test message and a verification link that verifies', async ({
+  newDevice,
+}) => {
+  const address = `checker-${Date.now().toString(36)}@example.test`;
+  await openAdmin(admin, 'Email');
+  await expect(admin.getByRole('heading', { name: 'Email Verification Tools' })).toBeVisible();
+  await expect(admin.getByTestId('outbox-path')).toContainText('outbox');
+
+  await admin.getByRole('button', { name: 'Send Test' }).click();
+  await expect(admin.getByText('Please enter an email address')).toBeVisible();
+
+  await admin.getByLabel('Email address').fill(address);
+  await admin.getByRole('button', { name: 'Send Test' }).click();
+  const sent = admin.getByRole('alert', { name: 'Test email sent' });
+  await expect(sent).toBeVisible();
+  const code = ((await admin.getByTestId('test-email-code').textContent()) ?? '').trim();
+  expect(code).not.toBe('');
+  const testMail = await waitForMail(address, /test/i);
+  if (code !== 'N/A') expect(testMail.text).toContain(code);
+
+  await admin.getByRole('button', { name: 'Verify Email' }).click();
+  await expect(admin.getByRole('alert', { name: 'Verification email sent' })).toBeVisible();
+  const mail = await waitForMail(address, /verif/i);
+  const baseURL = test.info().project.use.baseURL ?? '';
+  const link = readLink(mail, `${baseURL}/verify-email#token=`);
+
+  const reader = await newDevice();
+  await openApp(reader, link);
+  await expect(reader.getByRole('alert', { name: 'Email address verified' })).toContainText(
+    address,
+  );
+
+  await admin.reload();
+  await expect(
+    admin
+      .getByRole('listitem')
+      .filter({ hasText: address })
+      .getByText(/^Verified /),
+  ).toBeVisible();
+});
+
+test('the admin tabs have no serious accessibility problems on a phone or a laptop', async () => {
+  const testInfo = test.info();
+  for (const [name, viewport] of Object.entries({
+    phone: { width: 390, height: 844 },
+    laptop: { width: 1280, height: 800 },
+  })) {
+    await admin.setViewportSize(viewport);
+    await openAdmin(admin, 'Users');
+    await expect(admin.getByRole('list', { name: 'Users' })).toBeVisible();
+    await expectNoSeriousViolations(admin, testInfo, `users tab (${name})`);
+
+    const card = await findUserCard(admin, adminUser.username);
+    await card.getByRole('button', { name: `Manage Tier for ${adminUser.username}` }).click();
+    await expect(admin.getByRole('dialog', { name: 'Override User Tier' })).toBeVisible();
+    await expectNoSeriousViolations(admin, testInfo, `override tier dialog (${name})`);
+    await admin.keyboard.press('Escape');
+    await admin.getByLabel('Find a user').fill('');
+
+    await openAdmin(admin, 'Devices');
+    await expect(admin.getByRole('heading', { name: 'Device Associations' })).toBeVisible();
+    await expectNoSeriousViolations(admin, testInfo, `devices tab (${name})`);
+
+    await openAdmin(admin, 'Email');
+    await expect(admin.getByTestId('outbox-path')).toBeVisible();
+    await expectNoSeriousViolations(admin, testInfo, `email tab (${name})`);
+  }
+});

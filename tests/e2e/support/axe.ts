@@ -1,0 +1,46 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+/** Waits for transitions (dialogs fade and slide in) to end, so colours are measured as seen. */
+export async function waitForStillness(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
+}
+
+/**
+ * Runs axe (every rule it enables by default: WCAG 2.x A/AA and best practice) and fails on any
+ * serious or critical violation. Lesser findings are attached to the report to be read.
+ */
+export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
+  await waitForStillness(page);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const describe = (list: typeof violations) =>
+    list.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  const blocking = violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const minor = violations.filter((violation) => !blocking.includes(violation));
+  if (minor.length > 0) {
+    await testInfo.attach(`axe ${label} (moderate/minor)`, {
+      body: JSON.stringify(describe(minor), null, 2),
+      contentType: 'application/json',
+    });
+    testInfo.annotations.push({
+      type: 'axe',
+      description: `${label}: ${minor.map((violation) => `${violation.id} (${violation.impact})`).join(', ')}`,
+    });
+  }
+  expect(describe(blocking), `serious or critical accessibility problems on ${label}`).toEqual([]);
+}
