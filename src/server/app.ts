@@ -13,6 +13,8 @@ import type { TConfig } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
+import { SecretBox } from './lib/secret-box';
+import { adminRoutes } from './modules/admin/admin.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { passwordRoutes } from './modules/auth/passwords.routes';
@@ -47,6 +49,9 @@ export const DEFAULT_LIMITS = {
   deviceReset: { max: 30, timeWindow: 15 * 60_000 },
   emergency: { max: 60, timeWindow: 15 * 60_000 },
   passwordReset: { max: 60, timeWindow: 15 * 60_000 },
+  secondFactor: { max: 30, timeWindow: 15 * 60_000 },
+  adminMail: { max: 30, timeWindow: 15 * 60_000 },
+  emailConfirm: { max: 30, timeWindow: 15 * 60_000 },
 } satisfies Record<string, RateLimit>;
 
 export type Limits = typeof DEFAULT_LIMITS;
@@ -56,6 +61,7 @@ export interface AppDeps {
   config: TConfig;
   limits: Limits;
   mail: MailQueue;
+  secretBox: SecretBox;
 }
 
 export interface BuildAppOptions {
@@ -93,11 +99,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     from: config.MAIL_FROM,
     log: app.log,
   });
+  const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const deps: AppDeps = {
     db: database.db,
     config,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     mail,
+    secretBox: new SecretBox(sessionSecret),
   };
   const isHttps = config.APP_URL.startsWith('https:');
   const appOrigin = new URL(config.APP_URL).origin;
@@ -123,9 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCompress, { threshold: 1024 });
-  await app.register(fastifyCookie, {
-    secret: loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR),
-  });
+  await app.register(fastifyCookie, { secret: sessionSecret });
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
@@ -144,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes(deps));
+  await app.register(adminRoutes(deps));
   await registerWebApp(app, options.webDir);
 
   const cleanup = setInterval(() => {

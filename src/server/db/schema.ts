@@ -38,6 +38,10 @@ export const users = pgTable(
     role: text('role').$type<TRole>().notNull().default('user'),
     twoFactorSecret: text('two_factor_secret'),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** When the authenticator app was confirmed; the secret above is encrypted (decision 018). */
+    twoFactorEnrolledAt: timestamp('two_factor_enrolled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted, so a code works only once. */
+    twoFactorLastStep: integer('two_factor_last_step'),
     category: text('category').$type<TUserCategory>().notNull().default('primary'),
     createdById: integer('created_by_id'),
     phoneNumber: text('phone_number'),
@@ -120,11 +124,17 @@ export const sessions = pgTable(
       .references(() => devices.id, { onDelete: 'cascade' }),
     /** How this session signed in (SPEC §4 login methods); D11 reads it. */
     method: text('method').$type<TLoginMethod>().notNull().default('username_password'),
+    /** D26: an admin session answers admin calls only after its second factor is checked. */
+    secondFactorVerifiedAt: timestamp('second_factor_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+    index('sessions_device_idx').on(t.deviceId),
+  ],
 );
 
 /**
@@ -260,5 +270,40 @@ export const videos = pgTable(
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
     index('videos_recipient_idx').on(t.recipientId),
+  ],
+);
+
+/** An admin's single-use recovery codes, stored as SHA-256 (they carry 80 random bits). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId, t.codeHash)],
+);
+
+/** Addresses an admin asked to verify from the email tools; the link's token is stored hashed. */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    requestedById: integer('requested_by_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('email_verifications_token_idx').on(t.tokenHash),
+    index('email_verifications_created_idx').on(t.createdAt),
   ],
 );

@@ -27,6 +27,8 @@ declare module 'fastify' {
     /** How and when this session signed in (D11 reads both). */
     sessionMethod: TLoginMethod | null;
     sessionCreatedAt: Date | null;
+    /** When this session's second factor was checked (admins, D26); null until then. */
+    sessionSecondFactorAt: Date | null;
   }
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
@@ -94,6 +96,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionExpiresAt', null);
   app.decorateRequest('sessionMethod', null);
   app.decorateRequest('sessionCreatedAt', null);
+  app.decorateRequest('sessionSecondFactorAt', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
@@ -133,6 +136,7 @@ export function registerRequestContext(
     request.sessionExpiresAt = live.session.expiresAt;
     request.sessionMethod = live.session.method;
     request.sessionCreatedAt = live.session.createdAt;
+    request.sessionSecondFactorAt = live.session.secondFactorVerifiedAt;
 
     // Sliding expiry for everyone but admins, written at most once an hour.
     if (!live.user.isAdmin && Date.now() - live.session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {

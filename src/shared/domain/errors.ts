@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'HAS_DEPENDENTS',
   'LAST_ADMIN',
   'CONFLICT',
+  'MAIL_FAILED',
   'INTERNAL',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];

@@ -37,6 +37,24 @@ export class MailQueue {
     return insertMail(db, mail);
   }
 
+  /**
+   * Sends one message now, bypassing the queue, so the admin's email tools can report a real
+   * delivery failure instead of a queued promise.
+   */
+  async sendNow(mail: OutgoingMail): Promise<void> {
+    await this.transport.send(mail, { from: this.options.from });
+    this.options.log.info(
+      { to: mail.to, subject: mail.subject },
+      `mail delivered to ${this.transport.description}`,
+    );
+  }
+
+  /** For the admin's email tools: where mail goes and who it is from. */
+  get settings(): { isSandbox: boolean; destination: string; from: string } {
+    const { isSandbox, destination } = this.transport;
+    return { isSandbox, destination, from: this.options.from };
+  }
+
   /** Starts a delivery run soon (after the caller's transaction has committed). */
   kick(): void {
     setImmediate(() => void this.deliverDue());

@@ -7,6 +7,10 @@ import type { OutgoingMail } from './mail.repository';
 export interface MailTransport {
   /** Where mail goes, for the log and the admin's email tools. */
   readonly description: string;
+  /** Mail goes to the outbox folder rather than out (DESIGN.md: 'sandbox mode'). */
+  readonly isSandbox: boolean;
+  /** Where mail ends up: the outbox folder's path, or the SMTP server's host. */
+  readonly destination: string;
   send(mail: OutgoingMail, options: { from: string }): Promise<void>;
 }
 
@@ -19,6 +23,8 @@ function createOutboxTransport(outboxDir: string): MailTransport {
   });
   return {
     description: `outbox folder ${outboxDir}`,
+    isSandbox: true,
+    destination: outboxDir,
     async send(mail, { from }) {
       const info = await composer.sendMail({
         from,
@@ -51,6 +57,8 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
   });
   return {
     description: `SMTP server ${url.hostname}`,
+    isSandbox: false,
+    destination: url.hostname,
     async send(mail, { from }) {
       await transporter.sendMail({
         from,

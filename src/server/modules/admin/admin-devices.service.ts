@@ -1,0 +1,78 @@
+import { ADMIN_MESSAGES, type TAdminDevice } from '../../../shared/schemas/admin';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { findDeviceById, insertDeviceReset, unbindDevice } from '../devices/devices.repository';
+import { deviceAssociationRemovedMail } from '../mail/mail.templates';
+import { findUserById, type UserRow } from '../users/users.repository';
+import { deleteSessionsOnDevice, listDeviceAssociations } from './admin.repository';
+
+export async function listDevices(deps: AppDeps): Promise<TAdminDevice[]> {
+  const rows = await listDeviceAssociations(deps.db);
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
+    lastSeen: row.lastSeen.toISOString(),
+  }));
+}
+
+/**
+ * Frees a device (D14: an admin can remove an association): the binding goes, everyone signed
+ * in there is signed out, a reset-device record and audit rows are written, the owner is told.
+ */
+export async function removeDeviceAssociation(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { admin: UserRow; deviceId: string },
+): Promise<{ message: string }> {
+  const { admin, deviceId } = input;
+  await deps.db.transaction(async (tx) => {
+    const device = await findDeviceById(tx, deviceId);
+    const associations = device ? await listDeviceAssociations(tx, { deviceId }) : [];
+    if (!device || associations.length === 0) {
+      throw new AppError('NOT_FOUND', ADMIN_MESSAGES.deviceNotFound);
+    }
+    await unbindDevice(tx, deviceId);
+    await deleteSessionsOnDevice(tx, deviceId);
+    await insertDeviceReset(tx, {
+      deviceId,
+      resetMethod: 'admin',
+      resetBy: admin.username,
+      previousAssociations: associations.map((a) => ({
+        userId: a.userId,
+        username: a.username,
+        isPrimary: a.isPrimary,
+      })),
+    });
+    for (const association of associations) {
+      await recordAudit(tx, context, {
+        eventType: 'device_reset',
+        userId: association.userId,
+        username: association.username,
+        details: {
+          adminId: admin.id,
+          admin: admin.username,
+          method: 'association removed by an administrator',
+          removedDeviceId: deviceId,
+          wasPrimaryDevice: association.isPrimary,
+        },
+      });
+      if (association.isPrimary && association.userId !== admin.id) {
+        const owner = await findUserById(tx, association.userId);
+        if (owner) {
+          await deps.mail.enqueue(
+            tx,
+            deviceAssociationRemovedMail({
+              owner,
+              deviceName: device.deviceName,
+              appUrl: deps.config.APP_URL,
+            }),
+          );
+        }
+      }
+    }
+  });
+  deps.mail.kick();
+  return { message: 'Device association removed successfully' };
+}

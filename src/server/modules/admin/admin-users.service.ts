@@ -1,0 +1,283 @@
+import { sql } from 'drizzle-orm';
+import { MESSAGES } from '../../../shared/domain/errors';
+import {
+  ADMIN_MESSAGES,
+  type TAdminPrimaryUser,
+  type TAdminUser,
+  type TDeleteUsersResult,
+  type TOverrideTierBody,
+} from '../../../shared/schemas/admin';
+import type { AppDeps } from '../../app';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../errors';
+import { hashSecret } from '../../lib/crypto';
+import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { adminPasswordResetMail } from '../mail/mail.templates';
+import { findUserById, updateUser, type UserRow } from '../users/users.repository';
+import {
+  capSessionsOfUser,
+  countAdmins,
+  deleteUsersAndUnbindDevices,
+  findRecipientsOfMany,
+  findUsersByIds,
+  listPrimaryUsers,
+  listUsersWithDependentCounts,
+} from './admin.repository';
+import { toAdminUser } from './admin.presenter';
+import { deleteRecoveryCodes } from './second-factor.repository';
+
+/** Serialises changes to who is an admin, so two requests cannot remove the last one together. */
+const ADMIN_SET_LOCK = 7302;
+
+const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
+  `${user.firstName} ${user.lastName}`;
+
+const byAdmin = (admin: UserRow) => ({ adminId: admin.id, admin: admin.username });
+
+export async function listUsers(deps: AppDeps): Promise<TAdminUser[]> {
+  const rows = await listUsersWithDependentCounts(deps.db);
+  return rows.map((row) => toAdminUser(row.user, row.dependentCount));
+}
+
+export function listPrimaryAccounts(deps: AppDeps): Promise<TAdminPrimaryUser[]> {
+  return listPrimaryUsers(deps.db);
+}
+
+async function findTarget(db: DbOrTx, userId: number): Promise<UserRow> {
+  const user = await findUserById(db, userId);
+  if (!user) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
+  return user;
+}
+
+async function presentOne(deps: AppDeps, userId: number): Promise<TAdminUser> {
+  const user = await findTarget(deps.db, userId);
+  const recipients = await findRecipientsOfMany(deps.db, [userId]);
+  return toAdminUser(user, recipients.length);
+}
+
+/** Tier and VIP, with who, when and why (SPEC §6); who comes from the session, never the body. */
+export async function overrideTier(
+  deps: AppDeps,
+  context: RequestContext,
+  input: {
+    admin: UserRow;
+    userId: number;
+    body: Required<Omit<TOverrideTierBody, 'overriddenBy'>>;
+  },
+): Promise<TAdminUser> {
+  const { admin, body } = input;
+  const now = new Date();
+  await deps.db.transaction(async (tx) => {
+    const target = await findTarget(tx, input.userId);
+    const isVipChanged = target.isVIP !== body.isVIP;
+    await updateUser(tx, target.id, {
+      subscriptionTier: body.tier,
+      tierOverriddenBy: admin.id,
+      tierOverriddenAt: now,
+      tierOverrideReason: body.reason,
+      ...(isVipChanged
+        ? { isVIP: body.isVIP, vipOverriddenBy: admin.id, vipOverriddenAt: now }
+        : {}),
+    });
+    await recordAudit(tx, context, {
+      eventType: 'admin_tier_override',
+      userId: target.id,
+      username: target.username,
+      details: {
+        ...byAdmin(admin),
+        from: target.subscriptionTier,
+        to: body.tier,
+        reason: body.reason,
+      },
+    });
+    if (isVipChanged) {
+      await recordAudit(tx, context, {
+        eventType: 'admin_vip_override',
+        userId: target.id,
+        username: target.username,
+        details: { ...byAdmin(admin), isVIP: body.isVIP, reason: body.reason },
+      });
+    }
+  });
+  return presentOne(deps, input.userId);
+}
+
+/**
+ * The admin sets a temporary password; the owner must choose their own at next sign-in (D13).
+ * Their sessions end, they are emailed, and it is in their log.
+ */
+export async function resetUserPassword(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { admin: UserRow; userId: number; newPassword: string; reason: string },
+): Promise<{ message: string }> {
+  const { admin } = input;
+  const target = await findTarget(deps.db, input.userId);
+  if (!target.isPrimary) {
+    throw new AppError(
+      'VALIDATION',
+      'People who receive messages sign in with their email and access code, so they have no password to reset.',
+    );
+  }
+  if (target.id === admin.id) {
+    throw new AppError(
+      'VALIDATION',
+      'To change your own password, use Reset Password on your dashboard.',
+    );
+  }
+  const passwordHash = await hashSecret(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, target.id, { passwordHash, firstLogin: true, hasSetPassword: false });
+    await deleteSessionsOfUser(tx, target.id);
+    await deps.mail.enqueue(
+      tx,
+      adminPasswordResetMail({ owner: target, appUrl: deps.config.APP_URL }),
+    );
+    await recordAudit(tx, context, {
+      eventType: 'password_reset',
+      userId: target.id,
+      username: target.username,
+      details: { ...byAdmin(admin), method: 'reset by an administrator', reason: input.reason },
+    });
+  });
+  deps.mail.kick();
+  return { message: 'User password has been reset successfully' };
+}
+
+/** D1: admins grant and revoke admin for others; the last admin always stays. */
+export async function setAdmin(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { admin: UserRow; userId: number; isAdmin: boolean },
+): Promise<TAdminUser> {
+  const { admin } = input;
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
+    const target = await findTarget(tx, input.userId);
+    if (target.isAdmin === input.isAdmin) return;
+    if (input.isAdmin) {
+      if (!target.isPrimary) {
+        throw new AppError(
+          'VALIDATION',
+          'Only people with their own account can be administrators.',
+        );
+      }
+      // Two-factor is required from the first visit to /admin (decision 006); sessions get 12 hours.
+      await updateUser(tx, target.id, { isAdmin: true, role: 'admin', twoFactorEnabled: true });
+      await capSessionsOfUser(tx, target.id, new Date(Date.now() + SESSION_LIFETIME_MS.admin));
+    } else {
+      if ((await countAdmins(tx)) <= 1) throw new AppError('LAST_ADMIN', ADMIN_MESSAGES.lastAdmin);
+      await updateUser(tx, target.id, {
+        isAdmin: false,
+        role: 'user',
+        twoFactorEnabled: false,
+        twoFactorSecret: null,
+        twoFactorEnrolledAt: null,
+        twoFactorLastStep: null,
+      });
+      await deleteRecoveryCodes(tx, target.id);
+    }
+    await recordAudit(tx, context, {
+      eventType: 'admin_user_modified',
+      userId: target.id,
+      username: target.username,
+      details: {
+        ...byAdmin(admin),
+        change: input.isAdmin ? 'made an admin' : 'admin rights removed',
+      },
+    });
+  });
+  return presentOne(deps, input.userId);
+}
+
+function describeDependents(owner: UserRow, recipients: UserRow[]): string {
+  const names = recipients.map(fullName).join(', ');
+  const noun = recipients.length === 1 ? 'recipient' : 'recipients';
+  return `${owner.username} has ${recipients.length} ${noun} (${names}).`;
+}
+
+/**
+ * D23: an account with recipients is refused first, naming them; with includeRecipients they go
+ * too. One transaction removes sessions, devices' bindings, recipients and index rows; audit
+ * rows stay (the log is append-only and keeps the username).
+ */
+export async function deleteUsers(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { admin: UserRow; ids: number[]; includeRecipients: boolean },
+): Promise<TDeleteUsersResult> {
+  const { admin } = input;
+  const deletedIds = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
+    const targets = await findUsersByIds(tx, [...new Set(input.ids)]);
+    if (targets.length === 0) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
+    const targetIds = new Set(targets.map((user) => user.id));
+
+    if (targets.some((user) => user.isAdmin && user.id !== admin.id)) {
+      throw new AppError('FORBIDDEN', ADMIN_MESSAGES.demoteFirst);
+    }
+    const adminsLeft = (await countAdmins(tx)) - targets.filter((user) => user.isAdmin).length;
+    if (adminsLeft < 1) throw new AppError('LAST_ADMIN', ADMIN_MESSAGES.lastAdmin);
+
+    const recipients = (await findRecipientsOfMany(tx, [...targetIds])).filter(
+      (recipient) => !targetIds.has(recipient.id),
+    );
+    if (recipients.length > 0 && !input.includeRecipients) {
+      const owners = targets.filter((user) => recipients.some((r) => r.createdById === user.id));
+      const sentences = owners.map((owner) =>
+        describeDependents(
+          owner,
+          recipients.filter((r) => r.createdById === owner.id),
+        ),
+      );
+      throw new AppError(
+        'HAS_DEPENDENTS',
+        `Cannot delete: ${sentences.join(' ')} Choose 'Delete user and their recipients' to delete them too.`,
+      );
+    }
+    await assertNextOfKinKept(tx, targets, targetIds);
+
+    const doomed = [...targets, ...recipients];
+    await deleteUsersAndUnbindDevices(
+      tx,
+      doomed.map((user) => user.id),
+    );
+    for (const user of doomed) {
+      await recordAudit(tx, context, {
+        eventType: 'admin_user_deleted',
+        userId: user.id,
+        username: user.username,
+        details: {
+          ...byAdmin(admin),
+          category: user.category,
+          ...(user.createdById ? { recipientOf: user.createdById } : {}),
+        },
+      });
+    }
+    return doomed.map((user) => user.id);
+  });
+  const count = deletedIds.length;
+  return {
+    message: count === 1 ? 'The user was deleted.' : `${count} users were deleted.`,
+    deletedIds,
+  };
+}
+
+/** D19: a primary account that stays keeps at least one next of kin. */
+async function assertNextOfKinKept(tx: DbOrTx, targets: UserRow[], targetIds: Set<number>) {
+  for (const target of targets) {
+    if (target.category !== 'next_of_kin' || !target.createdById) continue;
+    if (targetIds.has(target.createdById)) continue;
+    const siblings = await findRecipientsOfMany(tx, [target.createdById]);
+    const kept = siblings.filter((r) => r.category === 'next_of_kin' && !targetIds.has(r.id));
+    if (kept.length === 0) {
+      const owner = await findUserById(tx, target.createdById);
+      throw new AppError(
+        'LAST_NEXT_OF_KIN',
+        `${fullName(target)} is the only next of kin of ${owner?.username ?? 'their account'}. ${MESSAGES.lastNextOfKin}.`,
+      );
+    }
+  }
+}

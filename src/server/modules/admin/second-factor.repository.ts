@@ -1,0 +1,66 @@
+import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { recoveryCodes, sessions, users } from '../../db/schema';
+
+export async function replaceRecoveryCodes(
+  db: DbOrTx,
+  userId: number,
+  codeHashes: readonly string[],
+): Promise<void> {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await db.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+}
+
+export async function deleteRecoveryCodes(db: DbOrTx, userId: number): Promise<void> {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+}
+
+export async function countUnusedRecoveryCodes(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return row?.value ?? 0;
+}
+
+/** Marks an unused code used; false when there was none (wrong, or used by a parallel request). */
+export async function useRecoveryCode(
+  db: DbOrTx,
+  userId: number,
+  codeHash: string,
+): Promise<boolean> {
+  const used = await db
+    .update(recoveryCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(recoveryCodes.userId, userId),
+        eq(recoveryCodes.codeHash, codeHash),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: recoveryCodes.id });
+  return used.length > 0;
+}
+
+/** Accepts a TOTP time step only once: false when it (or a later one) was already used. */
+export async function claimTotpStep(db: DbOrTx, userId: number, step: number): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set({ twoFactorLastStep: step })
+    .where(
+      and(
+        eq(users.id, userId),
+        or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step)),
+      ),
+    )
+    .returning({ id: users.id });
+  return claimed.length > 0;
+}
+
+export async function markSessionSecondFactor(db: DbOrTx, idHash: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ secondFactorVerifiedAt: new Date() })
+    .where(eq(sessions.idHash, idHash));
+}

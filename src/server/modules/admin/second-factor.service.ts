@@ -1,0 +1,179 @@
+import QRCode from 'qrcode';
+import { EMERGENCY_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
+import {
+  ADMIN_MESSAGES,
+  type TSecondFactorConfirmed,
+  type TSecondFactorEnrolment,
+  type TSecondFactorStatus,
+} from '../../../shared/schemas/admin';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { generateCode } from '../../lib/codes';
+import { sha256 } from '../../lib/crypto';
+import { createTotpSecret, findTotpStep, totpUri } from '../../lib/totp';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { assertAccountNotThrottled } from '../audit/throttle';
+import { updateUser, type UserRow } from '../users/users.repository';
+import {
+  claimTotpStep,
+  countUnusedRecoveryCodes,
+  markSessionSecondFactor,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from './second-factor.repository';
+
+const RECOVERY_CODE_COUNT = 10;
+
+export interface AdminSession {
+  admin: UserRow;
+  sessionIdHash: string;
+  deviceId: string;
+  isVerified: boolean;
+}
+
+export async function getSecondFactorStatus(
+  deps: AppDeps,
+  session: AdminSession,
+): Promise<TSecondFactorStatus> {
+  return {
+    isEnrolled: session.admin.twoFactorEnrolledAt !== null,
+    isVerified: session.isVerified,
+    recoveryCodesLeft: await countUnusedRecoveryCodes(deps.db, session.admin.id),
+  };
+}
+
+/** A fresh secret for the authenticator app; kept encrypted and pending until confirmed. */
+export async function startEnrolment(
+  deps: AppDeps,
+  admin: UserRow,
+): Promise<TSecondFactorEnrolment> {
+  if (admin.twoFactorEnrolledAt) {
+    throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
+  }
+  const secret = createTotpSecret();
+  await updateUser(deps.db, admin.id, {
+    twoFactorSecret: deps.secretBox.seal(secret),
+    twoFactorLastStep: null,
+  });
+  const otpauthUri = totpUri(secret, admin.username);
+  const qrCodeDataUrl = await QRCode.toDataURL(otpauthUri, { margin: 1, width: 240 });
+  return { secret, otpauthUri, qrCodeDataUrl };
+}
+
+function assertNotThrottled(deps: AppDeps, session: AdminSession) {
+  return assertAccountNotThrottled(deps.db, {
+    eventType: 'admin_2fa_verified',
+    userId: session.admin.id,
+    deviceId: session.deviceId,
+    message: ADMIN_MESSAGES.secondFactorRateLimited,
+  });
+}
+
+async function refuseCode(
+  deps: AppDeps,
+  context: RequestContext,
+  admin: UserRow,
+  reason: string,
+): Promise<never> {
+  await recordAudit(deps.db, context, {
+    eventType: 'admin_2fa_verified',
+    userId: admin.id,
+    username: admin.username,
+    successful: false,
+    details: { reason },
+  });
+  throw new AppError('INVALID_CODE', ADMIN_MESSAGES.secondFactorInvalid, {
+    code: ADMIN_MESSAGES.secondFactorInvalid,
+  });
+}
+
+async function acceptTotp(deps: AppDeps, admin: UserRow, code: string): Promise<boolean> {
+  if (!admin.twoFactorSecret) return false;
+  const step = findTotpStep(deps.secretBox.open(admin.twoFactorSecret), code);
+  return step !== null && claimTotpStep(deps.db, admin.id, step);
+}
+
+/** One code from the app confirms the secret; ten recovery codes are made and shown once. */
+export async function confirmEnrolment(
+  deps: AppDeps,
+  context: RequestContext,
+  session: AdminSession,
+  code: string,
+): Promise<TSecondFactorConfirmed> {
+  const { admin } = session;
+  if (admin.twoFactorEnrolledAt) {
+    throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
+  }
+  if (!admin.twoFactorSecret) {
+    throw new AppError('VALIDATION', 'Please start the set-up again: there is no code to confirm.');
+  }
+  await assertNotThrottled(deps, session);
+  if (!(await acceptTotp(deps, admin, code))) {
+    return refuseCode(deps, context, admin, 'wrong code while enrolling');
+  }
+
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, () =>
+    generateCode(EMERGENCY_CODE_LENGTH),
+  );
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, admin.id, { twoFactorEnabled: true, twoFactorEnrolledAt: new Date() });
+    await replaceRecoveryCodes(
+      tx,
+      admin.id,
+      recoveryCodes.map((recoveryCode) => sha256(normalizeCode(recoveryCode))),
+    );
+    await markSessionSecondFactor(tx, session.sessionIdHash);
+    await recordAudit(tx, context, {
+      eventType: 'admin_2fa_enabled',
+      userId: admin.id,
+      username: admin.username,
+    });
+    await recordAudit(tx, context, {
+      eventType: 'admin_login',
+      userId: admin.id,
+      username: admin.username,
+      details: { method: 'totp' },
+    });
+  });
+  return { recoveryCodes };
+}
+
+/** Each admin session checks a TOTP code or a recovery code once (D26); each code works once. */
+export async function verifySecondFactor(
+  deps: AppDeps,
+  context: RequestContext,
+  session: AdminSession,
+  code: string,
+): Promise<TSecondFactorStatus> {
+  const { admin } = session;
+  if (!admin.twoFactorEnrolledAt) {
+    throw new AppError('SECOND_FACTOR_REQUIRED', 'Please set up two-factor authentication first.');
+  }
+  await assertNotThrottled(deps, session);
+
+  let method: 'totp' | 'recovery_code' | null = null;
+  if (await acceptTotp(deps, admin, code)) method = 'totp';
+  else if (normalizeCode(code).length === EMERGENCY_CODE_LENGTH) {
+    if (await useRecoveryCode(deps.db, admin.id, sha256(normalizeCode(code)))) {
+      method = 'recovery_code';
+    }
+  }
+  if (!method) return refuseCode(deps, context, admin, 'wrong or already used code');
+
+  await deps.db.transaction(async (tx) => {
+    await markSessionSecondFactor(tx, session.sessionIdHash);
+    await recordAudit(tx, context, {
+      eventType: 'admin_2fa_verified',
+      userId: admin.id,
+      username: admin.username,
+      details: { method },
+    });
+    await recordAudit(tx, context, {
+      eventType: 'admin_login',
+      userId: admin.id,
+      username: admin.username,
+      details: { method },
+    });
+  });
+  return getSecondFactorStatus(deps, { ...session, isVerified: true });
+}

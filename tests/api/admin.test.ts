@@ -1,0 +1,561 @@
+import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditLogs,
+  deviceResets,
+  devices,
+  emailVerifications,
+  recoveryCodes,
+  sessions,
+  users,
+  videos,
+} from '../../src/server/db/schema';
+import {
+  buildTestApp,
+  createOnboardedUser,
+  createPrimaryUser,
+  GOOD_PASSWORD,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
+import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+
+let t: TestApp;
+let smtp: TestSmtpServer;
+/** The installation's first account, so its admin (D1), enrolled and verified below. */
+let admin: Awaited<ReturnType<typeof createPrimaryUser>>;
+let adminSecret: string;
+
+const NEW_PASSWORD = 'Roses&Scones-2027';
+
+/**
+ * A code the server accepts (the current step or one either side) that this secret has not used
+ * yet, so the single-use rule never bites by accident.
+ */
+const lastSteps = new Map<string, number>();
+function nextTotpCode(secret: string): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  const nowStep = Math.floor(Date.now() / 30_000);
+  const step = Math.max(nowStep - 1, (lastSteps.get(secret) ?? 0) + 1);
+  if (step > nowStep + 1) throw new Error('no fresh TOTP step left; wait 30 s');
+  lastSteps.set(secret, step);
+  return totp.generate({ timestamp: step * 30_000 });
+}
+
+async function signIn(device: TestDevice, username: string, password = GOOD_PASSWORD) {
+  const res = await device.post('/api/login', { username, password, deviceId: device.deviceId });
+  expect(res.statusCode).toBe(200);
+  return res;
+}
+
+async function auditRows(userId: number, eventType: string) {
+  return t.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.userId, userId), eq(auditLogs.eventType, eventType as never)));
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
+  admin = await createPrimaryUser(t, { email: 'admin@care.test', firstName: 'Ada' });
+  const enrolment = await admin.device.post('/api/admin/2fa/enrol');
+  expect(enrolment.statusCode).toBe(200);
+  adminSecret = enrolment.json<{ secret: string }>().secret;
+  const confirmed = await admin.device.post('/api/admin/2fa/confirm', {
+    code: nextTotpCode(adminSecret),
+  });
+  expect(confirmed.statusCode).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const ADMIN_CALLS: Array<[method: 'GET' | 'POST' | 'DELETE', url: string, body?: object]> = [
+  ['GET', '/api/admin/users'],
+  ['GET', '/api/admin/primary-users'],
+  ['POST', '/api/admin/users/1/override', { tier: 'premium', isVIP: true, reason: 'x' }],
+  ['POST', '/api/admin/users/1/reset-password', { newPassword: NEW_PASSWORD, reason: 'x' }],
+  ['POST', '/api/admin/users/1/admin', { isAdmin: true }],
+  ['DELETE', '/api/admin/users', { ids: [1] }],
+  ['GET', '/api/admin/devices'],
+  ['DELETE', `/api/admin/devices/${randomUUID()}`],
+  ['GET', '/api/admin/email'],
+  ['POST', '/api/verify-email', { email: 'someone@example.test' }],
+  ['POST', '/api/test-email', { email: 'someone@example.test' }],
+];
+
+async function expectEveryAdminCallRefused(device: TestDevice, status: number, code: string) {
+  for (const [method, url, body] of ADMIN_CALLS) {
+    const res = await device.request({ method, url, ...(body ? { payload: body } : {}) });
+    expect({ url, status: res.statusCode, code: res.json().code }).toEqual({ url, status, code });
+  }
+}
+
+describe('who may call the admin API', () => {
+  it('refuses the signed-out, recipients, ordinary users and admins without a checked second factor', async () => {
+    const stranger = await TestDevice.create(t.app);
+    await expectEveryAdminCallRefused(stranger, 401, 'UNAUTHENTICATED');
+
+    const owner = await createOnboardedUser(t);
+    await expectEveryAdminCallRefused(owner.device, 403, 'FORBIDDEN');
+    expect((await owner.device.get('/api/admin/2fa')).statusCode).toBe(403);
+    expect((await owner.device.get('/api/admin/users')).json().message).toBe(
+      'Only administrators can access the admin dashboard.',
+    );
+
+    const phone = await TestDevice.create(t.app);
+    const recipientLogin = await phone.post('/api/login', {
+      email: owner.nextOfKin.email,
+      password: owner.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(recipientLogin.statusCode).toBe(200);
+    await expectEveryAdminCallRefused(phone, 403, 'FORBIDDEN');
+
+    // The admin in a new session (a fresh sign-in) has not checked the second factor yet.
+    const newSession = admin.device.withoutCookies();
+    await signIn(newSession, admin.user.username);
+    await expectEveryAdminCallRefused(newSession, 403, 'SECOND_FACTOR_REQUIRED');
+    expect((await newSession.get('/api/admin/2fa')).json()).toMatchObject({
+      isEnrolled: true,
+      isVerified: false,
+    });
+  });
+});
+
+describe('admin two-factor authentication', () => {
+  it('enrolled with one code: ten recovery codes, audited, the secret stored encrypted', async () => {
+    const [row] = await t.db.select().from(users).where(eq(users.id, admin.user.id));
+    expect(row!.twoFactorEnrolledAt).not.toBeNull();
+    expect(row!.twoFactorSecret).not.toContain(adminSecret);
+    const codes = await t.db
+      .select()
+      .from(recoveryCodes)
+      .where(eq(recoveryCodes.userId, admin.user.id));
+    expect(codes).toHaveLength(10);
+    expect(await auditRows(admin.user.id, 'admin_2fa_enabled')).toHaveLength(1);
+    expect((await admin.device.get('/api/admin/2fa')).json()).toEqual({
+      isEnrolled: true,
+      isVerified: true,
+      recoveryCodesLeft: 10,
+    });
+    expect((await admin.device.post('/api/admin/2fa/enrol')).statusCode).toBe(409);
+  });
+
+  it('each new session verifies once; a TOTP code and a recovery code each work only once', async () => {
+    const first = admin.device.withoutCookies();
+    await signIn(first, admin.user.username);
+    const code = nextTotpCode(adminSecret);
+    const ok = await first.post('/api/admin/2fa/verify', { code });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ isVerified: true });
+    expect((await first.get('/api/admin/users')).statusCode).toBe(200);
+
+    const second = admin.device.withoutCookies();
+    await signIn(second, admin.user.username);
+    const replay = await second.post('/api/admin/2fa/verify', { code });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toMatchObject({
+      code: 'INVALID_CODE',
+      message: 'That code is not right. Please check your authenticator app and try again.',
+    });
+    expect((await second.post('/api/admin/2fa/verify', { code: '000000' })).statusCode).toBe(400);
+
+    // A recovery code from a fresh enrolment of a second admin works once.
+    const helper = await createPrimaryUser(t);
+    const granted = await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, {
+      isAdmin: true,
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toMatchObject({ isAdmin: true, role: 'admin' });
+    expect((await helper.device.get('/api/admin/users')).json().code).toBe(
+      'SECOND_FACTOR_REQUIRED',
+    );
+    const secret = (await helper.device.post('/api/admin/2fa/enrol')).json().secret as string;
+    const enrolled = await helper.device.post('/api/admin/2fa/confirm', {
+      code: nextTotpCode(secret),
+    });
+    const [recovery] = enrolled.json().recoveryCodes as string[];
+    expect(recovery).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+
+    const later = helper.device.withoutCookies();
+    await signIn(later, helper.user.username);
+    const byRecovery = await later.post('/api/admin/2fa/verify', {
+      code: recovery!.toLowerCase(),
+    });
+    expect(byRecovery.json()).toMatchObject({ isVerified: true, recoveryCodesLeft: 9 });
+    const again = helper.device.withoutCookies();
+    await signIn(again, helper.user.username);
+    expect((await again.post('/api/admin/2fa/verify', { code: recovery })).statusCode).toBe(400);
+
+    const verified = await auditRows(helper.user.id, 'admin_2fa_verified');
+    expect(verified.filter((row) => row.successful)).toHaveLength(1);
+    expect(verified.filter((row) => !row.successful)).toHaveLength(1);
+    expect(await auditRows(helper.user.id, 'admin_login')).toHaveLength(2);
+
+    // Revoked again, so the rest of the file has one admin.
+    const revoked = await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, {
+      isAdmin: false,
+    });
+    expect(revoked.json()).toMatchObject({ isAdmin: false, role: 'user' });
+    expect(await auditRows(helper.user.id, 'admin_user_modified')).toHaveLength(2);
+    expect((await again.get('/api/admin/2fa')).statusCode).toBe(403);
+  });
+
+  it('throttles wrong codes per account and device', async () => {
+    const helper = await createPrimaryUser(t);
+    await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, { isAdmin: true });
+    await helper.device.post('/api/admin/2fa/enrol');
+    for (let i = 0; i < 10; i += 1) {
+      expect(
+        (await helper.device.post('/api/admin/2fa/confirm', { code: '123456' })).statusCode,
+      ).toBe(400);
+    }
+    const blocked = await helper.device.post('/api/admin/2fa/confirm', { code: '123456' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe(
+      'Too many codes tried. Please wait 15 minutes and try again.',
+    );
+    await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, { isAdmin: false });
+  });
+
+  it('never lets the last admin go', async () => {
+    const demote = await admin.device.post(`/api/admin/users/${admin.user.id}/admin`, {
+      isAdmin: false,
+    });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json()).toMatchObject({
+      code: 'LAST_ADMIN',
+      message: 'There must always be at least one admin.',
+    });
+    const remove = await admin.device.delete('/api/admin/users', { ids: [admin.user.id] });
+    expect(remove.statusCode).toBe(409);
+    expect(remove.json().code).toBe('LAST_ADMIN');
+  });
+});
+
+describe('users', () => {
+  it('lists every account with dependents, and the primary users for the recipient badge', async () => {
+    const owner = await createOnboardedUser(t, { user: { firstName: 'Margaret' } });
+    const list = await admin.device.get('/api/admin/users');
+    expect(list.statusCode).toBe(200);
+    const body = list.json() as Array<Record<string, unknown>>;
+    expect(body.find((u) => u.id === owner.user.id)).toMatchObject({
+      username: owner.user.username,
+      firstName: 'Margaret',
+      isPrimary: true,
+      isAdmin: false,
+      subscriptionTier: 'free',
+      dependentCount: 1,
+    });
+    expect(body.find((u) => u.id === owner.nextOfKin.id)).toMatchObject({
+      category: 'next_of_kin',
+      createdById: owner.user.id,
+    });
+    expect(JSON.stringify(body)).not.toMatch(/hash|secret|token/i);
+
+    const primaries = (await admin.device.get('/api/admin/primary-users')).json() as Array<{
+      id: number;
+    }>;
+    expect(primaries.map((p) => p.id)).toContain(owner.user.id);
+    expect(primaries.map((p) => p.id)).not.toContain(owner.nextOfKin.id);
+  });
+
+  it('overrides tier and VIP with who, when and why from the session, audited', async () => {
+    const owner = await createOnboardedUser(t);
+    const url = `/api/admin/users/${owner.user.id}/override`;
+    const missing = await admin.device.post(url, { tier: 'premium', isVIP: true, reason: '  ' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('Please fill in all fields before saving');
+    expect(
+      (await admin.device.post(url, { tier: 'gold', isVIP: true, reason: 'x' })).json().message,
+    ).toBe('Please fill in all fields before saving');
+
+    const res = await admin.device.post(url, {
+      tier: 'premium',
+      isVIP: true,
+      reason: 'Care home pilot',
+      overriddenBy: owner.user.id,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      subscriptionTier: 'premium',
+      isVIP: true,
+      tierOverriddenBy: admin.user.id,
+      vipOverriddenBy: admin.user.id,
+      tierOverrideReason: 'Care home pilot',
+    });
+    const [row] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
+    expect(row!.tierOverriddenAt).toBeInstanceOf(Date);
+    expect(row!.vipOverriddenAt).toBeInstanceOf(Date);
+    const [tierRow] = await auditRows(owner.user.id, 'admin_tier_override');
+    expect(tierRow!.details).toMatchObject({
+      adminId: admin.user.id,
+      from: 'free',
+      to: 'premium',
+      reason: 'Care home pilot',
+    });
+    expect(await auditRows(owner.user.id, 'admin_vip_override')).toHaveLength(1);
+
+    // The user's own view follows: premium has no recipient limit.
+    const recipients = await owner.device.get('/api/recipients');
+    expect(recipients.json()).toMatchObject({ maxRecipients: null, showsHouseBanner: false });
+    expect(
+      (
+        await admin.device.post('/api/admin/users/999999/override', {
+          tier: 'free',
+          isVIP: false,
+          reason: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('resets a password: sessions end, the user is emailed and must choose a new one', async () => {
+    const owner = await createOnboardedUser(t);
+    const url = `/api/admin/users/${owner.user.id}/reset-password`;
+    const missing = await admin.device.post(url, { newPassword: '', reason: '' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('New password and reason are required');
+    const weak = await admin.device.post(url, { newPassword: 'short', reason: 'Forgot it' });
+    expect(weak.json().message).toBe('Password must be at least 12 characters');
+
+    const res = await admin.device.post(url, {
+      newPassword: NEW_PASSWORD,
+      reason: 'Forgot it, asked at the front desk',
+      adminId: owner.user.id,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('User password has been reset successfully');
+    expect((await owner.device.get('/api/user')).statusCode).toBe(401);
+    const [row] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
+    expect(row).toMatchObject({ firstLogin: true, hasSetPassword: false });
+    const [audit] = await auditRows(owner.user.id, 'password_reset');
+    expect(audit!.details).toMatchObject({
+      adminId: admin.user.id,
+      reason: 'Forgot it, asked at the front desk',
+    });
+    const mail = await smtp.waitFor(
+      (m) => m.to.includes(owner.user.email) && /administrator reset/.test(m.subject),
+    );
+    expect(mail.text).not.toContain(NEW_PASSWORD);
+
+    const signedIn = await signIn(owner.device, owner.user.username, NEW_PASSWORD);
+    expect(signedIn.json()).toMatchObject({ firstLogin: true });
+    const chosen = await owner.device.post('/api/setup-password', {
+      password: GOOD_PASSWORD + 'x',
+    });
+    expect(chosen.statusCode).toBe(200);
+    expect((await owner.device.get('/api/user')).json()).toMatchObject({ firstLogin: false });
+
+    const recipient = await admin.device.post(
+      `/api/admin/users/${owner.nextOfKin.id}/reset-password`,
+      { newPassword: NEW_PASSWORD, reason: 'x' },
+    );
+    expect(recipient.statusCode).toBe(400);
+  });
+
+  it('refuses to delete a user with recipients, naming them, then deletes everything on confirmation', async () => {
+    const owner = await createOnboardedUser(t);
+    const family = await owner.device.post('/api/recipients', {
+      firstName: 'Tom',
+      lastName: 'Lee',
+      email: `tom.${randomUUID().slice(0, 6)}@example.test`,
+      category: 'family',
+    });
+    expect(family.statusCode).toBe(201);
+    const video = await owner.device.post('/api/videos', {
+      id: randomUUID(),
+      recipientId: owner.nextOfKin.id,
+      storageType: 'local',
+      syncStatus: 'local_only',
+      metadata: { byteSize: 1000, durationMs: 1000, mimeType: 'video/webm' },
+    });
+    expect(video.statusCode).toBe(201);
+
+    const refused = await admin.device.delete('/api/admin/users', { ids: [owner.user.id] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('HAS_DEPENDENTS');
+    expect(refused.json().message).toContain('2 recipients (Susan Hill, Tom Lee)');
+    expect(await t.db.select().from(users).where(eq(users.id, owner.user.id))).toHaveLength(1);
+
+    const onlyKin = await admin.device.delete('/api/admin/users', { ids: [owner.nextOfKin.id] });
+    expect(onlyKin.statusCode).toBe(409);
+    expect(onlyKin.json().code).toBe('LAST_NEXT_OF_KIN');
+
+    const res = await admin.device.delete('/api/admin/users', {
+      ids: [owner.user.id],
+      includeRecipients: true,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().deletedIds).toHaveLength(3);
+    for (const id of res.json().deletedIds as number[]) {
+      expect(await t.db.select().from(users).where(eq(users.id, id))).toHaveLength(0);
+      expect(await t.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
+    }
+    expect(await t.db.select().from(videos).where(eq(videos.creatorId, owner.user.id))).toEqual([]);
+    const [device] = await t.db.select().from(devices).where(eq(devices.id, owner.device.deviceId));
+    expect(device).toMatchObject({ userId: null, isPrimary: false });
+    // The log keeps its rows, with the username.
+    const [deleted] = await auditRows(owner.user.id, 'admin_user_deleted');
+    expect(deleted).toMatchObject({ username: owner.user.username });
+    expect((await auditRows(owner.user.id, 'register')).length).toBe(1);
+
+    // The freed device can register a new account.
+    const fresh = await owner.device.post('/api/register', {
+      firstName: 'New',
+      lastName: 'Resident',
+      email: `new.${randomUUID().slice(0, 6)}@example.test`,
+      username: `new${randomUUID().slice(0, 6)}`,
+      password: GOOD_PASSWORD,
+      category: 'primary',
+      createdById: null,
+      tosAccepted: true,
+      tosAcceptedAt: new Date().toISOString(),
+      deviceId: owner.device.deviceId,
+      fingerprint: 'test',
+    });
+    expect(fresh.statusCode).toBe(201);
+  });
+
+  it('deletes several users at once and refuses other admins and bad input', async () => {
+    const a = await createPrimaryUser(t);
+    const b = await createPrimaryUser(t);
+    const res = await admin.device.delete('/api/admin/users', { ids: [a.user.id, b.user.id] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('2 users were deleted.');
+    expect(await auditRows(a.user.id, 'admin_user_deleted')).toHaveLength(1);
+
+    expect((await admin.device.delete('/api/admin/users', { ids: [] })).json().message).toBe(
+      'Please choose at least one user',
+    );
+    expect((await admin.device.delete('/api/admin/users', { ids: 'all' })).statusCode).toBe(400);
+
+    const other = await createPrimaryUser(t);
+    await admin.device.post(`/api/admin/users/${other.user.id}/admin`, { isAdmin: true });
+    const refused = await admin.device.delete('/api/admin/users', { ids: [other.user.id] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Remove admin rights from this user before deleting them.');
+    await admin.device.post(`/api/admin/users/${other.user.id}/admin`, { isAdmin: false });
+  });
+});
+
+describe('devices', () => {
+  it('lists associations and removes one: the binding goes, sessions end, recorded and mailed', async () => {
+    const owner = await createOnboardedUser(t);
+    const list = (await admin.device.get('/api/admin/devices')).json() as Array<
+      Record<string, unknown>
+    >;
+    expect(list.find((d) => d.deviceId === owner.device.deviceId)).toMatchObject({
+      userId: owner.user.id,
+      username: owner.user.username,
+      isPrimary: true,
+      isPrimaryUser: true,
+    });
+    const phone = await TestDevice.create(t.app);
+    await phone.post('/api/login', {
+      email: owner.nextOfKin.email,
+      password: owner.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    const withPhone = (await admin.device.get('/api/admin/devices')).json() as Array<
+      Record<string, unknown>
+    >;
+    expect(withPhone.find((d) => d.deviceId === phone.deviceId)).toMatchObject({
+      userId: owner.nextOfKin.id,
+      isPrimary: false,
+    });
+
+    const res = await admin.device.delete(
+      `/api/admin/devices/${encodeURIComponent(owner.device.deviceId)}`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Device association removed successfully');
+    const [device] = await t.db.select().from(devices).where(eq(devices.id, owner.device.deviceId));
+    expect(device).toMatchObject({ userId: null, isPrimary: false });
+    expect((await owner.device.get('/api/user')).statusCode).toBe(401);
+    const [reset] = await t.db
+      .select()
+      .from(deviceResets)
+      .where(eq(deviceResets.deviceId, owner.device.deviceId));
+    expect(reset).toMatchObject({ resetMethod: 'admin', resetBy: admin.user.username });
+    const [audit] = await auditRows(owner.user.id, 'device_reset');
+    expect(audit!.details).toMatchObject({ adminId: admin.user.id });
+    await smtp.waitFor((m) => m.to.includes(owner.user.email) && /unlinked/.test(m.subject));
+
+    const again = await admin.device.delete(`/api/admin/devices/${owner.device.deviceId}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe('Device association not found');
+    expect((await admin.device.delete('/api/admin/devices/not-a-uuid')).statusCode).toBe(400);
+  });
+});
+
+describe('email tools', () => {
+  it('sends a real test mail and shows its code', async () => {
+    const empty = await admin.device.post('/api/test-email', { email: ' ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('Please enter an email address');
+    expect((await admin.device.post('/api/test-email', { email: 'nope' })).json().message).toBe(
+      'Please enter a valid email address',
+    );
+
+    const res = await admin.device.post('/api/test-email', { email: 'Office@Care.test' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true });
+    const mail = await smtp.waitFor((m) => m.to.includes('office@care.test'));
+    expect(extractCode(mail, 8)).toBe(body.code);
+  });
+
+  it('sends a verification link; opening it marks the address verified', async () => {
+    const res = await admin.device.post('/api/verify-email', { email: 'desk@care.test' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true });
+    const mail = await smtp.waitFor((m) => m.to.includes('desk@care.test'));
+    const token = /verify-email#token=([\w-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeTruthy();
+
+    const pending = (await admin.device.get('/api/admin/email')).json();
+    expect(pending).toMatchObject({ mode: 'smtp', destination: '127.0.0.1' });
+    expect(pending.verifications[0]).toMatchObject({ email: 'desk@care.test', verifiedAt: null });
+
+    const reader = await TestDevice.create(t.app);
+    const confirmed = await reader.post('/api/verify-email/confirm', { token });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ email: 'desk@care.test' });
+    const [row] = await t.db
+      .select()
+      .from(emailVerifications)
+      .where(eq(emailVerifications.email, 'desk@care.test'));
+    expect(row!.verifiedAt).toBeInstanceOf(Date);
+    expect(row!.tokenHash).not.toBe(token);
+    const after = (await admin.device.get('/api/admin/email')).json();
+    expect(after.verifications[0].verifiedAt).not.toBeNull();
+
+    const wrong = await reader.post('/api/verify-email/confirm', { token: 'not-a-token' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toMatch(/not right or has expired/);
+  });
+
+  it('says where mail goes in sandbox mode', async () => {
+    const sandbox = await buildTestApp();
+    try {
+      const first = await createPrimaryUser(sandbox);
+      const secret = (await first.device.post('/api/admin/2fa/enrol')).json().secret as string;
+      await first.device.post('/api/admin/2fa/confirm', { code: nextTotpCode(secret) });
+      const settings = (await first.device.get('/api/admin/email')).json();
+      expect(settings.mode).toBe('sandbox');
+      expect(settings.destination).toMatch(/outbox$/);
+      const sent = await first.device.post('/api/test-email', { email: 'a@care.test' });
+      expect(sent.json().message).toContain('outbox');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
