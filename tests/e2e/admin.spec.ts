@@ -166,7 +166,7 @@ test('an admin overrides a user’s tier and VIP status, and the badges show it'
   await dialog.getByLabel('Tier').selectOption({ label: 'Premium' });
   await dialog.getByRole('radio', { name: /^VIP/ }).check();
   await expect(save).toBeDisabled();
-  await dialog.getByLabel('Reason').fill('Care home trial agreed with the manager');
+  await dialog.getByLabel('Reason').fill('Trial month agreed with Rosewood House');
   await save.click();
 
   await expect(toastMessage(admin, 'User tier has been updated successfully')).toBeVisible();
@@ -177,7 +177,7 @@ test('an admin overrides a user’s tier and VIP status, and the badges show it'
   // Who changed it, and when, is kept and shown.
   await card.getByRole('button', { name: `Manage Tier for ${member.username}` }).click();
   await expect(dialog.getByText(`Plan last changed by ${adminUser.username}`)).toBeVisible();
-  await expect(dialog.getByText('Care home trial agreed with the manager')).toBeVisible();
+  await expect(dialog.getByText('Trial month agreed with Rosewood House')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
@@ -202,7 +202,9 @@ test('an admin resets a password and the user must choose a new one at sign-in',
 
   await openApp(page, '/auth');
   await submitSignIn(page, { username: member.username, password: GOOD_PASSWORD });
-  await expect(page.getByText('Invalid username or password')).toBeVisible();
+  await expect(page.getByRole('alert', { name: 'Login Failed' })).toContainText(
+    'Invalid username or password',
+  );
   await page.getByLabel('Password', { exact: true }).fill(TEMPORARY_PASSWORD);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/setup-password$/);
@@ -234,7 +236,8 @@ test('deleting a user with recipients is refused first, then done with the recip
   await expect(dialog.getByTestId('delete-dependents')).toContainText(member.nextOfKin.firstName);
   await dialog.getByRole('button', { name: 'Delete user and their recipients' }).click();
   await expect(dialog).toBeHidden();
-  await expect(toastMessage(admin, 'User deleted')).toBeVisible();
+  // The user and their next of kin.
+  await expect(toastMessage(admin, '2 users deleted')).toBeVisible();
 
   await admin.getByLabel('Find a user').fill(member.username);
   await expect(admin.getByText(`No user matches ‘${member.username}’.`)).toBeVisible();
@@ -284,12 +287,12 @@ test('the email tools send a test message and a verification link that verifies'
   await expect(sent).toBeVisible();
   const code = ((await admin.getByTestId('test-email-code').textContent()) ?? '').trim();
   expect(code).not.toBe('');
-  const testMail = await waitForMail(address, /test/i);
+  const testMail = await waitForMail(address, /test message/i);
   if (code !== 'N/A') expect(testMail.text).toContain(code);
 
   await admin.getByRole('button', { name: 'Verify Email' }).click();
   await expect(admin.getByRole('alert', { name: 'Verification email sent' })).toBeVisible();
-  const mail = await waitForMail(address, /verif/i);
+  const mail = await waitForMail(address, /confirm your email/i);
   const baseURL = test.info().project.use.baseURL ?? '';
   const link = readLink(mail, `${baseURL}/verify-email#token=`);
 
