@@ -20,7 +20,7 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        'inline-flex min-h-12 flex-1 cursor-pointer items-center justify-center gap-2 rounded-lg px-4 py-2 text-base font-semibold whitespace-nowrap text-muted-foreground transition-colors [&_svg]:size-5 [&_svg]:shrink-0',
+        'inline-flex min-h-14 flex-1 cursor-pointer flex-col items-center justify-center gap-1 rounded-lg px-2 py-1.5 sm:min-h-12 sm:flex-row sm:gap-2 sm:px-4 sm:py-2 text-base font-semibold whitespace-nowrap text-muted-foreground transition-colors [&_svg]:size-5 [&_svg]:shrink-0',
         'hover:bg-card/70 hover:text-foreground',
         'data-[state=active]:bg-card data-[state=active]:text-primary data-[state=active]:shadow-sm',
         className,

@@ -69,9 +69,6 @@ export default function VerifyEmailPage() {
           icon={<CircleAlert aria-hidden="true" />}
         >
           <p>{confirmation.error.message}</p>
-          <p>
-            The link may have been used already or be too old. Ask your admin to send a new one.
-          </p>
           <HomeButton />
         </Alert>
       ) : (

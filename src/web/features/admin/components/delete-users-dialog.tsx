@@ -14,7 +14,7 @@ import {
 import { toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { deleteUsers } from '../admin-api';
-import { fullName } from '../admin-format';
+import { describeUser, fullName, isRecipientAccount } from '../admin-format';
 
 export const DELETE_TOASTS = {
   refused: 'Cannot Delete User',
@@ -91,8 +91,10 @@ export function DeleteUsersDialog({ users, onOpenChange, onDeleted }: DeleteUser
         <ul className="flex flex-col gap-2" aria-label="Users to delete">
           {users.map((user) => (
             <li key={user.id} className="rounded-lg bg-muted p-3 text-base">
-              <span className="font-semibold">{user.username}</span>
-              {fullName(user) && ` · ${fullName(user)}`}
+              <span className="font-semibold">{describeUser(user)}</span>
+              {isRecipientAccount(user)
+                ? ` · ${user.email}`
+                : fullName(user) && ` · ${fullName(user)}`}
             </li>
           ))}
         </ul>
@@ -104,11 +106,7 @@ export function DeleteUsersDialog({ users, onOpenChange, onDeleted }: DeleteUser
             data-testid="delete-dependents"
           >
             <p>{dependents}</p>
-            <p>
-              You can delete {isSingle ? 'this user' : 'these users'} together with{' '}
-              {isSingle ? 'their' : 'all their'} recipients. The recipients will no longer be able
-              to sign in or watch any messages.
-            </p>
+            <p>Their recipients will no longer be able to sign in or watch any messages.</p>
           </Alert>
         )}
         <DialogFooter>

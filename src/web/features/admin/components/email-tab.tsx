@@ -168,9 +168,8 @@ export function EmailTab() {
         className="flex flex-col gap-5 rounded-xl border border-border bg-card p-5 shadow-soft sm:p-6"
       >
         <p className="text-lg text-muted-foreground">
-          Check that mail from Memento reaches people. &lsquo;Verify Email&rsquo; sends a link that
-          marks the address as verified when opened; &lsquo;Send Test&rsquo; sends a test message
-          with a verification code.
+          &lsquo;Verify Email&rsquo; sends a link that marks the address as verified when opened;
+          &lsquo;Send Test&rsquo; sends a test message with a verification code.
         </p>
         <FormField
           label="Email address"

@@ -62,7 +62,7 @@ export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
 
   return (
     <Card asChild>
-      <section aria-labelledby="enrol-title" className="mx-auto w-full max-w-3xl">
+      <section aria-labelledby="enrol-title" className="w-full max-w-3xl">
         <CardHeader>
           <CardTitle id="enrol-title" className="flex items-center gap-3">
             <ShieldCheck className="size-7 shrink-0 text-primary" aria-hidden="true" />

@@ -15,7 +15,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { overrideUserTier } from '../admin-api';
-import { describeTier, formatDateTime } from '../admin-format';
+import { describeTier, describeUser, formatDateTime } from '../admin-format';
 import { ReasonField } from './reason-field';
 
 export const OVERRIDE_TOASTS = {
@@ -92,9 +92,9 @@ function OverrideTierForm({
       <DialogHeader>
         <DialogTitle>Override User Tier</DialogTitle>
         <DialogDescription>
-          Set the plan and VIP status of <span className="font-semibold">{user.username}</span>. VIP
-          gives full access whatever the plan. The change and your reason are written to the audit
-          log.
+          Set the plan and VIP status of <span className="font-semibold">{describeUser(user)}</span>
+          . VIP gives full access whatever the plan. The change and your reason are written to the
+          audit log.
         </DialogDescription>
       </DialogHeader>
       {(user.tierOverriddenAt || user.vipOverriddenAt) && (
@@ -118,7 +118,14 @@ function OverrideTierForm({
       )}
       <form noValidate onSubmit={save} className="flex flex-col gap-5">
         <div className="flex flex-col gap-2">
-          <Label htmlFor={tierId}>Tier</Label>
+          <div className="leading-snug">
+            <Label htmlFor={tierId} className="inline">
+              Tier
+            </Label>
+            <span aria-hidden="true" className="ml-1 font-semibold text-destructive">
+              *
+            </span>
+          </div>
           <select
             id={tierId}
             className={selectClass}
@@ -135,7 +142,12 @@ function OverrideTierForm({
           </select>
         </div>
         <fieldset className="flex flex-col gap-2">
-          <legend className="mb-2 font-semibold">VIP status</legend>
+          <legend className="mb-2 font-semibold">
+            VIP status
+            <span aria-hidden="true" className="ml-1 text-destructive">
+              *
+            </span>
+          </legend>
           <div className="grid gap-3 sm:grid-cols-2">
             {(
               [

@@ -34,7 +34,7 @@ export function ReasonField({ hint, error, className, ...props }: ReasonFieldPro
         aria-required
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        className="block min-h-24 w-full rounded-lg border-2 border-input bg-card px-4 py-2.5 text-base text-foreground focus-visible:border-primary aria-invalid:border-destructive"
+        className="block min-h-24 w-full rounded-lg border-2 border-input bg-card px-4 py-2.5 text-base text-foreground focus-visible:border-primary aria-invalid:border-destructive aria-invalid:bg-destructive-soft/40"
         {...props}
       />
       {error && (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Copy, Download, Printer, ShieldCheck } from 'lucide-react';
+import { Copy, Download, LockKeyhole, Printer, ShieldCheck } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -51,7 +51,7 @@ export function RecoveryCodesPanel({ codes, onDone }: RecoveryCodesPanelProps) {
     <Card asChild>
       <section
         aria-labelledby="recovery-title"
-        className="mx-auto w-full max-w-3xl print:border-0 print:shadow-none"
+        className="w-full max-w-3xl print:border-0 print:shadow-none"
       >
         <CardHeader>
           <CardTitle id="recovery-title" className="flex items-center gap-3">
@@ -93,6 +93,7 @@ export function RecoveryCodesPanel({ codes, onDone }: RecoveryCodesPanelProps) {
             variant="warm"
             kind="note"
             title="Keep them somewhere safe"
+            icon={<LockKeyhole aria-hidden="true" />}
             className="print:hidden"
           >
             <p>

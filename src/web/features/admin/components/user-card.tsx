@@ -11,9 +11,7 @@ import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@web/components/ui/tooltip';
 import { cn } from '@web/lib/utils';
-import { describeTier, fullName } from '../admin-format';
-
-const RECIPIENT_CATEGORIES = new Set(['next_of_kin', 'family', 'friend']);
+import { describeTier, describeUser, fullName, isRecipientAccount } from '../admin-format';
 
 const badgeClass =
   'inline-flex items-center gap-1.5 rounded-full border px-3 py-0.5 text-base font-semibold';
@@ -23,12 +21,8 @@ export function findParent(
   user: TAdminUser,
   primaryUsers: Map<number, TAdminPrimaryUser>,
 ): TAdminPrimaryUser | undefined {
-  if (!RECIPIENT_CATEGORIES.has(user.category) || user.createdById === null) return undefined;
+  if (!isRecipientAccount(user) || user.createdById === null) return undefined;
   return primaryUsers.get(user.createdById);
-}
-
-export function isRecipientAccount(user: TAdminUser): boolean {
-  return RECIPIENT_CATEGORIES.has(user.category);
 }
 
 /** SPEC §2 badges: Admin (with tooltip), Primary, Recipient of {name}, tier if not free, VIP. */
@@ -106,6 +100,7 @@ export function UserCard({
   const name = fullName(user) || user.username;
   const headingId = `admin-user-${user.id}-name`;
   const isRecipient = isRecipientAccount(user);
+  const label = describeUser(user);
   return (
     <li
       aria-labelledby={headingId}
@@ -119,7 +114,7 @@ export function UserCard({
           <Checkbox
             checked={isSelected}
             onCheckedChange={(value) => onSelectedChange(value === true)}
-            aria-label={`Select ${user.username}`}
+            aria-label={`Select ${label}`}
             className="mt-1"
           />
         ) : (
@@ -127,10 +122,12 @@ export function UserCard({
         )}
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <h3 id={headingId} className="text-xl font-bold break-words">
-            {user.username}
+            {label}
             {isSelf && <span className="font-normal text-muted-foreground"> (you)</span>}
           </h3>
-          <p className="text-lg break-words">{name}</p>
+          <p className="text-lg break-words">
+            {isRecipient ? 'Recipient: signs in with email and access code' : name}
+          </p>
           <p className="text-base break-all text-muted-foreground">{user.email}</p>
         </div>
       </div>
@@ -140,17 +137,13 @@ export function UserCard({
           <Button
             variant="outline"
             onClick={onResetPassword}
-            aria-label={`Reset Password for ${user.username}`}
+            aria-label={`Reset Password for ${label}`}
           >
             <KeyRound aria-hidden="true" />
             Reset Password
           </Button>
         )}
-        <Button
-          variant="outline"
-          onClick={onManageTier}
-          aria-label={`Manage Tier for ${user.username}`}
-        >
+        <Button variant="outline" onClick={onManageTier} aria-label={`Manage Tier for ${label}`}>
           <SlidersHorizontal aria-hidden="true" />
           Manage Tier
         </Button>
@@ -158,7 +151,7 @@ export function UserCard({
           <Button
             variant="ghost"
             onClick={onToggleAdmin}
-            aria-label={`${user.isAdmin ? 'Remove admin' : 'Make admin'}: ${user.username}`}
+            aria-label={`${user.isAdmin ? 'Remove admin' : 'Make admin'}: ${label}`}
           >
             {user.isAdmin ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
             {user.isAdmin ? 'Remove admin' : 'Make admin'}
@@ -169,7 +162,7 @@ export function UserCard({
             variant="ghost"
             className="text-destructive hover:bg-destructive-soft"
             onClick={onDelete}
-            aria-label={`Delete ${user.username}`}
+            aria-label={`Delete ${label}`}
           >
             <Trash2 aria-hidden="true" />
             Delete

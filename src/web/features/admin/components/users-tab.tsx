@@ -146,7 +146,7 @@ export function UsersTab() {
               type="search"
               value={search}
               onChange={(event) => setSearch(event.target.value)}
-              placeholder="Name, username or email"
+              placeholder="Name or email"
               className="pl-11"
               aria-describedby="admin-user-count"
             />

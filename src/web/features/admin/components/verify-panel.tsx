@@ -58,7 +58,7 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
 
   return (
     <Card asChild>
-      <section aria-labelledby="verify-title" className="mx-auto w-full max-w-2xl">
+      <section aria-labelledby="verify-title" className="w-full max-w-2xl">
         <CardHeader>
           <CardTitle id="verify-title" className="flex items-center gap-3">
             <LockKeyhole className="size-7 shrink-0 text-primary" aria-hidden="true" />
