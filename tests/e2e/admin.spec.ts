@@ -179,6 +179,10 @@ test('an admin overrides a user’s tier and VIP status, and the badges show it'
   await expect(dialog.getByText(`Plan last changed by ${adminUser.username}`)).toBeVisible();
   await expect(dialog.getByText('Trial month agreed with Rosewood House')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Closing the dialog puts the focus back where it was.
+  await expect(
+    card.getByRole('button', { name: `Manage Tier for ${member.username}` }),
+  ).toBeFocused();
 });
 
 test('an admin resets a password and the user must choose a new one at sign-in', async ({
@@ -337,4 +341,20 @@ test('the admin tabs have no serious accessibility problems on a phone or a lapt
     await expect(admin.getByTestId('outbox-path')).toBeVisible();
     await expectNoSeriousViolations(admin, testInfo, `email tab (${name})`);
   }
+});
+
+test('a later admin session verifies with a code from the authenticator app', async () => {
+  await admin.goto('/');
+  await signOutFromDashboard(admin);
+  await submitSignIn(admin, adminUser);
+  await expect(
+    admin.getByRole('heading', { name: `Welcome, ${adminUser.firstName}` }),
+  ).toBeVisible();
+  await admin.goto('/admin');
+  const verify = admin.getByRole('region', { name: 'Confirm it is you' });
+  await expect(verify).toBeVisible();
+  // Enrolment used an earlier 30-second step: a code works only once.
+  await verify.getByLabel('6-digit code').fill(currentTotp(totpSecret));
+  await verify.getByRole('button', { name: 'Verify' }).click();
+  await expect(admin.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
 });

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '@web/lib/utils';
@@ -31,8 +31,13 @@ export function DialogContent({
   className,
   children,
   hideClose = false,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: DialogContentProps) {
+  // Radix returns focus to a DialogTrigger; a dialog opened from code (a card's button, a
+  // failed request) has none, so remember what had focus and go back to it on close.
+  const openerRef = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
@@ -42,6 +47,18 @@ export function DialogContent({
           'data-[state=open]:animate-dialog-in data-[state=closed]:animate-dialog-out',
           className,
         )}
+        onOpenAutoFocus={(event) => {
+          openerRef.current =
+            document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const opener = openerRef.current;
+          if (event.defaultPrevented || !opener?.isConnected || opener === document.body) return;
+          event.preventDefault();
+          opener.focus();
+        }}
         {...props}
       >
         {children}
