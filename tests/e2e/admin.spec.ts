@@ -95,8 +95,9 @@ test('an admin enrols an authenticator app and is shown ten recovery codes once'
   await expect(
     enrol.getByText('Please enter the 6-digit code from your authenticator app'),
   ).toBeVisible();
+  const enrolmentCode = currentTotp(totpSecret);
   enrolmentStep = totpStep();
-  await enrol.getByLabel('6-digit code').fill(currentTotp(totpSecret));
+  await enrol.getByLabel('6-digit code').fill(enrolmentCode);
   await enrol.getByRole('button', { name: 'Confirm' }).click();
 
   const codes = admin.getByTestId('recovery-codes').getByRole('listitem');
