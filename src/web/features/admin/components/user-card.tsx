@@ -133,7 +133,8 @@ export function UserCard({
       </div>
       <UserBadges user={user} parent={parent} />
       <div className="mt-auto flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-        {!isRecipient && (
+        {/* Recipients have no password (D22); admins change their own on the dashboard. */}
+        {!isRecipient && !isSelf && (
           <Button
             variant="outline"
             onClick={onResetPassword}
