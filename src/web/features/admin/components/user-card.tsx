@@ -77,6 +77,7 @@ interface UserCardProps {
   parent?: TAdminPrimaryUser;
   isSelf: boolean;
   canDelete: boolean;
+  isSelectable: boolean;
   isSelected: boolean;
   onSelectedChange: (selected: boolean) => void;
   onResetPassword: () => void;
@@ -90,6 +91,7 @@ export function UserCard({
   parent,
   isSelf,
   canDelete,
+  isSelectable,
   isSelected,
   onSelectedChange,
   onResetPassword,
@@ -110,7 +112,7 @@ export function UserCard({
       )}
     >
       <div className="flex items-start gap-3">
-        {canDelete ? (
+        {isSelectable ? (
           <Checkbox
             checked={isSelected}
             onCheckedChange={(value) => onSelectedChange(value === true)}

@@ -56,9 +56,12 @@ export function UsersTab() {
   const currentUserId = currentUser?.id ?? 0;
   const allUsers = useMemo(() => users.data ?? [], [users.data]);
   const visible = useMemo(() => allUsers.filter((user) => matches(user, query)), [allUsers, query]);
-  const deletable = visible.filter((user) => canDeleteUser(user, currentUserId));
+  // Bulk deletion never includes oneself: that stays a deliberate press on one's own card.
+  const selectable = visible.filter(
+    (user) => user.id !== currentUserId && canDeleteUser(user, currentUserId),
+  );
   const selectedUsers = allUsers.filter((user) => selected.has(user.id));
-  const isAllSelected = deletable.length > 0 && deletable.every((user) => selected.has(user.id));
+  const isAllSelected = selectable.length > 0 && selectable.every((user) => selected.has(user.id));
   const usernames = useMemo(
     () => new Map(allUsers.map((user) => [user.id, user.username])),
     [allUsers],
@@ -87,7 +90,7 @@ export function UsersTab() {
   }
 
   function selectAll(isSelected: boolean) {
-    setSelected(isSelected ? new Set(deletable.map((user) => user.id)) : new Set());
+    setSelected(isSelected ? new Set(selectable.map((user) => user.id)) : new Set());
   }
 
   function onDeleted(result: TDeleteUsersResult) {
@@ -162,7 +165,7 @@ export function UsersTab() {
             <Checkbox
               checked={isAllSelected}
               onCheckedChange={(value) => selectAll(value === true)}
-              disabled={deletable.length === 0}
+              disabled={selectable.length === 0}
             />
             Select All Users
           </label>
@@ -190,6 +193,7 @@ export function UsersTab() {
               parent={primaryUsers.data ? findParent(user, primaryUsers.data) : undefined}
               isSelf={user.id === currentUserId}
               canDelete={canDeleteUser(user, currentUserId)}
+              isSelectable={user.id !== currentUserId && canDeleteUser(user, currentUserId)}
               isSelected={selected.has(user.id)}
               onSelectedChange={(isSelected) => setSelectedFor(user.id, isSelected)}
               onResetPassword={() => setResetting(user)}
