@@ -255,6 +255,28 @@ test('deleting a user with recipients is refused first, then done with the recip
   await expect(admin.getByText(`No user matches ‘${member.nextOfKin.email}’.`)).toBeVisible();
 });
 
+test('an admin selects all the users a search finds and deletes them together', async ({
+  newDevice,
+}) => {
+  const family = `Pemberton${Date.now().toString(36)}`;
+  const first = await registerUser(await newDevice(), { firstName: 'Arthur', lastName: family });
+  const second = await registerUser(await newDevice(), { firstName: 'Mabel', lastName: family });
+  await openAdmin(admin);
+  await admin.getByLabel('Find a user').fill(family);
+  await expect(admin.getByText('2 of ')).toBeVisible();
+  await admin.getByRole('checkbox', { name: 'Select All Users' }).check();
+  await expect(admin.getByRole('checkbox', { name: `Select ${first.username}` })).toBeChecked();
+  await expect(admin.getByRole('checkbox', { name: `Select ${second.username}` })).toBeChecked();
+  await admin.getByRole('button', { name: 'Delete Selected (2)' }).click();
+
+  const dialog = admin.getByRole('dialog', { name: 'Delete 2 Users' });
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(toastMessage(admin, 'Cannot Delete User')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Delete user and their recipients' }).click();
+  await expect(toastMessage(admin, '4 users deleted')).toBeVisible();
+  await expect(admin.getByText(`No user matches ‘${family}’.`)).toBeVisible();
+});
+
 test('an admin removes a device association and its user must sign in again', async ({
   newDevice,
 }) => {
