@@ -1,9 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageSpinner } from '@web/components/ui/spinner';
+import { USER_QUERY_KEY } from '@web/features/auth/auth-api';
+import { isApiError } from '@web/lib/api-client';
 import { SECOND_FACTOR_QUERY_KEY, useSecondFactorStatus } from '../admin-api';
 import { EnrolPanel } from './enrol-panel';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
@@ -17,6 +19,22 @@ export function SecondFactorGate({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const status = useSecondFactorStatus();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  // An admin session lasts 12 hours (D26) and admin rights can be taken away meanwhile: when an
+  // admin call says so, ask for a code again, or let the route guard say who may be here.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== 'updated' || event.action.type !== 'error') return;
+        const { error } = event.action;
+        if (isApiError(error, 'SECOND_FACTOR_REQUIRED')) {
+          void queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
+        } else if (isApiError(error, 'FORBIDDEN') || isApiError(error, 'UNAUTHENTICATED')) {
+          void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+        }
+      }),
+    [queryClient],
+  );
 
   async function refreshStatus() {
     await queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
