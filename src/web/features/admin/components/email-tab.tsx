@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck, Inbox, MailCheck, Send, Server } from 'lucide-react';
 import { ADMIN_MESSAGES, ZEmailToolBody, type TEmailSettings } from '@shared/schemas/admin';
@@ -111,12 +111,14 @@ export function EmailTab() {
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [state, setState] = useState<TToolState>({ status: 'idle' });
+  const emailRef = useRef<HTMLInputElement>(null);
 
   async function run(action: TAction) {
     const parsed = ZEmailToolBody.safeParse({ email });
     if (!parsed.success) {
       setFieldError(parsed.error.issues[0]?.message ?? ADMIN_MESSAGES.enterEmail);
       setState({ status: 'idle' });
+      emailRef.current?.focus();
       return;
     }
     setFieldError(null);
@@ -172,6 +174,7 @@ export function EmailTab() {
           &lsquo;Send Test&rsquo; sends a test message with a verification code.
         </p>
         <FormField
+          ref={emailRef}
           label="Email address"
           type="email"
           autoComplete="off"

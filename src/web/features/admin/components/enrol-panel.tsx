@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { KeyRound, ShieldCheck, Smartphone } from 'lucide-react';
 import type { TSecondFactorEnrolment } from '@shared/schemas/admin';
 import { Alert } from '@web/components/ui/alert';
@@ -27,6 +27,7 @@ export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [isConfirming, setIsConfirming] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
 
   async function start() {
     setIsStarting(true);
@@ -44,6 +45,7 @@ export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
     event.preventDefault();
     if (code.length !== 6) {
       setCodeError(ENTER_CODE);
+      codeRef.current?.focus();
       return;
     }
     setIsConfirming(true);
@@ -55,6 +57,7 @@ export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
       setCodeError(
         isApiError(error) ? error.message : describeError(error, 'The code was not accepted'),
       );
+      codeRef.current?.focus();
     } finally {
       setIsConfirming(false);
     }
@@ -129,6 +132,7 @@ export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
                     for Memento.
                   </p>
                   <CodeField
+                    ref={codeRef}
                     kind="totp"
                     label="6-digit code"
                     isRequired

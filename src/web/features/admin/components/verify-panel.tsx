@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { CircleAlert, LockKeyhole } from 'lucide-react';
 import { ADMIN_MESSAGES } from '@shared/schemas/admin';
 import { Alert } from '@web/components/ui/alert';
@@ -25,6 +25,7 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
   const [error, setError] = useState<string | null>(null);
   const [isThrottled, setIsThrottled] = useState(false);
   const [isChecking, setIsChecking] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
 
   function switchKind() {
     setKind((current) => (current === 'totp' ? 'recovery' : 'totp'));
@@ -37,6 +38,7 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
     const isComplete = kind === 'totp' ? code.length === 6 : code.trim().length > 0;
     if (!isComplete) {
       setError(MESSAGES[kind]);
+      codeRef.current?.focus();
       return;
     }
     setIsChecking(true);
@@ -50,6 +52,7 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
         setIsThrottled(true);
       } else {
         setError(describeError(reason, ADMIN_MESSAGES.secondFactorInvalid));
+        codeRef.current?.focus();
       }
     } finally {
       setIsChecking(false);
@@ -74,6 +77,7 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
           <form noValidate onSubmit={submit} className="flex flex-col gap-5">
             <CodeField
               key={kind}
+              ref={codeRef}
               kind={kind}
               label={kind === 'totp' ? '6-digit code' : 'Recovery code'}
               hint={kind === 'recovery' ? 'For example: ABCD-EFGH-JKLM-NPQR' : undefined}
