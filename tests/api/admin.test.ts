@@ -20,6 +20,7 @@ import {
   TestDevice,
   type TestApp,
 } from '../setup/app';
+import { resetSecondFactorFromConsole } from '../../src/server/modules/admin/second-factor.service';
 import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 
 let t: TestApp;
@@ -221,6 +222,28 @@ describe('admin two-factor authentication', () => {
     expect(blocked.json().message).toBe(
       'Too many codes tried. Please wait 15 minutes and try again.',
     );
+    await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, { isAdmin: false });
+  });
+
+  it('the operator can reset a lost second factor from the server console', async () => {
+    const helper = await createPrimaryUser(t);
+    await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, { isAdmin: true });
+    const secret = (await helper.device.post('/api/admin/2fa/enrol')).json().secret as string;
+    await helper.device.post('/api/admin/2fa/confirm', { code: nextTotpCode(secret) });
+
+    expect(await resetSecondFactorFromConsole(t.db, 'no-such-admin')).toBeNull();
+    expect(await resetSecondFactorFromConsole(t.db, helper.user.username)).not.toBeNull();
+    expect((await helper.device.get('/api/user')).statusCode).toBe(401);
+    await signIn(helper.device, helper.user.username);
+    expect((await helper.device.get('/api/admin/2fa')).json()).toEqual({
+      isEnrolled: false,
+      isVerified: false,
+      recoveryCodesLeft: 0,
+    });
+    const [audit] = await auditRows(helper.user.id, 'admin_user_modified').then((rows) =>
+      rows.filter((row) => row.ipAddress === 'server console'),
+    );
+    expect(audit).toBeDefined();
     await admin.device.post(`/api/admin/users/${helper.user.id}/admin`, { isAdmin: false });
   });
 

@@ -26,7 +26,7 @@ import {
   listUsersWithDependentCounts,
 } from './admin.repository';
 import { toAdminUser } from './admin.presenter';
-import { deleteRecoveryCodes } from './second-factor.repository';
+import { clearSecondFactor } from './second-factor.repository';
 
 /** Serialises changes to who is an admin, so two requests cannot remove the last one together. */
 const ADMIN_SET_LOCK = 7302;
@@ -169,15 +169,8 @@ export async function setAdmin(
       await capSessionsOfUser(tx, target.id, new Date(Date.now() + SESSION_LIFETIME_MS.admin));
     } else {
       if ((await countAdmins(tx)) <= 1) throw new AppError('LAST_ADMIN', ADMIN_MESSAGES.lastAdmin);
-      await updateUser(tx, target.id, {
-        isAdmin: false,
-        role: 'user',
-        twoFactorEnabled: false,
-        twoFactorSecret: null,
-        twoFactorEnrolledAt: null,
-        twoFactorLastStep: null,
-      });
-      await deleteRecoveryCodes(tx, target.id);
+      await updateUser(tx, target.id, { isAdmin: false, role: 'user', twoFactorEnabled: false });
+      await clearSecondFactor(tx, target.id);
     }
     await recordAudit(tx, context, {
       eventType: 'admin_user_modified',

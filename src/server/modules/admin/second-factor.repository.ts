@@ -11,7 +11,12 @@ export async function replaceRecoveryCodes(
   await db.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
 }
 
-export async function deleteRecoveryCodes(db: DbOrTx, userId: number): Promise<void> {
+/** Forgets the authenticator and the recovery codes; the next /admin visit enrols afresh. */
+export async function clearSecondFactor(db: DbOrTx, userId: number): Promise<void> {
+  await db
+    .update(users)
+    .set({ twoFactorSecret: null, twoFactorEnrolledAt: null, twoFactorLastStep: null })
+    .where(eq(users.id, userId));
   await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }
 

@@ -13,9 +13,12 @@ import { sha256 } from '../../lib/crypto';
 import { createTotpSecret, findTotpStep, totpUri } from '../../lib/totp';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
-import { updateUser, type UserRow } from '../users/users.repository';
+import type { Db } from '../../db/client';
+import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { findUserByUsername, updateUser, type UserRow } from '../users/users.repository';
 import {
   claimTotpStep,
+  clearSecondFactor,
   countUnusedRecoveryCodes,
   markSessionSecondFactor,
   replaceRecoveryCodes,
@@ -176,4 +179,32 @@ export async function verifySecondFactor(
     });
   });
   return getSecondFactorStatus(deps, { ...session, isVerified: true });
+}
+
+/**
+ * The operator's way back in for an admin who lost both their authenticator and their recovery
+ * codes (`npm run admin:reset-2fa`): the admin is signed out and enrols afresh on their next
+ * visit to /admin. Answers null when there is no such admin.
+ */
+export async function resetSecondFactorFromConsole(
+  db: Db,
+  username: string,
+): Promise<UserRow | null> {
+  const user = await findUserByUsername(db, username);
+  if (!user?.isAdmin) return null;
+  await db.transaction(async (tx) => {
+    await clearSecondFactor(tx, user.id);
+    await deleteSessionsOfUser(tx, user.id);
+    await recordAudit(
+      tx,
+      { ip: 'server console', userAgent: undefined, deviceId: null },
+      {
+        eventType: 'admin_user_modified',
+        userId: user.id,
+        username: user.username,
+        details: { change: 'second factor reset from the server console' },
+      },
+    );
+  });
+  return user;
 }

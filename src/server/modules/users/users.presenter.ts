@@ -6,9 +6,8 @@ export function isPrimaryDeviceOf(device: DeviceRow, user: Pick<UserRow, 'id'>):
   return device.isPrimary && device.userId === user.id;
 }
 
-/** The user as the client sees it: never a hash, token or secret. */
-export function toUserResponse(user: UserRow, device: DeviceRow): TUser {
-  const isOnPrimaryDevice = isPrimaryDeviceOf(device, user);
+/** Who an account is, as every view of it shows it: never a hash, token or secret. */
+export function toAccountIdentity(user: UserRow) {
   return {
     id: user.id,
     username: user.username,
@@ -20,6 +19,14 @@ export function toUserResponse(user: UserRow, device: DeviceRow): TUser {
     role: user.role,
     category: user.category,
     createdById: user.createdById,
+  };
+}
+
+/** The user as the client sees it. */
+export function toUserResponse(user: UserRow, device: DeviceRow): TUser {
+  const isOnPrimaryDevice = isPrimaryDeviceOf(device, user);
+  return {
+    ...toAccountIdentity(user),
     tosAccepted: user.tosAccepted,
     tosAcceptedAt: user.tosAcceptedAt?.toISOString() ?? null,
     firstLogin: user.firstLogin,
