@@ -108,6 +108,12 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
                   : 'Use a code from my authenticator app'}
               </Button>
             </div>
+            {kind === 'recovery' && (
+              <p className="text-base text-muted-foreground">
+                Lost your phone and your recovery codes too? Whoever runs the Memento server can
+                turn two-step sign-in off for your account, so you can set it up again.
+              </p>
+            )}
           </form>
         </CardContent>
       </section>
