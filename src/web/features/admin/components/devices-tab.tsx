@@ -14,6 +14,7 @@ import {
 } from '@web/components/ui/dialog';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { useAuth } from '@web/features/auth/auth-provider';
 import { useDeviceId } from '@web/features/device/device-provider';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
@@ -176,6 +177,7 @@ export function DevicesTab() {
   const queryClient = useQueryClient();
   const devices = useAdminDevices();
   const thisDeviceId = useDeviceId();
+  const { signOutLocally } = useAuth();
   const [removing, setRemoving] = useState<TAdminDevice | null>(null);
   const [isRemoving, setIsRemoving] = useState(false);
 
@@ -186,6 +188,11 @@ export function DevicesTab() {
       await deleteDeviceAssociation(removing.deviceId);
       toast({ variant: 'success', title: DEVICE_TOASTS.success });
       setRemoving(null);
+      // The server ended every session on that device, this one included.
+      if (removing.deviceId === thisDeviceId) {
+        signOutLocally();
+        return;
+      }
       await queryClient.invalidateQueries({ queryKey: ADMIN_DEVICES_QUERY_KEY });
     } catch (error) {
       // SPEC §8: an answer that is not JSON (a proxy's error page) gets the generic message.

@@ -11,6 +11,9 @@ import { CodeField, cleanTotp } from './code-field';
 const MESSAGES = {
   totp: 'Please enter the 6-digit code from your authenticator app',
   recovery: 'Please enter one of your recovery codes',
+  /** The server's INVALID_CODE text speaks of the app; a recovery code may also be used up. */
+  recoveryInvalid:
+    'That recovery code is not right, or it has been used before. Please check it and try again.',
 } as const;
 
 interface VerifyPanelProps {
@@ -51,7 +54,11 @@ export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps)
       if (isApiError(reason, 'RATE_LIMITED')) {
         setIsThrottled(true);
       } else {
-        setError(describeError(reason, ADMIN_MESSAGES.secondFactorInvalid));
+        setError(
+          kind === 'recovery' && isApiError(reason, 'INVALID_CODE')
+            ? MESSAGES.recoveryInvalid
+            : describeError(reason, ADMIN_MESSAGES.secondFactorInvalid),
+        );
         codeRef.current?.focus();
       }
     } finally {
