@@ -258,6 +258,8 @@ test('deleting a user with recipients is refused first, then done with the recip
 test('an admin selects all the users a search finds and deletes them together', async ({
   newDevice,
 }) => {
+  // Two registrations with onboarding before the admin starts.
+  test.slow();
   const family = `Pemberton${Date.now().toString(36)}`;
   const first = await registerUser(await newDevice(), { firstName: 'Arthur', lastName: family });
   const second = await registerUser(await newDevice(), { firstName: 'Mabel', lastName: family });
