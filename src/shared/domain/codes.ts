@@ -7,8 +7,12 @@ export const EMERGENCY_CODE_LENGTH = 16;
 /** Emailed one-time codes (password reset, moving to a new device): two groups of four. */
 export const ONE_TIME_CODE_LENGTH = 8;
 
+/**
+ * The alphabet has no 0 or 1, so a typed zero or one can only mean the letter O or I: reading a
+ * code aloud or off paper, people mix them up.
+ */
 export function normalizeCode(input: string): string {
-  return input.toUpperCase().replace(/[\s-]/g, '');
+  return input.toUpperCase().replace(/[\s-]/g, '').replace(/0/g, 'O').replace(/1/g, 'I');
 }
 
 export function formatCode(raw: string): string {
