@@ -264,7 +264,8 @@ export const FEATURES: readonly TFeature[] = [
   {
     id: 'payments',
     name: 'Paying for a plan',
-    description: 'Choosing a paid plan is remembered, but payments are not taken yet (Coming Soon).',
+    description:
+      'Choosing a paid plan is remembered, but payments are not taken yet (Coming Soon).',
     status: 'planned',
   },
   {

@@ -87,9 +87,9 @@ export function AboutArticle({ title }: { title: string }) {
     <article className="mx-auto flex w-full max-w-3xl flex-col gap-10 py-2 sm:gap-12">
       <PageIntro eyebrow="Our story" title={title}>
         <p>
-          Memento helps people record video messages for the people they love, to be watched
-          today or kept for the years ahead. It is built for everyone, including people in their
-          nineties with a nurse or grandchild beside them.
+          Memento helps people record video messages for the people they love, to be watched today
+          or kept for the years ahead. It is built for everyone, including people in their nineties
+          with a nurse or grandchild beside them.
         </p>
       </PageIntro>
 
@@ -127,16 +127,16 @@ export function AboutArticle({ title }: { title: string }) {
         icon={<HardDrive aria-hidden="true" />}
       >
         <p>
-          With the free Community Edition, your videos are saved inside this browser on this
-          device. They are never uploaded. Our server keeps only a short index of each video (when
-          it was made, its size and length, and who it is for) so that Memento can warn you if
-          videos go missing from the device. It never holds the video itself or its title.
+          With the free Community Edition, your videos are saved inside this browser on this device.
+          They are never uploaded. Our server keeps only a short index of each video (when it was
+          made, its size and length, and who it is for) so that Memento can warn you if videos go
+          missing from the device. It never holds the video itself or its title.
         </p>
         <p>
           Because the videos live on one device, Memento asks the browser to keep them safe, shows
-          how much space is left, and lets you download a backup file to keep somewhere else.
-          Paid plans will add a copy in the cloud so recipients can watch on their own devices;
-          that part is not available yet.
+          how much space is left, and lets you download a backup file to keep somewhere else. Paid
+          plans will add a copy in the cloud so recipients can watch on their own devices; that part
+          is not available yet.
         </p>
       </ArticleSection>
 
@@ -146,9 +146,9 @@ export function AboutArticle({ title }: { title: string }) {
         icon={<LockKeyhole aria-hidden="true" />}
       >
         <p>
-          Private by default means no adverts from others and no tracking scripts. The only
-          banner you will see promotes our own plans. If the people who run this Memento ever turn
-          on visitor counting, it loads only after you agree to it in Cookie preferences.
+          Private by default means no adverts from others and no tracking scripts. The only banner
+          you will see promotes our own plans. If the people who run this Memento ever turn on
+          visitor counting, it loads only after you agree to it in Cookie preferences.
         </p>
         <p>
           We keep what the service needs to work: your account, your recipients’ names and email

@@ -205,8 +205,7 @@ export const EXTRA_RESOURCES: readonly TExtraResource[] = [
     description:
       'A worldwide network of emotional support centres, with a directory of helplines by country. Use it if your country is not listed here.',
     website: 'https://www.befrienders.org',
-    checked:
-      'checked 2026-11-23 against the stored copy of https://www.befrienders.org/what-we-do',
+    checked: 'checked 2026-11-23 against the stored copy of https://www.befrienders.org/what-we-do',
   },
 ];
 

@@ -29,9 +29,9 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
     answer: (
       <>
         <p>
-          With the free Community Edition, your videos are saved inside this browser on this
-          device and are never uploaded. Our server holds only a short index of each video (when
-          it was made, its size and length, and who it is for), never the video or its title.
+          With the free Community Edition, your videos are saved inside this browser on this device
+          and are never uploaded. Our server holds only a short index of each video (when it was
+          made, its size and length, and who it is for), never the video or its title.
         </p>
         <p>
           Your account is tied to your own device. Passwords and codes are stored only as one-way
@@ -54,8 +54,9 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
         </p>
         <p>
           When you set up Memento you name a next of kin. They receive an emergency code by email.
-          With their email address and that code they can reset your password. Every attempt is recorded in your
-          security log, you are told by email when it is used, and the code is replaced each time.
+          With their email address and that code they can reset your password. Every attempt is
+          recorded in your security log, you are told by email when it is used, and the code is
+          replaced each time.
         </p>
       </>
     ),
@@ -71,9 +72,9 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
           removes the messages you recorded for them, and Memento tells you how many first.
         </p>
         <p>
-          Recipients sign in with their email address and a personal access code that you share
-          with them. With the Community Edition your videos stay on your device, so to give
-          someone their messages you save them as ordinary video files from the Recipients page.
+          Recipients sign in with their email address and a personal access code that you share with
+          them. With the Community Edition your videos stay on your device, so to give someone their
+          messages you save them as ordinary video files from the Recipients page.
         </p>
       </>
     ),
@@ -86,12 +87,12 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
         <p>
           From your dashboard choose ‘Record New Video Message’. Give the message a title, choose
           who it is for, pick a prompt if you would like an idea to talk about, then turn on the
-          camera and press ‘Start Recording’. Your recording is saved on the device as you go, so
-          a closed tab or a flat battery does not lose it.
+          camera and press ‘Start Recording’. Your recording is saved on the device as you go, so a
+          closed tab or a flat battery does not lose it.
         </p>
         <p>
-          A message can be up to {minutesFor(FREE_PLAN!.maxRecordingSeconds)} long on the
-          Community Edition, {minutesFor(STANDARD_PLAN!.maxRecordingSeconds)} on Standard and{' '}
+          A message can be up to {minutesFor(FREE_PLAN!.maxRecordingSeconds)} long on the Community
+          Edition, {minutesFor(STANDARD_PLAN!.maxRecordingSeconds)} on Standard and{' '}
           {minutesFor(PREMIUM_PLAN!.maxRecordingSeconds)} on Premium. You can record as many
           messages as you like.
         </p>
@@ -104,17 +105,17 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
     answer: (
       <>
         <p>
-          The Community Edition lets you record for your next of kin plus{' '}
-          {FREE_PLAN!.maxRecipients} more recipient. Standard allows up to{' '}
-          {STANDARD_PLAN!.maxRecipients} recipients and Premium has no limit; see{' '}
+          The Community Edition lets you record for your next of kin plus {FREE_PLAN!.maxRecipients}{' '}
+          more recipient. Standard allows up to {STANDARD_PLAN!.maxRecipients} recipients and
+          Premium has no limit; see{' '}
           <Link to="/features" className={inlineLink}>
             Features &amp; Pricing
           </Link>
           .
         </p>
         <p>
-          The number of videos is limited only by the free space your browser allows on this
-          device. Your dashboard shows how much space Memento uses and how much is still free.
+          The number of videos is limited only by the free space your browser allows on this device.
+          Your dashboard shows how much space Memento uses and how much is still free.
         </p>
       </>
     ),
@@ -125,15 +126,15 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
     answer: (
       <>
         <p>
-          Because Community Edition videos live only in this browser, uninstalling the app,
-          clearing the browser’s site data or resetting the device deletes them, and we cannot get
-          them back. Some browsers, such as Safari, may also clear a website’s data if it has not
-          been used for a while.
+          Because Community Edition videos live only in this browser, uninstalling the app, clearing
+          the browser’s site data or resetting the device deletes them, and we cannot get them back.
+          Some browsers, such as Safari, may also clear a website’s data if it has not been used for
+          a while.
         </p>
         <p>
           So before you do any of these, download a backup from your dashboard and keep the file
-          somewhere safe, such as a USB stick or a family member’s computer. You can restore it
-          onto your account later, and nothing is duplicated if you restore it twice.
+          somewhere safe, such as a USB stick or a family member’s computer. You can restore it onto
+          your account later, and nothing is duplicated if you restore it twice.
         </p>
       </>
     ),
@@ -147,8 +148,7 @@ export default function FaqPage() {
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8">
       <PageIntro eyebrow="Help" title="Frequently Asked Questions">
         <p>
-          Plain answers about how Memento keeps your messages. Choose a question to read its
-          answer.
+          Plain answers about how Memento keeps your messages. Choose a question to read its answer.
         </p>
       </PageIntro>
 

@@ -61,7 +61,10 @@ function ServiceCard({ service }: { service: TSupportService }) {
         <p className="text-lg">{service.description}</p>
         <div className="mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:flex-wrap sm:items-center">
           <Button asChild size="lg">
-            <a href={toTelHref(service.phone)} aria-label={`Call ${service.name} on ${service.phone}`}>
+            <a
+              href={toTelHref(service.phone)}
+              aria-label={`Call ${service.name} on ${service.phone}`}
+            >
               <Phone aria-hidden="true" />
               Call {service.phone}
             </a>
@@ -94,8 +97,8 @@ function RegionServices({ regionId }: { regionId: TRegionId }) {
         <p className="rounded-lg bg-muted p-5 text-lg">
           We have not yet been able to check services in {region.label} against the organisations’
           own published information, so we list none rather than risk a wrong number. In an
-          emergency, call your local emergency number. Befrienders Worldwide, below, lists
-          helplines in many countries.
+          emergency, call your local emergency number. Befrienders Worldwide, below, lists helplines
+          in many countries.
         </p>
       )}
       {region.services.length > 0 && region.services.length < 3 && (
@@ -117,10 +120,10 @@ export default function SupportPage() {
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-8 sm:gap-10">
       <PageIntro eyebrow="Counselling & Support" title="Wellbeing and Support Resources">
         <p>
-          Recording messages about your life, or watching one from someone you have lost, can
-          bring up strong feelings. That is natural. Take your time, pause whenever you need to,
-          and talk to someone you trust. If you would like to talk to someone outside your family,
-          the services below are free and confidential.
+          Recording messages about your life, or watching one from someone you have lost, can bring
+          up strong feelings. That is natural. Take your time, pause whenever you need to, and talk
+          to someone you trust. If you would like to talk to someone outside your family, the
+          services below are free and confidential.
         </p>
       </PageIntro>
 
@@ -151,7 +154,8 @@ export default function SupportPage() {
         <RegionServices regionId={regionId} />
         <p className="text-base text-muted-foreground">
           Each number was checked on 23 November 2026 against the organisation’s own published
-          information. Services sometimes change: if a number does not work, look on the organisation’s own website.
+          information. Services sometimes change: if a number does not work, look on the
+          organisation’s own website.
         </p>
       </section>
 
@@ -179,8 +183,8 @@ export default function SupportPage() {
             </li>
           ))}
           <li>
-            Your GP, a nurse or the staff at your care home can help too, and can refer you to
-            local counselling.
+            Your GP, a nurse or the staff at your care home can help too, and can refer you to local
+            counselling.
           </li>
           <li>
             Questions about Memento itself? The{' '}
