@@ -104,7 +104,7 @@ export default function MarketingPage() {
                   onClick={() => goTo(index)}
                   aria-label={`Slide ${index + 1}: ${slide.title}`}
                   aria-current={index === current ? 'step' : undefined}
-                  className="group flex size-11 cursor-pointer items-center justify-center rounded-full"
+                  className="group flex size-[44px] cursor-pointer items-center justify-center rounded-full"
                 >
                   <span
                     className={cn(
