@@ -311,3 +311,28 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
   });
 }
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('the dashboard banner stands still and the deck does not animate', async ({ page }) => {
+    await registerUser(page);
+    const banner = page.locator('section').filter({ has: page.getByRole('heading', { level: 1 }) });
+    await expect(banner.locator('img[src="/media/banner-poster.jpg"]')).toBeVisible();
+    await expect(banner.locator('video')).toHaveCount(0);
+
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect(banner.locator('video')).toHaveCount(1);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await expect(banner.locator('video')).toHaveCount(0);
+
+    await page.goto('/marketing');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByTestId('slide-counter')).toHaveText('Slide 2 of 8');
+    const running = await page.evaluate(
+      () =>
+        document.getAnimations().filter((animation) => animation.playState === 'running').length,
+    );
+    expect(running).toBe(0);
+  });
+});
