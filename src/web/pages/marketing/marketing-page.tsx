@@ -45,7 +45,7 @@ export default function MarketingPage() {
           </p>
           <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Memento for Care Homes</h1>
           <p className="text-lg text-muted-foreground">
-            Use the arrow keys, the buttons or the dots to move between slides.
+            Move between slides with Previous and Next, the dots, or the arrow keys on a keyboard.
           </p>
         </div>
         <Button variant="outline" onClick={() => window.print()} className="self-start">
