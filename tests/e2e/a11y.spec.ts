@@ -22,12 +22,23 @@ const VIEWPORTS = {
   laptop: { width: 1366, height: 768 },
 } as const;
 
+/** Every public route of SPEC §2 with its page title; /admin is scanned by the admin tests. */
+const PUBLIC_PAGES = [
+  { path: '/about', heading: 'About' },
+  { path: '/about-memento', heading: 'About Memento' },
+  { path: '/support', heading: 'Wellbeing and Support Resources' },
+  { path: '/faq', heading: 'Frequently Asked Questions' },
+  { path: '/features', heading: 'Features & Pricing' },
+  { path: '/marketing', heading: 'Memento for Care Homes' },
+  { path: '/premium', heading: 'Upgrade to Premium' },
+  { path: '/import-from-mobile', heading: 'Import from Mobile' },
+  { path: '/no-such-page', heading: 'Page Not Found' },
+] as const;
+
 const SIGNED_OUT_PAGES = [
   { path: '/auth', heading: 'Sign In' },
   { path: '/auth?mode=community', heading: 'Create Your Account' },
-  { path: '/features', heading: 'Features & Pricing' },
-  { path: '/about', heading: 'About' },
-  { path: '/no-such-page', heading: 'Page Not Found' },
+  ...PUBLIC_PAGES,
 ] as const;
 
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
@@ -49,6 +60,61 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         ).toBeVisible();
         await expectNoSeriousViolations(page, testInfo, `${path} (${name})`);
       }
+    });
+
+    test('the open states of the public pages', async ({ page }, testInfo) => {
+      // Stands in for an installation with DONATION_URL and SOURCE_CODE_URL set.
+      await page.route('**/api/config', async (route) => {
+        const response = await route.fetch();
+        const config = (await response.json()) as Record<string, unknown>;
+        await route.fulfill({
+          response,
+          json: {
+            ...config,
+            donationUrl: 'https://donate.example.org/memento',
+            sourceCodeUrl: 'https://code.example.org/memento',
+          },
+        });
+      });
+      await openApp(page, '/about');
+      await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `about with its buttons (${name})`);
+
+      await page.goto('/faq');
+      const questions = page.getByRole('main').getByRole('button', { expanded: false });
+      await expect(questions).toHaveCount(6);
+      while ((await questions.count()) > 0) await questions.first().click();
+      await expectNoSeriousViolations(page, testInfo, `every FAQ answer open (${name})`);
+
+      await page.goto('/support');
+      await page.getByLabel('Your location').selectOption({ label: 'Asia' });
+      await expect(
+        page.getByText('We have not yet been able to check services in Asia'),
+      ).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `support without services (${name})`);
+
+      await page.goto('/marketing');
+      for (let slide = 2; slide <= 8; slide += 1) {
+        await page.getByRole('button', { name: 'Next' }).click();
+        await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
+        await expectNoSeriousViolations(page, testInfo, `deck slide ${slide} (${name})`);
+      }
+    });
+
+    test('the public pages signed in, and a chosen plan', async ({ page }, testInfo) => {
+      test.slow();
+      await registerUser(page);
+      for (const { path, heading } of PUBLIC_PAGES) {
+        await page.goto(path);
+        await expect(
+          page.getByRole('heading', { level: 1, name: heading, exact: true }),
+        ).toBeVisible();
+        await expectNoSeriousViolations(page, testInfo, `${path} signed in (${name})`);
+      }
+      await page.goto('/features');
+      await page.getByRole('button', { name: 'Choose Standard' }).click();
+      await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+      await expectNoSeriousViolations(page, testInfo, `a chosen plan (${name})`);
     });
 
     test('registration, the terms of service, the dashboard and its reset dialog', async ({
@@ -200,3 +266,27 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
   });
 }
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('the dashboard banner stands still and the deck does not animate', async ({ page }) => {
+    await registerUser(page);
+    const banner = page.locator('section').filter({ has: page.getByRole('heading', { level: 1 }) });
+    await expect(banner.locator('img[src="/media/banner-poster.jpg"]')).toBeVisible();
+    await expect(banner.locator('video')).toHaveCount(0);
+
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect(banner.locator('video')).toHaveCount(1);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await expect(banner.locator('video')).toHaveCount(0);
+
+    await page.goto('/marketing');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByTestId('slide-counter')).toHaveText('Slide 2 of 8');
+    // The slide appears at once: no fade is applied when motion is reduced.
+    const slide = page.getByRole('group', { name: 'The Challenge' });
+    await expect(slide).toBeVisible();
+    expect(await slide.evaluate((element) => getComputedStyle(element).animationName)).toBe('none');
+  });
+});

@@ -177,3 +177,101 @@ export function limitsFor(user: TLimitSubject): TLimits {
     showsHouseBanner: user.subscriptionTier === 'free',
   };
 }
+
+/** DESIGN D24: how far each feature has come in this build, said plainly. */
+export type TFeatureStatus = 'complete' | 'in_progress' | 'started' | 'planned';
+
+export const FEATURE_STATUS_LABELS: Record<TFeatureStatus, string> = {
+  complete: 'Complete',
+  in_progress: 'In Progress',
+  started: 'Started',
+  planned: 'Planned',
+};
+
+export interface TFeature {
+  id: string;
+  name: string;
+  /** What a person gets today, in one or two plain sentences. */
+  description: string;
+  status: TFeatureStatus;
+}
+
+/**
+ * The feature status list shown on /features (SPEC §4 with DESIGN D24). It states this build's
+ * real status: update it in the same change that ships or removes a feature.
+ */
+export const FEATURES: readonly TFeature[] = [
+  {
+    id: 'local_storage',
+    name: 'Videos kept on this device',
+    description:
+      'Recordings are saved in this browser as you record them. Community Edition videos never leave the device.',
+    status: 'complete',
+  },
+  {
+    id: 'recipients',
+    name: 'Recipients and plan limits',
+    description:
+      'Add the people you record for. Each plan’s recipient and recording limits are applied by the server.',
+    status: 'complete',
+  },
+  {
+    id: 'emergency_access',
+    name: 'Next of kin emergency access',
+    description:
+      'Your next of kin holds an emergency code that can reset your password. Every attempt is recorded and you are told by email.',
+    status: 'complete',
+  },
+  {
+    id: 'audit_log',
+    name: 'Security audit log',
+    description: 'Every sign-in, reset and change to your account is written down for you to read.',
+    status: 'complete',
+  },
+  {
+    id: 'backups',
+    name: 'One-file backups',
+    description:
+      'Download your videos and details as one file, keep it somewhere safe, and restore it on this account.',
+    status: 'complete',
+  },
+  {
+    id: 'device_migration',
+    name: 'Moving to a new device',
+    description:
+      'Your account can move to a new device with a code sent to your email. Videos move with a backup file; moving them automatically is not built yet.',
+    status: 'started',
+  },
+  {
+    id: 'cloud_sync',
+    name: 'Cloud sync',
+    description:
+      'Paid plans will keep a copy of your videos in the cloud so recipients can watch on their own devices.',
+    status: 'planned',
+  },
+  {
+    id: 'background_sync',
+    name: 'Background sync',
+    description: 'Uploading new recordings on their own, even when the app is closed.',
+    status: 'planned',
+  },
+  {
+    id: 'enhanced_encryption',
+    name: 'Enhanced encryption',
+    description: 'Encrypting videos with a key only you and your recipients hold.',
+    status: 'planned',
+  },
+  {
+    id: 'payments',
+    name: 'Paying for a plan',
+    description:
+      'Choosing a paid plan is remembered, but payments are not taken yet (Coming Soon).',
+    status: 'planned',
+  },
+  {
+    id: 'custom_branding',
+    name: 'Custom branding for organisations',
+    description: 'A care home’s own name and colours on the screens its residents use.',
+    status: 'planned',
+  },
+];

@@ -1,9 +1,5 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import { AboutArticle } from '@web/features/public-site/about-article';
 
 export default function AboutMementoPage() {
-  return (
-    <PagePlaceholder title="About Memento">
-      <p>The story of Memento and why it exists will be told here in a coming release.</p>
-    </PagePlaceholder>
-  );
+  return <AboutArticle title="About Memento" />;
 }

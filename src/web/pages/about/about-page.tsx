@@ -1,12 +1,5 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import { AboutArticle } from '@web/features/public-site/about-article';
 
 export default function AboutPage() {
-  return (
-    <PagePlaceholder title="About">
-      <p>
-        Our mission, how Memento keeps your data and our privacy commitment will be set out here in
-        a coming release.
-      </p>
-    </PagePlaceholder>
-  );
+  return <AboutArticle title="About" />;
 }

@@ -1,12 +1,216 @@
-import { PagePlaceholder } from '@web/components/page-placeholder';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import {
+  Building2,
+  CircleCheck,
+  CircleDashed,
+  CircleDot,
+  Clock,
+  HardDrive,
+  MonitorSmartphone,
+  Server,
+  User,
+} from 'lucide-react';
+import {
+  CARE_HOME_TRIAL_DAYS,
+  FEATURES,
+  FEATURE_STATUS_LABELS,
+  PLANS,
+  type TFeatureStatus,
+} from '@shared/domain/plans';
+import { Card } from '@web/components/ui/card';
+import { PlanCard } from '@web/features/public-site/plan-card';
+import { PageIntro } from '@web/features/public-site/page-intro';
+import { usePageTitle } from '@web/lib/use-page-title';
+import { cn } from '@web/lib/utils';
+
+function SectionHeading({ id, icon, children }: { id: string; icon: ReactNode; children: string }) {
+  return (
+    <h2
+      id={id}
+      className="flex items-center gap-3 text-2xl font-bold tracking-tight sm:text-3xl [&>svg]:size-7 [&>svg]:shrink-0 [&>svg]:text-primary"
+    >
+      {icon}
+      {children}
+    </h2>
+  );
+}
+
+const STATUS_STYLES: Record<TFeatureStatus, { className: string; icon: ReactNode }> = {
+  complete: {
+    className: 'bg-success-soft text-success',
+    icon: <CircleCheck aria-hidden="true" />,
+  },
+  in_progress: {
+    className: 'bg-primary-soft text-primary',
+    icon: <Clock aria-hidden="true" />,
+  },
+  started: {
+    className: 'bg-warm text-warm-foreground',
+    icon: <CircleDot aria-hidden="true" />,
+  },
+  planned: {
+    className: 'bg-muted text-muted-foreground',
+    icon: <CircleDashed aria-hidden="true" />,
+  },
+};
+
+function StatusBadge({ status }: { status: TFeatureStatus }) {
+  const style = STATUS_STYLES[status];
+  return (
+    <span
+      className={cn(
+        'inline-flex shrink-0 items-center gap-1.5 rounded-full px-3 py-1 text-base font-semibold [&>svg]:size-4',
+        style.className,
+      )}
+    >
+      {style.icon}
+      {FEATURE_STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+const individualPlans = PLANS.filter((plan) => plan.audience === 'individual');
+const organisationPlans = PLANS.filter((plan) => plan.audience === 'organisation');
+const deviceLimits = PLANS.filter((plan) => plan.maxDevices !== null && plan.tier !== 'free')
+  .map((plan) => `${plan.maxDevices} on ${plan.name}`)
+  .join(', ');
 
 export default function FeaturesPage() {
+  usePageTitle('Features & Pricing');
+
   return (
-    <PagePlaceholder title="Features & Pricing">
-      <p>
-        The plans and what each one includes will be listed here in a coming release. The Community
-        Edition is free and keeps your videos on your device.
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-12 sm:gap-16">
+      <PageIntro eyebrow="Plans" title="Features & Pricing">
+        <p>
+          Start free with the Community Edition, which keeps every video on your own device. Paid
+          plans will add more recipients, longer messages and a copy in the cloud.
+        </p>
+      </PageIntro>
+
+      <section aria-labelledby="individual-heading" className="flex flex-col gap-6">
+        <SectionHeading id="individual-heading" icon={<User aria-hidden="true" />}>
+          Plans for individuals and families
+        </SectionHeading>
+        <ul className="grid gap-5 lg:grid-cols-3">
+          {individualPlans.map((plan) => (
+            <PlanCard key={plan.tier} plan={plan} />
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="organisation-heading" className="flex flex-col gap-6">
+        <SectionHeading id="organisation-heading" icon={<Building2 aria-hidden="true" />}>
+          Plans for care homes and organisations
+        </SectionHeading>
+        <p className="max-w-3xl text-lg">
+          Organisation plans add bulk management tools, custom branding and priority support. Care
+          homes can try them free for {CARE_HOME_TRIAL_DAYS} days. Verified charities pay half the
+          Enterprise price.
+        </p>
+        <ul className="grid gap-5 lg:grid-cols-3">
+          {organisationPlans.map((plan) => (
+            <PlanCard key={plan.tier} plan={plan} />
+          ))}
+        </ul>
+        <p className="text-lg">
+          Presenting Memento to residents, families or a board? Use our{' '}
+          <Link to="/marketing" className="font-semibold text-primary underline underline-offset-4">
+            slides for care homes
+          </Link>
+          .
+        </p>
+      </section>
+
+      <Card asChild className="flex flex-col gap-4 p-6 sm:p-8">
+        <section aria-labelledby="devices-heading">
+          <SectionHeading id="devices-heading" icon={<MonitorSmartphone aria-hidden="true" />}>
+            How devices work
+          </SectionHeading>
+          <div className="flex max-w-3xl flex-col gap-3 text-lg">
+            <p>
+              Your account belongs to one primary device, the phone, tablet or computer you
+              registered on. Only the primary device records messages, and with the Community
+              Edition it is the only device you sign in from.
+            </p>
+            <p>
+              Paid plans allow more devices ({deviceLimits}). Once cloud sync arrives, your other
+              devices will be able to play your messages; recording stays on the primary device, and
+              you can make another device primary at any time.
+            </p>
+            <p>
+              If your device is lost or replaced, your password and a code sent to your email move
+              your account to the new one. Videos move with a backup file.
+            </p>
+          </div>
+        </section>
+      </Card>
+
+      <section aria-labelledby="privacy-heading" className="flex flex-col gap-6">
+        <SectionHeading id="privacy-heading" icon={<HardDrive aria-hidden="true" />}>
+          Your privacy, exactly
+        </SectionHeading>
+        <div className="grid gap-5 md:grid-cols-2">
+          <Card className="flex flex-col gap-3 p-6">
+            <h3 className="flex items-center gap-2.5 text-xl font-bold">
+              <HardDrive className="size-6 text-success" aria-hidden="true" />
+              Never leaves your device
+            </h3>
+            <p className="text-lg">With the Community Edition:</p>
+            <ul className="flex list-disc flex-col gap-1.5 pl-6 text-lg">
+              <li>your videos themselves</li>
+              <li>their titles</li>
+              <li>the prompts you chose to talk about</li>
+            </ul>
+          </Card>
+          <Card className="flex flex-col gap-3 p-6">
+            <h3 className="flex items-center gap-2.5 text-xl font-bold">
+              <Server className="size-6 text-primary" aria-hidden="true" />
+              What our server holds
+            </h3>
+            <ul className="flex list-disc flex-col gap-1.5 pl-6 text-lg">
+              <li>your account: name, username, email and a hashed password</li>
+              <li>your recipients’ names and email addresses, and your next of kin’s phone</li>
+              <li>
+                an index of each video without its title: who it is for, when it was made, its size,
+                length and type
+              </li>
+              <li>your security log of sign-ins and changes</li>
+            </ul>
+          </Card>
+        </div>
+      </section>
+
+      <section aria-labelledby="status-heading" className="flex flex-col gap-6">
+        <SectionHeading id="status-heading" icon={<CircleCheck aria-hidden="true" />}>
+          What works today
+        </SectionHeading>
+        <p className="max-w-3xl text-lg">
+          An honest list of where each feature stands in this version of Memento.
+        </p>
+        <ul className="flex flex-col gap-3">
+          {FEATURES.map((feature) => (
+            <li
+              key={feature.id}
+              className="flex flex-col gap-2 rounded-xl border-2 border-border bg-card p-5 sm:flex-row sm:items-start sm:justify-between sm:gap-6"
+            >
+              <div className="flex flex-col gap-1">
+                <h3 className="text-lg font-bold">{feature.name}</h3>
+                <p className="text-lg text-muted-foreground">{feature.description}</p>
+              </div>
+              <StatusBadge status={feature.status} />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <p className="text-lg">
+        Recording memories can stir up strong feelings. Free, confidential help is listed on our{' '}
+        <Link to="/support" className="font-semibold text-primary underline underline-offset-4">
+          Wellbeing and Support Resources
+        </Link>{' '}
+        page.
       </p>
-    </PagePlaceholder>
+    </div>
   );
 }

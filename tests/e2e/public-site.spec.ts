@@ -1,0 +1,290 @@
+import type { Page } from '@playwright/test';
+import { expect, openApp, registerUser, test } from './fixtures';
+
+const heading = (page: Page, name: string, level = 1) =>
+  page.getByRole('heading', { level, name, exact: true });
+
+test.describe('About', () => {
+  test('tells the story on /about and /about-memento, without external buttons when unset', async ({
+    page,
+  }) => {
+    await openApp(page, '/about');
+    await expect(heading(page, 'About')).toBeVisible();
+    for (const section of [
+      'Our mission',
+      'Security you can understand',
+      'Hybrid storage: your device first',
+      'Our privacy commitment',
+    ]) {
+      await expect(heading(page, section, 2)).toBeVisible();
+    }
+    await expect(page.getByText('It never holds the video itself or its title.')).toBeVisible();
+    // The browser tests' server sets neither DONATION_URL nor SOURCE_CODE_URL (DESIGN §4).
+    await expect(page.getByRole('link', { name: /Make a Donation/ })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /View the Source Code/ })).toHaveCount(0);
+
+    await page.goto('/about-memento');
+    await expect(heading(page, 'About Memento')).toBeVisible();
+    await expect(heading(page, 'Our privacy commitment', 2)).toBeVisible();
+  });
+
+  test('shows the donation and source code buttons an installation configures', async ({
+    page,
+  }) => {
+    // Stands in for an installation started with DONATION_URL and SOURCE_CODE_URL set.
+    await page.route('**/api/config', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({
+        response,
+        json: {
+          ...config,
+          donationUrl: 'https://donate.example.org/memento',
+          sourceCodeUrl: 'https://code.example.org/memento',
+        },
+      });
+    });
+    await openApp(page, '/about');
+    const support = page.getByRole('complementary', { name: 'Support Memento' });
+    await expect(support.getByRole('link', { name: /Make a Donation/ })).toHaveAttribute(
+      'href',
+      'https://donate.example.org/memento',
+    );
+    const code = support.getByRole('link', { name: /View the Source Code/ });
+    await expect(code).toHaveAttribute('href', 'https://code.example.org/memento');
+    await expect(code).toHaveAttribute('target', '_blank');
+  });
+});
+
+test.describe('Wellbeing and Support Resources', () => {
+  test('lists checked services by region, with tappable numbers', async ({ page }) => {
+    await openApp(page, '/support');
+    await expect(heading(page, 'Wellbeing and Support Resources')).toBeVisible();
+
+    const emergency = page.getByRole('region', { name: 'Emergency numbers' });
+    for (const [place, number] of [
+      ['United Kingdom', '999'],
+      ['USA and Canada', '911'],
+      ['European Union', '112'],
+      ['Australia', '000'],
+      ['New Zealand', '111'],
+    ] as const) {
+      await expect(
+        emergency.getByRole('link', { name: `${place}: call ${number}` }),
+      ).toHaveAttribute('href', `tel:${number}`);
+    }
+
+    const location = page.getByLabel('Your location');
+    await expect(location).toHaveValue('united_kingdom');
+    await expect(heading(page, 'Services in United Kingdom', 3)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveAttribute(
+      'href',
+      'tel:116123',
+    );
+    await expect(
+      page.getByRole('link', { name: 'Call Cruse Bereavement Support on 0808 808 1677' }),
+    ).toHaveAttribute('href', 'tel:08088081677');
+    await expect(
+      page.getByRole('link', { name: 'Call Marie Curie Support Line on 0800 090 2309' }),
+    ).toHaveAttribute('href', 'tel:08000902309');
+
+    await location.selectOption({ label: 'Australia and New Zealand' });
+    await expect(heading(page, 'Services in Australia and New Zealand', 3)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Call Lifeline on 13 11 14' })).toHaveAttribute(
+      'href',
+      'tel:131114',
+    );
+    await expect(
+      page.getByRole('link', { name: 'Call 1737, Need to talk? on 1737' }),
+    ).toHaveAttribute('href', 'tel:1737');
+    await expect(page.getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveCount(0);
+
+    await location.selectOption({ label: 'North America' });
+    await expect(
+      page.getByRole('link', { name: 'Call 9-8-8: Suicide Crisis Helpline on 988' }),
+    ).toHaveAttribute('href', 'tel:988');
+
+    // A region with no checked service says so and points to the emergency numbers instead.
+    await location.selectOption({ label: 'Asia' });
+    await expect(
+      page.getByText('We have not yet been able to check services in Asia'),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: /^Call / })).toHaveCount(0);
+
+    await expect(
+      page.getByRole('link', { name: 'Befrienders Worldwide (opens in a new tab)' }),
+    ).toHaveAttribute('href', 'https://www.befrienders.org');
+  });
+});
+
+test('the FAQ answers six questions that open and close', async ({ page }) => {
+  await openApp(page, '/faq');
+  await expect(heading(page, 'Frequently Asked Questions')).toBeVisible();
+  const questions = page.getByRole('main').getByRole('button', { expanded: false });
+  await expect(questions).toHaveCount(6);
+
+  const uninstall = page.getByRole('button', {
+    name: 'What happens if I uninstall the app or clear my browser?',
+  });
+  const answer = page.getByText('deletes them, and we cannot get them back', { exact: false });
+  await expect(answer).toBeHidden();
+  await uninstall.click();
+  await expect(uninstall).toHaveAttribute('aria-expanded', 'true');
+  await expect(answer).toBeVisible();
+  await uninstall.click();
+  await expect(uninstall).toHaveAttribute('aria-expanded', 'false');
+  await expect(answer).toBeHidden();
+
+  const nextOfKin = page.getByRole('button', {
+    name: 'What happens if I lose access, or something happens to me?',
+  });
+  await nextOfKin.press('Enter');
+  await expect(page.getByText('They receive an emergency code by email.')).toBeVisible();
+});
+
+test.describe('Features & Pricing', () => {
+  test('shows the plans, devices, privacy and feature status to a visitor', async ({ page }) => {
+    await openApp(page, '/features');
+    await expect(heading(page, 'Features & Pricing')).toBeVisible();
+    for (const section of [
+      'Plans for individuals and families',
+      'Plans for care homes and organisations',
+      'How devices work',
+      'Your privacy, exactly',
+      'What works today',
+    ]) {
+      await expect(heading(page, section, 2)).toBeVisible();
+    }
+
+    const plan = (name: string) => page.getByRole('listitem', { name, exact: true });
+    await expect(plan('Community Edition')).toContainText('Free forever');
+    await expect(plan('Standard')).toContainText('£4.99 a month');
+    await expect(plan('Standard')).toContainText('Special offer');
+    await expect(plan('Premium')).toContainText('£9.99 a month');
+    await expect(plan('Premium')).toContainText('Most popular');
+    await expect(plan('Professional')).toContainText('£24.99 a month');
+    await expect(plan('Enterprise')).toContainText('Contact only');
+    await expect(plan('Enterprise').getByRole('link')).toHaveCount(0);
+    await expect(plan('Nonprofit')).toContainText('50% off Enterprise');
+    await expect(page.getByText('Care homes can try them free for 30 days.')).toBeVisible();
+
+    await expect(page.getByText('your videos themselves')).toBeVisible();
+    const status = (name: string) =>
+      page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+    await expect(status('One-file backups')).toContainText('Complete');
+    await expect(status('Moving to a new device')).toContainText('Started');
+    await expect(status('Cloud sync')).toContainText('Planned');
+  });
+
+  test('signed out, the free plan leads to registration and a paid plan to sign in', async ({
+    page,
+  }) => {
+    await openApp(page, '/features');
+    await page.getByRole('link', { name: 'Start for Free' }).click();
+    await expect(page).toHaveURL(/\/auth\?mode=community$/);
+    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+
+    await page.goBack();
+    await page.getByRole('link', { name: 'Choose Premium' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('signed in, a chosen plan is remembered and shows Coming Soon', async ({ page }) => {
+    test.slow();
+    await registerUser(page);
+    await page.goto('/features');
+    const community = page.getByRole('listitem', { name: 'Community Edition', exact: true });
+    await expect(community).toContainText('Your current plan');
+
+    const premium = page.getByRole('listitem', { name: 'Premium', exact: true });
+    await premium.getByRole('button', { name: 'Choose Premium' }).click();
+    await expect(premium.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await expect(premium.getByRole('status')).toContainText('We have noted that you chose Premium');
+
+    await page.reload();
+    await expect(premium.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await expect(
+      page
+        .getByRole('listitem', { name: 'Standard', exact: true })
+        .getByRole('button', { name: 'Choose Standard' }),
+    ).toBeEnabled();
+
+    await page.goto('/premium');
+    await expect(heading(page, 'Upgrade to Premium')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await expect(page.getByRole('main').getByRole('status')).toContainText(
+      'We have noted that you chose Premium.',
+    );
+  });
+});
+
+test.describe('the care-home deck', () => {
+  const counter = (page: Page) => page.getByTestId('slide-counter');
+
+  test('moves by buttons, dots and arrow keys, wrapping at both ends', async ({ page }) => {
+    await openApp(page, '/marketing');
+    await expect(heading(page, 'Memento for Care Homes')).toBeVisible();
+    await expect(counter(page)).toHaveText('Slide 1 of 8');
+    await expect(heading(page, 'Memento for Care Homes', 2)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(counter(page)).toHaveText('Slide 8 of 8');
+    await expect(heading(page, 'Get Started', 2)).toBeVisible();
+    await expect(heading(page, 'Memento for Care Homes', 2)).toBeHidden();
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(counter(page)).toHaveText('Slide 1 of 8');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(counter(page)).toHaveText('Slide 2 of 8');
+    await expect(heading(page, 'The Challenge', 2)).toBeVisible();
+
+    const pricingDot = page.getByRole('button', { name: 'Slide 6: Pricing Plans' });
+    await pricingDot.click();
+    await expect(pricingDot).toHaveAttribute('aria-current', 'step');
+    await expect(counter(page)).toHaveText('Slide 6 of 8');
+    await expect(heading(page, 'Pricing Plans', 2)).toBeVisible();
+    await expect(page.getByText('£9.99 a month')).toBeVisible();
+    await expect(page.getByText('try the organisation plans free for 30 days')).toBeVisible();
+
+    await page.keyboard.press('ArrowRight');
+    await expect(counter(page)).toHaveText('Slide 7 of 8');
+    await expect(heading(page, 'Benefits for Care Homes', 2)).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(counter(page)).toHaveText('Slide 1 of 8');
+    await page.keyboard.press('ArrowLeft');
+    await expect(counter(page)).toHaveText('Slide 8 of 8');
+  });
+
+  test('prints one slide per page: eight pages', async ({ page }) => {
+    await openApp(page, '/marketing');
+    await expect(page.getByRole('button', { name: 'Print / PDF' })).toBeVisible();
+    await page.getByRole('button', { name: 'Slide 3: Our Solution' }).click();
+    await expect(counter(page)).toHaveText('Slide 3 of 8');
+
+    await page.emulateMedia({ media: 'print' });
+    for (const title of ['Memento for Care Homes', 'The Challenge', 'Get Started']) {
+      await expect(heading(page, title, 2)).toBeVisible();
+    }
+    await expect(page.getByRole('button', { name: 'Next' })).toBeHidden();
+    await expect(page.getByRole('banner')).toBeHidden();
+
+    const pdf = (await page.pdf({ printBackground: true })).toString('latin1');
+    const pages = pdf.match(/\/Type\s*\/Page(?!s)/g) ?? [];
+    expect(pages).toHaveLength(8);
+  });
+});
+
+test('the upgrade and import pages say what they offer', async ({ page }) => {
+  await openApp(page, '/premium');
+  await expect(heading(page, 'Upgrade to Premium')).toBeVisible();
+  await expect(page.getByText('£9.99 a month')).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in to upgrade' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+
+  await page.goto('/import-from-mobile');
+  await expect(heading(page, 'Import from Mobile')).toBeVisible();
+  await expect(heading(page, 'What it will do', 2)).toBeVisible();
+  await expect(page.getByText('Importing is planned and not available yet.')).toBeVisible();
+});
