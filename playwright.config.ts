@@ -3,6 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './tests/e2e/support/browser.mjs';
+import {
+  E2E_ADMIN_EMAIL,
+  E2E_DONATION_URL,
+  E2E_SOURCE_CODE_URL,
+} from './tests/e2e/support/installation';
 
 // Browser tests drive the real production build (scripts/e2e.mjs runs `vite build` first) served
 // by the real server on its own port, with a fresh DATA_DIR and, under TEST_DATABASE_URL, a
@@ -16,8 +21,7 @@ process.env.E2E_DATA_DIR ??= path.join(
   `e2e-${randomBytes(4).toString('hex')}`,
 );
 const appUrl = `http://localhost:${port}`;
-/** The one account the browser tests' server makes an admin (tests/e2e/fixtures.ts). */
-export const E2E_ADMIN_EMAIL = 'admin@memento-e2e.test';
+
 const chromiumPath = findChromium()?.path;
 
 export default defineConfig({
@@ -66,6 +70,8 @@ export default defineConfig({
       // Only this address becomes the admin (D1), so every other account in the browser tests
       // is an ordinary Community Edition user whichever spec registers first.
       ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+      DONATION_URL: E2E_DONATION_URL,
+      SOURCE_CODE_URL: E2E_SOURCE_CODE_URL,
     },
   },
 });

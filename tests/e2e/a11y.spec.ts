@@ -63,19 +63,6 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
 
     test('the open states of the public pages', async ({ page }, testInfo) => {
-      // Stands in for an installation with DONATION_URL and SOURCE_CODE_URL set.
-      await page.route('**/api/config', async (route) => {
-        const response = await route.fetch();
-        const config = (await response.json()) as Record<string, unknown>;
-        await route.fulfill({
-          response,
-          json: {
-            ...config,
-            donationUrl: 'https://donate.example.org/memento',
-            sourceCodeUrl: 'https://code.example.org/memento',
-          },
-        });
-      });
       await openApp(page, '/about');
       await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `about with its buttons (${name})`);

@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from '@playwright/test';
-import { E2E_ADMIN_EMAIL } from '../../playwright.config';
+import { E2E_ADMIN_EMAIL } from './support/installation';
 import {
   expect,
   GOOD_PASSWORD,

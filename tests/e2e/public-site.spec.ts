@@ -1,13 +1,12 @@
 import type { Page } from '@playwright/test';
+import { E2E_DONATION_URL, E2E_SOURCE_CODE_URL } from './support/installation';
 import { expect, openApp, registerUser, test } from './fixtures';
 
 const heading = (page: Page, name: string, level = 1) =>
   page.getByRole('heading', { level, name, exact: true });
 
 test.describe('About', () => {
-  test('tells the story on /about and /about-memento, without external buttons when unset', async ({
-    page,
-  }) => {
+  test('tells the story on /about and /about-memento', async ({ page }) => {
     await openApp(page, '/about');
     await expect(heading(page, 'About')).toBeVisible();
     for (const section of [
@@ -19,9 +18,6 @@ test.describe('About', () => {
       await expect(heading(page, section, 2)).toBeVisible();
     }
     await expect(page.getByText('It never holds the video itself or its title.')).toBeVisible();
-    // The browser tests' server sets neither DONATION_URL nor SOURCE_CODE_URL (DESIGN §4).
-    await expect(page.getByRole('link', { name: /Make a Donation/ })).toHaveCount(0);
-    await expect(page.getByRole('link', { name: /View the Source Code/ })).toHaveCount(0);
 
     await page.goto('/about-memento');
     await expect(heading(page, 'About Memento')).toBeVisible();
@@ -31,27 +27,16 @@ test.describe('About', () => {
   test('shows the donation and source code buttons an installation configures', async ({
     page,
   }) => {
-    // Stands in for an installation started with DONATION_URL and SOURCE_CODE_URL set.
-    await page.route('**/api/config', async (route) => {
-      const response = await route.fetch();
-      const config = (await response.json()) as Record<string, unknown>;
-      await route.fulfill({
-        response,
-        json: {
-          ...config,
-          donationUrl: 'https://donate.example.org/memento',
-          sourceCodeUrl: 'https://code.example.org/memento',
-        },
-      });
-    });
+    // The browser tests' server sets DONATION_URL and SOURCE_CODE_URL (support/installation.ts);
+    // an installation without them gets null from /api/config (tests/api/system.test.ts).
     await openApp(page, '/about');
     const support = page.getByRole('complementary', { name: 'Support Memento' });
     await expect(support.getByRole('link', { name: /Make a Donation/ })).toHaveAttribute(
       'href',
-      'https://donate.example.org/memento',
+      E2E_DONATION_URL,
     );
     const code = support.getByRole('link', { name: /View the Source Code/ });
-    await expect(code).toHaveAttribute('href', 'https://code.example.org/memento');
+    await expect(code).toHaveAttribute('href', E2E_SOURCE_CODE_URL);
     await expect(code).toHaveAttribute('target', '_blank');
   });
 });

@@ -1,11 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  EMERGENCY_CODE_PATTERN,
-  expect,
-  registerUser,
-  test,
-  toastMessage,
-} from './fixtures';
+import { EMERGENCY_CODE_PATTERN, expect, registerUser, test, toastMessage } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
 import { signInAsRecipient } from './support/recipients';
 import { randomUUID } from 'node:crypto';

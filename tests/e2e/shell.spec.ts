@@ -86,7 +86,7 @@ test('signed in, the sign-in page sends the user home', async ({ page }) => {
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
 });
 
-test('public pages built by later releases already show their title', async ({ page }) => {
+test('every public page opens on its own title', async ({ page }) => {
   await openApp(page, '/faq');
   await expect(
     page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }),
