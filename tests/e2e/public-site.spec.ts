@@ -88,6 +88,9 @@ test.describe('Wellbeing and Support Resources', () => {
     await expect(
       page.getByRole('link', { name: 'Call 9-8-8: Suicide Crisis Helpline on 988' }),
     ).toHaveAttribute('href', 'tel:988');
+    await expect(
+      page.getByRole('link', { name: 'Call 988 Suicide & Crisis Lifeline on 988' }),
+    ).toHaveAttribute('href', 'tel:988');
 
     // A region with no checked service says so and points to the emergency numbers instead.
     await location.selectOption({ label: 'Asia' });

@@ -94,6 +94,18 @@ export const REGIONS: readonly TRegion[] = [
     label: 'North America',
     services: [
       {
+        name: '988 Suicide & Crisis Lifeline',
+        kind: 'crisis',
+        area: 'United States',
+        description:
+          'Call or text, free and confidential, 24 hours a day, in a mental health, substance use or suicidal crisis, or if you are worried about someone.',
+        phone: '988',
+        source:
+          'https://health.wyo.gov/publichealth/prevention/wivpp/suicide-prevention/988-suicide-crisis-lifeline',
+        checked:
+          'checked 2026-11-23 against the stored copy of the Wyoming Department of Health page https://health.wyo.gov/publichealth/prevention/wivpp/suicide-prevention/988-suicide-crisis-lifeline',
+      },
+      {
         name: '9-8-8: Suicide Crisis Helpline',
         kind: 'crisis',
         area: 'Canada',
