@@ -14,6 +14,8 @@ export const buttonVariants = cva(
         outline: 'border-2 border-primary/70 bg-card text-primary hover:bg-primary-soft',
         secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary-hover',
         ghost: 'text-foreground hover:bg-muted',
+        /** A quiet delete or remove beside other actions. */
+        'ghost-destructive': 'text-destructive hover:bg-destructive-soft',
         link: 'min-h-11 px-1 text-primary underline underline-offset-4 hover:text-primary-hover',
       },
       size: {

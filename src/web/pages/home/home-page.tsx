@@ -220,11 +220,7 @@ export default function HomePage() {
                 <RotateCcw aria-hidden="true" />
                 Reset Device Association
               </Button>
-              <Button
-                variant="ghost"
-                className="text-destructive hover:bg-destructive-soft"
-                onClick={openEmergency}
-              >
+              <Button variant="ghost-destructive" onClick={openEmergency}>
                 <ShieldAlert aria-hidden="true" />
                 Emergency Device Reset
               </Button>

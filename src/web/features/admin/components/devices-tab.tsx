@@ -81,8 +81,7 @@ interface RowProps {
 function RemoveButton({ device, onRemove }: Omit<RowProps, 'isThisDevice'>) {
   return (
     <Button
-      variant="ghost"
-      className="text-destructive hover:bg-destructive-soft"
+      variant="ghost-destructive"
       onClick={onRemove}
       aria-label={`Remove device association ${device.deviceId} of ${device.username}`}
     >

@@ -161,12 +161,7 @@ export function UserCard({
           </Button>
         )}
         {canDelete && (
-          <Button
-            variant="ghost"
-            className="text-destructive hover:bg-destructive-soft"
-            onClick={onDelete}
-            aria-label={`Delete ${label}`}
-          >
+          <Button variant="ghost-destructive" onClick={onDelete} aria-label={`Delete ${label}`}>
             <Trash2 aria-hidden="true" />
             Delete
           </Button>

@@ -95,12 +95,7 @@ export function RecipientCard({
           </Link>
         </Button>
         {extraActions}
-        <Button
-          variant="ghost"
-          className="text-destructive hover:bg-destructive-soft"
-          onClick={onDelete}
-          aria-label={`Remove ${name}`}
-        >
+        <Button variant="ghost-destructive" onClick={onDelete} aria-label={`Remove ${name}`}>
           <Trash2 aria-hidden="true" />
           Remove
         </Button>
