@@ -51,7 +51,7 @@ export function RecoveryCodesPanel({ codes, onDone }: RecoveryCodesPanelProps) {
     <Card asChild>
       <section
         aria-labelledby="recovery-title"
-        className="w-full max-w-3xl print:border-0 print:shadow-none"
+        className="print-only-area w-full max-w-3xl print:border-0 print:shadow-none"
       >
         <CardHeader>
           <CardTitle id="recovery-title" className="flex items-center gap-3">
