@@ -106,6 +106,12 @@ test('an admin enrols an authenticator app and is shown ten recovery codes once'
   for (const code of recoveryCodes) expect(code).toMatch(RECOVERY_CODE_PATTERN);
   await expectNoSeriousViolations(admin, testInfo, 'recovery codes');
 
+  // Printing them prints the codes alone, not the page around them.
+  await admin.emulateMedia({ media: 'print' });
+  await expect(admin.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeHidden();
+  await expect(admin.getByTestId('recovery-codes')).toBeVisible();
+  await admin.emulateMedia({ media: 'screen' });
+
   const proceed = admin.getByRole('button', { name: 'Continue to the Admin Dashboard' });
   await expect(proceed).toBeDisabled();
   await admin.getByRole('checkbox', { name: 'I have saved these codes' }).check();
