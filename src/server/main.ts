@@ -14,6 +14,11 @@ async function main() {
   }
 
   const app = await buildApp({ config });
+  // The last line of defence: a failure that reached no handler is a bug to log, never a reason
+  // to take every user's server down (the database, Redis or SMTP going away must not).
+  process.on('unhandledRejection', (reason) => {
+    app.log.error({ err: reason }, 'unhandled rejection');
+  });
   let isClosing = false;
   const shutdown = async (signal: string) => {
     if (isClosing) return;

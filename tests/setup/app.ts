@@ -22,9 +22,15 @@ export interface TestApp {
 
 /** The real app on a fresh database of its own. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; limits?: Partial<Limits>; webDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    limits?: Partial<Limits>;
+    webDir?: string;
+    /** A database of the test's own (closed with the app); else a fresh one per file. */
+    database?: Database;
+  } = {},
 ): Promise<TestApp> {
-  const database: Database = await createTestDatabase();
+  const database: Database = options.database ?? (await createTestDatabase());
   const config = parseConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -22,6 +22,21 @@ export async function createTestDatabase(): Promise<Database> {
     return createPgliteDatabase(client);
   }
 
+  return createServerTestDatabase(serverUrl);
+}
+
+/** The PostgreSQL server every machine here runs (DESIGN.md §9), for tests that need it. */
+export const LOCAL_POSTGRES_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * A new, migrated database on a PostgreSQL server, dropped on close. `connectPort` lets the app
+ * reach it through another port (a test's TCP proxy) while set-up and clean-up go direct.
+ */
+export async function createServerTestDatabase(
+  serverUrl: string,
+  options: { connectPort?: number } = {},
+): Promise<Database & { url: string }> {
   const name = `memento_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -30,10 +45,14 @@ export async function createTestDatabase(): Promise<Database> {
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  const direct = createPostgresDatabase(url.toString());
+  await direct.migrate();
+  await direct.close();
+  if (options.connectPort) url.port = String(options.connectPort);
   const database = createPostgresDatabase(url.toString());
-  await database.migrate();
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: serverUrl });

@@ -19,6 +19,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Where connection failures that belong to no request are reported (a dropped idle client). */
+  onBackgroundError(listener: (error: Error) => void): void;
 }
 
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle');
@@ -31,17 +33,40 @@ export function createPgliteDatabase(client: PGlite): Database {
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
+    onBackgroundError: () => undefined,
   };
 }
 
+/**
+ * How long a request may wait for a connection, and for one query's answer, before it is told
+ * the database is unavailable: a cut network must give a prompt 503, never a hanging request.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+const QUERY_TIMEOUT_MS = 15_000;
+
 export function createPostgresDatabase(connectionString: string): Database {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // node-postgres emits 'error' on the pool when an idle client loses its connection (a database
+  // restart, a failover, a network blip). Unheard, that event ends the process; heard, the pool
+  // drops the client and opens a fresh one for the next query.
+  let report: (error: Error) => void = (error) =>
+    console.warn(`database connection lost: ${error.message}`);
+  pool.on('error', (error) => report(error));
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => pool.end(),
+    onBackgroundError: (listener) => {
+      report = listener;
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
@@ -67,6 +68,14 @@ export function registerErrorHandler(app: FastifyInstance) {
       return send(reply, error.statusCode, {
         code: 'VALIDATION',
         message: 'The request is not valid.',
+      });
+    }
+
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(reply, 503, {
+        code: 'SERVICE_UNAVAILABLE',
+        message: MESSAGES.databaseUnavailable,
       });
     }
 

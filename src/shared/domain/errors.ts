@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'LAST_ADMIN',
   'CONFLICT',
   'MAIL_FAILED',
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];
@@ -64,6 +65,8 @@ export const MESSAGES = {
   payloadTooLarge: 'The request is too large.',
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
+  databaseUnavailable:
+    'Memento cannot reach its database just now, so nothing was changed. Please try again in a minute.',
   primaryOnlyRecipients: 'Only primary users can manage recipients.',
   primaryOnlyAuditLogs: 'Only primary users can see security audit logs.',
   nextOfKinRequired: 'Please add your next of kin before completing setup.',

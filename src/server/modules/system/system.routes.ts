@@ -3,15 +3,26 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../app';
 
+/** A health probe must answer promptly even when the database's network hangs. */
+const HEALTH_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export const systemRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/api/health', { config: { isDeviceOptional: true } }, async (request, reply) => {
       try {
-        await deps.db.execute(sql`select 1`);
+        await withTimeout(deps.db.execute(sql`select 1`), HEALTH_TIMEOUT_MS);
         return { status: 'ok', database: 'ok' };
       } catch (error) {
-        request.log.error({ err: error }, 'health check: database unreachable');
+        request.log.warn({ err: error }, 'health check: database unreachable');
         return reply.status(503).send({ status: 'error', database: 'unreachable' });
       }
     });
