@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -208,9 +209,9 @@ export const oneTimeCodes = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').$type<'password_reset' | 'device_move'>().notNull(),
+    purpose: text('purpose').$type<'password_reset' | 'device_move' | 'device_add'>().notNull(),
     codeHash: text('code_hash').notNull(),
-    /** device_move: the device the account moves to. */
+    /** device_move: the device the account moves to; device_add: the device being added. */
     deviceId: uuid('device_id'),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -259,7 +260,10 @@ export const videos = pgTable(
       .notNull()
       .default('local_only'),
     videoUrl: text('video_url'),
+    /** The stored object's key: random, never a title or a name (DESIGN.md §3). */
     cloudPath: text('cloud_path'),
+    /** SHA-256 (hex) of the stored bytes, checked against the device's copy on completion. */
+    sha256: text('sha256'),
     byteSize: integer('byte_size').notNull(),
     durationMs: integer('duration_ms').notNull(),
     mimeType: text('mime_type').notNull(),
@@ -270,6 +274,99 @@ export const videos = pgTable(
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
     index('videos_recipient_idx').on(t.recipientId),
+    index('videos_recipient_synced_idx')
+      .on(t.recipientId, t.createdAt)
+      .where(sql`${t.syncStatus} = 'synced'`),
+  ],
+);
+
+/**
+ * A resumable multipart upload of one video to cloud storage (DESIGN.md §3): S3's own upload in
+ * S3 mode, part files under DATA_DIR in file mode. The client keeps each finished part's ETag,
+ * so resuming never asks the store which parts it has.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who may send parts: the owner's device, or a phone paired through import-from-mobile. */
+    deviceId: uuid('device_id'),
+    pairingId: uuid('pairing_id'),
+    objectKey: text('object_key').notNull(),
+    /** S3 mode: the store's multipart upload id. */
+    storeUploadId: text('store_upload_id'),
+    byteSize: bigint('byte_size', { mode: 'number' }).notNull(),
+    partSize: integer('part_size').notNull(),
+    partCount: integer('part_count').notNull(),
+    sha256: text('sha256').notNull(),
+    status: text('status').$type<'active' | 'completed' | 'aborted'>().notNull().default('active'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('uploads_one_active_per_video_idx')
+      .on(t.videoId)
+      .where(sql`${t.status} = 'active'`),
+    index('uploads_user_status_idx').on(t.userId, t.status),
+  ],
+);
+
+/** SPEC §3 Tier downgrade record: cloud copies kept for a while after a move to free. */
+export const tierDowngrades = pgTable(
+  'tier_downgrades',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    previousTier: text('previous_tier').$type<TTier>().notNull(),
+    newTier: text('new_tier').$type<TTier>().notNull(),
+    downgradeDate: timestamp('downgrade_date', { withTimezone: true }).notNull().defaultNow(),
+    cloudRetentionDays: integer('cloud_retention_days').notNull().default(30),
+    cloudRetentionExpiry: timestamp('cloud_retention_expiry', { withTimezone: true }).notNull(),
+    dataExported: boolean('data_exported').notNull().default(false),
+    exportedAt: timestamp('exported_at', { withTimezone: true }),
+    cloudCleanupCompleted: boolean('cloud_cleanup_completed').notNull().default(false),
+    cleanedUpAt: timestamp('cleaned_up_at', { withTimezone: true }),
+    recipientsRemoved: integer('recipients_removed').notNull().default(0),
+    videosDeleted: integer('videos_deleted').notNull().default(0),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('tier_downgrades_user_idx').on(t.userId, t.downgradeDate),
+    index('tier_downgrades_due_idx')
+      .on(t.cloudRetentionExpiry)
+      .where(sql`not ${t.cloudCleanupCompleted}`),
+  ],
+);
+
+/**
+ * Import from mobile: a phone paired to a primary account for a short time. The pairing's secret
+ * is stored hashed; it grants upload for that account only (no list, read or delete).
+ */
+export const mobilePairings = pgTable(
+  'mobile_pairings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdByDeviceId: uuid('created_by_device_id'),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    uploadsCount: integer('uploads_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mobile_pairings_token_idx').on(t.tokenHash),
+    index('mobile_pairings_user_idx').on(t.userId, t.createdAt),
   ],
 );
 

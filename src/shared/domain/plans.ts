@@ -18,9 +18,13 @@ export interface TPlan {
   maxDevices: number | null;
   maxRecordingSeconds: number;
   hasCloudSync: boolean;
+  /** Cloud storage for synced messages (decision 022); 0 without cloud sync. */
+  cloudStorageBytes: number;
   isContactOnly: boolean;
   highlights: readonly string[];
 }
+
+const GIB = 1024 ** 3;
 
 export const PLANS: readonly TPlan[] = [
   {
@@ -34,6 +38,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: 1,
     maxRecordingSeconds: 60,
     hasCloudSync: false,
+    cloudStorageBytes: 0,
     isContactOnly: false,
     highlights: [
       'Your next of kin plus 1 more recipient',
@@ -53,6 +58,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: 3,
     maxRecordingSeconds: 300,
     hasCloudSync: true,
+    cloudStorageBytes: 25 * GIB,
     isContactOnly: false,
     highlights: [
       'Up to 10 recipients',
@@ -72,6 +78,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: 10,
     maxRecordingSeconds: 600,
     hasCloudSync: true,
+    cloudStorageBytes: 100 * GIB,
     isContactOnly: false,
     highlights: [
       'Unlimited recipients',
@@ -91,6 +98,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: 25,
     maxRecordingSeconds: 600,
     hasCloudSync: true,
+    cloudStorageBytes: 500 * GIB,
     isContactOnly: false,
     highlights: [
       'Unlimited recipients',
@@ -110,6 +118,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: null,
     maxRecordingSeconds: 600,
     hasCloudSync: true,
+    cloudStorageBytes: 2048 * GIB,
     isContactOnly: true,
     highlights: [
       'Unlimited devices and recipients',
@@ -128,6 +137,7 @@ export const PLANS: readonly TPlan[] = [
     maxDevices: null,
     maxRecordingSeconds: 600,
     hasCloudSync: true,
+    cloudStorageBytes: 2048 * GIB,
     isContactOnly: true,
     highlights: ['50% off Enterprise for verified charities', 'Contact us'],
   },
@@ -150,6 +160,17 @@ interface TLimitSubject {
 /** Admins, super admins and VIPs are treated as premium: no limits, no banner (SPEC §6, D3). */
 export function hasFullAccess(user: TLimitSubject): boolean {
   return user.isAdmin || user.isVIP || user.role === 'admin' || user.role === 'super_admin';
+}
+
+/** Cloud sync: the paid plans, VIPs and admins (issue 13); Community Edition stays local. */
+export function hasCloudSync(user: TLimitSubject): boolean {
+  return hasFullAccess(user) || findPlan(user.subscriptionTier).hasCloudSync;
+}
+
+/** Bytes of cloud storage (decision 022): VIPs and admins get Professional's. */
+export function cloudQuotaFor(user: TLimitSubject): number {
+  if (hasFullAccess(user)) return findPlan('professional').cloudStorageBytes;
+  return findPlan(user.subscriptionTier).cloudStorageBytes;
 }
 
 export interface TLimits {

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { MAX_VIDEO_BYTES } from './videos';
+
+/**
+ * The cloud library's client protocol (issue 13, DESIGN.md §3): resumable multipart upload in the
+ * S3 style — create, sign parts, send parts, complete, abort — the same in file mode and S3 mode.
+ * In S3 mode the signed part URLs point at the store; in file mode at the server's own part
+ * endpoint. The client keeps each part's ETag, so resuming never lists parts.
+ */
+
+/** Parts are this size except the last (S3 wants at least 5 MiB for all but the last). */
+export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
+export const MAX_UPLOAD_PARTS = Math.ceil(MAX_VIDEO_BYTES / UPLOAD_PART_BYTES);
+/** How many part URLs one sign call may ask for. */
+export const MAX_SIGN_BATCH = 100;
+
+export const CLOUD_MESSAGES = {
+  upgradeRequired:
+    'Cloud sync is part of the Standard, Premium and Professional plans. Your videos stay safe on this device.',
+  storageFull:
+    'Your cloud storage is full, so this message has not been sent to the cloud. It is still safe on this device. Delete older messages or choose a larger plan to make room.',
+  alreadyUploading: 'This message is already being sent from another place.',
+  uploadNotFound: 'This upload has ended. It will start again by itself.',
+  partSizeWrong: 'This part of the video is not the expected size.',
+  partsMissing: 'Some parts of this video have not arrived yet.',
+  checksumMismatch:
+    'The copy that arrived did not match the one on this device, so it was discarded. It will be sent again.',
+  videoNotFound: 'This message is no longer available.',
+  notInCloud: 'This message has not reached the cloud yet.',
+  titleRequired: 'Please give this message a title',
+} as const;
+
+const ZSha256 = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, 'The checksum must be a SHA-256 in hex');
+
+/** POST /api/uploads: start (or resume) sending one indexed video to the cloud. */
+export const ZCreateUploadBody = z.object({
+  videoId: z.uuid({ error: 'Video id must be a UUID' }),
+  title: z
+    .string({ error: CLOUD_MESSAGES.titleRequired })
+    .trim()
+    .min(1, CLOUD_MESSAGES.titleRequired)
+    .max(200, 'The title must be at most 200 characters'),
+  promptId: z.string().trim().max(100).nullable().default(null),
+  byteSize: z
+    .number()
+    .int()
+    .min(1, 'Invalid video data - no video captured')
+    .max(MAX_VIDEO_BYTES, 'This video is too large'),
+  sha256: ZSha256,
+});
+export type TCreateUploadBody = z.input<typeof ZCreateUploadBody>;
+
+export type TCreateUploadResult =
+  /** The cloud copy already exists and matches; nothing to send. */
+  | { state: 'synced'; videoId: string }
+  | {
+      state: 'uploading';
+      videoId: string;
+      uploadId: string;
+      partSize: number;
+      partCount: number;
+    };
+
+/** POST /api/uploads/:uploadId/sign: URLs to PUT these parts to. */
+export const ZSignPartsBody = z.object({
+  partNumbers: z
+    .array(z.number().int().min(1).max(MAX_UPLOAD_PARTS))
+    .min(1, 'Please name at least one part')
+    .max(MAX_SIGN_BATCH),
+});
+export type TSignPartsBody = z.input<typeof ZSignPartsBody>;
+
+export interface TSignedPart {
+  partNumber: number;
+  /** Absolute (S3) or same-origin path (file mode). */
+  url: string;
+  /** Same-origin part URLs need the X-Device-ID header and the cookie; presigned ones must not. */
+  isSameOrigin: boolean;
+}
+export interface TSignPartsResult {
+  parts: TSignedPart[];
+}
+
+/** The answer of a file-mode part PUT (S3 answers with an ETag header only). */
+export interface TPartReceived {
+  partNumber: number;
+  etag: string;
+}
+
+/** POST /api/uploads/:uploadId/complete */
+export const ZCompleteUploadBody = z.object({
+  parts: z
+    .array(
+      z.object({
+        partNumber: z.number().int().min(1).max(MAX_UPLOAD_PARTS),
+        etag: z.string().trim().min(1).max(200),
+      }),
+    )
+    .min(1, CLOUD_MESSAGES.partsMissing)
+    .max(MAX_UPLOAD_PARTS),
+});
+export type TCompleteUploadBody = z.input<typeof ZCompleteUploadBody>;
+
+/** GET /api/videos/:id/playback: where the player streams the cloud copy from, for a while. */
+export interface TPlayback {
+  url: string;
+  expiresAt: string;
+  mimeType: string;
+  byteSize: number;
+  durationMs: number;
+}
+
+/** GET /api/cloud/status: what the dashboard and the storage panel show about the cloud. */
+export interface TCloudStatus {
+  hasCloudSync: boolean;
+  /** Bytes of this account's videos in the cloud (and uploads under way). */
+  usedBytes: number;
+  /** null when the account has no cloud storage. */
+  quotaBytes: number | null;
+  syncedCount: number;
+  /** This device's last completed sync. */
+  lastSyncAt: string | null;
+  /** After a move to the free plan: cloud copies are kept until this date. */
+  retentionExpiresAt: string | null;
+}
