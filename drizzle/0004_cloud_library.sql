@@ -43,6 +43,7 @@ CREATE TABLE "uploads" (
 	"completed_at" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "videos" ALTER COLUMN "byte_size" SET DATA TYPE bigint;--> statement-breakpoint
 ALTER TABLE "videos" ADD COLUMN "sha256" text;--> statement-breakpoint
 ALTER TABLE "mobile_pairings" ADD CONSTRAINT "mobile_pairings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tier_downgrades" ADD CONSTRAINT "tier_downgrades_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -2,19 +2,23 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../shared/domain/errors';
+import { UPLOAD_PART_BYTES } from '../shared/schemas/cloud';
 import type { TConfig } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
 import { SecretBox } from './lib/secret-box';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { cloudRoutes } from './modules/cloud/cloud.routes';
+import { createVideoStore } from './modules/cloud/create-video-store';
+import type { VideoStore } from './modules/cloud/video-store';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { passwordRoutes } from './modules/auth/passwords.routes';
@@ -62,6 +66,10 @@ export interface AppDeps {
   limits: Limits;
   mail: MailQueue;
   secretBox: SecretBox;
+  videoStore: VideoStore;
+  /** The size of upload parts (tests use smaller ones). */
+  uploadPartBytes: number;
+  log: FastifyBaseLogger;
 }
 
 export interface BuildAppOptions {
@@ -70,6 +78,7 @@ export interface BuildAppOptions {
   database?: Database;
   limits?: Partial<Limits>;
   webDir?: string;
+  uploadPartBytes?: number;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -109,8 +118,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     mail,
     secretBox: new SecretBox(sessionSecret),
+    videoStore: createVideoStore(config),
+    uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,
+    log: app.log,
   };
   const isHttps = config.APP_URL.startsWith('https:');
+  // S3 mode: the browser sends parts to the store and plays presigned URLs from it.
+  const storeOrigins = config.S3_ENDPOINT ? [new URL(config.S3_ENDPOINT).origin] : [];
   const appOrigin = new URL(config.APP_URL).origin;
   const allowedOrigins = new Set([appOrigin]);
   if (config.NODE_ENV === 'development') allowedOrigins.add('http://localhost:5173');
@@ -125,8 +139,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         ],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
-        'media-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'"],
+        'media-src': ["'self'", 'blob:', ...storeOrigins],
+        'connect-src': ["'self'", ...storeOrigins],
         'upgrade-insecure-requests': isHttps ? [] : null,
       },
     },
@@ -150,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(recipientHomeRoutes(deps));
   await app.register(promptRoutes(deps));
   await app.register(videoRoutes(deps));
+  await app.register(cloudRoutes(deps));
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes(deps));

@@ -28,6 +28,7 @@ export async function buildTestApp(
     webDir?: string;
     /** A database of the test's own (closed with the app); else a fresh one per file. */
     database?: Database;
+    uploadPartBytes?: number;
   } = {},
 ): Promise<TestApp> {
   const database: Database = options.database ?? (await createTestDatabase());
@@ -44,6 +45,7 @@ export async function buildTestApp(
     database,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.webDir ? { webDir: options.webDir } : {}),
+    ...(options.uploadPartBytes ? { uploadPartBytes: options.uploadPartBytes } : {}),
   });
   await app.ready();
   return {

@@ -264,7 +264,7 @@ export const videos = pgTable(
     cloudPath: text('cloud_path'),
     /** SHA-256 (hex) of the stored bytes, checked against the device's copy on completion. */
     sha256: text('sha256'),
-    byteSize: integer('byte_size').notNull(),
+    byteSize: bigint('byte_size', { mode: 'number' }).notNull(),
     durationMs: integer('duration_ms').notNull(),
     mimeType: text('mime_type').notNull(),
     createdAt: createdAt(),
@@ -305,7 +305,11 @@ export const uploads = pgTable(
     partSize: integer('part_size').notNull(),
     partCount: integer('part_count').notNull(),
     sha256: text('sha256').notNull(),
-    status: text('status').$type<'active' | 'completed' | 'aborted'>().notNull().default('active'),
+    /** 'completing' while one request joins the parts (completedAt then says since when). */
+    status: text('status')
+      .$type<'active' | 'completing' | 'completed' | 'aborted'>()
+      .notNull()
+      .default('active'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },

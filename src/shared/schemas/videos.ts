@@ -43,6 +43,8 @@ export type TCreateVideoIndexBody = z.input<typeof ZCreateVideoIndexBody>;
 export interface TVideoIndexEntry {
   id: string;
   recipientId: number;
+  /** Set once the message is in (or on its way to) the cloud; local-only titles stay local. */
+  title: string | null;
   deviceId: string | null;
   storageType: 'local' | 'cloud';
   syncStatus: TVideoSyncStatus;

@@ -24,7 +24,9 @@ import {
   updateUser,
   type UserRow,
 } from '../users/users.repository';
-import { deleteVideosForRecipient } from '../videos/videos.repository';
+import { findCloudLeftovers } from '../cloud/uploads.repository';
+import { removeCloudCopies } from '../cloud/uploads.service';
+import { deleteVideosForRecipient, findVideoIdsForRecipient } from '../videos/videos.repository';
 import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
 
 type TRecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
@@ -256,12 +258,16 @@ export async function deleteRecipient(
   input: { owner: UserRow; recipientId: number },
 ): Promise<TRecipientDeleted> {
   const { owner } = input;
-  return deps.db.transaction(async (tx) => {
+  const { result, cloudCopies } = await deps.db.transaction(async (tx) => {
     const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
     if (recipient.category === 'next_of_kin') {
       const nextOfKin = await findRecipientsOf(tx, owner.id, 'next_of_kin');
       if (nextOfKin.length <= 1) throw new AppError('LAST_NEXT_OF_KIN', MESSAGES.lastNextOfKin);
     }
+    const cloudCopies = await findCloudLeftovers(
+      tx,
+      await findVideoIdsForRecipient(tx, owner.id, recipient.id),
+    );
     const deletedVideoIds = await deleteVideosForRecipient(tx, owner.id, recipient.id);
     await deleteUserRow(tx, recipient.id);
     await recordAudit(tx, context, {
@@ -274,6 +280,8 @@ export async function deleteRecipient(
         videoCount: deletedVideoIds.length,
       },
     });
-    return { id: recipient.id, deletedVideoIds };
+    return { result: { id: recipient.id, deletedVideoIds }, cloudCopies };
   });
+  await removeCloudCopies(deps, cloudCopies, result.deletedVideoIds);
+  return result;
 }

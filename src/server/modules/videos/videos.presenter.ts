@@ -5,6 +5,8 @@ export function toVideoIndexEntry(row: VideoRow): TVideoIndexEntry {
   return {
     id: row.id,
     recipientId: row.recipientId,
+    // Titles reach the server only with a cloud copy (DESIGN.md principle 1).
+    title: row.syncStatus === 'synced' || row.syncStatus === 'pending_sync' ? row.title : null,
     deviceId: row.deviceId,
     storageType: row.storageType,
     syncStatus: row.syncStatus,

@@ -16,6 +16,11 @@ export async function insertVideoOnce(
   return { row: existing, isNew: false };
 }
 
+export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | undefined> {
+  const [row] = await db.select().from(videos).where(eq(videos.id, id));
+  return row;
+}
+
 export function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
   return db
     .select()
@@ -49,6 +54,18 @@ export async function deleteVideosOfCreator(
     .where(and(eq(videos.creatorId, creatorId), inArray(videos.id, [...ids])))
     .returning({ id: videos.id });
   return removed.map((row) => row.id);
+}
+
+export async function findVideoIdsForRecipient(
+  db: DbOrTx,
+  creatorId: number,
+  recipientId: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(and(eq(videos.creatorId, creatorId), eq(videos.recipientId, recipientId)));
+  return rows.map((row) => row.id);
 }
 
 export async function deleteVideosForRecipient(

@@ -7,6 +7,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientOf } from '../recipients/recipients.repository';
 import type { UserRow } from '../users/users.repository';
+import { findCloudCopies, removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
 
 /** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
@@ -63,8 +64,10 @@ export async function deleteVideos(
   input: { owner: UserRow; ids: readonly string[] },
 ): Promise<string[]> {
   const { owner } = input;
-  return deps.db.transaction(async (tx) => {
-    const deletedIds = await deleteVideosOfCreator(tx, owner.id, [...new Set(input.ids)]);
+  const ids = [...new Set(input.ids)];
+  const cloudCopies = await findCloudCopies(deps, ids);
+  const deleted = await deps.db.transaction(async (tx) => {
+    const deletedIds = await deleteVideosOfCreator(tx, owner.id, ids);
     if (deletedIds.length > 0) {
       await recordAudit(tx, context, {
         eventType: 'videos_deleted',
@@ -78,4 +81,7 @@ export async function deleteVideos(
     }
     return deletedIds;
   });
+  // Delete on the primary device removes the cloud copy too (issue 13), once the rows are gone.
+  await removeCloudCopies(deps, cloudCopies, deleted);
+  return deleted;
 }

@@ -1,0 +1,150 @@
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import {
+  ZCompleteUploadBody,
+  ZCreateUploadBody,
+  ZSignPartsBody,
+  type TCloudStatus,
+  type TCreateUploadResult,
+  type TPartReceived,
+  type TPlayback,
+  type TSignPartsResult,
+} from '../../../shared/schemas/cloud';
+import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import {
+  requireDevice,
+  requirePrimaryOnPrimaryDevice,
+  requireUser,
+} from '../../plugins/request-context';
+import { toVideoIndexEntry } from '../videos/videos.presenter';
+import { getCloudStatus, getPlayback, streamVideo } from './playback.service';
+import {
+  abortUpload,
+  completeUpload,
+  createUpload,
+  receivePart,
+  signParts,
+  type TUploadActor,
+} from './uploads.service';
+
+const ZUploadParams = z.object({ uploadId: z.uuid({ error: 'Upload id must be a UUID' }) });
+const ZPartParams = ZUploadParams.extend({
+  partNumber: z.coerce.number().int().min(1, 'Part numbers start at 1').max(100_000),
+});
+const ZVideoParams = z.object({ id: z.uuid({ error: 'Video id must be a UUID' }) });
+
+/** The signed-in owner's own account, on any of its devices (uploads start on the primary). */
+function requireOwnerActor(request: Parameters<typeof requireUser>[0]): TUploadActor {
+  const user = requireUser(request);
+  if (!user.isPrimary) throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyRecord);
+  return { userId: user.id, deviceId: requireDevice(request).id, pairingId: null };
+}
+
+/** Issue 13: sending videos to the cloud, and watching them from there. */
+export const cloudRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/uploads',
+      { schema: { body: ZCreateUploadBody } },
+      async (request): Promise<TCreateUploadResult> => {
+        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
+        return createUpload(deps, {
+          owner,
+          actor: { userId: owner.id, deviceId: requireDevice(request).id, pairingId: null },
+          body: request.body,
+        });
+      },
+    );
+
+    app.post(
+      '/api/uploads/:uploadId/sign',
+      { schema: { params: ZUploadParams, body: ZSignPartsBody } },
+      async (request): Promise<TSignPartsResult> =>
+        signParts(
+          deps,
+          requireOwnerActor(request),
+          request.params.uploadId,
+          request.body.partNumbers,
+        ),
+    );
+
+    app.post(
+      '/api/uploads/:uploadId/complete',
+      { schema: { params: ZUploadParams, body: ZCompleteUploadBody } },
+      async (request): Promise<TVideoIndexEntry> =>
+        toVideoIndexEntry(
+          await completeUpload(deps, requireOwnerActor(request), {
+            uploadId: request.params.uploadId,
+            parts: request.body.parts,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/api/uploads/:uploadId',
+      { schema: { params: ZUploadParams } },
+      async (request, reply) => {
+        await abortUpload(deps, requireOwnerActor(request), request.params.uploadId);
+        return reply.status(204).send();
+      },
+    );
+
+    // File mode's part endpoint takes raw bytes: its own parser passes the stream through, so a
+    // part is written to disk as it arrives and never held in memory (DESIGN.md §9).
+    await app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+      raw
+        .withTypeProvider<ZodTypeProvider>()
+        .put(
+          '/api/uploads/:uploadId/parts/:partNumber',
+          { schema: { params: ZPartParams } },
+          async (request, reply): Promise<TPartReceived> => {
+            const body = (request.body as Readable | undefined) ?? request.raw;
+            const etag = await receivePart(deps, requireOwnerActor(request), {
+              uploadId: request.params.uploadId,
+              partNumber: request.params.partNumber,
+              body,
+            });
+            reply.header('etag', etag);
+            return { partNumber: request.params.partNumber, etag };
+          },
+        );
+    });
+
+    app.get('/api/cloud/status', async (request): Promise<TCloudStatus> =>
+      getCloudStatus(deps, { user: requireUser(request), device: requireDevice(request) }),
+    );
+
+    app.get(
+      '/api/videos/:id/playback',
+      { schema: { params: ZVideoParams } },
+      async (request): Promise<TPlayback> =>
+        getPlayback(deps, {
+          user: requireUser(request),
+          device: requireDevice(request),
+          videoId: request.params.id,
+        }),
+    );
+
+    // A <video> element cannot send X-Device-ID, so this one route takes the device id from the
+    // query; the session cookie must still belong to that device.
+    app.get(
+      '/api/videos/:id/content',
+      {
+        schema: { params: ZVideoParams },
+        config: { isDeviceFromQuery: true },
+      },
+      async (request, reply) =>
+        streamVideo(
+          deps,
+          { user: requireUser(request), videoId: request.params.id, range: request.headers.range },
+          reply,
+        ),
+    );
+  };

@@ -1,0 +1,123 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyReply } from 'fastify';
+import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
+import { CLOUD_MESSAGES, type TCloudStatus, type TPlayback } from '../../../shared/schemas/cloud';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import type { DeviceRow } from '../devices/devices.repository';
+import type { UserRow } from '../users/users.repository';
+import { findVideoById, type VideoRow } from '../videos/videos.repository';
+import { findLatestDowngrade } from './downgrades.repository';
+import { sumCloudBytes } from './uploads.repository';
+import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
+
+/**
+ * The one access rule for watching a cloud copy, checked on every request: the owner, or the
+ * recipient it is shared with. A deleted message or a deleted recipient has no row, so access
+ * ends the moment either goes.
+ */
+export async function findWatchableVideo(
+  deps: AppDeps,
+  user: UserRow,
+  videoId: string,
+): Promise<VideoRow & { cloudPath: string }> {
+  const video = await findVideoById(deps.db, videoId);
+  const mayWatch =
+    video !== undefined &&
+    (video.creatorId === user.id ||
+      (video.recipientId === user.id && user.createdById === video.creatorId));
+  if (!video || !mayWatch) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  if (video.syncStatus !== 'synced' || !video.cloudPath) {
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
+  }
+  return video as VideoRow & { cloudPath: string };
+}
+
+export async function getPlayback(
+  deps: AppDeps,
+  input: { user: UserRow; device: DeviceRow; videoId: string },
+): Promise<TPlayback> {
+  const video = await findWatchableVideo(deps, input.user, input.videoId);
+  const presigned = await deps.videoStore.presignedPlaybackUrl(video.cloudPath, video.mimeType);
+  const url =
+    presigned ?? `/api/videos/${video.id}/content?device=${encodeURIComponent(input.device.id)}`;
+  return {
+    url,
+    expiresAt: new Date(Date.now() + PLAYBACK_URL_SECONDS * 1000).toISOString(),
+    mimeType: video.mimeType,
+    byteSize: video.byteSize,
+    durationMs: video.durationMs,
+  };
+}
+
+const RANGE_PATTERN = /^bytes=(\d*)-(\d*)$/;
+
+/**
+ * File mode's stream with HTTP Range (206), so the player can seek and start at once. The ETag is
+ * the content's SHA-256; access is checked again on every range request.
+ */
+export async function streamVideo(
+  deps: AppDeps,
+  input: { user: UserRow; videoId: string; range: string | undefined },
+  reply: FastifyReply,
+) {
+  const store = deps.videoStore;
+  if (!(store instanceof FileVideoStore))
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
+  const video = await findWatchableVideo(deps, input.user, input.videoId);
+  const file = store.objectPath(video.cloudPath);
+  const { size } = await stat(file);
+
+  reply
+    .header('accept-ranges', 'bytes')
+    .header('content-type', video.mimeType)
+    .header('cache-control', 'private, no-cache')
+    .header('etag', `"${video.sha256 ?? video.id}"`);
+
+  let start = 0;
+  let end = size - 1;
+  const match = input.range ? RANGE_PATTERN.exec(input.range.trim()) : null;
+  if (input.range && !match) {
+    return reply.status(416).header('content-range', `bytes */${size}`).send();
+  }
+  if (match) {
+    const [, from, to] = match;
+    if (from === '' && to !== '') {
+      start = Math.max(0, size - Number(to));
+    } else {
+      start = Number(from);
+      if (to !== '') end = Math.min(Number(to), size - 1);
+    }
+    if (start > end || start >= size) {
+      return reply.status(416).header('content-range', `bytes */${size}`).send();
+    }
+    reply.status(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  }
+  reply.header('content-length', String(end - start + 1));
+  return reply.send(createReadStream(file, { start, end }));
+}
+
+export async function getCloudStatus(
+  deps: AppDeps,
+  input: { user: UserRow; device: DeviceRow },
+): Promise<TCloudStatus> {
+  const { user, device } = input;
+  const [{ usedBytes, syncedCount }, downgrade] = await Promise.all([
+    sumCloudBytes(deps.db, user.id),
+    findLatestDowngrade(deps.db, user.id),
+  ]);
+  const isEntitled = hasCloudSync(user);
+  const retention =
+    !isEntitled && downgrade && !downgrade.cloudCleanupCompleted
+      ? downgrade.cloudRetentionExpiry.toISOString()
+      : null;
+  return {
+    hasCloudSync: isEntitled,
+    usedBytes,
+    quotaBytes: isEntitled ? cloudQuotaFor(user) : null,
+    syncedCount,
+    lastSyncAt: device.userId === user.id ? (device.lastSyncAt?.toISOString() ?? null) : null,
+    retentionExpiresAt: retention,
+  };
+}

@@ -1,0 +1,202 @@
+import { and, count, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { devices, uploads, videos } from '../../db/schema';
+
+export type UploadRow = typeof uploads.$inferSelect;
+export type NewUploadRow = typeof uploads.$inferInsert;
+
+/** The upload under way for a video: still taking parts, or being joined right now. */
+export async function findActiveUploadForVideo(
+  db: DbOrTx,
+  videoId: string,
+): Promise<UploadRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.videoId, videoId), inArray(uploads.status, ['active', 'completing'])));
+  return row;
+}
+
+/** A join that has not finished after this long was cut off (a restart) and may be taken again. */
+const STALE_COMPLETION_MS = 5 * 60_000;
+
+/**
+ * Claims an upload for completion, so two completion calls (a retry racing the first, or two app
+ * servers) never join the same parts at once. Answers undefined when someone else holds it.
+ */
+export async function claimUploadForCompletion(
+  db: DbOrTx,
+  id: string,
+): Promise<UploadRow | undefined> {
+  const staleBefore = new Date(Date.now() - STALE_COMPLETION_MS);
+  const [row] = await db
+    .update(uploads)
+    .set({ status: 'completing', completedAt: new Date() })
+    .where(
+      and(
+        eq(uploads.id, id),
+        or(
+          eq(uploads.status, 'active'),
+          and(eq(uploads.status, 'completing'), lt(uploads.completedAt, staleBefore)),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function releaseUploadClaim(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(uploads)
+    .set({ status: 'active', completedAt: null })
+    .where(and(eq(uploads.id, id), eq(uploads.status, 'completing')));
+}
+
+export async function findUploadById(db: DbOrTx, id: string): Promise<UploadRow | undefined> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  return row;
+}
+
+/** Inserts an active upload unless another request made one for this video first. */
+export async function insertActiveUpload(
+  db: DbOrTx,
+  values: NewUploadRow,
+): Promise<UploadRow | undefined> {
+  const [row] = await db.insert(uploads).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function setUploadStatus(
+  db: DbOrTx,
+  id: string,
+  status: 'completed' | 'aborted',
+): Promise<UploadRow | undefined> {
+  const [row] = await db
+    .update(uploads)
+    .set({ status, completedAt: new Date() })
+    .where(and(eq(uploads.id, id), inArray(uploads.status, ['active', 'completing'])))
+    .returning();
+  return row;
+}
+
+/**
+ * Cloud storage an account holds: its synced videos plus uploads under way (one query), leaving
+ * out one video being (re)sent so a resumed upload is not counted twice.
+ */
+export async function sumCloudBytes(
+  db: DbOrTx,
+  userId: number,
+  exceptVideoId?: string,
+): Promise<{ usedBytes: number; syncedCount: number }> {
+  // Both drivers (PGlite and node-postgres) answer raw SQL with `{ rows }`.
+  const result = (await db.execute(sql`
+    select
+      (select coalesce(sum(${videos.byteSize}), 0) from ${videos}
+        where ${videos.creatorId} = ${userId} and ${videos.syncStatus} = 'synced'
+        ${exceptVideoId ? sql`and ${videos.id} <> ${exceptVideoId}` : sql``})
+      + (select coalesce(sum(${uploads.byteSize}), 0) from ${uploads}
+        where ${uploads.userId} = ${userId} and ${uploads.status} in ('active', 'completing')
+        ${exceptVideoId ? sql`and ${uploads.videoId} <> ${exceptVideoId}` : sql``}) as used,
+      (select count(*) from ${videos}
+        where ${videos.creatorId} = ${userId} and ${videos.syncStatus} = 'synced') as synced
+  `)) as unknown as {
+    rows: Array<{ used: string | number | null; synced: string | number | null }>;
+  };
+  const row = result.rows[0];
+  return { usedBytes: Number(row?.used ?? 0), syncedCount: Number(row?.synced ?? 0) };
+}
+
+export async function markVideoPending(
+  db: DbOrTx,
+  videoId: string,
+  values: { title: string; promptId: string | null },
+): Promise<void> {
+  await db
+    .update(videos)
+    .set({
+      syncStatus: 'pending_sync',
+      title: values.title,
+      promptId: values.promptId,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(videos.id, videoId), ne(videos.syncStatus, 'synced')));
+}
+
+export async function markVideoLocalOnly(db: DbOrTx, videoId: string): Promise<void> {
+  await db
+    .update(videos)
+    .set({ syncStatus: 'local_only', updatedAt: new Date() })
+    .where(and(eq(videos.id, videoId), eq(videos.syncStatus, 'pending_sync')));
+}
+
+export async function markVideoSynced(
+  db: DbOrTx,
+  videoId: string,
+  values: { objectKey: string; sha256: string; byteSize: number },
+): Promise<typeof videos.$inferSelect | undefined> {
+  const now = new Date();
+  const [row] = await db
+    .update(videos)
+    .set({
+      storageType: 'cloud',
+      syncStatus: 'synced',
+      cloudPath: values.objectKey,
+      sha256: values.sha256,
+      byteSize: values.byteSize,
+      lastSyncedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(videos.id, videoId))
+    .returning();
+  return row;
+}
+
+export async function touchDeviceSync(db: DbOrTx, deviceId: string): Promise<void> {
+  await db.update(devices).set({ lastSyncAt: new Date() }).where(eq(devices.id, deviceId));
+}
+
+export async function countActiveUploads(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), eq(uploads.status, 'active')));
+  return row?.value ?? 0;
+}
+
+export interface TCloudLeftovers {
+  objects: Array<{ videoId: string; key: string }>;
+  uploads: UploadRow[];
+}
+
+/** Only those of videos that are really gone: a leftover list is narrowed to the deleted ids. */
+export function narrowLeftovers(leftovers: TCloudLeftovers, deletedIds: readonly string[]) {
+  const deleted = new Set(deletedIds);
+  return {
+    objects: leftovers.objects.filter((object) => deleted.has(object.videoId)),
+    uploads: leftovers.uploads.filter((upload) => deleted.has(upload.videoId)),
+  };
+}
+
+/** What must leave the store when these videos go: their objects and their unfinished uploads. */
+export async function findCloudLeftovers(
+  db: DbOrTx,
+  videoIds: readonly string[],
+): Promise<TCloudLeftovers> {
+  if (videoIds.length === 0) return { objects: [], uploads: [] };
+  const ids = sql.join(
+    videoIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const objectRows = await db
+    .select({ videoId: videos.id, key: videos.cloudPath })
+    .from(videos)
+    .where(sql`${videos.id} in (${ids}) and ${videos.cloudPath} is not null`);
+  const uploadRows = await db
+    .select()
+    .from(uploads)
+    .where(sql`${uploads.videoId} in (${ids}) and ${uploads.status} in ('active', 'completing')`);
+  return {
+    objects: objectRows.flatMap((row) => (row.key ? [{ videoId: row.videoId, key: row.key }] : [])),
+    uploads: uploadRows,
+  };
+}

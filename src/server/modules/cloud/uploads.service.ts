@@ -1,0 +1,304 @@
+import type { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
+import {
+  CLOUD_MESSAGES,
+  type TCreateUploadBody,
+  type TCreateUploadResult,
+  type TSignPartsResult,
+} from '../../../shared/schemas/cloud';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import type { UserRow } from '../users/users.repository';
+import { findVideoById, type VideoRow } from '../videos/videos.repository';
+import {
+  claimUploadForCompletion,
+  findActiveUploadForVideo,
+  findCloudLeftovers,
+  findUploadById,
+  insertActiveUpload,
+  markVideoLocalOnly,
+  markVideoPending,
+  markVideoSynced,
+  narrowLeftovers,
+  releaseUploadClaim,
+  setUploadStatus,
+  sumCloudBytes,
+  touchDeviceSync,
+  type TCloudLeftovers,
+  type UploadRow,
+} from './uploads.repository';
+import { FileVideoStore, newObjectKey, PartSizeError } from './video-store';
+
+/** Who is sending: the owner's signed-in device, or a phone paired to the owner's account. */
+export interface TUploadActor {
+  userId: number;
+  deviceId: string | null;
+  pairingId: string | null;
+}
+
+type TCreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
+
+function partBytes(upload: UploadRow, partNumber: number): number {
+  if (partNumber < upload.partCount) return upload.partSize;
+  return upload.byteSize - upload.partSize * (upload.partCount - 1);
+}
+
+function toUploading(upload: UploadRow): TCreateUploadResult {
+  return {
+    state: 'uploading',
+    videoId: upload.videoId,
+    uploadId: upload.id,
+    partSize: upload.partSize,
+    partCount: upload.partCount,
+  };
+}
+
+/** An upload the actor may touch, still under way; else a 404 that names nothing. */
+async function requireOwnUpload(
+  deps: AppDeps,
+  actor: TUploadActor,
+  uploadId: string,
+): Promise<UploadRow> {
+  const upload = await findUploadById(deps.db, uploadId);
+  const isOwn =
+    upload !== undefined &&
+    upload.userId === actor.userId &&
+    (actor.pairingId === null || upload.pairingId === actor.pairingId);
+  if (!upload || !isOwn || upload.status === 'aborted' || upload.status === 'completed') {
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
+  }
+  return upload;
+}
+
+/**
+ * Starts sending one indexed video to the cloud, or answers the upload already under way (a
+ * resumed upload keeps its id, so the device's stored part ETags stay good). Refuses free plans
+ * (Community Edition never sends video bytes) and a full quota, with a plain message.
+ */
+export async function createUpload(
+  deps: AppDeps,
+  input: { owner: UserRow; actor: TUploadActor; body: TCreateUploadInput },
+): Promise<TCreateUploadResult> {
+  const { owner, actor, body } = input;
+  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);
+
+  const video = await findVideoById(deps.db, body.videoId);
+  if (!video || video.creatorId !== owner.id) {
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  }
+  if (video.syncStatus === 'synced' && video.sha256 === body.sha256) {
+    return { state: 'synced', videoId: video.id };
+  }
+
+  const existing = await findActiveUploadForVideo(deps.db, video.id);
+  if (existing) {
+    if (existing.sha256 === body.sha256 && existing.byteSize === body.byteSize) {
+      return toUploading(existing);
+    }
+    // The device now holds different bytes for this message (a restore, say): start afresh.
+    await abortUploadRow(deps, existing);
+  }
+
+  const partSize = deps.uploadPartBytes;
+  const partCount = Math.max(1, Math.ceil(body.byteSize / partSize));
+  const objectKey = newObjectKey();
+  const { storeUploadId } = await deps.videoStore.createMultipart(objectKey, video.mimeType);
+
+  const created = await deps.db.transaction(async (tx) => {
+    // One account's uploads are admitted one at a time, so parallel starts cannot overshoot
+    // the quota together.
+    await tx.execute(sql`select pg_advisory_xact_lock(8101, ${owner.id})`);
+    const { usedBytes } = await sumCloudBytes(tx, owner.id, video.id);
+    if (usedBytes + body.byteSize > cloudQuotaFor(owner)) {
+      throw new AppError('STORAGE_FULL', CLOUD_MESSAGES.storageFull);
+    }
+    const row = await insertActiveUpload(tx, {
+      videoId: video.id,
+      userId: owner.id,
+      deviceId: actor.deviceId,
+      pairingId: actor.pairingId,
+      objectKey,
+      storeUploadId,
+      byteSize: body.byteSize,
+      partSize,
+      partCount,
+      sha256: body.sha256,
+    });
+    if (row) await markVideoPending(tx, video.id, { title: body.title, promptId: body.promptId });
+    return row;
+  });
+  if (created) return toUploading(created);
+
+  // Another request for the same video won the race: answer its upload and drop ours.
+  await deps.videoStore.abortMultipart({ id: '', objectKey, storeUploadId }).catch(() => undefined);
+  const winner = await findActiveUploadForVideo(deps.db, video.id);
+  if (!winner) throw new AppError('CONFLICT', CLOUD_MESSAGES.alreadyUploading);
+  return toUploading(winner);
+}
+
+export async function signParts(
+  deps: AppDeps,
+  actor: TUploadActor,
+  uploadId: string,
+  partNumbers: readonly number[],
+): Promise<TSignPartsResult> {
+  const upload = await requireOwnUpload(deps, actor, uploadId);
+  const wanted = [...new Set(partNumbers)].sort((a, b) => a - b);
+  const outside = wanted.filter((number) => number > upload.partCount);
+  if (outside.length > 0) {
+    throw new AppError('VALIDATION', `This upload has ${upload.partCount} parts.`, {
+      partNumbers: `This upload has ${upload.partCount} parts.`,
+    });
+  }
+  const parts = await Promise.all(
+    wanted.map(async (partNumber) => ({
+      partNumber,
+      ...(await deps.videoStore.signPart(upload, partNumber)),
+    })),
+  );
+  return { parts };
+}
+
+/** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
+export async function receivePart(
+  deps: AppDeps,
+  actor: TUploadActor,
+  input: { uploadId: string; partNumber: number; body: Readable },
+): Promise<string> {
+  const store = deps.videoStore;
+  if (!(store instanceof FileVideoStore))
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
+  const upload = await requireOwnUpload(deps, actor, input.uploadId);
+  if (input.partNumber > upload.partCount) {
+    throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
+  }
+  try {
+    return await store.writePart(
+      upload,
+      input.partNumber,
+      input.body,
+      partBytes(upload, input.partNumber),
+    );
+  } catch (error) {
+    if (error instanceof PartSizeError)
+      throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
+    throw error;
+  }
+}
+
+/**
+ * Joins the parts, reads the stored object back and compares its SHA-256 with the one the
+ * device computed: only a byte-identical copy makes the message 'synced'.
+ */
+export async function completeUpload(
+  deps: AppDeps,
+  actor: TUploadActor,
+  input: { uploadId: string; parts: ReadonlyArray<{ partNumber: number; etag: string }> },
+): Promise<VideoRow> {
+  const upload = await requireOwnUpload(deps, actor, input.uploadId);
+  const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
+  const isComplete =
+    parts.length === upload.partCount &&
+    parts.every((part, index) => part.partNumber === index + 1);
+  if (!isComplete) throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing);
+
+  const store = deps.videoStore;
+  if (store instanceof FileVideoStore) {
+    for (const part of parts) {
+      if (!(await store.hasPart(upload, part.partNumber, partBytes(upload, part.partNumber)))) {
+        throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing, {
+          [`parts.${part.partNumber}`]: CLOUD_MESSAGES.partsMissing,
+        });
+      }
+    }
+  }
+
+  const claimed = await claimUploadForCompletion(deps.db, upload.id);
+  if (!claimed) throw new AppError('CONFLICT', CLOUD_MESSAGES.alreadyUploading);
+
+  let stored;
+  try {
+    stored = await store.completeMultipart(claimed, parts);
+  } catch (error) {
+    await releaseUploadClaim(deps.db, claimed.id);
+    throw error;
+  }
+
+  if (stored.sha256 !== claimed.sha256 || stored.byteSize !== claimed.byteSize) {
+    await store.deleteObject(claimed.objectKey);
+    await deps.db.transaction(async (tx) => {
+      await setUploadStatus(tx, claimed.id, 'aborted');
+      await markVideoLocalOnly(tx, claimed.videoId);
+    });
+    throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
+  }
+
+  const video = await deps.db.transaction(async (tx) => {
+    const finished = await setUploadStatus(tx, claimed.id, 'completed');
+    if (!finished) return undefined;
+    const row = await markVideoSynced(tx, claimed.videoId, {
+      objectKey: claimed.objectKey,
+      sha256: stored.sha256,
+      byteSize: stored.byteSize,
+    });
+    if (row && claimed.deviceId) await touchDeviceSync(tx, claimed.deviceId);
+    return row;
+  });
+  if (!video) {
+    // The message was deleted while its last part was on the way: nothing may stay behind.
+    await store.deleteObject(claimed.objectKey);
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  }
+  return video;
+}
+
+async function abortUploadRow(deps: AppDeps, upload: UploadRow): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await setUploadStatus(tx, upload.id, 'aborted');
+    await markVideoLocalOnly(tx, upload.videoId);
+  });
+  // The row is what counts; a store that cannot abort keeps orphaned parts until its own
+  // lifecycle rule clears them (README: S3 mode).
+  await deps.videoStore
+    .abortMultipart(upload)
+    .catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'the store could not abort an upload'),
+    );
+}
+
+export async function abortUpload(
+  deps: AppDeps,
+  actor: TUploadActor,
+  uploadId: string,
+): Promise<void> {
+  await abortUploadRow(deps, await requireOwnUpload(deps, actor, uploadId));
+}
+
+/**
+ * What must leave the store before these videos' rows go; call `removeCloudCopies` with it after
+ * the deleting transaction commits.
+ */
+export function findCloudCopies(deps: AppDeps, videoIds: readonly string[]) {
+  return findCloudLeftovers(deps.db, videoIds);
+}
+
+/**
+ * Deletes the cloud objects and unfinished uploads of deleted videos. A failure is logged, not
+ * thrown: the rows are already gone, so nobody can reach the bytes.
+ */
+export async function removeCloudCopies(
+  deps: AppDeps,
+  leftovers: TCloudLeftovers,
+  deletedIds: readonly string[],
+): Promise<void> {
+  const { objects, uploads } = narrowLeftovers(leftovers, deletedIds);
+  const work = [
+    ...objects.map((object) => deps.videoStore.deleteObject(object.key)),
+    ...uploads.map((upload) => deps.videoStore.abortMultipart(upload)),
+  ];
+  const results = await Promise.allSettled(work);
+  const failed = results.filter((result) => result.status === 'rejected').length;
+  if (failed > 0)
+    deps.log.warn({ failed }, 'cloud copies of deleted videos could not all be removed');
+}

@@ -1,0 +1,591 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users, videos } from '../../src/server/db/schema';
+import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
+import { findPlan } from '../../src/shared/domain/plans';
+import {
+  buildTestApp,
+  createOnboardedUser,
+  createPrimaryUser,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
+import { startS3Server } from '../setup/s3';
+
+// Issue 13: the cloud library's upload protocol and playback, in both storage modes — files under
+// DATA_DIR, and a real S3-compatible server (s3rver) — each on the test run's database.
+
+const PART_BYTES = 64 * 1024;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+type Mode = 'file' | 's3';
+
+describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
+  let t: TestApp;
+  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
+
+  beforeAll(async () => {
+    if (mode === 's3') s3 = await startS3Server();
+    t = await buildTestApp({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES });
+    // The installation's first account is its admin (D1); the owners below are ordinary users.
+    await createPrimaryUser(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3?.close();
+  });
+
+  async function setTier(userId: number, tier: 'free' | 'standard' | 'premium') {
+    await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
+  }
+
+  /** A premium owner with a next of kin, signed in on their primary device. */
+  async function createPaidOwner() {
+    const owner = await createOnboardedUser(t);
+    await setTier(owner.user.id, 'premium');
+    return owner;
+  }
+
+  async function indexVideo(device: TestDevice, recipientId: number, bytes: Buffer) {
+    const id = randomUUID();
+    const res = await device.post('/api/videos', {
+      id,
+      recipientId,
+      metadata: { byteSize: bytes.length, durationMs: 4000, mimeType: 'video/webm' },
+    });
+    expect(res.statusCode).toBe(201);
+    return id;
+  }
+
+  /** PUTs one part where the server said: its own endpoint, or the store's presigned URL. */
+  async function putPart(
+    device: TestDevice,
+    part: { url: string; isSameOrigin: boolean },
+    bytes: Buffer,
+  ): Promise<{ status: number; etag: string | undefined }> {
+    if (part.isSameOrigin) {
+      const res = await device.request({
+        method: 'PUT',
+        url: part.url,
+        payload: bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      return { status: res.statusCode, etag: res.headers.etag as string | undefined };
+    }
+    const res = await fetch(part.url, { method: 'PUT', body: new Uint8Array(bytes) });
+    return { status: res.status, etag: res.headers.get('etag') ?? undefined };
+  }
+
+  async function startUpload(
+    device: TestDevice,
+    videoId: string,
+    bytes: Buffer,
+    title = 'For Susan',
+  ) {
+    return device.post('/api/uploads', {
+      videoId,
+      title,
+      promptId: null,
+      byteSize: bytes.length,
+      sha256: sha256(bytes),
+    });
+  }
+
+  /** The whole client path: create, sign, send every part, complete. */
+  async function uploadWhole(device: TestDevice, videoId: string, bytes: Buffer) {
+    const created = await startUpload(device, videoId, bytes);
+    expect(created.statusCode).toBe(200);
+    const upload = created.json<{ uploadId: string; partSize: number; partCount: number }>();
+    const signed = await device.post(`/api/uploads/${upload.uploadId}/sign`, {
+      partNumbers: Array.from({ length: upload.partCount }, (_, index) => index + 1),
+    });
+    expect(signed.statusCode).toBe(200);
+    const parts = [];
+    for (const part of signed.json<{
+      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
+    }>().parts) {
+      const slice = bytes.subarray(
+        (part.partNumber - 1) * upload.partSize,
+        part.partNumber * upload.partSize,
+      );
+      const sent = await putPart(device, part, slice);
+      expect(sent.status).toBe(200);
+      parts.push({ partNumber: part.partNumber, etag: sent.etag! });
+    }
+    const completed = await device.post(`/api/uploads/${upload.uploadId}/complete`, { parts });
+    return { upload, completed };
+  }
+
+  /** Reads a cloud copy the way the player does: playback URL, then a ranged GET. */
+  async function readCloudCopy(device: TestDevice, videoId: string, range?: string) {
+    const playback = await device.get(`/api/videos/${videoId}/playback`);
+    if (playback.statusCode !== 200) return { status: playback.statusCode, body: playback.json() };
+    const { url } = playback.json<{ url: string }>();
+    if (url.startsWith('/')) {
+      const parsed = new URL(url, 'http://localhost');
+      const res = await device.request({
+        method: 'GET',
+        url,
+        headers: { 'x-device-id': parsed.searchParams.get('device')!, ...(range ? { range } : {}) },
+      });
+      return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
+    }
+    const res = await fetch(url, range ? { headers: { range } } : {});
+    return {
+      status: res.status,
+      bytes: Buffer.from(await res.arrayBuffer()),
+      headers: Object.fromEntries(res.headers),
+    };
+  }
+
+  it('sends a paid user’s video in parts and keeps a byte-identical copy that plays with Range', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES * 2 + 1234);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+
+    const { upload, completed } = await uploadWhole(owner.device, videoId, bytes);
+    expect(upload.partCount).toBe(3);
+    expect(completed.statusCode).toBe(200);
+    expect(completed.json()).toMatchObject({
+      id: videoId,
+      syncStatus: 'synced',
+      storageType: 'cloud',
+      title: 'For Susan',
+    });
+
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row).toMatchObject({
+      syncStatus: 'synced',
+      sha256: sha256(bytes),
+      byteSize: bytes.length,
+      title: 'For Susan',
+    });
+    expect(row!.cloudPath).toMatch(/^[0-9a-f]{32}$/);
+
+    const whole = await readCloudCopy(owner.device, videoId);
+    expect(whole.status).toBe(200);
+    expect(sha256(whole.bytes!)).toBe(sha256(bytes));
+
+    const ranged = await readCloudCopy(owner.device, videoId, 'bytes=100-199');
+    expect(ranged.status).toBe(206);
+    expect(ranged.bytes!.equals(bytes.subarray(100, 200))).toBe(true);
+
+    const status = await owner.device.get('/api/cloud/status');
+    expect(status.json()).toMatchObject({
+      hasCloudSync: true,
+      usedBytes: bytes.length,
+      quotaBytes: findPlan('premium').cloudStorageBytes,
+      syncedCount: 1,
+    });
+    expect(status.json().lastSyncAt).not.toBeNull();
+
+    const index = await owner.device.get('/api/videos');
+    expect(index.json()).toEqual([
+      expect.objectContaining({ id: videoId, title: 'For Susan', syncStatus: 'synced' }),
+    ]);
+
+    // Asking again for a synced, identical video sends nothing more.
+    const again = await startUpload(owner.device, videoId, bytes);
+    expect(again.json()).toEqual({ state: 'synced', videoId });
+  });
+
+  it('resumes an upload under the same id, so parts already sent are never sent again', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES * 2 + 10);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const first = (await startUpload(owner.device, videoId, bytes)).json<{ uploadId: string }>();
+    const signed = await owner.device.post(`/api/uploads/${first.uploadId}/sign`, {
+      partNumbers: [1, 2, 3],
+    });
+    const parts = signed.json<{
+      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
+    }>().parts;
+    const sentFirst = await putPart(owner.device, parts[0]!, bytes.subarray(0, PART_BYTES));
+
+    // The tab closed here. Later the device asks again and gets the same upload.
+    const resumed = (await startUpload(owner.device, videoId, bytes)).json<{
+      uploadId: string;
+      state: string;
+    }>();
+    expect(resumed).toMatchObject({ state: 'uploading', uploadId: first.uploadId });
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row!.syncStatus).toBe('pending_sync');
+
+    const sentRest = [];
+    for (const part of parts.slice(1)) {
+      const slice = bytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      sentRest.push({
+        partNumber: part.partNumber,
+        etag: (await putPart(owner.device, part, slice)).etag!,
+      });
+    }
+    const completed = await owner.device.post(`/api/uploads/${first.uploadId}/complete`, {
+      parts: [{ partNumber: 1, etag: sentFirst.etag! }, ...sentRest],
+    });
+    expect(completed.statusCode).toBe(200);
+    expect(sha256((await readCloudCopy(owner.device, videoId)).bytes!)).toBe(sha256(bytes));
+  });
+
+  it('discards a copy whose checksum does not match the device’s and keeps the message local', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES + 5);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const created = await owner.device.post('/api/uploads', {
+      videoId,
+      title: 'Wrong sum',
+      promptId: null,
+      byteSize: bytes.length,
+      sha256: sha256(Buffer.from('something else')),
+    });
+    const upload = created.json<{ uploadId: string }>();
+    const signed = await owner.device.post(`/api/uploads/${upload.uploadId}/sign`, {
+      partNumbers: [1, 2],
+    });
+    const parts = [];
+    for (const part of signed.json<{
+      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
+    }>().parts) {
+      const slice = bytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      parts.push({
+        partNumber: part.partNumber,
+        etag: (await putPart(owner.device, part, slice)).etag!,
+      });
+    }
+    const completed = await owner.device.post(`/api/uploads/${upload.uploadId}/complete`, {
+      parts,
+    });
+    expect(completed.statusCode).toBe(409);
+    expect(completed.json()).toEqual({
+      code: 'CONFLICT',
+      message: CLOUD_MESSAGES.checksumMismatch,
+    });
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row).toMatchObject({ syncStatus: 'local_only', cloudPath: null });
+    expect(
+      (await owner.device.post(`/api/uploads/${upload.uploadId}/sign`, { partNumbers: [1] }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('never takes a free user’s video: Community Edition stays on the device', async () => {
+    const owner = await createOnboardedUser(t);
+    const bytes = randomBytes(1000);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const res = await startUpload(owner.device, videoId, bytes);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      code: 'UPGRADE_REQUIRED',
+      message: CLOUD_MESSAGES.upgradeRequired,
+    });
+    expect((await owner.device.get('/api/cloud/status')).json()).toMatchObject({
+      hasCloudSync: false,
+      quotaBytes: null,
+    });
+  });
+
+  it('says plainly when the cloud storage is full, and keeps nothing', async () => {
+    const owner = await createPaidOwner();
+    await setTier(owner.user.id, 'standard');
+    const big = await indexVideo(owner.device, owner.nextOfKin.id, randomBytes(10));
+    await t.db
+      .update(videos)
+      .set({
+        syncStatus: 'synced',
+        storageType: 'cloud',
+        byteSize: findPlan('standard').cloudStorageBytes - 100,
+      })
+      .where(eq(videos.id, big));
+    const bytes = randomBytes(500);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const res = await startUpload(owner.device, videoId, bytes);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ code: 'STORAGE_FULL', message: CLOUD_MESSAGES.storageFull });
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row!.syncStatus).toBe('local_only');
+  });
+
+  it('lets the recipient it is shared with watch it, and nobody else', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES + 77);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    expect((await uploadWhole(owner.device, videoId, bytes)).completed.statusCode).toBe(200);
+
+    const nextOfKinPhone = await TestDevice.create(t.app);
+    const signIn = await nextOfKinPhone.post('/api/login', {
+      email: owner.nextOfKin.email,
+      password: owner.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: nextOfKinPhone.deviceId,
+    });
+    expect(signIn.statusCode).toBe(200);
+    const home = await nextOfKinPhone.get('/api/recipient-home');
+    expect(home.json().sharedVideos).toEqual([
+      expect.objectContaining({ id: videoId, title: 'For Susan' }),
+    ]);
+    const watched = await readCloudCopy(nextOfKinPhone, videoId);
+    expect(watched.status).toBe(200);
+    expect(sha256(watched.bytes!)).toBe(sha256(bytes));
+
+    // Another recipient of the same owner, not shared with.
+    const friend = await owner.device.post('/api/recipients', {
+      firstName: 'Frank',
+      lastName: 'Ford',
+      email: `frank.${owner.user.username}@example.test`,
+      category: 'friend',
+    });
+    const friendPhone = await TestDevice.create(t.app);
+    await friendPhone.post('/api/login', {
+      email: `frank.${owner.user.username}@example.test`,
+      password: friend.json().emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: friendPhone.deviceId,
+    });
+    expect((await friendPhone.get('/api/recipient-home')).statusCode).toBe(200);
+    expect((await friendPhone.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
+    expect(
+      (await friendPhone.get(`/api/videos/${videoId}/content?device=${friendPhone.deviceId}`))
+        .statusCode,
+    ).toBe(404);
+
+    // Another user entirely, and nobody at all.
+    const stranger = await createPrimaryUser(t);
+    expect((await stranger.device.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
+    const anonymous = await TestDevice.create(t.app);
+    expect((await anonymous.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(401);
+    expect(
+      (await anonymous.get(`/api/videos/${videoId}/content?device=${anonymous.deviceId}`))
+        .statusCode,
+    ).toBe(401);
+    // A cookie replayed with another device id in the query is refused like any other request.
+    expect(
+      (
+        await nextOfKinPhone.request({
+          method: 'GET',
+          url: `/api/videos/${videoId}/content?device=${anonymous.deviceId}`,
+          headers: { 'x-device-id': '' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    // Nobody else may touch the upload protocol for this owner's videos, paid or not.
+    await setTier(stranger.user.id, 'premium');
+    expect(
+      (
+        await stranger.device.post('/api/uploads', {
+          videoId,
+          title: 'x',
+          promptId: null,
+          byteSize: bytes.length,
+          sha256: sha256(bytes),
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await nextOfKinPhone.post('/api/uploads', {
+          videoId,
+          title: 'x',
+          promptId: null,
+          byteSize: bytes.length,
+          sha256: sha256(bytes),
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+
+  it('removes the cloud copy with the message, and the recipient loses access at once', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES + 1);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    await uploadWhole(owner.device, videoId, bytes);
+    const playback = (await owner.device.get(`/api/videos/${videoId}/playback`)).json<{
+      url: string;
+    }>();
+    if (mode === 'file') expect(countObjects()).toBeGreaterThan(0);
+
+    const deleted = await owner.device.delete('/api/videos', { ids: [videoId] });
+    expect(deleted.json()).toEqual({ deletedIds: [videoId] });
+    expect((await owner.device.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
+    if (mode === 'file') {
+      expect(
+        (await owner.device.get(`/api/videos/${videoId}/content?device=${owner.device.deviceId}`))
+          .statusCode,
+      ).toBe(404);
+    } else {
+      // Even a presigned URL handed out before the delete finds nothing now.
+      expect((await fetch(playback.url)).status).toBe(404);
+    }
+  });
+
+  it('removes the cloud copies of a deleted recipient’s messages, and the recipient with them', async () => {
+    const owner = await createPaidOwner();
+    const friend = await owner.device.post('/api/recipients', {
+      firstName: 'Fay',
+      lastName: 'Fox',
+      email: `fay.${owner.user.username}@example.test`,
+      category: 'friend',
+    });
+    const bytes = randomBytes(300);
+    const videoId = await indexVideo(owner.device, friend.json().id, bytes);
+    await uploadWhole(owner.device, videoId, bytes);
+    const playback = (await owner.device.get(`/api/videos/${videoId}/playback`)).json<{
+      url: string;
+    }>();
+    expect((await owner.device.delete(`/api/recipients/${friend.json().id}`)).statusCode).toBe(200);
+    expect((await owner.device.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
+    if (mode === 's3') expect((await fetch(playback.url)).status).toBe(404);
+  });
+
+  it('answers bad input with a clear message, never a 500', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES + 3);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+
+    const noTitle = await owner.device.post('/api/uploads', {
+      videoId,
+      title: '  ',
+      promptId: null,
+      byteSize: 3,
+      sha256: sha256(bytes),
+    });
+    expect(noTitle.statusCode).toBe(400);
+    expect(noTitle.json().message).toBe(CLOUD_MESSAGES.titleRequired);
+    const badSum = await owner.device.post('/api/uploads', {
+      videoId,
+      title: 'A',
+      byteSize: 3,
+      sha256: 'abc',
+    });
+    expect(badSum.json()).toMatchObject({
+      code: 'VALIDATION',
+      message: 'The checksum must be a SHA-256 in hex',
+    });
+    expect(
+      (
+        await owner.device.post('/api/uploads', {
+          videoId: 'nope',
+          title: 'A',
+          byteSize: 3,
+          sha256: sha256(bytes),
+        })
+      ).json().message,
+    ).toBe('Video id must be a UUID');
+    expect((await startUpload(owner.device, randomUUID(), bytes)).json()).toEqual({
+      code: 'NOT_FOUND',
+      message: CLOUD_MESSAGES.videoNotFound,
+    });
+    expect(
+      (await owner.device.post(`/api/uploads/not-a-uuid/sign`, { partNumbers: [1] })).json()
+        .message,
+    ).toBe('Upload id must be a UUID');
+    expect(
+      (await owner.device.post(`/api/uploads/${randomUUID()}/sign`, { partNumbers: [1] }))
+        .statusCode,
+    ).toBe(404);
+
+    const upload = (await startUpload(owner.device, videoId, bytes)).json<{ uploadId: string }>();
+    const beyond = await owner.device.post(`/api/uploads/${upload.uploadId}/sign`, {
+      partNumbers: [3],
+    });
+    expect(beyond.json()).toMatchObject({
+      code: 'VALIDATION',
+      message: 'This upload has 2 parts.',
+    });
+    expect(
+      (await owner.device.post(`/api/uploads/${upload.uploadId}/sign`, { partNumbers: [] })).json()
+        .message,
+    ).toBe('Please name at least one part');
+    expect(
+      (
+        await owner.device.post(`/api/uploads/${upload.uploadId}/complete`, {
+          parts: [{ partNumber: 1, etag: '"x"' }],
+        })
+      ).json(),
+    ).toMatchObject({ code: 'VALIDATION', message: CLOUD_MESSAGES.partsMissing });
+    expect((await owner.device.get(`/api/videos/${videoId}/playback`)).json()).toEqual({
+      code: 'NOT_FOUND',
+      message: CLOUD_MESSAGES.notInCloud,
+    });
+    expect(
+      (
+        await owner.device.request({
+          method: 'POST',
+          url: '/api/uploads',
+          payload: 'x=1',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(415);
+
+    if (mode === 'file') {
+      const url = `/api/uploads/${upload.uploadId}/parts/1`;
+      const short = await owner.device.request({
+        method: 'PUT',
+        url,
+        payload: randomBytes(10),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(short.json()).toEqual({ code: 'VALIDATION', message: CLOUD_MESSAGES.partSizeWrong });
+      const long = await owner.device.request({
+        method: 'PUT',
+        url,
+        payload: randomBytes(PART_BYTES + 1),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(long.json()).toEqual({ code: 'VALIDATION', message: CLOUD_MESSAGES.partSizeWrong });
+      const zero = await owner.device.request({
+        method: 'PUT',
+        url: `/api/uploads/${upload.uploadId}/parts/0`,
+        payload: randomBytes(1),
+      });
+      expect(zero.json().message).toBe('Part numbers start at 1');
+      const stranger = await createPaidOwner();
+      const foreign = await stranger.device.request({
+        method: 'PUT',
+        url,
+        payload: randomBytes(PART_BYTES),
+      });
+      expect(foreign.statusCode).toBe(404);
+      expect(
+        (
+          await owner.device.get(`/api/videos/${videoId}/content?device=${owner.device.deviceId}`, {
+            range: 'bytes=oops',
+          })
+        ).statusCode,
+      ).toBe(404);
+    }
+    // Abort ends it; the message is local again.
+    expect((await owner.device.delete(`/api/uploads/${upload.uploadId}`)).statusCode).toBe(204);
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row!.syncStatus).toBe('local_only');
+  });
+
+  it('makes one upload from parallel starts for the same message', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(200);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => startUpload(owner.device, videoId, bytes)),
+    );
+    const ids = new Set(answers.map((res) => res.json().uploadId));
+    expect(answers.every((res) => res.statusCode === 200)).toBe(true);
+    expect(ids.size).toBe(1);
+  });
+
+  function countObjects(): number {
+    const root = path.join(t.config.DATA_DIR, 'videos', 'objects');
+    if (!existsSync(root)) return 0;
+    return readdirSync(root).reduce(
+      (total, folder) => total + readdirSync(path.join(root, folder)).length,
+      0,
+    );
+  }
+});
