@@ -18,6 +18,7 @@ import { SecretBox } from './lib/secret-box';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
+import { runCloudRetention } from './modules/cloud/retention.service';
 import type { VideoStore } from './modules/cloud/video-store';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -36,6 +37,13 @@ import { createMailTransport } from './modules/mail/mail.transport';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerRequestContext } from './plugins/request-context';
 import { registerWebApp } from './plugins/web-app';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Scheduled work, callable with any clock (tests, and the console). */
+    jobs: { runCloudRetention(now: Date): Promise<number> };
+  }
+}
 
 interface RateLimit {
   max: number;
@@ -83,6 +91,7 @@ export interface BuildAppOptions {
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 const SESSION_CLEANUP_INTERVAL_MS = 3600_000;
+const RETENTION_INTERVAL_MS = 3600_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -178,9 +187,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, SESSION_CLEANUP_INTERVAL_MS);
   cleanup.unref();
 
-  app.addHook('onReady', async () => mail.start());
+  // Scheduled work (DESIGN.md §3): the mail queue's pattern — due work is read from the
+  // database and claimed with SKIP LOCKED, so it runs once across app servers and catches up
+  // after downtime. The clock is the argument (tests pass their own).
+  const runRetention = () =>
+    runCloudRetention(deps, new Date()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'cloud retention run failed'),
+    );
+  app.decorate('jobs', { runCloudRetention: (now: Date) => runCloudRetention(deps, now) });
+  const retention = setInterval(runRetention, RETENTION_INTERVAL_MS);
+  retention.unref();
+
+  app.addHook('onReady', async () => {
+    mail.start();
+    void runRetention();
+  });
   app.addHook('onClose', async () => {
     clearInterval(cleanup);
+    clearInterval(retention);
     await mail.stop();
     if (!options.database) await database.close();
   });

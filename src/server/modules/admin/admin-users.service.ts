@@ -14,6 +14,7 @@ import { hashSecret } from '../../lib/crypto';
 import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { adminPasswordResetMail } from '../mail/mail.templates';
 import { findUserById, updateUser, type UserRow } from '../users/users.repository';
 import {
@@ -81,6 +82,12 @@ export async function overrideTier(
         ? { isVIP: body.isVIP, vipOverriddenBy: admin.id, vipOverriddenAt: now }
         : {}),
     });
+    await noteCloudEntitlementChange(deps, tx, {
+      user: target,
+      before: target,
+      after: { ...target, subscriptionTier: body.tier, isVIP: body.isVIP },
+      now,
+    });
     await recordAudit(tx, context, {
       eventType: 'admin_tier_override',
       userId: target.id,
@@ -101,6 +108,7 @@ export async function overrideTier(
       });
     }
   });
+  deps.mail.kick();
   return presentOne(deps, input.userId);
 }
 
