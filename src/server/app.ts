@@ -15,6 +15,7 @@ import { openDatabase, type Database, type Db } from './db/client';
 import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
 import { SecretBox } from './lib/secret-box';
+import { UrlSigner } from './lib/url-signer';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
@@ -74,6 +75,7 @@ export interface AppDeps {
   limits: Limits;
   mail: MailQueue;
   secretBox: SecretBox;
+  urlSigner: UrlSigner;
   videoStore: VideoStore;
   /** The size of upload parts (tests use smaller ones). */
   uploadPartBytes: number;
@@ -104,7 +106,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.cookie', 'req.headers.authorization'],
+            // Signed playback URLs carry their signature in the query: never log it.
+            serializers: {
+              req: (request: { method: string; url: string }) => ({
+                method: request.method,
+                url: request.url.replace(/([?&]sig=)[^&]*/, '$1[redacted]'),
+              }),
+            },
+          },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
@@ -127,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     mail,
     secretBox: new SecretBox(sessionSecret),
+    urlSigner: new UrlSigner(sessionSecret),
     videoStore: createVideoStore(config),
     uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,
     log: app.log,

@@ -34,7 +34,7 @@ export async function buildTestApp(
   const database: Database = options.database ?? (await createTestDatabase());
   const config = parseConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_URL: TEST_APP_URL,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'memento-test-')),
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',

@@ -33,8 +33,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
     isDeviceOptional?: boolean;
-    /** Routes a media element loads: the device id may come as `?device=` (no custom headers). */
-    isDeviceFromQuery?: boolean;
   }
 }
 
@@ -110,10 +108,7 @@ export function registerRequestContext(
 
     if (request.routeOptions.config.isDeviceOptional) return;
 
-    const fromQuery = request.routeOptions.config.isDeviceFromQuery
-      ? (request.query as { device?: unknown } | undefined)?.device
-      : undefined;
-    const header = request.headers[DEVICE_HEADER] || fromQuery;
+    const header = request.headers[DEVICE_HEADER];
     if (typeof header !== 'string' || !isValidDeviceId(header)) {
       throw new AppError('DEVICE_REQUIRED', MESSAGES.deviceRequired);
     }

@@ -36,6 +36,13 @@ const ZPartParams = ZUploadParams.extend({
   partNumber: z.coerce.number().int().min(1, 'Part numbers start at 1').max(100_000),
 });
 const ZVideoParams = z.object({ id: z.uuid({ error: 'Video id must be a UUID' }) });
+const LINK_ENDED = 'This link has ended. Please open the message again.';
+const ZContentQuery = z.object({
+  key: z.string({ error: LINK_ENDED }).max(64, LINK_ENDED),
+  type: z.string({ error: LINK_ENDED }).max(100, LINK_ENDED),
+  expires: z.coerce.number({ error: LINK_ENDED }).int(LINK_ENDED),
+  sig: z.string({ error: LINK_ENDED }).max(100, LINK_ENDED),
+});
 
 /** The signed-in owner's own account, on any of its devices (uploads start on the primary). */
 function requireOwnerActor(request: Parameters<typeof requireUser>[0]): TUploadActor {
@@ -125,25 +132,21 @@ export const cloudRoutes =
       '/api/videos/:id/playback',
       { schema: { params: ZVideoParams } },
       async (request): Promise<TPlayback> =>
-        getPlayback(deps, {
-          user: requireUser(request),
-          device: requireDevice(request),
-          videoId: request.params.id,
-        }),
+        getPlayback(deps, { user: requireUser(request), videoId: request.params.id }),
     );
 
-    // A <video> element cannot send X-Device-ID, so this one route takes the device id from the
-    // query; the session cookie must still belong to that device.
+    // A <video> element sends no X-Device-ID: this route is authorised by the signed URL that
+    // GET /playback handed out after its access check (as S3's presigned GET is).
     app.get(
       '/api/videos/:id/content',
       {
-        schema: { params: ZVideoParams },
-        config: { isDeviceFromQuery: true },
+        schema: { params: ZVideoParams, querystring: ZContentQuery },
+        config: { isDeviceOptional: true },
       },
       async (request, reply) =>
         streamVideo(
           deps,
-          { user: requireUser(request), videoId: request.params.id, range: request.headers.range },
+          { videoId: request.params.id, query: request.query, range: request.headers.range },
           reply,
         ),
     );

@@ -36,44 +36,85 @@ export async function findWatchableVideo(
 
 export async function getPlayback(
   deps: AppDeps,
-  input: { user: UserRow; device: DeviceRow; videoId: string },
+  input: { user: UserRow; videoId: string },
 ): Promise<TPlayback> {
   const video = await findWatchableVideo(deps, input.user, input.videoId);
+  const expiresAt = Math.floor(Date.now() / 1000) + PLAYBACK_URL_SECONDS;
   const presigned = await deps.videoStore.presignedPlaybackUrl(video.cloudPath, video.mimeType);
-  const url =
-    presigned ?? `/api/videos/${video.id}/content?device=${encodeURIComponent(input.device.id)}`;
+  const url = presigned ?? signedContentUrl(deps, video, expiresAt);
   return {
     url,
-    expiresAt: new Date(Date.now() + PLAYBACK_URL_SECONDS * 1000).toISOString(),
+    expiresAt: new Date(expiresAt * 1000).toISOString(),
     mimeType: video.mimeType,
     byteSize: video.byteSize,
     durationMs: video.durationMs,
   };
 }
 
+/** What a file-mode playback URL names; all of it is signed. */
+function contentUrlParts(
+  video: { id: string; cloudPath: string; mimeType: string },
+  expiresAt: number,
+) {
+  return [video.id, video.cloudPath, video.mimeType, String(expiresAt)];
+}
+
+function signedContentUrl(
+  deps: AppDeps,
+  video: { id: string; cloudPath: string; mimeType: string },
+  expiresAt: number,
+): string {
+  const query = new URLSearchParams({
+    key: video.cloudPath,
+    type: video.mimeType,
+    expires: String(expiresAt),
+    sig: deps.urlSigner.sign(contentUrlParts(video, expiresAt)),
+  });
+  return `/api/videos/${video.id}/content?${query.toString()}`;
+}
+
+export interface TContentQuery {
+  key: string;
+  type: string;
+  expires: number;
+  sig: string;
+}
+
 const RANGE_PATTERN = /^bytes=(\d*)-(\d*)$/;
 
 /**
- * File mode's stream with HTTP Range (206), so the player can seek and start at once. The ETag is
- * the content's SHA-256; access is checked again on every range request.
+ * File mode's stream with HTTP Range (206), so the player can seek and start at once. Like S3's
+ * presigned GET it answers a URL the playback call signed a few minutes ago for this exact object
+ * (decision 022): no session lookup per range request. Deleting the message, or its recipient,
+ * deletes the file, so access still ends at once.
  */
 export async function streamVideo(
   deps: AppDeps,
-  input: { user: UserRow; videoId: string; range: string | undefined },
+  input: { videoId: string; query: TContentQuery; range: string | undefined },
   reply: FastifyReply,
 ) {
   const store = deps.videoStore;
-  if (!(store instanceof FileVideoStore))
-    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
-  const video = await findWatchableVideo(deps, input.user, input.videoId);
-  const file = store.objectPath(video.cloudPath);
-  const { size } = await stat(file);
+  const { query } = input;
+  const video = { id: input.videoId, cloudPath: query.key, mimeType: query.type };
+  const isValid =
+    store instanceof FileVideoStore &&
+    /^[0-9a-f]{32}$/.test(query.key) &&
+    query.expires * 1000 > Date.now() &&
+    deps.urlSigner.verify(contentUrlParts(video, query.expires), query.sig);
+  if (!isValid) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  const file = store.objectPath(query.key);
+  let size: number;
+  try {
+    ({ size } = await stat(file));
+  } catch {
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  }
 
   reply
     .header('accept-ranges', 'bytes')
-    .header('content-type', video.mimeType)
-    .header('cache-control', 'private, no-cache')
-    .header('etag', `"${video.sha256 ?? video.id}"`);
+    .header('content-type', query.type)
+    .header('cache-control', 'private, max-age=300')
+    .header('etag', `"${query.key}"`);
 
   let start = 0;
   let end = size - 1;

@@ -174,12 +174,10 @@ export async function receivePart(
     throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
   }
   try {
-    return await store.writePart(
-      upload,
-      input.partNumber,
-      input.body,
-      partBytes(upload, input.partNumber),
-    );
+    return await store.writePart(upload, input.partNumber, input.body, {
+      bytes: partBytes(upload, input.partNumber),
+      offset: (input.partNumber - 1) * upload.partSize,
+    });
   } catch (error) {
     if (error instanceof PartSizeError)
       throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
@@ -206,7 +204,7 @@ export async function completeUpload(
   const store = deps.videoStore;
   if (store instanceof FileVideoStore) {
     for (const part of parts) {
-      if (!(await store.hasPart(upload, part.partNumber, partBytes(upload, part.partNumber)))) {
+      if (!(await store.hasPart(upload, part.partNumber))) {
         throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing, {
           [`parts.${part.partNumber}`]: CLOUD_MESSAGES.partsMissing,
         });
@@ -219,7 +217,7 @@ export async function completeUpload(
 
   let stored;
   try {
-    stored = await store.completeMultipart(claimed, parts);
+    stored = await store.completeMultipart(claimed, parts, claimed.byteSize);
   } catch (error) {
     await releaseUploadClaim(deps.db, claimed.id);
     throw error;

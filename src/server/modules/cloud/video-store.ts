@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
-import { once } from 'node:events';
+import { mkdir, open, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -52,6 +51,7 @@ export interface VideoStore {
   completeMultipart(
     upload: TStoreUpload,
     parts: ReadonlyArray<{ partNumber: number; etag: string }>,
+    byteSize?: number,
   ): Promise<TStoredObject>;
   abortMultipart(upload: TStoreUpload): Promise<void>;
   deleteObject(objectKey: string): Promise<void>;
@@ -75,9 +75,22 @@ async function hashStream(stream: Readable): Promise<TStoredObject> {
 
 export class PartSizeError extends Error {}
 
-/** File mode: parts under DATA_DIR/videos/uploads, finished objects under DATA_DIR/videos/objects. */
+/** The running SHA-256 of an upload whose parts arrived in order, so completion need not re-read. */
+interface TRunningHash {
+  hash: Hash;
+  nextPart: number;
+}
+
+/**
+ * File mode. Each part is written straight into its place in one file
+ * (DATA_DIR/videos/uploads/<upload>/data, at offset (n-1) × part size) and marked done only when
+ * exactly its bytes arrived, so a cut connection leaves no part counted. While parts arrive in
+ * order the SHA-256 is kept as they stream, and completion is a rename; after a restart, or for
+ * parts out of order, completion reads the file once to hash it.
+ */
 export class FileVideoStore implements VideoStore {
   readonly mode = 'file' as const;
+  private readonly running = new Map<string, TRunningHash>();
 
   constructor(private readonly root: string) {}
 
@@ -91,8 +104,12 @@ export class FileVideoStore implements VideoStore {
     return path.join(this.root, 'uploads', uploadId);
   }
 
-  private partPath(uploadId: string, partNumber: number): string {
-    return path.join(this.uploadDir(uploadId), String(partNumber));
+  private dataPath(uploadId: string): string {
+    return path.join(this.uploadDir(uploadId), 'data');
+  }
+
+  private doneMarker(uploadId: string, partNumber: number): string {
+    return path.join(this.uploadDir(uploadId), `${partNumber}.done`);
   }
 
   async createMultipart(): Promise<{ storeUploadId: null }> {
@@ -103,79 +120,77 @@ export class FileVideoStore implements VideoStore {
     return { url: `/api/uploads/${upload.id}/parts/${partNumber}`, isSameOrigin: true };
   }
 
-  /**
-   * Writes one part from the request stream: to a temporary file first, renamed into place only
-   * when exactly the expected number of bytes arrived, so a cut connection never leaves a short
-   * part behind. Answers the part's ETag (MD5, as S3 does).
-   */
+  /** Writes one part from the request stream at its offset; answers its ETag (MD5, as S3). */
   async writePart(
     upload: TStoreUpload,
     partNumber: number,
     body: Readable,
-    expectedBytes: number,
+    expected: { bytes: number; offset: number },
   ): Promise<string> {
     const directory = this.uploadDir(upload.id);
     await mkdir(directory, { recursive: true, mode: 0o700 });
-    const target = this.partPath(upload.id, partNumber);
-    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    const data = this.dataPath(upload.id);
+    // Create the file once without truncating what other parts already wrote.
+    await (await open(data, 'a', 0o600)).close();
+    await rm(this.doneMarker(upload.id, partNumber), { force: true });
+
+    const running = this.running.get(upload.id) ?? { hash: createHash('sha256'), nextPart: 1 };
+    const candidate = running.nextPart === partNumber ? running.hash.copy() : undefined;
     const md5 = createHash('md5');
     let received = 0;
-    body.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      md5.update(chunk);
-      if (received > expectedBytes) body.destroy(new PartSizeError('part too large'));
+    // Counts and hashes on the way to disk, and stops before a byte lands past the part's end
+    // (where the next part lives).
+    const guard = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        if (received > expected.bytes) {
+          callback(new PartSizeError('part too large'));
+          return;
+        }
+        md5.update(chunk);
+        candidate?.update(chunk);
+        callback(null, chunk);
+      },
     });
-    try {
-      await pipeline(body, createWriteStream(temporary, { mode: 0o600 }));
-      if (received !== expectedBytes) throw new PartSizeError('part size mismatch');
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await pipeline(body, guard, createWriteStream(data, { flags: 'r+', start: expected.offset }));
+    if (received !== expected.bytes) throw new PartSizeError('part size mismatch');
+    await writeFile(this.doneMarker(upload.id, partNumber), '', { mode: 0o600 });
+    if (candidate) this.running.set(upload.id, { hash: candidate, nextPart: partNumber + 1 });
     return `"${md5.digest('hex')}"`;
   }
 
-  async completeMultipart(
-    upload: TStoreUpload,
-    parts: ReadonlyArray<{ partNumber: number }>,
-  ): Promise<TStoredObject> {
-    const target = this.objectPath(upload.objectKey);
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-    const hash = createHash('sha256');
-    let byteSize = 0;
-    const out = createWriteStream(temporary, { mode: 0o600 });
+  async hasPart(upload: TStoreUpload, partNumber: number): Promise<boolean> {
     try {
-      for (const part of parts) {
-        for await (const chunk of createReadStream(this.partPath(upload.id, part.partNumber))) {
-          hash.update(chunk as Buffer);
-          byteSize += (chunk as Buffer).length;
-          if (!out.write(chunk)) await once(out, 'drain');
-        }
-      }
-      out.end();
-      await finished(out);
-      await rename(temporary, target);
-    } catch (error) {
-      out.destroy();
-      await rm(temporary, { force: true });
-      throw error;
-    }
-    await rm(this.uploadDir(upload.id), { recursive: true, force: true });
-    return { sha256: hash.digest('hex'), byteSize };
-  }
-
-  /** Which parts are on disk with their full size: a missing one means the client must resend. */
-  async hasPart(upload: TStoreUpload, partNumber: number, expectedBytes: number): Promise<boolean> {
-    try {
-      return (await stat(this.partPath(upload.id, partNumber))).size === expectedBytes;
+      await stat(this.doneMarker(upload.id, partNumber));
+      return true;
     } catch {
       return false;
     }
   }
 
+  async completeMultipart(
+    upload: TStoreUpload,
+    parts: ReadonlyArray<{ partNumber: number }>,
+    byteSize?: number,
+  ): Promise<TStoredObject> {
+    const data = this.dataPath(upload.id);
+    // A part cut off past its end may have written beyond the last byte: trim to the real size.
+    if (byteSize !== undefined) await truncate(data, byteSize);
+    const running = this.running.get(upload.id);
+    this.running.delete(upload.id);
+    const stored =
+      running && running.nextPart === parts.length + 1
+        ? { sha256: running.hash.digest('hex'), byteSize: (await stat(data)).size }
+        : await hashStream(createReadStream(data));
+    const target = this.objectPath(upload.objectKey);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    await rename(data, target);
+    await rm(this.uploadDir(upload.id), { recursive: true, force: true });
+    return stored;
+  }
+
   async abortMultipart(upload: TStoreUpload): Promise<void> {
+    this.running.delete(upload.id);
     await rm(this.uploadDir(upload.id), { recursive: true, force: true });
   }
 

@@ -1,0 +1,334 @@
+// `npm run bench:cloud`: the cloud library's speed goals (issue 13), each against a bare baseline
+// measured in the same run on the same machine (absolute numbers drift on a shared machine):
+//   1. upload of a 100 MB file through the client protocol (create, sign, PUT parts, complete with
+//      SHA-256 check) vs one raw PUT of the same file to a bare Node HTTP sink;
+//   2. Range playback from file mode vs a bare Node server piping the same byte ranges;
+//   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again.
+// It starts the real server (`src/server/main.ts`, PGlite, file mode) on a fresh DATA_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 100) * 1024 * 1024;
+/** A player's requests: small ones while seeking, larger ones while playing on. */
+const RANGE_SIZES = [1024 * 1024, 8 * 1024 * 1024];
+const RANGE_SECONDS = 5;
+const RANGE_CONCURRENCY = 8;
+const root = path.resolve(import.meta.dirname, '..');
+const work = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-cloud-'));
+const port = 5700 + (process.pid % 200);
+const base = `http://127.0.0.1:${port}`;
+
+function startServer(dataDir: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function waitForHealth() {
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not start');
+}
+
+/** A browser as the server sees it: a device id and a cookie. */
+class Client {
+  cookie = '';
+  deviceId = '';
+  async call(method: string, url: string, body?: unknown, extra: Record<string, string> = {}) {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(this.deviceId ? { 'x-device-id': this.deviceId } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined && !(body instanceof Uint8Array)
+          ? { 'content-type': 'application/json' }
+          : {}),
+        ...extra,
+      },
+      body:
+        body === undefined
+          ? undefined
+          : body instanceof Uint8Array
+            ? (body as unknown as BodyInit)
+            : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return res;
+  }
+}
+
+async function signUpOwner(): Promise<{ client: Client; recipientId: number }> {
+  const client = new Client();
+  const device = await client.call('POST', '/api/device/register', { fingerprint: 'bench' });
+  client.deviceId = ((await device.json()) as { deviceId: string }).deviceId;
+  const registered = await client.call('POST', '/api/register', {
+    firstName: 'Bench',
+    lastName: 'Owner',
+    email: 'bench@example.test',
+    username: 'benchowner',
+    password: 'Tulips&Tea-2026',
+    tosAccepted: true,
+    tosAcceptedAt: new Date().toISOString(),
+    deviceId: client.deviceId,
+    fingerprint: 'bench',
+  });
+  if (!registered.ok) throw new Error(`register: ${await registered.text()}`);
+  const kin = await client.call('POST', '/api/recipients', {
+    firstName: 'Susan',
+    lastName: 'Hill',
+    email: 'susan@example.test',
+    phoneNumber: '+44 7700 900123',
+    relationship: 'Daughter',
+    category: 'next_of_kin',
+  });
+  const recipientId = ((await kin.json()) as { id: number }).id;
+  await client.call('POST', '/api/user/complete-onboarding', {});
+  return { client, recipientId };
+}
+
+interface TUploadState {
+  uploadId: string;
+  partSize: number;
+  partCount: number;
+  etags: Map<number, string>;
+}
+
+async function beginUpload(client: Client, recipientId: number, file: Buffer, sha: string) {
+  const videoId = randomUUID();
+  const indexed = await client.call('POST', '/api/videos', {
+    id: videoId,
+    recipientId,
+    metadata: { byteSize: file.length, durationMs: 60_000, mimeType: 'video/webm' },
+  });
+  if (!indexed.ok) throw new Error(`index: ${await indexed.text()}`);
+  return { videoId, state: await createUpload(client, videoId, file, sha) };
+}
+
+async function createUpload(
+  client: Client,
+  videoId: string,
+  file: Buffer,
+  sha: string,
+): Promise<TUploadState> {
+  const created = await client.call('POST', '/api/uploads', {
+    videoId,
+    title: 'Bench',
+    promptId: null,
+    byteSize: file.length,
+    sha256: sha,
+  });
+  const body = (await created.json()) as { uploadId: string; partSize: number; partCount: number };
+  return { ...body, etags: new Map() };
+}
+
+/** The client's loop: sign the parts not yet sent, PUT them one after another, keep each ETag. */
+async function sendParts(
+  client: Client,
+  state: TUploadState,
+  file: Buffer,
+  onPartSent: (partNumber: number) => void = () => undefined,
+): Promise<void> {
+  const missing = Array.from({ length: state.partCount }, (_, index) => index + 1).filter(
+    (number) => !state.etags.has(number),
+  );
+  for (let offset = 0; offset < missing.length; offset += 100) {
+    const signed = await client.call('POST', `/api/uploads/${state.uploadId}/sign`, {
+      partNumbers: missing.slice(offset, offset + 100),
+    });
+    const { parts } = (await signed.json()) as {
+      parts: Array<{ partNumber: number; url: string }>;
+    };
+    for (const part of parts) {
+      const start = (part.partNumber - 1) * state.partSize;
+      const res = await client.call('PUT', part.url, file.subarray(start, start + state.partSize), {
+        'content-type': 'application/octet-stream',
+      });
+      if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
+      state.etags.set(part.partNumber, res.headers.get('etag')!);
+      onPartSent(part.partNumber);
+    }
+  }
+}
+
+async function complete(client: Client, state: TUploadState) {
+  const res = await client.call('POST', `/api/uploads/${state.uploadId}/complete`, {
+    parts: [...state.etags].map(([partNumber, etag]) => ({ partNumber, etag })),
+  });
+  if (!res.ok) throw new Error(`complete: ${await res.text()}`);
+}
+
+/** The baseline sink: one raw PUT written straight to disk. */
+async function rawPutBaseline(file: Buffer): Promise<number> {
+  const server = http.createServer((req, res) => {
+    req.pipe(createWriteStream(path.join(work, 'sink.bin'))).on('finish', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: sinkPort } = server.address() as AddressInfo;
+  const started = performance.now();
+  await fetch(`http://127.0.0.1:${sinkPort}/`, {
+    method: 'PUT',
+    body: file as unknown as BodyInit,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  server.close();
+  return file.length / seconds;
+}
+
+/**
+ * Random byte ranges for `RANGE_SECONDS` from `RANGE_CONCURRENCY` clients over keep-alive
+ * connections; the body is counted, not kept. Answers bytes per second.
+ */
+async function rangeThroughput(
+  url: string,
+  size: number,
+  rangeBytes: number,
+  headers: Record<string, string>,
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: RANGE_CONCURRENCY });
+  let bytes = 0;
+  const deadline = performance.now() + RANGE_SECONDS * 1000;
+  const fetchRange = (start: number) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.get(
+        url,
+        { agent, headers: { ...headers, range: `bytes=${start}-${start + rangeBytes - 1}` } },
+        (res) => {
+          if (res.statusCode !== 206) reject(new Error(`range answered ${res.statusCode}`));
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          res.on('end', resolve);
+          res.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+    });
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      await fetchRange(Math.floor(Math.random() * (size - rangeBytes)));
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: RANGE_CONCURRENCY }, worker));
+  agent.destroy();
+  return bytes / ((performance.now() - started) / 1000);
+}
+
+/** The baseline: a bare Node server in a process of its own, piping the asked-for byte range. */
+async function startBareRangeServer(file: string): Promise<{ url: string; close(): void }> {
+  const source = `
+    const http = require('node:http');
+    const fs = require('node:fs');
+    const server = http.createServer((req, res) => {
+      const [, from, to] = /bytes=(\\d+)-(\\d+)/.exec(req.headers.range || '') || [];
+      const start = Number(from), end = Number(to);
+      res.writeHead(206, { 'content-length': end - start + 1, 'content-type': 'video/webm' });
+      fs.createReadStream(process.argv[1], { start, end }).pipe(res);
+    });
+    server.listen(0, '127.0.0.1', () => process.send(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', source, file], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const bareServerPort = await new Promise<number>((resolve) =>
+    child.once('message', (value) => resolve(Number(value))),
+  );
+  return { url: `http://127.0.0.1:${bareServerPort}/`, close: () => child.kill() };
+}
+
+const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1024 / 1024).toFixed(0)} MB/s`;
+
+async function main() {
+  const file = randomBytes(FILE_BYTES);
+  const sha = createHash('sha256').update(file).digest('hex');
+  const dataDir = path.join(work, 'data');
+  let server = startServer(dataDir);
+  try {
+    await waitForHealth();
+    const { client, recipientId } = await signUpOwner();
+
+    // 1. Upload throughput.
+    const raw = await rawPutBaseline(file);
+    const started = performance.now();
+    const { videoId, state } = await beginUpload(client, recipientId, file, sha);
+    await sendParts(client, state, file);
+    await complete(client, state);
+    const app = file.length / ((performance.now() - started) / 1000);
+    console.log(
+      `upload ${FILE_BYTES / 1024 / 1024} MB: app ${mb(app)} vs raw PUT ${mb(raw)} = ${(app / raw).toFixed(2)}x (goal >= 0.8x)`,
+    );
+
+    // 2. Range playback.
+    const playback = await client.call('GET', `/api/videos/${videoId}/playback`);
+    const { url } = (await playback.json()) as { url: string };
+    const bareFile = path.join(work, 'bare.bin');
+    writeFileSync(bareFile, file);
+    const bare = await startBareRangeServer(bareFile);
+    for (const rangeBytes of RANGE_SIZES) {
+      const bareRate = await rangeThroughput(bare.url, file.length, rangeBytes, {});
+      const appRate = await rangeThroughput(`${base}${url}`, file.length, rangeBytes, {
+        cookie: client.cookie,
+      });
+      console.log(
+        `range playback (${rangeBytes / 1024 / 1024} MiB ranges, ${RANGE_CONCURRENCY} clients): app ${mb(appRate)} vs bare pipe ${mb(bareRate)} = ${(appRate / bareRate).toFixed(2)}x (goal >= 0.8x)`,
+      );
+    }
+    bare.close();
+
+    // 3. Kill the server mid-upload, restart it, resume.
+    const second = randomBytes(FILE_BYTES);
+    const secondSha = createHash('sha256').update(second).digest('hex');
+    const resumed = await beginUpload(client, recipientId, second, secondSha);
+    const sentBefore = new Set<number>();
+    const killAfter = Math.floor(resumed.state.partCount / 2);
+    let killed = false;
+    let inFlight: number | undefined;
+    await sendParts(client, resumed.state, second, (partNumber) => {
+      sentBefore.add(partNumber);
+      if (sentBefore.size === killAfter && !killed) {
+        killed = true;
+        inFlight = partNumber + 1;
+        server.kill('SIGKILL');
+      }
+    }).catch(() => undefined);
+    server = startServer(dataDir);
+    await waitForHealth();
+    const again = await createUpload(client, resumed.videoId, second, secondSha);
+    const sameUpload = again.uploadId === resumed.state.uploadId;
+    const sentAfter: number[] = [];
+    await sendParts(client, resumed.state, second, (partNumber) => sentAfter.push(partNumber));
+    await complete(client, resumed.state);
+    const resent = sentAfter.filter(
+      (partNumber) => sentBefore.has(partNumber) || partNumber === inFlight,
+    ).length;
+    console.log(
+      `kill -9 mid-upload after ${sentBefore.size} of ${resumed.state.partCount} parts: restart resumed the same upload: ${sameUpload}; parts sent again: ${resent} (goal <= 1); checksum verified on completion`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
