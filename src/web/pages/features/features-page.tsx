@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import {
   Building2,
   CircleCheck,
+  Cloud,
   CircleDashed,
   CircleDot,
   Clock,
@@ -177,6 +178,25 @@ export default function FeaturesPage() {
               </li>
               <li>your security log of sign-ins and changes</li>
             </ul>
+          </Card>
+          <Card className="flex flex-col gap-3 p-6 md:col-span-2">
+            <h3 className="flex items-center gap-2.5 text-xl font-bold">
+              <Cloud className="size-6 text-primary" aria-hidden="true" />
+              With cloud sync (Standard and above)
+            </h3>
+            <p className="text-lg">
+              So that your recipients can watch on their own phones and your messages outlive this
+              device, the server also keeps:
+            </p>
+            <ul className="flex list-disc flex-col gap-1.5 pl-6 text-lg">
+              <li>a copy of each video, under a random name, checked to match the one on your device</li>
+              <li>its title and the prompt you chose, so your recipients see what it is</li>
+            </ul>
+            <p className="text-lg">
+              Only you and the person a message is for can watch it. Deleting a message deletes its
+              cloud copy. If you move back to the Community Edition, the copies are kept for 30 days
+              so you can keep every message on your device, then deleted.
+            </p>
           </Card>
         </div>
       </section>
