@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createPrimaryUser, type TestApp } from '../setup/app';
 import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database';
+import { startServerProcess, type ServerProcess } from '../setup/server-process';
 import { TcpProxy } from '../setup/tcp-proxy';
 
 // Issue 14 item 0: PostgreSQL going away — a restart, a failover, a network blip — must give
@@ -103,10 +103,8 @@ describe('the app while PostgreSQL goes away and comes back', () => {
 
 describe('the real server process when PostgreSQL drops its connections', () => {
   let proxy: TcpProxy;
-  let server: ChildProcess;
+  let server: ServerProcess;
   let closeDatabase: () => Promise<void>;
-  let baseUrl: string;
-  let exitCode: number | null | undefined;
 
   beforeAll(async () => {
     proxy = await TcpProxy.start(target);
@@ -114,57 +112,34 @@ describe('the real server process when PostgreSQL drops its connections', () => 
       connectPort: proxy.port,
     });
     closeDatabase = () => database.close();
-    const port = 5600 + (process.pid % 300);
-    baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        APP_URL: baseUrl,
-        DATABASE_URL: database.url,
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'memento-faults-')),
-        SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
+    server = await startServerProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'memento-faults-')),
     });
-    server.on('exit', (code) => {
-      exitCode = code;
-    });
-    await eventually(
-      () =>
-        fetch(`${baseUrl}/api/health`).then(
-          (res) => res.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-    );
   });
   afterAll(async () => {
-    server.kill('SIGTERM');
+    await server.stop();
     await proxy.restore();
     await closeDatabase();
     await proxy.close();
   });
 
   it('keeps running, answers 503, and comes back by itself', async () => {
-    expect((await fetch(`${baseUrl}/api/health`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
     expect(proxy.openConnections).toBeGreaterThan(0);
 
     await proxy.refuse();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(exitCode).toBeUndefined();
-    const down = await fetch(`${baseUrl}/api/health`);
+    expect(server.exitCode()).toBeUndefined();
+    const down = await fetch(`${server.baseUrl}/api/health`);
     expect(down.status).toBe(503);
 
     await proxy.restore();
     const up = await eventually(
-      () => fetch(`${baseUrl}/api/health`).then((res) => res.status),
+      () => fetch(`${server.baseUrl}/api/health`).then((res) => res.status),
       (status) => status === 200,
     );
     expect(up).toBe(200);
-    expect(exitCode).toBeUndefined();
+    expect(server.exitCode()).toBeUndefined();
   });
 });

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * The real server (`src/server/main.ts`) in a child process, for what only a whole process shows:
+ * that it stays up, what it writes to disk, what it logs at start-up.
+ */
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** undefined while it runs. */
+  exitCode(): number | null | undefined;
+  stop(): Promise<void>;
+}
+
+let nextPort = 5600 + (process.pid % 300) * 2;
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  nextPort += 1;
+  const port = nextPort;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: baseUrl,
+      SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code) => {
+      exitCode = code;
+      resolve();
+    }),
+  );
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited at start-up:\n${output}`);
+    const status = await fetch(`${baseUrl}/api/health`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    baseUrl,
+    child,
+    output: () => output,
+    exitCode: () => exitCode,
+    async stop() {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
