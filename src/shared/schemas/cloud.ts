@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSingleLine, SINGLE_LINE_MESSAGE } from './common';
 import { MAX_VIDEO_BYTES } from './videos';
 
 /**
@@ -43,7 +44,8 @@ export const ZCreateUploadBody = z.object({
     .string({ error: CLOUD_MESSAGES.titleRequired })
     .trim()
     .min(1, CLOUD_MESSAGES.titleRequired)
-    .max(200, 'The title must be at most 200 characters'),
+    .max(200, 'The title must be at most 200 characters')
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
   promptId: z.string().trim().max(100).nullable().default(null),
   byteSize: z
     .number()

@@ -29,5 +29,28 @@ export const ZDeviceId = z
   .string({ error: MESSAGES.deviceInitRequired })
   .regex(DEVICE_ID_PATTERN, MESSAGES.deviceInitRequired);
 
+/**
+ * Line breaks and invisible control characters (C0, DEL, C1, Unicode line and paragraph
+ * separators) have no place in a name or a title: in a mail's plain text they could fake a
+ * header line (issue 14 item 7).
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const SINGLE_LINE_MESSAGE = 'Please use one line without hidden characters.';
+
+export const isSingleLine = (value: string) => !CONTROL_CHARACTERS.test(value);
+
+/** A one-line text field: trimmed, then refused if it holds a line break or control character. */
+export const singleLineText = (max: number, tooLong = `Must be at most ${max} characters`) =>
+  z
+    .string()
+    .trim()
+    .max(max, tooLong)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE });
+
 export const requiredText = (message: string, max = 100) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Must be at most ${max} characters`)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE });

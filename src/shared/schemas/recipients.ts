@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, singleLineText } from './common';
 import type { TRecipientCategory } from './safety-net';
 
 export { RECIPIENT_CATEGORIES, ZCreateRecipientBody } from './safety-net';
@@ -82,8 +83,8 @@ const EMAIL_EXAMPLE = 'name@example.com';
 /** The Add Recipient dialog (SPEC §5): the server's rules with the form's own wording. */
 export const ZAddRecipientForm = z
   .object({
-    firstName: z.string().trim().min(1, 'First name is required').max(100),
-    lastName: z.string().trim().min(1, 'Last name is required').max(100),
+    firstName: requiredText('First name is required'),
+    lastName: requiredText('Last name is required'),
     email: z
       .string()
       .trim()
@@ -97,7 +98,7 @@ export const ZAddRecipientForm = z
       .trim()
       .max(40, 'Phone number is too long')
       .regex(/^[+()\d\s.-]*$/, 'Please enter a valid phone number'),
-    relationship: z.string().trim().max(60, 'Relationship is too long'),
+    relationship: singleLineText(60, 'Relationship is too long'),
   })
   .superRefine((form, ctx) => {
     if (form.category !== 'next_of_kin') return;

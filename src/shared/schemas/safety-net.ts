@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMERGENCY_CODE_LENGTH, ONE_TIME_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
-import { ZDeviceId, ZEmail, ZNewPassword, requiredText } from './common';
+import { ZDeviceId, ZEmail, ZNewPassword, requiredText, singleLineText } from './common';
 import { ZUsername } from './auth';
 
 export const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
@@ -35,7 +35,7 @@ export const ZCreateRecipientBody = z
       .max(40, 'Phone number is too long')
       .regex(/^[+()\d\s.-]*$/, 'Please enter a valid phone number')
       .optional(),
-    relationship: z.string().trim().max(60, 'Relationship is too long').optional(),
+    relationship: singleLineText(60, 'Relationship is too long').optional(),
     /** Ignored: the creator always comes from the session (D19). */
     createdById: z.unknown().optional(),
   })
