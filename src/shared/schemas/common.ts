@@ -34,6 +34,7 @@ export const ZDeviceId = z
  * separators) have no place in a name or a title: in a mail's plain text they could fake a
  * header line (issue 14 item 7).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 export const SINGLE_LINE_MESSAGE = 'Please use one line without hidden characters.';
 
