@@ -128,17 +128,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const secretBox = new SecretBox(sessionSecret);
   const mail = new MailQueue(database.db, createMailTransport(config), {
     from: config.MAIL_FROM,
     log: app.log,
+    secretBox,
   });
-  const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const deps: AppDeps = {
     db: database.db,
     config,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     mail,
-    secretBox: new SecretBox(sessionSecret),
+    secretBox,
     urlSigner: new UrlSigner(sessionSecret),
     videoStore: createVideoStore(config),
     uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,

@@ -7,6 +7,7 @@ import {
   markMailSent,
   type OutgoingMail,
 } from './mail.repository';
+import type { SecretBox } from '../../lib/secret-box';
 import type { MailTransport } from './mail.transport';
 
 const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 3600_000, 24 * 3600_000];
@@ -26,15 +27,30 @@ export class MailQueue {
   constructor(
     private readonly db: Db,
     private readonly transport: MailTransport,
-    private readonly options: { from: string; log: FastifyBaseLogger },
+    private readonly options: { from: string; log: FastifyBaseLogger; secretBox: SecretBox },
   ) {}
 
   get description(): string {
     return this.transport.description;
   }
 
+  /**
+   * Bodies carry codes (emergency, access, reset), so they are stored sealed with the secret
+   * box: neither the table nor the database's write-ahead log ever holds them in plain text
+   * (issue 14 item 4). The body is deleted once delivered.
+   */
   enqueue(db: DbOrTx, mail: OutgoingMail): Promise<void> {
-    return insertMail(db, mail);
+    const { secretBox } = this.options;
+    return insertMail(db, {
+      ...mail,
+      text: secretBox.seal(mail.text),
+      html: secretBox.seal(mail.html),
+    });
+  }
+
+  private openBody(stored: string): string {
+    // Rows queued before bodies were sealed are read as they are.
+    return stored.startsWith('v1.') ? this.options.secretBox.open(stored) : stored;
   }
 
   /**
@@ -101,7 +117,10 @@ export class MailQueue {
   private async deliver(mail: OutgoingMail & { id: number; attempts: number }): Promise<void> {
     const { log } = this.options;
     try {
-      await this.transport.send(mail, { from: this.options.from });
+      await this.transport.send(
+        { ...mail, text: this.openBody(mail.text), html: this.openBody(mail.html) },
+        { from: this.options.from },
+      );
       await markMailSent(this.db, mail.id);
       log.info(
         { to: mail.to, subject: mail.subject },
