@@ -82,6 +82,8 @@ export const MESSAGES = {
   resetCodeInvalid:
     'This reset code is not right or has expired. Please check it, or ask for a new one.',
   resetRateLimited: 'Too many attempts. Please wait 15 minutes and try again.',
+  resetRequestsUsed:
+    'We have already sent several reset codes to this address in the last 15 minutes. Each of them works for 30 minutes: please look for the newest one in your email, including the spam folder.',
   currentPasswordWrong: 'Your current password is not right.',
   passwordAlreadySet: 'Your password is already set.',
   deviceMoveNotNeeded: 'This device is already the primary device for your account.',

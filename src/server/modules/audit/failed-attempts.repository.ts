@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { failedAttempts } from '../../db/schema';
 
@@ -19,4 +19,38 @@ export async function countFailedAttempts(
       and(eq(failedAttempts.kind, kind), eq(failedAttempts.key, key), gt(failedAttempts.at, since)),
     );
   return row?.value ?? 0;
+}
+
+/**
+ * Counts and records in one step, under a lock on this kind and key, so parallel requests cannot
+ * all see room and all go through (issue 14 item 3). Answers whether this attempt fitted and,
+ * when it did not, when the oldest attempt in the window ages out.
+ */
+export async function consumeAttempt(
+  db: DbOrTx,
+  input: { kind: string; key: string; max: number; windowMs: number; now: Date },
+): Promise<{ isAllowed: boolean; retryAt: Date | null }> {
+  const since = new Date(input.now.getTime() - input.windowMs);
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(8200, hashtext(${`${input.kind}:${input.key}`}))`,
+    );
+    const recent = await tx
+      .select({ at: failedAttempts.at })
+      .from(failedAttempts)
+      .where(
+        and(
+          eq(failedAttempts.kind, input.kind),
+          eq(failedAttempts.key, input.key),
+          gt(failedAttempts.at, since),
+        ),
+      )
+      .orderBy(asc(failedAttempts.at));
+    if (recent.length >= input.max) {
+      const oldest = recent[recent.length - input.max]!.at;
+      return { isAllowed: false, retryAt: new Date(oldest.getTime() + input.windowMs) };
+    }
+    await tx.insert(failedAttempts).values({ kind: input.kind, key: input.key, at: input.now });
+    return { isAllowed: true, retryAt: null };
+  });
 }

@@ -2,7 +2,11 @@ import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { countFailures } from './audit.repository';
-import { countFailedAttempts, insertFailedAttempt } from './failed-attempts.repository';
+import {
+  consumeAttempt,
+  countFailedAttempts,
+  insertFailedAttempt,
+} from './failed-attempts.repository';
 
 /**
  * Per-account throttling, counted from the audit log so that every app server sees the same
@@ -79,4 +83,26 @@ export async function isAnyKeyThrottled(db: DbOrTx, checks: readonly KeyCheck[])
 
 export async function recordKeyAttempts(db: DbOrTx, checks: readonly KeyCheck[]): Promise<void> {
   for (const [limit, key] of checks) await recordKeyAttempt(db, limit, key);
+}
+
+/** Takes one of the attempts a key may make in its window, atomically; or says when to retry. */
+export function consumeKeyAttempt(
+  db: DbOrTx,
+  limit: KeyLimit,
+  key: string,
+  now = new Date(),
+): Promise<{ isAllowed: boolean; retryAt: Date | null }> {
+  return consumeAttempt(db, {
+    kind: limit.kind,
+    key,
+    max: limit.max,
+    windowMs: limit.windowMs,
+    now,
+  });
+}
+
+/** 'in 1 minute', 'in 12 minutes': the real wait, rounded up, for a message. */
+export function describeWait(retryAt: Date, now = new Date()): string {
+  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
+  return minutes === 1 ? 'in 1 minute' : `in ${minutes} minutes`;
 }

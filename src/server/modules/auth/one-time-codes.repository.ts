@@ -29,6 +29,57 @@ export async function replaceOneTimeCode(
   await db.insert(oneTimeCodes).values(values);
 }
 
+/**
+ * Adds a code without retiring the earlier ones: a reset code already mailed keeps working, so a
+ * stranger asking again cannot make the owner's fresh code stop working (issue 14 item 6).
+ */
+export async function addOneTimeCode(
+  db: DbOrTx,
+  values: { userId: number; purpose: Purpose; codeHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(oneTimeCodes).values(values);
+}
+
+/** Every live code, newest first: unused, unexpired, fewer than `maxAttempts` wrong tries. */
+export function findLiveOneTimeCodes(
+  db: DbOrTx,
+  userId: number,
+  purpose: Purpose,
+  maxAttempts: number,
+): Promise<OneTimeCodeRow[]> {
+  return db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.usedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+        sql`${oneTimeCodes.attempts} < ${maxAttempts}`,
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.createdAt));
+}
+
+/** Ends every unused code of this purpose (after one was used). */
+export async function retireOneTimeCodes(
+  db: DbOrTx,
+  userId: number,
+  purpose: Purpose,
+): Promise<void> {
+  await db
+    .update(oneTimeCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeCodes.userId, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.usedAt),
+      ),
+    );
+}
+
 /** The newest live code: unused, unexpired, fewer than `maxAttempts` wrong tries. */
 export async function findLiveOneTimeCode(
   db: DbOrTx,

@@ -7,19 +7,19 @@ import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   assertAccountNotThrottled,
+  consumeKeyAttempt,
+  describeWait,
   isAnyKeyThrottled,
-  isKeyThrottled,
   KEY_LIMITS,
-  recordKeyAttempt,
   recordKeyAttempts,
 } from '../audit/throttle';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
 import { findPrimaryByEmail, updateUser, type UserRow } from '../users/users.repository';
 import {
+  addOneTimeCode,
   countWrongTry,
-  findLiveOneTimeCode,
-  markOneTimeCodeUsed,
-  replaceOneTimeCode,
+  findLiveOneTimeCodes,
+  retireOneTimeCodes,
 } from './one-time-codes.repository';
 import { deleteOtherSessionsOfUser, deleteSessionsOfUser } from './sessions.repository';
 
@@ -28,7 +28,9 @@ export const ONE_TIME_CODE_MAX_TRIES = 5;
 
 /**
  * Forgot password (primary accounts only, D22). The answer is the same whether or not the email
- * has an account, and takes about as long; requests per email are capped without saying so.
+ * has an account, and takes about as long. Requests per email are capped, and past the cap the
+ * answer says so with the real wait (the count is per email, so it reveals nothing about
+ * accounts); a new code never retires one already mailed (issue 14 item 6).
  */
 export async function requestPasswordReset(
   deps: AppDeps,
@@ -39,8 +41,13 @@ export async function requestPasswordReset(
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   const codeHash = await hashSecret(normalizeCode(code));
 
-  if (await isKeyThrottled(deps.db, KEY_LIMITS.resetRequestPerEmail, email)) return answer;
-  await recordKeyAttempt(deps.db, KEY_LIMITS.resetRequestPerEmail, email);
+  const slot = await consumeKeyAttempt(deps.db, KEY_LIMITS.resetRequestPerEmail, email);
+  if (!slot.isAllowed) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `${MESSAGES.resetRequestsUsed} You can ask for another ${describeWait(slot.retryAt!)}.`,
+    );
+  }
 
   const user = await findPrimaryByEmail(deps.db, email);
   if (!user) {
@@ -54,7 +61,7 @@ export async function requestPasswordReset(
   }
 
   await deps.db.transaction(async (tx) => {
-    await replaceOneTimeCode(tx, {
+    await addOneTimeCode(tx, {
       userId: user.id,
       purpose: 'password_reset',
       codeHash,
@@ -98,15 +105,22 @@ export async function completePasswordReset(
     throw new AppError('RATE_LIMITED', MESSAGES.resetRateLimited);
   }
 
-  const live = user
-    ? await findLiveOneTimeCode(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
-    : undefined;
-  const isRight = live
-    ? await verifySecret(live.codeHash, normalizeCode(input.code))
-    : await verifyAgainstDummy(input.code);
+  // Every code mailed in the last 30 minutes works (a later request never retires an earlier one).
+  const liveCodes = user
+    ? await findLiveOneTimeCodes(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
+    : [];
+  const live = liveCodes[0];
+  let matched: (typeof liveCodes)[number] | undefined;
+  for (const candidate of liveCodes) {
+    if (await verifySecret(candidate.codeHash, normalizeCode(input.code))) {
+      matched = candidate;
+      break;
+    }
+  }
+  if (!live) await verifyAgainstDummy(input.code);
 
-  if (!user || !live || !isRight) {
-    if (live) await countWrongTry(db, live.id);
+  if (!user || !matched) {
+    for (const candidate of liveCodes) await countWrongTry(db, candidate.id);
     await recordKeyAttempts(db, keys);
     await recordAudit(db, context, {
       eventType: 'password_reset',
@@ -120,7 +134,7 @@ export async function completePasswordReset(
 
   const passwordHash = await hashSecret(input.newPassword);
   await db.transaction(async (tx) => {
-    await markOneTimeCodeUsed(tx, live.id);
+    await retireOneTimeCodes(tx, user.id, 'password_reset');
     await updateUser(tx, user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
     await deleteSessionsOfUser(tx, user.id);
     await deps.mail.enqueue(
