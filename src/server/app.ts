@@ -16,6 +16,9 @@ import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
 import { SecretBox } from './lib/secret-box';
 import { UrlSigner } from './lib/url-signer';
+import { createRateLimitStore } from './lib/rate-limit-store';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './lib/redis';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
@@ -77,6 +80,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   urlSigner: UrlSigner;
   videoStore: VideoStore;
+  /** Shared rate-limit state (REDIS_URL); null runs everything in this process. */
+  redis: Redis | null;
   /** The size of upload parts (tests use smaller ones). */
   uploadPartBytes: number;
   log: FastifyBaseLogger;
@@ -128,6 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app.log) : null;
   const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const secretBox = new SecretBox(sessionSecret);
   const mail = new MailQueue(database.db, createMailTransport(config), {
@@ -144,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     urlSigner: new UrlSigner(sessionSecret),
     videoStore: createVideoStore(config),
     uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,
+    redis,
     log: app.log,
   };
   const isHttps = config.APP_URL.startsWith('https:');
@@ -175,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie, { secret: sessionSecret });
   await app.register(fastifyRateLimit, {
     global: false,
+    store: createRateLimitStore({ redis, log: app.log }),
     errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
   });
 
@@ -220,6 +228,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     clearInterval(cleanup);
     clearInterval(retention);
+    redis?.disconnect();
     await mail.stop();
     if (!options.database) await database.close();
   });

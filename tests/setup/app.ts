@@ -93,6 +93,13 @@ export class TestDevice {
     return new TestDevice(this.app, this.deviceId, this.ip);
   }
 
+  /** The same browser talking to another app server (several instances on one database). */
+  onApp(app: FastifyInstance): TestDevice {
+    const other = new TestDevice(app, this.deviceId, this.ip);
+    other.cookies = this.cookies;
+    return other;
+  }
+
   withDeviceId(deviceId: string): TestDevice {
     const other = new TestDevice(this.app, deviceId, this.ip);
     other.cookies = new Map(this.cookies);

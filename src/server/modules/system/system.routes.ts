@@ -18,12 +18,16 @@ export const systemRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/api/health', { config: { isDeviceOptional: true } }, async (request, reply) => {
+      // Redis going away is not an outage: limits fall back to this process (say so, stay 200).
+      const redis = deps.redis
+        ? { redis: deps.redis.status === 'ready' ? 'ok' : 'unreachable (limits in this process)' }
+        : {};
       try {
         await withTimeout(deps.db.execute(sql`select 1`), HEALTH_TIMEOUT_MS);
-        return { status: 'ok', database: 'ok' };
+        return { status: 'ok', database: 'ok', ...redis };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
-        return reply.status(503).send({ status: 'error', database: 'unreachable' });
+        return reply.status(503).send({ status: 'error', database: 'unreachable', ...redis });
       }
     });
 

@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+
+/**
+ * The Redis connection for shared rate limits. Commands fail at once while it is away (no
+ * offline queue), so a request never waits on Redis; it reconnects by itself, and errors are
+ * logged once per outage rather than on every retry.
+ */
+export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    commandTimeout: 1_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    lazyConnect: false,
+  });
+  let isDown = false;
+  redis.on('error', (error) => {
+    if (isDown) return;
+    isDown = true;
+    log.warn({ err: error }, 'Redis connection lost; reconnecting');
+  });
+  redis.on('ready', () => {
+    if (isDown) log.info('Redis connection restored');
+    isDown = false;
+  });
+  return redis;
+}
