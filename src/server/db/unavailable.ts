@@ -51,3 +51,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a failure means a disk is full: the file system's ENOSPC (PGlite, uploads, mail), or
+ * PostgreSQL's disk_full (53100) and its 'could not extend file' errors.
+ */
+export function isDiskFull(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      if (code === 'ENOSPC' || code === '53100') return true;
+      if (/No space left on device|could not extend file|disk full/i.test(current.message)) {
+        return true;
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
-import { isDatabaseUnavailable } from '../db/unavailable';
+import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
+import { noteDiskFull } from '../lib/disk-space';
 import { AppError } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
@@ -69,6 +70,12 @@ export function registerErrorHandler(app: FastifyInstance) {
         code: 'VALIDATION',
         message: 'The request is not valid.',
       });
+    }
+
+    if (isDiskFull(error)) {
+      noteDiskFull();
+      request.log.error({ err: error }, 'disk full: nothing was saved');
+      return send(reply, 507, { code: 'DISK_FULL', message: MESSAGES.diskFull });
     }
 
     if (isDatabaseUnavailable(error)) {

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'MAIL_FAILED',
   'SERVICE_UNAVAILABLE',
+  'DISK_FULL',
   'INTERNAL',
 ] as const;
 export type TErrorCode = (typeof ERROR_CODES)[number];
@@ -66,6 +67,8 @@ export const MESSAGES = {
   payloadTooLarge: 'The request is too large.',
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
+  diskFull:
+    'The server’s disk is full, so nothing was saved. Please tell the person who looks after Memento. Anything recorded is still safe on this device.',
   databaseUnavailable:
     'Memento cannot reach its database just now, so nothing was changed. Please try again in a minute.',
   primaryOnlyRecipients: 'Only primary users can manage recipients.',

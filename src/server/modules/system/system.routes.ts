@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../app';
+import { isDiskFullNow } from '../../lib/disk-space';
 
 /** A health probe must answer promptly even when the database's network hangs. */
 const HEALTH_TIMEOUT_MS = 3_000;
@@ -22,6 +23,10 @@ export const systemRoutes =
       const redis = deps.redis
         ? { redis: deps.redis.status === 'ready' ? 'ok' : 'unreachable (limits in this process)' }
         : {};
+      const hasExternalDatabase = Boolean(deps.config.DATABASE_URL);
+      if (await isDiskFullNow(deps.config.DATA_DIR, { hasExternalDatabase })) {
+        return reply.status(503).send({ status: 'error', database: 'ok', disk: 'full', ...redis });
+      }
       try {
         await withTimeout(deps.db.execute(sql`select 1`), HEALTH_TIMEOUT_MS);
         return { status: 'ok', database: 'ok', ...redis };

@@ -1,0 +1,37 @@
+import { statfs } from 'node:fs/promises';
+
+/** Below this much free space DATA_DIR counts as full: PGlite needs room for its next WAL page. */
+const FULL_BELOW_BYTES = 4 * 1024 * 1024;
+/** After a failure, DATA_DIR counts as full until this much is free again (no flapping). */
+const ROOM_AGAIN_BYTES = 16 * 1024 * 1024;
+/** A disk-full error this recent still counts (PostgreSQL's own disk cannot be measured here). */
+const RECENT_MS = 30_000;
+
+let lastDiskFullAt = 0;
+
+/** Called when a write failed for want of space anywhere (DATA_DIR or PostgreSQL's disk). */
+export function noteDiskFull(): void {
+  lastDiskFullAt = Date.now();
+}
+
+/**
+ * Whether the server can write just now, for /api/health: DATA_DIR's free space, and a recent
+ * write that failed for want of space (on PostgreSQL's server, only that can tell). Space coming
+ * back ends it by itself.
+ */
+export async function isDiskFullNow(
+  dataDir: string,
+  options: { hasExternalDatabase: boolean },
+): Promise<boolean> {
+  const isRecent = Date.now() - lastDiskFullAt < RECENT_MS;
+  let free: number;
+  try {
+    const stats = await statfs(dataDir);
+    free = stats.bavail * stats.bsize;
+  } catch {
+    return isRecent;
+  }
+  if (free < FULL_BELOW_BYTES) return true;
+  if (!isRecent) return false;
+  return options.hasExternalDatabase || free < ROOM_AGAIN_BYTES;
+}
