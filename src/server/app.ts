@@ -45,7 +45,7 @@ import { registerWebApp } from './plugins/web-app';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Scheduled work, callable with any clock (tests, and the console). */
-    jobs: { runCloudRetention(now: Date): Promise<number> };
+    jobs: { runCloudRetention(now: Date): Promise<number>; deliverMail(): Promise<void> };
   }
 }
 
@@ -217,7 +217,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     runCloudRetention(deps, new Date()).catch((error: unknown) =>
       app.log.warn({ err: error }, 'cloud retention run failed'),
     );
-  app.decorate('jobs', { runCloudRetention: (now: Date) => runCloudRetention(deps, now) });
+  app.decorate('jobs', {
+    runCloudRetention: (now: Date) => runCloudRetention(deps, now),
+    deliverMail: () => mail.deliverDue(),
+  });
   const retention = setInterval(runRetention, RETENTION_INTERVAL_MS);
   retention.unref();
 

@@ -51,6 +51,10 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
     secure: url.protocol === 'smtps:',
     ignoreTLS: url.searchParams.get('ignoreTLS') === 'true',
+    // A server that stops answering must not hold the queue for minutes; the queue retries.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
     ...(url.username
       ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
       : {}),

@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailQueue } from '../../src/server/db/schema';
+import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { TcpProxy } from '../setup/tcp-proxy';
+
+// Issue 14, faults: the SMTP server going away, or dropping its connection mid-message, never
+// fails the request that queued the mail, never takes the server down, and the mail still goes
+// once the server is back.
+
+let smtp: TestSmtpServer;
+let proxy: TcpProxy;
+let t: TestApp;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  const port = Number(new URL(smtp.url).port);
+  proxy = await TcpProxy.start({ host: '127.0.0.1', port });
+  t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}?ignoreTLS=true` } });
+});
+afterAll(async () => {
+  await t.close();
+  await proxy.close();
+  await smtp.close();
+});
+
+async function waitUntil(check: () => Promise<boolean>) {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the SMTP server going away', () => {
+  it('queues the mail, keeps answering, and delivers it when the server is back', async () => {
+    const { user } = await createPrimaryUser(t);
+    await proxy.refuse();
+
+    const res = await (
+      await TestDevice.create(t.app)
+    ).post('/api/temporary-password-reset', {
+      email: user.email,
+    });
+    expect(res.statusCode).toBe(200);
+    await waitUntil(async () => {
+      const [row] = await t.db.select().from(mailQueue).where(eq(mailQueue.toAddress, user.email));
+      return Boolean(row?.lastError);
+    });
+    const [waiting] = await t.db
+      .select()
+      .from(mailQueue)
+      .where(eq(mailQueue.toAddress, user.email));
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+    await proxy.restore();
+    await t.db
+      .update(mailQueue)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(mailQueue.id, waiting!.id));
+    await t.app.jobs.deliverMail();
+    const delivered = await smtp.waitFor((mail) => mail.to.includes(user.email));
+    expect(delivered.subject).toBe('Your Memento password reset code');
+  });
+
+  it('survives the connection dropped in the middle of a message', async () => {
+    const { user } = await createPrimaryUser(t);
+    // Drop every connection the moment the app starts talking to the SMTP server.
+    const dropper = setInterval(() => proxy.cut(), 1);
+    try {
+      const res = await (
+        await TestDevice.create(t.app)
+      ).post('/api/temporary-password-reset', {
+        email: user.email,
+      });
+      expect(res.statusCode).toBe(200);
+      await waitUntil(async () => {
+        const [row] = await t.db
+          .select()
+          .from(mailQueue)
+          .where(eq(mailQueue.toAddress, user.email));
+        return Boolean(row?.lastError);
+      });
+    } finally {
+      clearInterval(dropper);
+    }
+    const [waiting] = await t.db
+      .select()
+      .from(mailQueue)
+      .where(eq(mailQueue.toAddress, user.email));
+    await t.db
+      .update(mailQueue)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(mailQueue.id, waiting!.id));
+    await t.app.jobs.deliverMail();
+    await smtp.waitFor((mail) => mail.to.includes(user.email));
+  });
+});
