@@ -428,29 +428,81 @@ describe('recipient sign-in (email_access_code)', () => {
     });
   });
 
-  it('throttles guessing per email, even with the right code afterwards', async () => {
+  it('slows a stranger’s guessing by seconds and never locks the rightful recipient out', async () => {
     const alice = await createOnboardedUser(t);
-    for (let i = 0; i < 10; i += 1) {
-      const guesser = await TestDevice.create(t.app);
-      const res = await guesser.post('/api/login', {
+    const guess = async (device: TestDevice, i: number) =>
+      device.post('/api/login', {
         email: alice.nextOfKin.email,
         password: `AAAA-BBBB-CCCC-${String(2222 + i).replace(/[01]/g, '2')}`,
         method: 'email_access_code',
+        deviceId: device.deviceId,
+      });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await guess(await TestDevice.create(t.app), i)).statusCode).toBe(401);
+    }
+    // The eleventh try, from anywhere new, waits a second (issue 14 item 2: delay, not lock).
+    const phone = await TestDevice.create(t.app);
+    const signIn = () =>
+      phone.post('/api/login', {
+        email: alice.nextOfKin.email,
+        password: alice.nextOfKin.emergencyAccessCode,
+        method: 'email_access_code',
+        deviceId: phone.deviceId,
+      });
+    const early = await signIn();
+    expect(early.statusCode).toBe(429);
+    expect(early.json().message).toBe(
+      'Several wrong attempts were made for this account just now, so for safety please wait 1 second and try again.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await signIn()).statusCode).toBe(200);
+    // Every refused try, the throttled one included, is in the owner's log.
+    const rows = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, alice.user.id));
+    expect(rows.filter((row) => row.eventType === 'login_failed')).toHaveLength(11);
+  });
+
+  it('stops one device after 10 wrong codes, with the real wait, while others carry on', async () => {
+    const alice = await createOnboardedUser(t);
+    const guesser = await TestDevice.create(t.app);
+    const guess = () =>
+      guesser.post('/api/login', {
+        email: alice.nextOfKin.email,
+        password: 'AAAA-BBBB-CCCC-DDDD',
+        method: 'email_access_code',
         deviceId: guesser.deviceId,
       });
-      expect(res.statusCode).toBe(401);
-    }
+    for (let i = 0; i < 10; i += 1) expect((await guess()).statusCode).toBe(401);
+    const stopped = await guess();
+    expect(stopped.statusCode).toBe(429);
+    expect(stopped.json().message).toMatch(
+      /^Too many attempts from this device\. Please wait 1[45] minutes and try again\.$/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const phone = await TestDevice.create(t.app);
-    const res = await phone.post('/api/login', {
+    const rightful = await phone.post('/api/login', {
       email: alice.nextOfKin.email,
       password: alice.nextOfKin.emergencyAccessCode,
       method: 'email_access_code',
       deviceId: phone.deviceId,
     });
-    expect(res.statusCode).toBe(429);
-    expect(res.json().message).toBe(
-      'Too many sign-in attempts. Please wait 15 minutes and try again.',
+    expect(rightful.statusCode).toBe(200);
+  });
+
+  it('evaluates exactly the limit when 50 wrong codes arrive at once (issue 14 item 3)', async () => {
+    const alice = await createOnboardedUser(t);
+    const guesser = await TestDevice.create(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        guesser.post('/api/login', {
+          email: alice.nextOfKin.email,
+          password: 'AAAA-BBBB-CCCC-DDDD',
+          method: 'email_access_code',
+          deviceId: guesser.deviceId,
+        }),
+      ),
     );
+    expect(answers.filter((res) => res.statusCode === 401)).toHaveLength(10);
+    expect(answers.filter((res) => res.statusCode === 429)).toHaveLength(40);
   });
 
   it('lets the same email be a recipient of two primary users, each code opening its own', async () => {

@@ -8,7 +8,13 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { isAnyKeyThrottled, KEY_LIMITS, recordKeyAttempts } from '../audit/throttle';
+import {
+  ATTEMPT_POLICIES,
+  hasSignedInOnDevice,
+  releaseAttempt,
+  reserveAttempt,
+} from '../audit/attempt-guard';
+import { throttledMessage } from '../audit/throttle-messages';
 import { createSession, type SignedIn } from '../auth/auth.service';
 import { deleteSession } from '../auth/sessions.repository';
 import type { DeviceRow } from '../devices/devices.repository';
@@ -27,14 +33,7 @@ export async function signInWithAccessCode(
   context: RequestContext,
   input: { device: DeviceRow; email: string; code: string; previousSessionIdHash: string | null },
 ): Promise<SignedIn> {
-  const keys = [
-    [KEY_LIMITS.accessCodePerEmail, input.email],
-    [KEY_LIMITS.accessCodePerIp, context.ip],
-  ] as const;
-  const [isThrottled, candidates] = await Promise.all([
-    isAnyKeyThrottled(db, keys),
-    findRecipientsByEmail(db, input.email),
-  ]);
+  const candidates = await findRecipientsByEmail(db, input.email);
 
   const auditFailure = async (reason: string) => {
     if (candidates.length === 0) {
@@ -56,9 +55,21 @@ export async function signInWithAccessCode(
     }
   };
 
-  if (isThrottled) {
-    await auditFailure('throttled');
-    throw new AppError('RATE_LIMITED', MESSAGES.accessCodeRateLimited);
+  const isFamiliarSource = await hasSignedInOnDevice(
+    db,
+    candidates.map(({ recipient }) => recipient.id),
+    input.device.id,
+  );
+  const slot = await reserveAttempt(db, {
+    policy: ATTEMPT_POLICIES.accessCode,
+    account: input.email,
+    deviceId: input.device.id,
+    ip: context.ip,
+    isFamiliarSource,
+  });
+  if (!slot.isAllowed) {
+    await auditFailure(`throttled (${slot.reason})`);
+    throw new AppError('RATE_LIMITED', throttledMessage(slot));
   }
 
   const code = normalizeCode(input.code);
@@ -79,12 +90,12 @@ export async function signInWithAccessCode(
   if (!hasVerified) await verifyAgainstDummy(code);
 
   if (!match) {
-    await recordKeyAttempts(db, keys);
     await auditFailure(candidates.length ? 'wrong access code' : 'no recipient with this email');
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.accessCodeInvalid);
   }
 
   const { recipient, owner } = match;
+  await releaseAttempt(db, slot);
   return db.transaction(async (tx) => {
     if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
     const session = await createSession(tx, recipient, input.device, 'email_access_code');

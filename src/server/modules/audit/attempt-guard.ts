@@ -1,0 +1,178 @@
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { auditLogs, failedAttempts } from '../../db/schema';
+
+/**
+ * Guards a credential check against one account (a username, a next of kin's or recipient's
+ * email) without letting a stranger lock the rightful person out (issue 14 items 1–3,
+ * decision 025):
+ *
+ * - **Per source.** Failures are counted per account *and* device, and per account and address;
+ *   a source past its limit waits until its oldest failure ages out. A stranger exhausts only
+ *   their own sources.
+ * - **Per account, by delay, not lock.** Failures from all sources slow down unfamiliar sources
+ *   exponentially, to at most `maxDelayMs` after the account's latest failure: the rightful
+ *   person on a new device waits seconds, never hours, and is told exactly how long.
+ * - **Familiar sources are exempt** from the account-wide delay: the owner's own primary device,
+ *   or a device this person signed in on before.
+ * - **Exact under concurrency.** An attempt is recorded as a failure *before* the credential is
+ *   checked, under a lock on the account, and withdrawn if it succeeds; parallel attempts can
+ *   never all see room.
+ */
+export interface TAttemptPolicy {
+  scope: string;
+  perSource: { max: number; windowMs: number };
+  perAddress: { max: number; windowMs: number };
+  account: { freeFailures: number; windowMs: number; maxDelayMs: number };
+}
+
+export const ATTEMPT_POLICIES = {
+  login: {
+    scope: 'login',
+    perSource: { max: 10, windowMs: 15 * 60_000 },
+    perAddress: { max: 30, windowMs: 15 * 60_000 },
+    account: { freeFailures: 10, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+  },
+  breakGlass: {
+    scope: 'break_glass',
+    perSource: { max: 5, windowMs: 15 * 60_000 },
+    perAddress: { max: 20, windowMs: 60 * 60_000 },
+    account: { freeFailures: 5, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+  },
+  accessCode: {
+    scope: 'access_code',
+    perSource: { max: 10, windowMs: 15 * 60_000 },
+    perAddress: { max: 30, windowMs: 15 * 60_000 },
+    account: { freeFailures: 10, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+  },
+} satisfies Record<string, TAttemptPolicy>;
+
+export type TAttemptReservation =
+  | { isAllowed: true; ids: number[] }
+  | { isAllowed: false; retryAt: Date; reason: 'source' | 'address' | 'account' };
+
+function retryAfterWindow(times: Date[], max: number, windowMs: number): Date | null {
+  if (times.length < max) return null;
+  return new Date(times[times.length - max]!.getTime() + windowMs);
+}
+
+/** The account-wide delay after `count` failures: 1 s, 2 s, 4 s … up to the cap. */
+export function accountDelayMs(count: number, policy: TAttemptPolicy['account']): number {
+  if (count < policy.freeFailures) return 0;
+  return Math.min(2 ** (count - policy.freeFailures) * 1000, policy.maxDelayMs);
+}
+
+/** Takes a slot for one credential check, or says until when this source must wait. */
+export async function reserveAttempt(
+  db: DbOrTx,
+  input: {
+    policy: TAttemptPolicy;
+    account: string;
+    deviceId: string | null;
+    ip: string;
+    isFamiliarSource: boolean;
+    now?: Date;
+  },
+): Promise<TAttemptReservation> {
+  const { policy } = input;
+  const now = input.now ?? new Date();
+  const keys = {
+    account: [`${policy.scope}:account`, input.account],
+    source: [`${policy.scope}:device`, `${input.account}|${input.deviceId ?? 'none'}`],
+    address: [`${policy.scope}:ip`, `${input.account}|${input.ip}`],
+  } as const;
+  const longest = Math.max(
+    policy.perSource.windowMs,
+    policy.perAddress.windowMs,
+    policy.account.windowMs,
+  );
+
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(8201, hashtext(${keys.account[1]}))`);
+    const rows = await tx
+      .select({ kind: failedAttempts.kind, key: failedAttempts.key, at: failedAttempts.at })
+      .from(failedAttempts)
+      .where(
+        and(
+          inArray(failedAttempts.kind, [keys.account[0], keys.source[0], keys.address[0]]),
+          inArray(failedAttempts.key, [keys.account[1], keys.source[1], keys.address[1]]),
+          gt(failedAttempts.at, new Date(now.getTime() - longest)),
+        ),
+      )
+      .orderBy(asc(failedAttempts.at));
+    const timesOf = (key: readonly [string, string], windowMs: number) =>
+      rows
+        .filter((row) => row.kind === key[0] && row.key === key[1])
+        .map((row) => row.at)
+        .filter((at) => at.getTime() > now.getTime() - windowMs);
+
+    const source = retryAfterWindow(
+      timesOf(keys.source, policy.perSource.windowMs),
+      policy.perSource.max,
+      policy.perSource.windowMs,
+    );
+    if (source) return { isAllowed: false, retryAt: source, reason: 'source' };
+    const address = retryAfterWindow(
+      timesOf(keys.address, policy.perAddress.windowMs),
+      policy.perAddress.max,
+      policy.perAddress.windowMs,
+    );
+    if (address && !input.isFamiliarSource) {
+      return { isAllowed: false, retryAt: address, reason: 'address' };
+    }
+    if (!input.isFamiliarSource) {
+      const accountTimes = timesOf(keys.account, policy.account.windowMs);
+      const delay = accountDelayMs(accountTimes.length, policy.account);
+      const last = accountTimes[accountTimes.length - 1];
+      if (delay > 0 && last && last.getTime() + delay > now.getTime()) {
+        return { isAllowed: false, retryAt: new Date(last.getTime() + delay), reason: 'account' };
+      }
+    }
+
+    const inserted = await tx
+      .insert(failedAttempts)
+      .values([
+        { kind: keys.account[0], key: keys.account[1], at: now },
+        { kind: keys.source[0], key: keys.source[1], at: now },
+        { kind: keys.address[0], key: keys.address[1], at: now },
+      ])
+      .returning({ id: failedAttempts.id });
+    return { isAllowed: true, ids: inserted.map((row) => row.id) };
+  });
+}
+
+/** The credential was right: the reserved failure rows are withdrawn. */
+export async function releaseAttempt(db: DbOrTx, reservation: { ids: number[] }): Promise<void> {
+  if (reservation.ids.length === 0) return;
+  await db.delete(failedAttempts).where(inArray(failedAttempts.id, reservation.ids));
+}
+
+/** Whether this person has signed in successfully on this device before (a familiar source). */
+export async function hasSignedInOnDevice(
+  db: DbOrTx,
+  userIds: readonly number[],
+  deviceId: string | null,
+): Promise<boolean> {
+  if (!deviceId || userIds.length === 0) return false;
+  const [row] = await db
+    .select({ id: auditLogs.id })
+    .from(auditLogs)
+    .where(
+      and(
+        inArray(auditLogs.userId, [...userIds]),
+        eq(auditLogs.deviceId, deviceId),
+        eq(auditLogs.eventType, 'login'),
+        eq(auditLogs.successful, true),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The real wait, for a message: '45 seconds', '1 minute', '12 minutes'. */
+export function describeRetry(retryAt: Date, now = new Date()): string {
+  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
