@@ -4,7 +4,13 @@ import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { isAnyKeyThrottled, KEY_LIMITS, recordKeyAttempts } from '../audit/throttle';
+import {
+  ATTEMPT_POLICIES,
+  hasSignedInOnDevice,
+  releaseAttempt,
+  reserveAttempt,
+} from '../audit/attempt-guard';
+import { throttledMessage } from '../audit/throttle-messages';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { breakGlassOwnerMail } from '../mail/mail.templates';
 import { rotateNextOfKinCode } from '../recipients/recipients.service';
@@ -70,24 +76,32 @@ export async function breakGlassWithCode(
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { db } = deps;
-  const keys = [
-    [KEY_LIMITS.breakGlassPerEmail, input.email],
-    [KEY_LIMITS.breakGlassPerIp, context.ip],
-  ] as const;
-  const isThrottled = await isAnyKeyThrottled(db, keys);
   const pairs = await findNextOfKinByEmail(db, input.email);
+  // Issue 14 item 2: counted per email and device, slowed rather than locked, so a stranger's
+  // wrong codes cannot keep the real next of kin out; their own devices are exempt from the delay.
+  const slot = await reserveAttempt(db, {
+    policy: ATTEMPT_POLICIES.breakGlass,
+    account: input.email,
+    deviceId: context.deviceId,
+    ip: context.ip,
+    isFamiliarSource: await hasSignedInOnDevice(
+      db,
+      pairs.map((pair) => pair.nextOfKin.id),
+      context.deviceId,
+    ),
+  });
 
-  if (isThrottled) {
+  if (!slot.isAllowed) {
     for (const pair of pairs) {
       await recordAudit(db, context, {
         eventType: 'break_glass',
         userId: pair.owner.id,
         username: pair.owner.username,
         successful: false,
-        details: { reason: 'throttled', nextOfKinEmail: input.email },
+        details: { reason: `throttled (${slot.reason})`, nextOfKinEmail: input.email },
       });
     }
-    throw new AppError('RATE_LIMITED', MESSAGES.breakGlassRateLimited);
+    throw new AppError('RATE_LIMITED', throttledMessage(slot));
   }
 
   const code = normalizeCode(input.code);
@@ -101,7 +115,6 @@ export async function breakGlassWithCode(
   }
 
   if (!match) {
-    await recordKeyAttempts(db, keys);
     if (pairs.length === 0) {
       await recordAudit(db, context, {
         eventType: 'break_glass',
@@ -130,6 +143,7 @@ export async function breakGlassWithCode(
     throw new AppError('INVALID_CODE', MESSAGES.breakGlassInvalid);
   }
 
+  await releaseAttempt(db, slot);
   await performReset(deps, context, match, { newPassword: input.newPassword, variant: 'code' });
   return { message: successMessage(match.owner) };
 }
