@@ -95,7 +95,6 @@ export const MESSAGES = {
   lastNextOfKin: 'Add another next of kin first',
   accessCodeInvalid:
     'The email address or access code is not right. Please check them and try again.',
-  accessCodeRateLimited: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
   recipientsOnly: 'This page is for people who receive messages.',
   deviceMoveCodeInvalid:
     'This code is not right or has expired. Please check it, or ask for a new one.',

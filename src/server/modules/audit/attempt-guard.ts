@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLogs, failedAttempts } from '../../db/schema';
+import { auditLogs, devices, failedAttempts } from '../../db/schema';
 
 /**
  * Guards a credential check against one account (a username, a next of kin's or recipient's
@@ -35,6 +35,12 @@ export const ATTEMPT_POLICIES = {
   },
   breakGlass: {
     scope: 'break_glass',
+    perSource: { max: 5, windowMs: 15 * 60_000 },
+    perAddress: { max: 20, windowMs: 60 * 60_000 },
+    account: { freeFailures: 5, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+  },
+  resetCode: {
+    scope: 'reset_code',
     perSource: { max: 5, windowMs: 15 * 60_000 },
     perAddress: { max: 20, windowMs: 60 * 60_000 },
     account: { freeFailures: 5, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
@@ -147,13 +153,22 @@ export async function releaseAttempt(db: DbOrTx, reservation: { ids: number[] })
   await db.delete(failedAttempts).where(inArray(failedAttempts.id, reservation.ids));
 }
 
-/** Whether this person has signed in successfully on this device before (a familiar source). */
-export async function hasSignedInOnDevice(
+/**
+ * A familiar source: a device bound to this account (the owner's own), or one this person has
+ * signed in on successfully before.
+ */
+export async function isFamiliarDevice(
   db: DbOrTx,
   userIds: readonly number[],
   deviceId: string | null,
 ): Promise<boolean> {
   if (!deviceId || userIds.length === 0) return false;
+  const [bound] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.id, deviceId), inArray(devices.userId, [...userIds])))
+    .limit(1);
+  if (bound) return true;
   const [row] = await db
     .select({ id: auditLogs.id })
     .from(auditLogs)

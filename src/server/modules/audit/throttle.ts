@@ -49,13 +49,7 @@ export interface KeyLimit {
 }
 
 export const KEY_LIMITS = {
-  breakGlassPerEmail: { kind: 'break_glass:email', max: 5, windowMs: 15 * 60_000 },
-  breakGlassPerIp: { kind: 'break_glass:ip', max: 20, windowMs: 3600_000 },
-  resetCompletionPerEmail: { kind: 'reset_completion:email', max: 5, windowMs: 15 * 60_000 },
-  resetCompletionPerIp: { kind: 'reset_completion:ip', max: 20, windowMs: 3600_000 },
   resetRequestPerEmail: { kind: 'reset_request:email', max: 3, windowMs: 15 * 60_000 },
-  accessCodePerEmail: { kind: 'access_code:email', max: 10, windowMs: 15 * 60_000 },
-  accessCodePerIp: { kind: 'access_code:ip', max: 30, windowMs: 15 * 60_000 },
   deviceMovePerAccount: { kind: 'device_move:account', max: 5, windowMs: 15 * 60_000 },
 } satisfies Record<string, KeyLimit>;
 
@@ -71,18 +65,6 @@ export async function isKeyThrottled(db: DbOrTx, limit: KeyLimit, key: string): 
 
 export function recordKeyAttempt(db: DbOrTx, limit: KeyLimit, key: string): Promise<void> {
   return insertFailedAttempt(db, limit.kind, key);
-}
-
-/** A limit and the key it counts, e.g. [KEY_LIMITS.breakGlassPerIp, ip]. */
-export type KeyCheck = readonly [KeyLimit, string];
-
-export async function isAnyKeyThrottled(db: DbOrTx, checks: readonly KeyCheck[]): Promise<boolean> {
-  const results = await Promise.all(checks.map(([limit, key]) => isKeyThrottled(db, limit, key)));
-  return results.some(Boolean);
-}
-
-export async function recordKeyAttempts(db: DbOrTx, checks: readonly KeyCheck[]): Promise<void> {
-  for (const [limit, key] of checks) await recordKeyAttempt(db, limit, key);
 }
 
 /** Takes one of the attempts a key may make in its window, atomically; or says when to retry. */

@@ -14,7 +14,13 @@ import {
 } from '../../lib/crypto';
 import { sessionLifetimeFor } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { assertAccountNotThrottled } from '../audit/throttle';
+import {
+  ATTEMPT_POLICIES,
+  isFamiliarDevice,
+  releaseAttempt,
+  reserveAttempt,
+} from '../audit/attempt-guard';
+import { throttledMessage } from '../audit/throttle-messages';
 import {
   bindPrimaryDevice,
   findPrimaryAccountOnDevice,
@@ -144,21 +150,37 @@ export async function register(
   }
 }
 
-/** Username and password, throttled per account and device, every failure audited. */
+/**
+ * Username and password, every failure audited. Failures are counted per account and device and
+ * slow unfamiliar devices by seconds rather than locking the account (decision 025): the owner on
+ * a device of their own is never kept out by a stranger's guesses (issue 14 item 1).
+ */
 export async function checkCredentials(
   db: Db,
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string },
 ): Promise<UserRow> {
   const user = await findUserByUsername(db, input.username);
-
-  if (user) {
-    await assertAccountNotThrottled(db, {
+  const isFamiliarSource =
+    user !== undefined && (await isFamiliarDevice(db, [user.id], input.device.id));
+  const slot = await reserveAttempt(db, {
+    policy: ATTEMPT_POLICIES.login,
+    account: user ? `user:${user.id}` : `name:${input.username.toLowerCase().slice(0, 254)}`,
+    deviceId: input.device.id,
+    ip: context.ip,
+    isFamiliarSource,
+  });
+  const auditFailure = (reason: string) =>
+    recordAudit(db, context, {
       eventType: 'login_failed',
-      userId: user.id,
-      deviceId: input.device.id,
-      message: MESSAGES.loginRateLimited,
+      userId: user?.id ?? null,
+      username: user?.username ?? input.username.slice(0, 254),
+      successful: false,
+      details: { reason },
     });
+  if (!slot.isAllowed) {
+    await auditFailure(`throttled (${slot.reason})`);
+    throw new AppError('RATE_LIMITED', throttledMessage(slot));
   }
 
   const isPasswordRight =
@@ -167,15 +189,10 @@ export async function checkCredentials(
       : await verifyAgainstDummy(input.password);
 
   if (!user || !isPasswordRight) {
-    await recordAudit(db, context, {
-      eventType: 'login_failed',
-      userId: user?.id ?? null,
-      username: user?.username ?? input.username.slice(0, 254),
-      successful: false,
-      details: { reason: user ? 'wrong password' : 'unknown username' },
-    });
+    await auditFailure(user ? 'wrong password' : 'unknown username');
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
   }
+  await releaseAttempt(db, slot);
   return user;
 }
 

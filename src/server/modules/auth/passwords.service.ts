@@ -6,18 +6,22 @@ import { generateCode } from '../../lib/codes';
 import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
+  ATTEMPT_POLICIES,
+  isFamiliarDevice,
+  releaseAttempt,
+  reserveAttempt,
+} from '../audit/attempt-guard';
+import {
   assertAccountNotThrottled,
   consumeKeyAttempt,
   describeWait,
-  isAnyKeyThrottled,
   KEY_LIMITS,
-  recordKeyAttempts,
 } from '../audit/throttle';
+import { throttledMessage } from '../audit/throttle-messages';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
 import { findPrimaryByEmail, updateUser, type UserRow } from '../users/users.repository';
 import {
   addOneTimeCode,
-  countWrongTry,
   findLiveOneTimeCodes,
   retireOneTimeCodes,
 } from './one-time-codes.repository';
@@ -87,22 +91,27 @@ export async function completePasswordReset(
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { db } = deps;
-  const keys = [
-    [KEY_LIMITS.resetCompletionPerEmail, input.email],
-    [KEY_LIMITS.resetCompletionPerIp, context.ip],
-  ] as const;
-  const isThrottled = await isAnyKeyThrottled(db, keys);
   const user = await findPrimaryByEmail(db, input.email);
+  // Counted per email and device, slowed rather than locked (decision 025): a stranger's wrong
+  // codes neither block the owner nor use up the code mailed to them.
+  const slot = await reserveAttempt(db, {
+    policy: ATTEMPT_POLICIES.resetCode,
+    account: input.email,
+    deviceId: context.deviceId,
+    ip: context.ip,
+    isFamiliarSource:
+      user !== undefined && (await isFamiliarDevice(db, [user.id], context.deviceId)),
+  });
 
-  if (isThrottled) {
+  if (!slot.isAllowed) {
     await recordAudit(db, context, {
       eventType: 'password_reset',
       userId: user?.id ?? null,
       username: user?.username ?? input.email,
       successful: false,
-      details: { reason: 'throttled' },
+      details: { reason: `throttled (${slot.reason})` },
     });
-    throw new AppError('RATE_LIMITED', MESSAGES.resetRateLimited);
+    throw new AppError('RATE_LIMITED', throttledMessage(slot));
   }
 
   // Every code mailed in the last 30 minutes works (a later request never retires an earlier one).
@@ -120,8 +129,6 @@ export async function completePasswordReset(
   if (!live) await verifyAgainstDummy(input.code);
 
   if (!user || !matched) {
-    for (const candidate of liveCodes) await countWrongTry(db, candidate.id);
-    await recordKeyAttempts(db, keys);
     await recordAudit(db, context, {
       eventType: 'password_reset',
       userId: user?.id ?? null,
@@ -132,6 +139,7 @@ export async function completePasswordReset(
     throw new AppError('INVALID_CODE', MESSAGES.resetCodeInvalid);
   }
 
+  await releaseAttempt(db, slot);
   const passwordHash = await hashSecret(input.newPassword);
   await db.transaction(async (tx) => {
     await retireOneTimeCodes(tx, user.id, 'password_reset');

@@ -6,7 +6,7 @@ import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
-  hasSignedInOnDevice,
+  isFamiliarDevice,
   releaseAttempt,
   reserveAttempt,
 } from '../audit/attempt-guard';
@@ -84,7 +84,7 @@ export async function breakGlassWithCode(
     account: input.email,
     deviceId: context.deviceId,
     ip: context.ip,
-    isFamiliarSource: await hasSignedInOnDevice(
+    isFamiliarSource: await isFamiliarDevice(
       db,
       pairs.map((pair) => pair.nextOfKin.id),
       context.deviceId,

@@ -10,7 +10,7 @@ import { verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
-  hasSignedInOnDevice,
+  isFamiliarDevice,
   releaseAttempt,
   reserveAttempt,
 } from '../audit/attempt-guard';
@@ -55,7 +55,7 @@ export async function signInWithAccessCode(
     }
   };
 
-  const isFamiliarSource = await hasSignedInOnDevice(
+  const isFamiliarSource = await isFamiliarDevice(
     db,
     candidates.map(({ recipient }) => recipient.id),
     input.device.id,
