@@ -1,6 +1,7 @@
 import {
   acceptTerms,
   completeOnboarding,
+  cookieBanner,
   cookieDialog,
   expect,
   fillNextOfKin,
@@ -45,8 +46,13 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test.describe(`accessibility on a ${name}`, () => {
     test.use({ viewport });
 
-    test('the cookie dialog of a first visit', async ({ page }, testInfo) => {
+    test('the cookie banner of a first visit, and its full settings', async ({
+      page,
+    }, testInfo) => {
       await page.goto('/auth');
+      await expect(cookieBanner(page)).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `cookie banner (${name})`);
+      await cookieBanner(page).getByRole('button', { name: 'Choose Cookies' }).click();
       await expect(cookieDialog(page)).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `cookie dialog (${name})`);
     });

@@ -1,7 +1,7 @@
 import { PASSWORD_REQUIREMENTS } from '../../src/shared/domain/passwords';
 import {
   completeOnboarding,
-  cookieDialog,
+  cookieBanner,
   expect,
   makeUser,
   openApp,
@@ -23,9 +23,9 @@ test('a new user registers, sets up their next of kin, lands on the dashboard, s
   const user = makeUser({ firstName: 'Edith' });
 
   await page.goto('/auth');
-  await expect(cookieDialog(page)).toBeVisible();
-  await cookieDialog(page).getByRole('button', { name: 'Accept All' }).click();
-  await expect(cookieDialog(page)).toBeHidden();
+  await expect(cookieBanner(page)).toBeVisible();
+  await cookieBanner(page).getByRole('button', { name: 'Accept All' }).click();
+  await expect(cookieBanner(page)).toBeHidden();
 
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await page.getByRole('button', { name: 'Create an account' }).click();
@@ -85,7 +85,7 @@ test('a new user registers, sets up their next of kin, lands on the dashboard, s
   await expect(page.getByText('Last sync: Never')).toBeVisible();
   const communityAlert = page.getByRole('alert', { name: 'Community Edition - Local Storage' });
   await expect(communityAlert).toBeVisible();
-  await expect(page.getByText('© 2025 Memento')).toBeVisible();
+  await expect(page.getByText(`© ${new Date().getFullYear()} Memento`)).toBeVisible();
 
   await communityAlert.getByRole('link', { name: 'View Plans' }).click();
   await expect(page).toHaveURL(/\/features$/);

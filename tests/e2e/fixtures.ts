@@ -79,6 +79,10 @@ export const toastMessage = (page: Page, title: string) =>
 export const cookieDialog = (page: Page) =>
   page.getByRole('dialog', { name: 'Cookie Preferences' });
 
+/** The first visit's question: a banner in the page's flow, not a dialog (issue 17). */
+export const cookieBanner = (page: Page) =>
+  page.getByRole('region', { name: 'Cookies on Memento' });
+
 /** The device id the app keeps in localStorage (null until it has one). */
 export function readDeviceId(
   page: Page,
@@ -91,15 +95,19 @@ export function readDeviceId(
 }
 
 /**
- * Opens a path. On a first visit (no stored cookie choice) the cookie dialog asks first, and the
- * helper answers 'Accept All', as most people do.
+ * Opens a path. On a first visit (no stored cookie choice) the cookie banner asks, and the helper
+ * answers 'Accept All', as most people do.
  */
 export async function openApp(page: Page, path: string): Promise<void> {
-  await page.goto(path);
+  // The Support page holds the banner back on a first visit, so the choice is made elsewhere.
+  const isSupport = path.startsWith('/support');
+  await page.goto(isSupport ? '/faq' : path);
   const hasChoice = await page.evaluate(() => localStorage.getItem('cookieConsent') !== null);
-  if (hasChoice) return;
-  await cookieDialog(page).getByRole('button', { name: 'Accept All' }).click();
-  await expect(cookieDialog(page)).toBeHidden();
+  if (!hasChoice) {
+    await cookieBanner(page).getByRole('button', { name: 'Accept All' }).click();
+    await expect(cookieBanner(page)).toBeHidden();
+  }
+  if (isSupport) await page.goto(path);
 }
 
 /** Fills the registration form and presses 'Create Account'. */

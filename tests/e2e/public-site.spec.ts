@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { E2E_DONATION_URL, E2E_SOURCE_CODE_URL } from './support/installation';
-import { expect, openApp, registerUser, test } from './fixtures';
+import { cookieBanner, expect, openApp, registerUser, test } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
 
 const heading = (page: Page, name: string, level = 1) =>
   page.getByRole('heading', { level, name, exact: true });
@@ -41,6 +42,48 @@ test.describe('About', () => {
   });
 });
 
+test.describe('Support on a phone, on a first visit', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('shows the emergency numbers first, covered by nothing, and asks about cookies only after', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/support');
+    await expect(heading(page, 'Wellbeing and Support Resources')).toBeVisible();
+    const call999 = page.getByRole('link', { name: 'United Kingdom 999 (call)', exact: true });
+    await call999.scrollIntoViewIfNeeded();
+    await expect(call999).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(cookieBanner(page)).toHaveCount(0);
+    // Nothing lies over the number: the point a finger would press belongs to the link.
+    const isOnTop = await call999.evaluate((link) => {
+      const box = link.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return hit !== null && link.contains(hit);
+    });
+    expect(isOnTop).toBe(true);
+    await expect(call999).toHaveAttribute('href', 'tel:999');
+    await expectNoSeriousViolations(page, testInfo, 'support, first visit (phone)');
+
+    // Scrolled past the numbers, the question comes, in the page's flow.
+    await page.getByRole('heading', { name: 'More ways to find support' }).scrollIntoViewIfNeeded();
+    await expect(cookieBanner(page)).toHaveCount(1);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('every support link is named by the words it shows (voice control)', async ({ page }) => {
+    await openApp(page, '/support');
+    const links = page.getByRole('main').getByRole('link');
+    for (const link of await links.all()) {
+      const visible = (await link.innerText()).replace(/\s+/g, ' ').trim();
+      const name = await link.evaluate(
+        (element) => element.getAttribute('aria-label') ?? element.textContent ?? '',
+      );
+      expect(name.replace(/\s+/g, ' ').trim().startsWith(visible)).toBe(true);
+    }
+  });
+});
+
 test.describe('Wellbeing and Support Resources', () => {
   test('lists checked services by region, with tappable numbers', async ({ page }) => {
     await openApp(page, '/support');
@@ -55,41 +98,41 @@ test.describe('Wellbeing and Support Resources', () => {
       ['New Zealand', '111'],
     ] as const) {
       await expect(
-        emergency.getByRole('link', { name: `${place}: call ${number}` }),
+        emergency.getByRole('link', { name: `${place} ${number} (call)`, exact: true }),
       ).toHaveAttribute('href', `tel:${number}`);
     }
 
     const location = page.getByLabel('Your location');
     await expect(location).toHaveValue('united_kingdom');
     await expect(heading(page, 'Services in United Kingdom', 3)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'Call 116 123 (Samaritans)' })).toHaveAttribute(
       'href',
       'tel:116123',
     );
     await expect(
-      page.getByRole('link', { name: 'Call Cruse Bereavement Support on 0808 808 1677' }),
+      page.getByRole('link', { name: 'Call 0808 808 1677 (Cruse Bereavement Support)' }),
     ).toHaveAttribute('href', 'tel:08088081677');
     await expect(
-      page.getByRole('link', { name: 'Call Marie Curie Support Line on 0800 090 2309' }),
+      page.getByRole('link', { name: 'Call 0800 090 2309 (Marie Curie Support Line)' }),
     ).toHaveAttribute('href', 'tel:08000902309');
 
     await location.selectOption({ label: 'Australia and New Zealand' });
     await expect(heading(page, 'Services in Australia and New Zealand', 3)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Call Lifeline on 13 11 14' })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'Call 13 11 14 (Lifeline)' })).toHaveAttribute(
       'href',
       'tel:131114',
     );
     await expect(
-      page.getByRole('link', { name: 'Call 1737, Need to talk? on 1737' }),
+      page.getByRole('link', { name: 'Call 1737 (1737, Need to talk?)' }),
     ).toHaveAttribute('href', 'tel:1737');
-    await expect(page.getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Call 116 123 (Samaritans)' })).toHaveCount(0);
 
     await location.selectOption({ label: 'North America' });
     await expect(
-      page.getByRole('link', { name: 'Call 9-8-8: Suicide Crisis Helpline on 988' }),
+      page.getByRole('link', { name: 'Call 988 (9-8-8: Suicide Crisis Helpline)' }),
     ).toHaveAttribute('href', 'tel:988');
     await expect(
-      page.getByRole('link', { name: 'Call 988 Suicide & Crisis Lifeline on 988' }),
+      page.getByRole('link', { name: 'Call 988 (988 Suicide & Crisis Lifeline)' }),
     ).toHaveAttribute('href', 'tel:988');
 
     // A region with no checked service says so and points to the emergency numbers instead.

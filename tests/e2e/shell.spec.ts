@@ -1,5 +1,6 @@
 import {
   UUID_PATTERN,
+  cookieBanner,
   cookieDialog,
   expect,
   openApp,
@@ -18,7 +19,7 @@ test('the first visit gives this browser a device id in local and session storag
 
   // The same identity survives a reload.
   await page.reload();
-  await expect(cookieDialog(page)).toBeVisible();
+  await expect(cookieBanner(page)).toBeVisible();
   expect(await readDeviceId(page)).toBe(deviceId);
   expect(await readDeviceId(page, 'session')).toBe(deviceId);
 });
@@ -35,8 +36,21 @@ test('a stored device id that is not a UUID is thrown away and replaced', async 
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 });
 
-test('the cookie choice is asked once and remembered', async ({ page }) => {
+test('the cookie choice is asked once, without covering the page, and remembered', async ({
+  page,
+}) => {
   await page.goto('/auth');
+  const banner = cookieBanner(page);
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText('This Memento uses no analytics or tracking cookies.');
+  // A banner in the page's flow: no dialog, and the page beneath can be used straight away.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const username = page.getByLabel('Username', { exact: true });
+  await username.fill('edith');
+  await expect(username).toHaveValue('edith');
+
+  // The full settings are one tap away.
+  await banner.getByRole('button', { name: 'Choose Cookies' }).click();
   const dialog = cookieDialog(page);
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('no analytics or tracking cookies');
@@ -62,6 +76,17 @@ test('the cookie choice is asked once and remembered', async ({ page }) => {
   await configLoaded;
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await expect(dialog).toHaveCount(0);
+  await expect(banner).toHaveCount(0);
+});
+
+test('Essential Only keeps nothing optional', async ({ page }) => {
+  await page.goto('/faq');
+  await cookieBanner(page).getByRole('button', { name: 'Essential Only' }).click();
+  await expect(cookieBanner(page)).toHaveCount(0);
+  const stored = await page.evaluate(() =>
+    JSON.parse(localStorage.getItem('cookieConsent') ?? 'null'),
+  );
+  expect(stored).toMatchObject({ essential: true, analytics: false, marketing: false });
 });
 
 test('an unknown address shows Page Not Found, and Go Home leads on', async ({ page }) => {

@@ -14,6 +14,7 @@ export function AppLayout() {
       >
         Skip to main content
       </a>
+      <CookieConsent />
       <SiteHeader />
       <main
         id="main"
@@ -25,7 +26,6 @@ export function AppLayout() {
         </Suspense>
       </main>
       <SiteFooter />
-      <CookieConsent />
       <ScrollRestoration />
     </div>
   );

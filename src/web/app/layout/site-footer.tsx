@@ -4,7 +4,7 @@ export function SiteFooter() {
   return (
     <footer className="border-t border-border bg-muted/60">
       <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 py-6 text-base text-muted-foreground sm:flex-row sm:px-6">
-        <p>© 2025 Memento</p>
+        <p>© {new Date().getFullYear()} Memento</p>
         <button
           type="button"
           onClick={openCookiePreferences}

@@ -15,6 +15,8 @@ export type TConsentChoices = Pick<TCookieConsent, 'analytics' | 'marketing'>;
 const listeners = new Set<() => void>();
 let consent: TCookieConsent | null | undefined;
 let isDialogRequested = false;
+/** A page a person may reach in distress (/support) holds the banner back until they move on. */
+let isReleasedOnSupport = false;
 
 function notify() {
   for (const listener of listeners) listener();
@@ -61,6 +63,24 @@ export function useIsCookieDialogRequested(): boolean {
   return useSyncExternalStore(
     subscribe,
     () => isDialogRequested,
+    () => false,
+  );
+}
+
+/**
+ * The Support page holds the first-visit banner back until its emergency numbers have been
+ * scrolled past (issue 17); leaving the page shows it on the next one.
+ */
+export function releaseCookieBannerOnSupport(): void {
+  if (isReleasedOnSupport) return;
+  isReleasedOnSupport = true;
+  notify();
+}
+
+export function useIsCookieBannerReleasedOnSupport(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => isReleasedOnSupport,
     () => false,
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { ShieldCheck } from 'lucide-react';
+import { useLocation } from 'react-router';
 import { Button } from '@web/components/ui/button';
 import {
   Dialog,
@@ -13,8 +14,10 @@ import { Label } from '@web/components/ui/label';
 import { Switch } from '@web/components/ui/switch';
 import { useAppConfig } from '@web/features/config/config-api';
 import {
+  openCookiePreferences,
   saveConsent,
   useCookieConsent,
+  useIsCookieBannerReleasedOnSupport,
   useIsCookieDialogRequested,
   type TConsentChoices,
 } from './consent-store';
@@ -133,19 +136,70 @@ function useAnalyticsScript(scriptUrl: string | null | undefined, isAllowed: boo
   }, [scriptUrl, isAllowed]);
 }
 
+/**
+ * The first visit's question, as GOV.UK asks it: a compact banner in the page's flow that takes
+ * no focus and covers nothing (issue 17). The full settings (SPEC's dialog) are one tap away.
+ */
+function CookieBanner({ hasAnalytics }: { hasAnalytics: boolean }) {
+  const headingId = useId();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="border-b-2 border-primary/30 bg-primary-soft px-4 py-4 sm:px-6"
+    >
+      <div className="mx-auto flex max-w-6xl flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+        <div className="flex flex-col gap-1">
+          <h2 id={headingId} className="text-xl font-bold">
+            Cookies on Memento
+          </h2>
+          <p className="text-lg">
+            {hasAnalytics
+              ? 'We keep what Memento needs to work. With your permission we also count which pages are visited.'
+              : 'We keep only what Memento needs to work: staying signed in and remembering this device. This Memento uses no analytics or tracking cookies.'}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <Button onClick={() => saveConsent({ analytics: true, marketing: true })}>
+            Accept All
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => saveConsent({ analytics: false, marketing: false })}
+          >
+            Essential Only
+          </Button>
+          <Button variant="outline" onClick={openCookiePreferences}>
+            Choose Cookies
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Someone may open Support in distress: the banner waits there until the numbers are passed. */
+const SUPPORT_PATH = '/support';
+
 /** Asks once for cookie choices (SPEC §2, §4), and honours them. */
 export function CookieConsent() {
   const consent = useCookieConsent();
   const isRequested = useIsCookieDialogRequested();
+  const isOnSupport = useLocation().pathname === SUPPORT_PATH;
+  const isReleasedOnSupport = useIsCookieBannerReleasedOnSupport();
+  const isBannerHeld = isOnSupport && !isReleasedOnSupport;
   const config = useAppConfig();
   useAnalyticsScript(config.data?.analyticsScriptUrl, consent?.analytics === true);
 
-  const isOpen = consent === null || isRequested;
-  if (!isOpen || config.isPending) return null;
-  return (
-    <ConsentDialogContent
-      initial={{ analytics: consent?.analytics ?? false, marketing: consent?.marketing ?? false }}
-      hasAnalytics={Boolean(config.data?.analyticsScriptUrl)}
-    />
-  );
+  if (config.isPending) return null;
+  const hasAnalytics = Boolean(config.data?.analyticsScriptUrl);
+  if (isRequested) {
+    return (
+      <ConsentDialogContent
+        initial={{ analytics: consent?.analytics ?? false, marketing: consent?.marketing ?? false }}
+        hasAnalytics={hasAnalytics}
+      />
+    );
+  }
+  if (consent === null && !isBannerHeld) return <CookieBanner hasAnalytics={hasAnalytics} />;
+  return null;
 }

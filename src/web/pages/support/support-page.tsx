@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { Globe, HeartHandshake, Phone, Siren } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
+import { releaseCookieBannerOnSupport } from '@web/features/cookie-consent/consent-store';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import {
   DEFAULT_REGION,
@@ -16,10 +17,31 @@ import {
 } from '@web/features/support/support-resources';
 import { usePageTitle } from '@web/lib/use-page-title';
 
+/**
+ * Someone may open this page in distress: on a first visit the cookie banner waits until they
+ * have scrolled past the emergency numbers (or leave the page) (issue 17).
+ */
+function useCookieBannerAfterScrollingPast(section: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = section.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry && !entry.isIntersecting && entry.boundingClientRect.bottom < 0) {
+        releaseCookieBannerOnSupport();
+        observer.disconnect();
+      }
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [section]);
+}
+
 function EmergencyNumbersCard() {
+  const section = useRef<HTMLElement>(null);
+  useCookieBannerAfterScrollingPast(section);
   return (
     <Card asChild className="border-2 border-destructive/40 bg-destructive-soft p-6 sm:p-8">
-      <section aria-labelledby="emergency-heading" className="flex flex-col gap-4">
+      <section ref={section} aria-labelledby="emergency-heading" className="flex flex-col gap-4">
         <h2
           id="emergency-heading"
           className="flex items-center gap-3 text-2xl font-bold tracking-tight"
@@ -33,13 +55,16 @@ function EmergencyNumbersCard() {
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {EMERGENCY_NUMBERS.map(({ place, number }) => (
             <li key={place}>
+              {/* The visible words are the link's name (WCAG 2.5.3), so voice control finds it. */}
               <a
                 href={toTelHref(number)}
-                aria-label={`${place}: call ${number}`}
                 className="flex min-h-14 items-center justify-between gap-3 rounded-lg border-2 border-destructive/30 bg-card px-4 py-2 text-lg hover:bg-destructive-soft"
               >
-                <span className="font-semibold">{place}</span>
-                <span className="text-2xl font-bold tracking-wide text-destructive">{number}</span>
+                <span className="font-semibold">{place}</span>{' '}
+                <span className="text-2xl font-bold tracking-wide text-destructive">
+                  {number}
+                  <span className="sr-only"> (call)</span>
+                </span>
               </a>
             </li>
           ))}
@@ -61,12 +86,10 @@ function ServiceCard({ service }: { service: TSupportService }) {
         <p className="text-lg">{service.description}</p>
         <div className="mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:flex-wrap sm:items-center">
           <Button asChild size="lg">
-            <a
-              href={toTelHref(service.phone)}
-              aria-label={`Call ${service.name} on ${service.phone}`}
-            >
+            <a href={toTelHref(service.phone)}>
               <Phone aria-hidden="true" />
               Call {service.phone}
+              <span className="sr-only"> ({service.name})</span>
             </a>
           </Button>
           {service.website && (
