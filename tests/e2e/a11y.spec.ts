@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import {
   acceptTerms,
   completeOnboarding,
@@ -281,5 +282,51 @@ test.describe('with reduced motion', () => {
     const slide = page.getByRole('group', { name: 'The Challenge' });
     await expect(slide).toBeVisible();
     expect(await slide.evaluate((element) => getComputedStyle(element).animationName)).toBe('none');
+  });
+});
+
+/** Issue 17 item 5 (WCAG 1.4.10): nothing scrolls sideways on a 320 px screen. */
+test.describe('reflow on a 320 px screen', () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  const overflow = (page: Page) =>
+    page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      wider: [...document.querySelectorAll('body *')]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 3)
+        .map((element) => element.outerHTML.slice(0, 120)),
+    }));
+
+  test('every public route, each slide of the deck, and the signed-in pages fit', async ({
+    page,
+  }) => {
+    test.slow();
+    await page.goto('/auth');
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    expect(await overflow(page), '/auth before any cookie choice').toEqual({
+      width: 320,
+      wider: [],
+    });
+    for (const { path, heading } of [...SIGNED_OUT_PAGES, ...PUBLIC_PAGES]) {
+      await page.goto(path);
+      await expect(
+        page.getByRole('heading', { level: 1, name: heading, exact: true }),
+      ).toBeVisible();
+      expect(await overflow(page), path).toEqual({ width: 320, wider: [] });
+    }
+    await page.goto('/marketing');
+    for (let slide = 2; slide <= 8; slide += 1) {
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
+      expect(await overflow(page), `deck slide ${slide}`).toEqual({ width: 320, wider: [] });
+    }
+
+    await registerUser(page);
+    for (const path of ['/', '/recipients', '/record', '/audit-logs']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await overflow(page), `${path} signed in`).toEqual({ width: 320, wider: [] });
+    }
   });
 });

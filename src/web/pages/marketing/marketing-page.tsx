@@ -118,7 +118,7 @@ export default function MarketingPage() {
               </li>
             ))}
           </ul>
-          <div className="flex w-full items-center justify-between gap-3 sm:justify-center sm:gap-6">
+          <div className="flex w-full flex-wrap items-center justify-between gap-3 sm:justify-center sm:gap-6">
             <Button variant="outline" size="lg" onClick={() => goTo(current - 1)}>
               <ChevronLeft aria-hidden="true" />
               Previous
