@@ -204,7 +204,10 @@ test.describe('Features & Pricing', () => {
       page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
     await expect(status('One-file backups')).toContainText('Complete');
     await expect(status('Moving to a new device')).toContainText('Started');
-    await expect(status('Cloud sync')).toContainText('Planned');
+    await expect(status('Cloud sync')).toContainText('Complete');
+    await expect(status('Background sync')).toContainText('In Progress');
+    // The privacy section says what cloud sync keeps on the server.
+    await expect(page.getByText('its title and the prompt you chose')).toBeVisible();
   });
 
   test('signed out, the free plan leads to registration and a paid plan to sign in', async ({

@@ -267,14 +267,15 @@ export const FEATURES: readonly TFeature[] = [
     id: 'cloud_sync',
     name: 'Cloud sync',
     description:
-      'Paid plans will keep a copy of your videos in the cloud so recipients can watch on their own devices.',
-    status: 'planned',
+      'On paid plans every recording is copied to the cloud after it is saved here, checked to match, and your recipients watch it on their own phone or computer.',
+    status: 'complete',
   },
   {
     id: 'background_sync',
     name: 'Background sync',
-    description: 'Uploading new recordings on their own, even when the app is closed.',
-    status: 'planned',
+    description:
+      'New recordings are sent on their own while Memento is open, and pick up where they stopped after a lost connection. Sending while the app is closed is not built yet.',
+    status: 'in_progress',
   },
   {
     id: 'enhanced_encryption',

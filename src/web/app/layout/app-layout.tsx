@@ -1,9 +1,26 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
+import { hasCloudSync } from '@shared/domain/plans';
+import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
+
+const CloudSync = lazy(() => import('@web/features/sync/cloud-sync'));
+
+/** Background cloud sync runs for paid accounts on their primary device, and loads only then. */
+function CloudSyncMount() {
+  const { user, deviceStatus } = useAuth();
+  if (!user || user.category !== 'primary' || !hasCloudSync(user)) return null;
+  const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
+  if (!isPrimaryDevice) return null;
+  return (
+    <Suspense fallback={null}>
+      <CloudSync userId={user.id} />
+    </Suspense>
+  );
+}
 
 export function AppLayout() {
   return (
@@ -26,6 +43,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       <SiteFooter />
+      <CloudSyncMount />
       <ScrollRestoration />
     </div>
   );

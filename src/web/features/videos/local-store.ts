@@ -10,7 +10,8 @@ import Dexie, { type Table } from 'dexie';
  * rewrites rows; never drop the `videos` or `chunks` stores.
  */
 export const LOCAL_DB_NAME = 'memento-videos';
-export const LOCAL_DB_VERSION = 35;
+/** SPEC's version 35, then 36: the cloud library's upload bookkeeping (a new store, nothing dropped). */
+export const LOCAL_DB_VERSION = 36;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface TLocalVideo {
@@ -25,9 +26,24 @@ export interface TLocalVideo {
   durationMs: number;
   chunkCount: number;
   createdAt: string;
-  syncStatus: 'local_only';
+  /** SPEC §3 sync status: local first, then sent to the cloud on paid plans. */
+  syncStatus: 'local_only' | 'pending_sync' | 'synced';
   /** When the server confirmed its index row; null until then (a retry sends it again). */
   indexedAt: string | null;
+}
+
+/**
+ * A resumable upload in progress (issue 13): the server's upload id and the ETag of every part
+ * that arrived, so after a reload, a lost connection or a server restart no finished part is
+ * sent again, and resuming never asks the store which parts it has.
+ */
+export interface TLocalUpload {
+  videoId: string;
+  uploadId: string;
+  partSize: number;
+  partCount: number;
+  sha256: string;
+  etags: Record<number, string>;
 }
 
 /** A recording still in progress or interrupted (a reload, a crash, a closed tab). */
@@ -54,14 +70,17 @@ class LocalVideoDb extends Dexie {
   videos!: Table<TLocalVideo, string>;
   chunks!: Table<TChunk, [string, number]>;
   drafts!: Table<TDraftRecording, string>;
+  uploads!: Table<TLocalUpload, string>;
 
   constructor() {
     super(LOCAL_DB_NAME);
-    this.version(LOCAL_DB_VERSION).stores({
+    this.version(35).stores({
       videos: 'id, creatorId, recipientId, [creatorId+recipientId], createdAt',
       chunks: '[videoId+index], videoId',
       drafts: 'id, creatorId',
     });
+    // Adds a store; every video and chunk stays as it was (D4).
+    this.version(LOCAL_DB_VERSION).stores({ uploads: 'videoId' });
   }
 }
 
@@ -142,6 +161,7 @@ export async function saveVideo(input: {
   durationMs: number;
   createdAt?: string;
   indexedAt?: string | null;
+  syncStatus?: TLocalVideo['syncStatus'];
 }): Promise<TLocalVideo> {
   const mimeType = input.blob.type || 'video/webm';
   const parts = splitIntoChunks(input.blob);
@@ -156,7 +176,7 @@ export async function saveVideo(input: {
     durationMs: input.durationMs,
     chunkCount: parts.length,
     createdAt: input.createdAt ?? new Date().toISOString(),
-    syncStatus: 'local_only',
+    syncStatus: input.syncStatus ?? 'local_only',
     indexedAt: input.indexedAt ?? null,
   };
   await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.drafts, async () => {
@@ -193,10 +213,36 @@ export async function getVideoBlob(video: TLocalVideo): Promise<Blob> {
 }
 
 export async function deleteLocalVideos(videoIds: readonly string[]): Promise<void> {
-  await localDb.transaction('rw', localDb.videos, localDb.chunks, async () => {
+  await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.uploads, async () => {
     for (const id of videoIds) await localDb.chunks.where('videoId').equals(id).delete();
     await localDb.videos.bulkDelete([...videoIds]);
+    await localDb.uploads.bulkDelete([...videoIds]);
   });
+}
+
+export function setSyncStatus(videoId: string, syncStatus: TLocalVideo['syncStatus']) {
+  return localDb.videos.update(videoId, { syncStatus });
+}
+
+export function getLocalUpload(videoId: string): Promise<TLocalUpload | undefined> {
+  return localDb.uploads.get(videoId);
+}
+
+export async function putLocalUpload(upload: TLocalUpload): Promise<void> {
+  await localDb.uploads.put(upload);
+}
+
+/** Records one part's ETag as soon as it arrives. */
+export async function recordPartSent(videoId: string, partNumber: number, etag: string) {
+  await localDb.transaction('rw', localDb.uploads, async () => {
+    const upload = await localDb.uploads.get(videoId);
+    if (!upload) return;
+    await localDb.uploads.put({ ...upload, etags: { ...upload.etags, [partNumber]: etag } });
+  });
+}
+
+export function deleteLocalUpload(videoId: string): Promise<void> {
+  return localDb.uploads.delete(videoId);
 }
 
 export function countVideos(creatorId: number): Promise<number> {

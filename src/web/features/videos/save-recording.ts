@@ -3,6 +3,7 @@ import { isValidDeviceId } from '@shared/domain/device';
 import { getDeviceId } from '@web/lib/device-id';
 import { isWebm, normaliseVideoType } from '@web/features/recorder/recording-format';
 import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-store';
+import { requestCloudSync } from '@web/features/sync/sync-request';
 import { indexVideo } from './videos-api';
 
 /** SPEC §5 'Record': what a save refuses before anything is written. */
@@ -74,6 +75,8 @@ export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedR
   try {
     await indexVideo(toIndexBody(video));
     await markIndexed(video.id);
+    // Paid plans send it to the cloud now (the sync listens only where it runs).
+    requestCloudSync();
     return { video, isIndexed: true };
   } catch {
     return { video, isIndexed: false };

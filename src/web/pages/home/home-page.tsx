@@ -29,6 +29,8 @@ import { usePageTitle } from '@web/lib/use-page-title';
 import { RecipientHome } from './recipient-home';
 import { VideoCountLine } from './video-count-line';
 import { WelcomeBanner } from './welcome-banner';
+import { CloudLibrary } from '@web/features/sync/components/cloud-library';
+import { useCloudStatus } from '@web/features/sync/cloud-api';
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
@@ -63,6 +65,7 @@ export default function HomePage() {
   const [openDialog, setOpenDialog] = useState<'password' | null>(null);
 
   useEffect(showWelcomeToast, []);
+  const cloudStatus = useCloudStatus({ enabled: user?.category === 'primary' });
 
   if (!user) return null;
   if (user.category !== 'primary') return <RecipientHome user={user} />;
@@ -72,7 +75,9 @@ export default function HomePage() {
     setOpenDialog(isOpen ? dialog : null);
 
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
-  const lastSync = formatLastSync(deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt);
+  const lastSync = formatLastSync(
+    cloudStatus.data?.lastSyncAt ?? deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt,
+  );
   const isCommunityEdition = user.subscriptionTier === 'free';
 
   function signOut() {
@@ -155,6 +160,8 @@ export default function HomePage() {
           </section>
         </Card>
       )}
+
+      <CloudLibrary user={user} isPrimaryDevice={isPrimaryDevice} />
 
       {canManageSecurity && <StoragePanel user={user} />}
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Heart, HardDrive, LifeBuoy, LogOut, PlayCircle } from 'lucide-react';
+import { Heart, HardDrive, LifeBuoy, LogOut, PlayCircle, X } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -10,6 +10,8 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { useRecipientHome } from '@web/features/recipients/recipients-api';
+import { formatClock } from '@web/features/recorder/recording-format';
+import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { describeError } from '@web/lib/api-client';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
@@ -20,6 +22,7 @@ export function RecipientHome({ user }: { user: TUser }) {
   const navigate = useNavigate();
   const { data, isLoading, error } = useRecipientHome();
   const [isEmergencyOpen, setIsEmergencyOpen] = useState(false);
+  const [playingId, setPlayingId] = useState<string | null>(null);
   const isNextOfKin = user.category === 'next_of_kin';
   const ownerFirstName = data?.owner.firstName ?? 'They';
   const ownerName = data ? `${data.owner.firstName} ${data.owner.lastName}` : '';
@@ -63,16 +66,39 @@ export function RecipientHome({ user }: { user: TUser }) {
             </CardHeader>
             <CardContent className="flex flex-col gap-4 text-lg">
               {data.sharedVideos.length > 0 ? (
-                <ul className="flex flex-col gap-3">
-                  {data.sharedVideos.map((video) => (
-                    <li key={video.id} className="flex items-center gap-3 rounded-lg border-2 p-3">
-                      <PlayCircle className="size-6 text-primary" aria-hidden="true" />
-                      <span className="font-semibold">{video.title ?? 'A message'}</span>
-                      <span className="text-muted-foreground">
-                        {dateFormat.format(new Date(video.createdAt))}
-                      </span>
-                    </li>
-                  ))}
+                <ul className="flex flex-col gap-4">
+                  {data.sharedVideos.map((video) => {
+                    const title = video.title ?? 'A message';
+                    const isPlaying = playingId === video.id;
+                    return (
+                      <li key={video.id} className="flex flex-col gap-3 rounded-lg border-2 p-4">
+                        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                          <div className="flex min-w-0 flex-col gap-1">
+                            <p className="text-xl font-semibold break-words">{title}</p>
+                            <p className="text-base text-muted-foreground">
+                              From {ownerName} · {dateFormat.format(new Date(video.createdAt))} ·{' '}
+                              {formatClock(video.durationMs)}
+                            </p>
+                          </div>
+                          <Button
+                            size="lg"
+                            variant={isPlaying ? 'outline' : 'default'}
+                            aria-expanded={isPlaying}
+                            onClick={() => setPlayingId(isPlaying ? null : video.id)}
+                          >
+                            {isPlaying ? (
+                              <X aria-hidden="true" />
+                            ) : (
+                              <PlayCircle aria-hidden="true" />
+                            )}
+                            {isPlaying ? 'Close' : 'Watch'}
+                            <span className="sr-only"> {title}</span>
+                          </Button>
+                        </div>
+                        {isPlaying && <VideoPlayer videoId={video.id} title={title} />}
+                      </li>
+                    );
+                  })}
                 </ul>
               ) : (
                 <>

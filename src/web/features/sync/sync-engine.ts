@@ -1,0 +1,227 @@
+import {
+  CLOUD_MESSAGES,
+  MAX_SIGN_BATCH,
+  type TCreateUploadResult,
+  type TPartReceived,
+  type TSignPartsResult,
+  type TSignedPart,
+} from '@shared/schemas/cloud';
+import { DEVICE_HEADER } from '@shared/domain/device';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
+import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
+import { getDeviceId } from '@web/lib/device-id';
+import {
+  deleteLocalUpload,
+  getLocalUpload,
+  getVideoBlob,
+  listVideos,
+  putLocalUpload,
+  recordPartSent,
+  setSyncStatus,
+  type TLocalUpload,
+  type TLocalVideo,
+} from '@web/features/videos/local-store';
+import { indexPendingVideos } from '@web/features/videos/save-recording';
+import { setSyncProgress } from './sync-progress';
+
+/** How long to wait before trying a part again after a network error or a server hiccup. */
+const RETRY_DELAYS_MS = [1_000, 3_000, 10_000];
+
+const OFFLINE_MESSAGE =
+  'Waiting for a connection to send this to the cloud. It is safe on this device.';
+
+class StopSyncError extends Error {}
+
+async function sha256Hex(blob: Blob): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * PUTs one part where the server said: its own part endpoint (with this device's header and the
+ * session cookie), or a presigned URL of the store (nothing of ours attached). Answers the ETag.
+ */
+async function putPart(part: TSignedPart, bytes: Blob): Promise<string> {
+  const response = await fetch(part.url, {
+    method: 'PUT',
+    body: bytes,
+    ...(part.isSameOrigin
+      ? {
+          credentials: 'include' as const,
+          headers: {
+            [DEVICE_HEADER]: getDeviceId() ?? '',
+            'Content-Type': 'application/octet-stream',
+          },
+        }
+      : {}),
+  });
+  if (!response.ok) throw new Error(`part ${part.partNumber} answered ${response.status}`);
+  const etag =
+    response.headers.get('etag') ??
+    (part.isSameOrigin ? ((await response.json()) as TPartReceived).etag : null);
+  if (!etag) throw new Error('the store did not say which part arrived (ETag)');
+  return etag;
+}
+
+async function putPartWithRetry(part: TSignedPart, bytes: Blob): Promise<string> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await putPart(part, bytes);
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) throw new NetworkError(error);
+      await wait(delay);
+    }
+  }
+}
+
+function partSlice(blob: Blob, upload: TLocalUpload, partNumber: number): Blob {
+  const start = (partNumber - 1) * upload.partSize;
+  return blob.slice(start, Math.min(blob.size, start + upload.partSize));
+}
+
+/**
+ * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
+ * this browser are never sent again. The server checks the SHA-256 of what arrived against the
+ * one computed here from the local copy.
+ */
+async function syncVideo(video: TLocalVideo): Promise<boolean> {
+  const blob = await getVideoBlob(video);
+  if (blob.size === 0) return false;
+  const sha256 = await sha256Hex(blob);
+
+  let created: TCreateUploadResult;
+  try {
+    created = await apiRequest<TCreateUploadResult>('/api/uploads', {
+      method: 'POST',
+      body: {
+        videoId: video.id,
+        title: video.title,
+        promptId: video.promptId,
+        byteSize: blob.size,
+        sha256,
+      },
+    });
+  } catch (error) {
+    if (isApiError(error) && error.code === 'STORAGE_FULL') {
+      setSyncProgress(video.id, { state: 'full', message: CLOUD_MESSAGES.storageFull });
+      return false;
+    }
+    if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') throw new StopSyncError();
+    throw error;
+  }
+  if (created.state === 'synced') {
+    await deleteLocalUpload(video.id);
+    await setSyncStatus(video.id, 'synced');
+    setSyncProgress(video.id, null);
+    return true;
+  }
+
+  const stored = await getLocalUpload(video.id);
+  const upload: TLocalUpload =
+    stored && stored.uploadId === created.uploadId && stored.sha256 === sha256
+      ? stored
+      : {
+          videoId: video.id,
+          uploadId: created.uploadId,
+          partSize: created.partSize,
+          partCount: created.partCount,
+          sha256,
+          etags: {},
+        };
+  if (upload !== stored) await putLocalUpload(upload);
+  await setSyncStatus(video.id, 'pending_sync');
+
+  const etags = { ...upload.etags };
+  const sentBytes = () =>
+    Object.keys(etags).reduce((total, key) => total + partSlice(blob, upload, Number(key)).size, 0);
+  setSyncProgress(video.id, { state: 'sending', sentBytes: sentBytes(), totalBytes: blob.size });
+
+  const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
+    (partNumber) => !etags[partNumber],
+  );
+  for (let offset = 0; offset < missing.length; offset += MAX_SIGN_BATCH) {
+    const signed = await apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
+      method: 'POST',
+      body: { partNumbers: missing.slice(offset, offset + MAX_SIGN_BATCH) },
+    });
+    // One part at a time: as fast as the link allows here, and a cut connection costs one part.
+    for (const part of signed.parts) {
+      const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
+      etags[part.partNumber] = etag;
+      await recordPartSent(video.id, part.partNumber, etag);
+      setSyncProgress(video.id, {
+        state: 'sending',
+        sentBytes: sentBytes(),
+        totalBytes: blob.size,
+      });
+    }
+  }
+
+  setSyncProgress(video.id, { state: 'checking' });
+  try {
+    await apiRequest<TVideoIndexEntry>(`/api/uploads/${upload.uploadId}/complete`, {
+      method: 'POST',
+      body: {
+        parts: Object.entries(etags).map(([partNumber, etag]) => ({
+          partNumber: Number(partNumber),
+          etag,
+        })),
+      },
+    });
+  } catch (error) {
+    // The upload ended (or its copy did not match): start afresh next time.
+    if (isApiError(error) && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT')) {
+      await deleteLocalUpload(video.id);
+    }
+    throw error;
+  }
+  await deleteLocalUpload(video.id);
+  await setSyncStatus(video.id, 'synced');
+  setSyncProgress(video.id, null);
+  return true;
+}
+
+let running: Promise<number> | null = null;
+
+/**
+ * Sends every saved message of this account that is not in the cloud yet, oldest first —
+ * recordings made before an upgrade too. One run at a time per tab, and across tabs when the
+ * browser has Web Locks. Answers how many reached the cloud.
+ */
+export function syncPendingVideos(userId: number): Promise<number> {
+  running ??= runExclusively(userId).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+async function runExclusively(userId: number): Promise<number> {
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    return navigator.locks.request(`memento-sync-${userId}`, { ifAvailable: true }, (lock) =>
+      lock ? runOnce(userId) : 0,
+    );
+  }
+  return runOnce(userId);
+}
+
+async function runOnce(userId: number): Promise<number> {
+  await indexPendingVideos(userId);
+  const videos = (await listVideos(userId))
+    .filter((video) => video.syncStatus !== 'synced' && video.indexedAt !== null)
+    .reverse();
+  let synced = 0;
+  for (const video of videos) {
+    try {
+      if (await syncVideo(video)) synced += 1;
+    } catch (error) {
+      if (error instanceof StopSyncError) return synced;
+      setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
+      // Offline or the server is away: the rest waits for the next run.
+      if (error instanceof NetworkError || !isApiError(error)) return synced;
+    }
+  }
+  return synced;
+}

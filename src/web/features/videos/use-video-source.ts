@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { fetchPlayback } from '@web/features/sync/cloud-api';
+import { describeError, isApiError } from '@web/lib/api-client';
+import { getVideo, getVideoBlob, saveVideo } from './local-store';
+
+/** SPEC §8 'Playback'. */
+export const PLAYBACK_MESSAGES = {
+  notOnDevice: 'Video not available offline',
+  serverFailed: 'Failed to load video from server. Please check your connection.',
+  unsupported: 'Failed to play video. The video format may not be supported by your browser.',
+} as const;
+
+export type TVideoSource =
+  | { state: 'loading' }
+  | { state: 'ready'; url: string; isLocal: boolean }
+  | { state: 'error'; message: string };
+
+/** What the owner's device needs to keep a streamed message as its own local copy. */
+export interface TKeepLocally {
+  creatorId: number;
+  recipientId: number;
+  title: string;
+  promptId: string | null;
+  durationMs: number;
+  createdAt: string;
+}
+
+/** Downloads the cloud copy once and keeps it on this device (SPEC: 'then stores locally'). */
+async function keepCopy(videoId: string, url: string, keep: TKeepLocally): Promise<void> {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) return;
+  const blob = await response.blob();
+  await saveVideo({
+    id: videoId,
+    ...keep,
+    blob,
+    indexedAt: new Date().toISOString(),
+    syncStatus: 'synced',
+  });
+}
+
+/**
+ * SPEC's video player: the local copy first; else the cloud copy, streamed with Range from a
+ * short-lived URL (and, on the owner's own devices, kept locally afterwards); offline with no
+ * local copy it says so plainly.
+ */
+export function useVideoSource(
+  videoId: string | null,
+  options: { keepLocally?: TKeepLocally } = {},
+): TVideoSource {
+  const [source, setSource] = useState<TVideoSource>({ state: 'loading' });
+  const keep = options.keepLocally;
+
+  useEffect(() => {
+    if (!videoId) return;
+    let objectUrl: string | null = null;
+    let isCurrent = true;
+    const show = (next: TVideoSource) => {
+      if (isCurrent) setSource(next);
+    };
+
+    void (async () => {
+      const local = await getVideo(videoId).catch(() => undefined);
+      if (local && local.chunkCount > 0) {
+        const blob = await getVideoBlob(local);
+        if (blob.size > 0) {
+          objectUrl = URL.createObjectURL(blob);
+          show({ state: 'ready', url: objectUrl, isLocal: true });
+          return;
+        }
+      }
+      if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+        show({ state: 'error', message: PLAYBACK_MESSAGES.notOnDevice });
+        return;
+      }
+      try {
+        const playback = await fetchPlayback(videoId);
+        show({ state: 'ready', url: playback.url, isLocal: false });
+        if (keep) void keepCopy(videoId, playback.url, keep).catch(() => undefined);
+      } catch (error) {
+        show({
+          state: 'error',
+          message: isApiError(error)
+            ? describeError(error, PLAYBACK_MESSAGES.serverFailed)
+            : PLAYBACK_MESSAGES.serverFailed,
+        });
+      }
+    })();
+
+    return () => {
+      isCurrent = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+    // `keep` describes the same message for a given id.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [videoId]);
+
+  return source;
+}

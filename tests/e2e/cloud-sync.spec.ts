@@ -1,0 +1,148 @@
+import { randomInt } from 'node:crypto';
+import type { Browser, Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { expect, registerUser, test } from './fixtures';
+import { startOwnServer, type OwnServer } from './support/own-server';
+import { signInAsRecipient } from './support/recipients';
+import { recordMessage } from './support/recording';
+
+// Issue 13: a paid user's message reaches the cloud in the background and their next of kin
+// watches it on their own phone. The server here is the test's own, so it can be killed in the
+// middle of the upload and started again.
+
+async function newDevice(
+  browser: Browser,
+  server: OwnServer,
+  viewport?: { width: number; height: number },
+) {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    ...(viewport ? { viewport } : {}),
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    },
+  });
+  return context.newPage();
+}
+
+/** A call from inside the page, as the app makes it: its cookie and its device id. */
+function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const response = await fetch(url, {
+        method,
+        credentials: 'include',
+        headers: {
+          'X-Device-ID': localStorage.getItem('deviceId') ?? '',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok)
+        throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+      return response.status === 204 ? null : response.json();
+    },
+    { method, url, body },
+  ) as Promise<T>;
+}
+
+/** The installation's admin (its first account) moves a user onto the Premium plan. */
+async function makePremium(adminPage: Page, username: string) {
+  const { secret } = await callApi<{ secret: string }>(adminPage, 'POST', '/api/admin/2fa/enrol');
+  const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
+  await callApi(adminPage, 'POST', '/api/admin/2fa/confirm', { code });
+  const users = await callApi<Array<{ id: number; username: string }>>(
+    adminPage,
+    'GET',
+    '/api/admin/users',
+  );
+  const target = users.find((user) => user.username === username);
+  if (!target) throw new Error(`no user ${username}`);
+  await callApi(adminPage, 'POST', `/api/admin/users/${target.id}/override`, {
+    tier: 'premium',
+    isVIP: false,
+    reason: 'Premium plan for the cloud library test',
+  });
+}
+
+test('a premium message reaches the cloud through a server crash, and the next of kin watches it on their phone', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const server = await startOwnServer(5260 + testInfo.workerIndex);
+  try {
+    const adminPage = await newDevice(browser, server);
+    await registerUser(adminPage, { firstName: 'Ada' });
+
+    const deviceA = await newDevice(browser, server);
+    const owner = await registerUser(deviceA, { firstName: 'Edith' });
+    await makePremium(adminPage, owner.username);
+    await deviceA.reload();
+    await expect(
+      deviceA.getByRole('heading', { name: 'Your messages in the cloud' }),
+    ).toBeVisible();
+
+    // A slow uplink, so the upload is still going when the server dies.
+    const network = await deviceA.context().newCDPSession(deviceA);
+    await network.send('Network.enable');
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 60 * 1024,
+    });
+
+    await recordMessage(deviceA, { title: 'For Susan, with love', seconds: 8 });
+    const message = deviceA.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(message).toContainText(/Sending to the cloud… \d+%/, { timeout: 20_000 });
+
+    await server.crashAndRestart();
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
+    await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
+    await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
+
+    // The next of kin, on their own phone, signs in with their code and watches it.
+    const phone = await newDevice(browser, server, { width: 390, height: 844 });
+    await signInAsRecipient(phone, owner.nextOfKin.email, owner.emergencyCode);
+    await expect(phone.getByRole('heading', { name: 'Messages for you' })).toBeVisible();
+    const shared = phone.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
+    await shared.getByRole('button', { name: /^Watch/ }).click();
+    const player = phone.getByTestId('video-player');
+    await expect(player).toHaveAttribute('data-source', 'cloud');
+    await expect
+      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(5);
+    // It can seek: a jump lands where asked.
+    await player.evaluate((video) => {
+      (video as HTMLVideoElement).currentTime = 4;
+    });
+    await expect
+      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).currentTime))
+      .toBeGreaterThanOrEqual(3.5);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a free user’s recording never leaves the device', async ({ page }) => {
+  test.slow();
+  const uploads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/uploads') || request.method() === 'PUT')
+      uploads.push(request.url());
+  });
+  await registerUser(page, { firstName: 'Maud' });
+  await recordMessage(page, { title: 'Only here', seconds: 3 });
+  await page.waitForTimeout(3_000);
+  expect(uploads).toEqual([]);
+  await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toHaveCount(0);
+});

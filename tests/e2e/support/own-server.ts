@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/**
+ * A server of the test's own (the real `npm start` on the built app), for a test that must stop
+ * and restart it, or needs an installation whose first account is its admin. On PostgreSQL when
+ * TEST_DATABASE_URL is set (a database of its own), else PGlite under a fresh DATA_DIR.
+ */
+export interface OwnServer {
+  url: string;
+  dataDir: string;
+  /** SIGKILL, as a crash or a power cut would, then the same server again on the same data. */
+  crashAndRestart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+async function waitForHealth(url: string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const status = await fetch(`${url}/api/health`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the test's own server did not start at ${url}`);
+}
+
+export async function startOwnServer(port: number): Promise<OwnServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-own-e2e-'));
+  const url = `http://localhost:${port}`;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const databaseName = `memento_own_${randomBytes(4).toString('hex')}`;
+  let databaseUrl: string | undefined;
+  if (adminUrl) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`CREATE DATABASE "${databaseName}"`);
+    await client.end();
+    const parsed = new URL(adminUrl);
+    parsed.pathname = `/${databaseName}`;
+    databaseUrl = parsed.toString();
+  }
+
+  let child: ChildProcess;
+  const launch = async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
+    };
+    delete env.DATABASE_URL;
+    delete env.ADMIN_EMAIL;
+    delete env.SMTP_URL;
+    if (databaseUrl) env.DATABASE_URL = databaseUrl;
+    child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
+    await waitForHealth(url);
+  };
+  const halt = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
+
+  await launch();
+  return {
+    url,
+    dataDir,
+    async crashAndRestart() {
+      await halt('SIGKILL');
+      await launch();
+    },
+    async stop() {
+      await halt('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+      if (adminUrl) {
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+        await client.end();
+      }
+    },
+  };
+}
