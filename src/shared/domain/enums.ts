@@ -53,5 +53,7 @@ export const AUDIT_EVENT_TYPES = [
   'recipient_deleted',
   'onboarding_completed',
   'videos_deleted',
+  'device_added',
+  'device_set_primary',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -42,11 +42,7 @@ export const isSingleLine = (value: string) => !CONTROL_CHARACTERS.test(value);
 
 /** A one-line text field: trimmed, then refused if it holds a line break or control character. */
 export const singleLineText = (max: number, tooLong = `Must be at most ${max} characters`) =>
-  z
-    .string()
-    .trim()
-    .max(max, tooLong)
-    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE });
+  z.string().trim().max(max, tooLong).refine(isSingleLine, { message: SINGLE_LINE_MESSAGE });
 
 export const requiredText = (message: string, max = 100) =>
   z

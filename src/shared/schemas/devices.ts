@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDeviceId } from './common';
 
 /** POST /api/device/register (SPEC §7). */
 export const ZDeviceRegisterBody = z.object({
@@ -46,3 +47,7 @@ export interface TResetDeviceResponse {
   /** Emergency reset only: the browser's new device id. */
   deviceId?: string;
 }
+
+/** POST /api/device/set-primary (SPEC §7): this device becomes the account's primary device. */
+export const ZSetPrimaryBody = z.object({ deviceId: ZDeviceId });
+export type TSetPrimaryBody = z.input<typeof ZSetPrimaryBody>;

@@ -51,6 +51,7 @@ export interface KeyLimit {
 export const KEY_LIMITS = {
   resetRequestPerEmail: { kind: 'reset_request:email', max: 3, windowMs: 15 * 60_000 },
   deviceMovePerAccount: { kind: 'device_move:account', max: 5, windowMs: 15 * 60_000 },
+  deviceAddPerAccount: { kind: 'device_add:account', max: 5, windowMs: 15 * 60_000 },
 } satisfies Record<string, KeyLimit>;
 
 export async function isKeyThrottled(db: DbOrTx, limit: KeyLimit, key: string): Promise<boolean> {

@@ -214,7 +214,9 @@ export async function login(
 
   if (user.isPrimary) {
     const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);
-    if (primaryDevice && primaryDevice.id !== device.id) {
+    // An account's added devices (D8, paid plans) sign in like its primary one.
+    const isOwnDevice = device.userId === user.id;
+    if (primaryDevice && primaryDevice.id !== device.id && !isOwnDevice) {
       await recordAudit(db, context, {
         eventType: 'login_failed',
         userId: user.id,

@@ -35,7 +35,13 @@ export async function replaceOneTimeCode(
  */
 export async function addOneTimeCode(
   db: DbOrTx,
-  values: { userId: number; purpose: Purpose; codeHash: string; expiresAt: Date },
+  values: {
+    userId: number;
+    purpose: Purpose;
+    codeHash: string;
+    expiresAt: Date;
+    deviceId?: string;
+  },
 ): Promise<void> {
   await db.insert(oneTimeCodes).values(values);
 }

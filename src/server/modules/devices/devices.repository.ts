@@ -64,3 +64,39 @@ export async function insertDeviceReset(
 ): Promise<void> {
   await db.insert(deviceResets).values(values);
 }
+
+/** An account's other devices (D8): bound to it, not primary. */
+export async function bindSecondaryDevice(
+  db: DbOrTx,
+  deviceId: string,
+  userId: number,
+): Promise<void> {
+  await db.update(devices).set({ userId, isPrimary: false }).where(eq(devices.id, deviceId));
+}
+
+/** Devices bound to an account, its primary one included; `lock` holds them for the transaction. */
+export async function countDevicesOfUser(
+  db: DbOrTx,
+  userId: number,
+  options: { lock?: boolean } = {},
+): Promise<number> {
+  const query = db.select({ id: devices.id }).from(devices).where(eq(devices.userId, userId));
+  const rows = options.lock ? await query.for('update') : await query;
+  return rows.length;
+}
+
+/** Moves the primary role: the old primary first (one primary per account is a unique index). */
+export async function makeDevicePrimary(
+  db: DbOrTx,
+  userId: number,
+  deviceId: string,
+): Promise<void> {
+  await db
+    .update(devices)
+    .set({ isPrimary: false })
+    .where(and(eq(devices.userId, userId), eq(devices.isPrimary, true)));
+  await db
+    .update(devices)
+    .set({ isPrimary: true })
+    .where(and(eq(devices.id, deviceId), eq(devices.userId, userId)));
+}

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
-import { ZDeviceRegisterBody, ZResetDeviceBody } from '../../../shared/schemas/devices';
+import {
+  ZDeviceRegisterBody,
+  ZResetDeviceBody,
+  ZSetPrimaryBody,
+} from '../../../shared/schemas/devices';
 import {
   ZDeviceMoveCompleteBody,
   ZDeviceMoveRequestBody,
@@ -11,9 +15,11 @@ import {
   clearSessionCookie,
   getRequestContext,
   requireDevice,
+  requireUser,
   setSessionCookie,
 } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
+import { completeDeviceAdd, requestDeviceAdd, setPrimaryDevice } from './added-devices.service';
 import { completeDeviceMove, requestDeviceMove } from './device-move.service';
 import { getDeviceStatus, registerDevice, resetDevice } from './devices.service';
 
@@ -81,6 +87,41 @@ export const deviceRoutes =
           username: request.body.username,
           password: request.body.password,
         }),
+    );
+
+    // D8: a paid account adds this device as another of its devices, confirmed by an emailed code.
+    app.post(
+      '/api/device/add/request',
+      { schema: { body: ZDeviceMoveRequestBody }, config: { rateLimit: moveRateLimit } },
+      async (request) =>
+        requestDeviceAdd(deps, getRequestContext(request), {
+          device: requireDevice(request),
+          username: request.body.username,
+          password: request.body.password,
+        }),
+    );
+
+    app.post(
+      '/api/device/add/complete',
+      { schema: { body: ZDeviceMoveCompleteBody }, config: { rateLimit: moveRateLimit } },
+      async (request, reply) => {
+        const signedIn = await completeDeviceAdd(deps, getRequestContext(request), {
+          device: requireDevice(request),
+          username: request.body.username,
+          password: request.body.password,
+          code: request.body.code,
+        });
+        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
+        return toUserResponse(signedIn.user, signedIn.device);
+      },
+    );
+
+    app.post('/api/device/set-primary', { schema: { body: ZSetPrimaryBody } }, async (request) =>
+      setPrimaryDevice(deps, getRequestContext(request), {
+        user: requireUser(request),
+        device: requireDevice(request),
+        deviceId: request.body.deviceId,
+      }),
     );
 
     app.post(

@@ -13,6 +13,7 @@ import {
   requirePrimaryOnPrimaryDevice,
   requireUser,
 } from '../../plugins/request-context';
+import { touchDeviceSync } from '../cloud/uploads.repository';
 import { toVideoIndexEntry } from './videos.presenter';
 import { findVideosOfCreator } from './videos.repository';
 import { deleteVideos, indexVideo } from './videos.service';
@@ -32,6 +33,9 @@ export const videoRoutes =
 
     app.get('/api/videos', async (request): Promise<TVideoIndexEntry[]> => {
       const user = requireUser(request);
+      const device = requireDevice(request);
+      // An added device (D8) has synced when it reads the library: the admin's Last Sync says so.
+      if (device.userId === user.id && !device.isPrimary) await touchDeviceSync(deps.db, device.id);
       return (await findVideosOfCreator(deps.db, user.id)).map(toVideoIndexEntry);
     });
 

@@ -26,6 +26,8 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   recipient_deleted: 'Recipient removed',
   onboarding_completed: 'Setup completed',
   videos_deleted: 'Videos deleted',
+  device_added: 'Device added',
+  device_set_primary: 'Primary device changed',
 };
 
 export function describeEvent(eventType: string): string {
