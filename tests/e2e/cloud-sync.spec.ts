@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, registerUser, test } from './fixtures';
+import { expect, openApp, registerUser, submitSignIn, test } from './fixtures';
+import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
@@ -65,7 +66,7 @@ async function makePremium(adminPage: Page, username: string) {
   });
 }
 
-test('a premium message reaches the cloud through a server crash, and the next of kin watches it on their phone', async ({
+test('a premium message reaches the cloud through a server crash, plays on an added device that becomes primary, and the next of kin watches it on their phone', async ({
   browser,
 }, testInfo) => {
   test.setTimeout(240_000);
@@ -106,6 +107,46 @@ test('a premium message reaches the cloud through a server crash, and the next o
     await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
     await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
     await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
+
+    // Device B: the owner's laptop, added with a code from their email (D8). It watches the
+    // message from the cloud, then becomes the primary device.
+    const deviceB = await newDevice(browser, server);
+    await openApp(deviceB, '/auth');
+    await submitSignIn(deviceB, owner);
+    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await expect(denied).toBeVisible();
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(owner.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(
+      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+    await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
+    const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(onB).toContainText('In the cloud');
+    await onB.getByRole('button', { name: /^Play/ }).click();
+    const playerB = deviceB.getByTestId('video-player');
+    await expect(playerB).toHaveAttribute('data-source', 'cloud');
+    await expect
+      .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(5);
+    await deviceB.getByRole('button', { name: 'Make Primary' }).click();
+    await expect(
+      deviceB.getByText('Device set as primary. Your content will begin syncing.'),
+    ).toBeVisible();
+    await deviceB.goto('/record');
+    await expect(
+      deviceB.getByRole('heading', { level: 1, name: 'Record a Message' }),
+    ).toBeVisible();
+    await deviceA.goto('/record');
+    await expect(
+      deviceA.getByText('Access Denied - Only primary users can record video messages.'),
+    ).toBeVisible();
 
     // The next of kin, on their own phone, signs in with their code and watches it.
     const phone = await newDevice(browser, server, { width: 390, height: 844 });

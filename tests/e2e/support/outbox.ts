@@ -9,8 +9,9 @@ export interface OutboxMail {
   text: string;
 }
 
-function outboxDir(): string {
-  const dataDir = process.env.E2E_DATA_DIR;
+/** The shared test server's outbox, or that of a server of the test's own (`dataDir`). */
+function outboxDir(ownDataDir?: string): string {
+  const dataDir = ownDataDir ?? process.env.E2E_DATA_DIR;
   if (!dataDir)
     throw new Error('E2E_DATA_DIR is not set: run the browser tests with playwright.config.ts');
   return path.join(dataDir, 'outbox');
@@ -20,13 +21,13 @@ function outboxDir(): string {
  * Every message the server has written for `to` (sandbox mode: one .eml file per message, named
  * `<ISO time>-<address>.eml`), oldest first.
  */
-export async function readMailTo(to: string): Promise<OutboxMail[]> {
+export async function readMailTo(to: string, dataDir?: string): Promise<OutboxMail[]> {
   const suffix = `-${to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`;
-  const names = await readdir(outboxDir()).catch(() => [] as string[]);
+  const names = await readdir(outboxDir(dataDir)).catch(() => [] as string[]);
   const files = names.filter((name) => name.endsWith(suffix)).sort();
   return Promise.all(
     files.map(async (file) => {
-      const parsed = await PostalMime.parse(await readFile(path.join(outboxDir(), file)));
+      const parsed = await PostalMime.parse(await readFile(path.join(outboxDir(dataDir), file)));
       return { file, to, subject: parsed.subject ?? '', text: parsed.text ?? '' };
     }),
   );
@@ -36,12 +37,14 @@ export async function readMailTo(to: string): Promise<OutboxMail[]> {
 export async function waitForMail(
   to: string,
   subject: RegExp,
-  options: { count?: number; timeoutMs?: number } = {},
+  options: { count?: number; timeoutMs?: number; dataDir?: string } = {},
 ): Promise<OutboxMail> {
   const { count = 1, timeoutMs = 15_000 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const matching = (await readMailTo(to)).filter((mail) => subject.test(mail.subject));
+    const matching = (await readMailTo(to, options.dataDir)).filter((mail) =>
+      subject.test(mail.subject),
+    );
     const newest = matching.at(-1);
     if (newest && matching.length >= count) return newest;
     if (Date.now() > deadline) {

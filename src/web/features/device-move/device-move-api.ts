@@ -6,11 +6,15 @@ export interface TMoveCredentials {
   password: string;
 }
 
-/** D18 step 1: the right password on a new device sends a code to the account's email. */
+/** Move the account here (D18), or add this device beside the others (D8, paid plans). */
+export type TDeviceAction = 'move' | 'add';
+
+/** Step 1: the right password on a new device sends a code to the account's email. */
 export function requestDeviceMove(
   credentials: TMoveCredentials,
+  action: TDeviceAction = 'move',
 ): Promise<{ message: string; maskedEmail: string }> {
-  return apiRequest('/api/device/move/request', {
+  return apiRequest(`/api/device/${action}/request`, {
     method: 'POST',
     buildBody: (deviceId) => ({
       username: credentials.username.trim().toLowerCase(),
@@ -20,9 +24,13 @@ export function requestDeviceMove(
   });
 }
 
-/** D18 step 2: the code moves the account to this device and signs it in here. */
-export function completeDeviceMove(credentials: TMoveCredentials, code: string): Promise<TUser> {
-  return apiRequest('/api/device/move/complete', {
+/** Step 2: the code moves the account here (or adds this device) and signs it in here. */
+export function completeDeviceMove(
+  credentials: TMoveCredentials,
+  code: string,
+  action: TDeviceAction = 'move',
+): Promise<TUser> {
+  return apiRequest(`/api/device/${action}/complete`, {
     method: 'POST',
     buildBody: (deviceId) => ({
       username: credentials.username.trim().toLowerCase(),

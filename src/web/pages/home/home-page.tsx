@@ -30,6 +30,7 @@ import { RecipientHome } from './recipient-home';
 import { VideoCountLine } from './video-count-line';
 import { WelcomeBanner } from './welcome-banner';
 import { CloudLibrary } from '@web/features/sync/components/cloud-library';
+import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/sync/cloud-api';
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
@@ -106,6 +107,9 @@ export default function HomePage() {
         {canManageSecurity && <VideoCountLine userId={user.id} />}
       </div>
 
+      {!isPrimaryDevice && user.isPrimary && !user.isAdmin && !user.isVIP && (
+        <NonPrimaryDeviceAlert />
+      )}
       {canManageSecurity && <InterruptedRecordingNotice creatorId={user.id} />}
       {canManageSecurity && <MissingVideosWarning user={user} />}
 

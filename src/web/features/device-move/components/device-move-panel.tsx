@@ -5,7 +5,12 @@ import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth/auth-api';
-import { completeDeviceMove, requestDeviceMove, type TMoveCredentials } from '../device-move-api';
+import {
+  completeDeviceMove,
+  requestDeviceMove,
+  type TDeviceAction,
+  type TMoveCredentials,
+} from '../device-move-api';
 
 const CODE_FORMAT_MESSAGE = 'The code has 8 letters and numbers, like ABCD-EF23';
 
@@ -18,23 +23,30 @@ function InlineError({ message }: { message: string }) {
   );
 }
 
+const ACTION_TEXT = {
+  add: { submit: 'Add this device', busy: 'Adding this device...' },
+  move: { submit: 'Move my account here', busy: 'Moving your account...' },
+} as const;
+
 /**
- * D18: the owner of an account tied to a lost or wiped device moves it here, proving it with the
- * password just typed and a code sent to the account's email.
+ * On 'Device Access Denied', the owner proves it is them (the password just typed and a code
+ * sent to the account's email) and either adds this device beside their others (D8, paid plans)
+ * or moves the account here from a lost or wiped device (D18).
  */
 export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials }) {
   const codeId = useId();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
+  const [action, setAction] = useState<TDeviceAction>('move');
 
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const request = useMutation({
-    mutationFn: () => requestDeviceMove(credentials),
+    mutationFn: (chosen: TDeviceAction) => requestDeviceMove(credentials, chosen),
     onSuccess: (result) => setSentTo(result.maskedEmail),
   });
   const complete = useMutation({
-    mutationFn: (entered: string) => completeDeviceMove(credentials, entered),
+    mutationFn: (entered: string) => completeDeviceMove(credentials, entered, action),
     onSuccess: (user) => {
       cacheUser(user);
       cacheDeviceStatus(user.deviceSync ? toClientDeviceStatus(user.deviceSync) : null);
@@ -57,21 +69,43 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
     complete.mutate(code);
   }
 
+  const ask = (chosen: TDeviceAction) => {
+    setAction(chosen);
+    request.mutate(chosen);
+  };
+
   if (sentTo === null) {
     return (
-      <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
-        <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
-        <p>
-          Then you can move your account to this device. We will email a code to your
-          account&rsquo;s email address to check that it is you. Videos saved on the old device stay
-          there.
-        </p>
-        {request.isError && <InlineError message={request.error.message} />}
-        <div>
-          <Button onClick={() => request.mutate()} disabled={request.isPending}>
-            {request.isPending ? 'Sending code...' : 'Use this device instead'}
-          </Button>
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
+          <p className="font-semibold">Would you like to use this device as well?</p>
+          <p>
+            With a Standard, Premium or Professional plan you can add this device to watch your
+            messages from the cloud here too. We will email a code to your account&rsquo;s email
+            address to check that it is you.
+          </p>
+          <div>
+            <Button onClick={() => ask('add')} disabled={request.isPending}>
+              {request.isPending && action === 'add' ? 'Sending code...' : 'Add this device'}
+            </Button>
+          </div>
         </div>
+        <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
+          <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
+          <p>
+            Then you can move your account to this device. We will email a code to your
+            account&rsquo;s email address to check that it is you. Videos saved on the old device
+            stay there.
+          </p>
+          <div>
+            <Button variant="outline" onClick={() => ask('move')} disabled={request.isPending}>
+              {request.isPending && action === 'move'
+                ? 'Sending code...'
+                : 'Use this device instead'}
+            </Button>
+          </div>
+        </div>
+        {request.isError && <InlineError message={request.error.message} />}
       </div>
     );
   }
@@ -109,7 +143,7 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
       {request.isError && <InlineError message={request.error.message} />}
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         <Button type="submit" disabled={isMoving}>
-          {isMoving ? 'Moving your account...' : 'Move my account here'}
+          {isMoving ? ACTION_TEXT[action].busy : ACTION_TEXT[action].submit}
         </Button>
         <Button
           variant="ghost"
@@ -117,7 +151,7 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
           onClick={() => {
             setCode('');
             complete.reset();
-            request.mutate();
+            request.mutate(action);
           }}
         >
           Send a new code
