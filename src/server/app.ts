@@ -21,6 +21,7 @@ import type { Redis } from 'ioredis';
 import { connectRedis } from './lib/redis';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
+import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { runCloudRetention } from './modules/cloud/retention.service';
 import type { VideoStore } from './modules/cloud/video-store';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(promptRoutes(deps));
   await app.register(videoRoutes(deps));
   await app.register(cloudRoutes(deps));
+  await app.register(pairingRoutes(deps));
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes(deps));

@@ -55,5 +55,8 @@ export const AUDIT_EVENT_TYPES = [
   'videos_deleted',
   'device_added',
   'device_set_primary',
+  'pairing_created',
+  'pairing_cancelled',
+  'pairing_video_received',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -20,6 +20,7 @@ import {
   requirePrimaryOnPrimaryDevice,
   requireUser,
 } from '../../plugins/request-context';
+import { pairingActor, resolvePairing } from '../pairing/pairing.service';
 import { toVideoIndexEntry } from '../videos/videos.presenter';
 import { getCloudStatus, getPlayback, streamVideo } from './playback.service';
 import {
@@ -44,8 +45,16 @@ const ZContentQuery = z.object({
   sig: z.string({ error: LINK_ENDED }).max(100, LINK_ENDED),
 });
 
-/** The signed-in owner's own account, on any of its devices (uploads start on the primary). */
-function requireOwnerActor(request: Parameters<typeof requireUser>[0]): TUploadActor {
+/**
+ * Who is sending parts: a phone paired through import-from-mobile (its pairing token, checked on
+ * every call, reaches only its own uploads), else the signed-in owner's own account.
+ */
+async function resolveUploadActor(
+  deps: AppDeps,
+  request: Parameters<typeof requireUser>[0],
+): Promise<TUploadActor> {
+  const paired = await resolvePairing(deps, request);
+  if (paired) return pairingActor(paired, request);
   const user = requireUser(request);
   if (!user.isPrimary) throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyRecord);
   return { userId: user.id, deviceId: requireDevice(request).id, pairingId: null };
@@ -74,7 +83,7 @@ export const cloudRoutes =
       async (request): Promise<TSignPartsResult> =>
         signParts(
           deps,
-          requireOwnerActor(request),
+          await resolveUploadActor(deps, request),
           request.params.uploadId,
           request.body.partNumbers,
         ),
@@ -85,7 +94,7 @@ export const cloudRoutes =
       { schema: { params: ZUploadParams, body: ZCompleteUploadBody } },
       async (request): Promise<TVideoIndexEntry> =>
         toVideoIndexEntry(
-          await completeUpload(deps, requireOwnerActor(request), {
+          await completeUpload(deps, await resolveUploadActor(deps, request), {
             uploadId: request.params.uploadId,
             parts: request.body.parts,
           }),
@@ -96,7 +105,7 @@ export const cloudRoutes =
       '/api/uploads/:uploadId',
       { schema: { params: ZUploadParams } },
       async (request, reply) => {
-        await abortUpload(deps, requireOwnerActor(request), request.params.uploadId);
+        await abortUpload(deps, await resolveUploadActor(deps, request), request.params.uploadId);
         return reply.status(204).send();
       },
     );
@@ -113,7 +122,7 @@ export const cloudRoutes =
           { schema: { params: ZPartParams } },
           async (request, reply): Promise<TPartReceived> => {
             const body = (request.body as Readable | undefined) ?? request.raw;
-            const etag = await receivePart(deps, requireOwnerActor(request), {
+            const etag = await receivePart(deps, await resolveUploadActor(deps, request), {
               uploadId: request.params.uploadId,
               partNumber: request.params.partNumber,
               body,

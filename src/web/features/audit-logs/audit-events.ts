@@ -28,6 +28,9 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   videos_deleted: 'Videos deleted',
   device_added: 'Device added',
   device_set_primary: 'Primary device changed',
+  pairing_created: 'Phone paired',
+  pairing_cancelled: 'Phone pairing cancelled',
+  pairing_video_received: 'Video received from a phone',
 };
 
 export function describeEvent(eventType: string): string {

@@ -1,0 +1,77 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { mobilePairings } from '../../db/schema';
+
+export type PairingRow = typeof mobilePairings.$inferSelect;
+
+export async function insertPairing(
+  db: DbOrTx,
+  values: typeof mobilePairings.$inferInsert,
+): Promise<PairingRow> {
+  const [row] = await db.insert(mobilePairings).values(values).returning();
+  return row!;
+}
+
+/** A pairing that still works: not cancelled, not expired. */
+export async function findLivePairingByTokenHash(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<PairingRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(mobilePairings)
+    .where(
+      and(
+        eq(mobilePairings.tokenHash, tokenHash),
+        isNull(mobilePairings.cancelledAt),
+        gt(mobilePairings.expiresAt, new Date()),
+      ),
+    );
+  return row;
+}
+
+export async function findLatestLivePairing(
+  db: DbOrTx,
+  userId: number,
+): Promise<PairingRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(mobilePairings)
+    .where(
+      and(
+        eq(mobilePairings.userId, userId),
+        isNull(mobilePairings.cancelledAt),
+        gt(mobilePairings.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(mobilePairings.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Ends the user's live pairings (a new one replaces them; Cancel ends one). */
+export async function cancelPairings(
+  db: DbOrTx,
+  userId: number,
+  pairingId?: string,
+): Promise<number> {
+  const ended = await db
+    .update(mobilePairings)
+    .set({ cancelledAt: new Date() })
+    .where(
+      and(
+        eq(mobilePairings.userId, userId),
+        isNull(mobilePairings.cancelledAt),
+        pairingId ? eq(mobilePairings.id, pairingId) : undefined,
+      ),
+    )
+    .returning({ id: mobilePairings.id });
+  return ended.length;
+}
+
+export async function countPairingUpload(db: DbOrTx, pairingId: string): Promise<void> {
+  await db
+    .update(mobilePairings)
+    .set({ uploadsCount: sql`${mobilePairings.uploadsCount} + 1` })
+    .where(eq(mobilePairings.id, pairingId));
+}

@@ -1,0 +1,179 @@
+import type { FastifyRequest } from 'fastify';
+import { hasCloudSync } from '../../../shared/domain/plans';
+import {
+  PAIRING_HEADER,
+  PAIRING_MESSAGES,
+  PAIRING_MINUTES,
+  type TCurrentPairing,
+  type TPairingCreated,
+  type TPairingSession,
+  type TPairingVideoBody,
+} from '../../../shared/schemas/pairing';
+import type { TCreateUploadResult } from '../../../shared/schemas/cloud';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { getRequestContext, requireDevice } from '../../plugins/request-context';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { createUpload, type TUploadActor } from '../cloud/uploads.service';
+import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
+import { findUserById, type UserRow } from '../users/users.repository';
+import { indexVideo } from '../videos/videos.service';
+import {
+  cancelPairings,
+  countPairingUpload,
+  findLatestLivePairing,
+  findLivePairingByTokenHash,
+  insertPairing,
+  type PairingRow,
+} from './pairing.repository';
+
+/** The primary device pairs a phone for 15 minutes; an earlier live pairing ends. */
+export async function createPairing(
+  deps: AppDeps,
+  context: RequestContext,
+  owner: UserRow,
+): Promise<TPairingCreated> {
+  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
+  const token = randomToken();
+  const pairing = await deps.db.transaction(async (tx) => {
+    await cancelPairings(tx, owner.id);
+    const row = await insertPairing(tx, {
+      userId: owner.id,
+      createdByDeviceId: context.deviceId,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + PAIRING_MINUTES * 60_000),
+    });
+    await recordAudit(tx, context, {
+      eventType: 'pairing_created',
+      userId: owner.id,
+      username: owner.username,
+      details: { message: `A phone may send videos for ${PAIRING_MINUTES} minutes` },
+    });
+    return row;
+  });
+  return {
+    pairingId: pairing.id,
+    url: `${deps.config.APP_URL}/import-from-mobile#pair=${token}`,
+    expiresAt: pairing.expiresAt.toISOString(),
+  };
+}
+
+export async function getCurrentPairing(deps: AppDeps, owner: UserRow): Promise<TCurrentPairing> {
+  const pairing = await findLatestLivePairing(deps.db, owner.id);
+  return {
+    pairing: pairing
+      ? {
+          id: pairing.id,
+          expiresAt: pairing.expiresAt.toISOString(),
+          uploadsCount: pairing.uploadsCount,
+        }
+      : null,
+  };
+}
+
+export async function cancelPairing(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { owner: UserRow; pairingId: string },
+): Promise<void> {
+  const ended = await cancelPairings(deps.db, input.owner.id, input.pairingId);
+  if (ended === 0) throw new AppError('NOT_FOUND', PAIRING_MESSAGES.ended);
+  await recordAudit(deps.db, context, {
+    eventType: 'pairing_cancelled',
+    userId: input.owner.id,
+    username: input.owner.username,
+    details: { message: 'The phone pairing was cancelled' },
+  });
+}
+
+/**
+ * The phone's credential: the pairing token in its header, checked on every call (live, not
+ * cancelled). A refused token is audited in the owner's log when the owner is known.
+ */
+export async function resolvePairing(
+  deps: AppDeps,
+  request: FastifyRequest,
+): Promise<{ pairing: PairingRow; owner: UserRow } | null> {
+  const header = request.headers[PAIRING_HEADER];
+  if (typeof header !== 'string' || header.length === 0) return null;
+  const pairing = await findLivePairingByTokenHash(deps.db, sha256(header.slice(0, 200)));
+  const owner = pairing ? await findUserById(deps.db, pairing.userId) : undefined;
+  if (!pairing || !owner) throw new AppError('UNAUTHENTICATED', PAIRING_MESSAGES.ended);
+  return { pairing, owner };
+}
+
+export async function requirePairing(deps: AppDeps, request: FastifyRequest) {
+  const resolved = await resolvePairing(deps, request);
+  if (!resolved) throw new AppError('UNAUTHENTICATED', PAIRING_MESSAGES.ended);
+  return resolved;
+}
+
+/** The phone's view: whose account, until when, and recipients' names to choose from. */
+export async function getPairingSession(
+  deps: AppDeps,
+  resolved: { pairing: PairingRow; owner: UserRow },
+): Promise<TPairingSession> {
+  const rows = await findRecipientsWithVideoCounts(deps.db, resolved.owner.id);
+  return {
+    ownerFirstName: resolved.owner.firstName,
+    expiresAt: resolved.pairing.expiresAt.toISOString(),
+    recipients: rows.map(({ recipient }) => ({
+      id: recipient.id,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+      category: recipient.category,
+    })),
+  };
+}
+
+export function pairingActor(
+  resolved: { pairing: PairingRow; owner: UserRow },
+  request: FastifyRequest,
+): TUploadActor {
+  return {
+    userId: resolved.owner.id,
+    deviceId: requireDevice(request).id,
+    pairingId: resolved.pairing.id,
+  };
+}
+
+/** One gallery video: its index row and its upload, started together; audited for the owner. */
+export async function receivePairedVideo(
+  deps: AppDeps,
+  request: FastifyRequest,
+  input: { resolved: { pairing: PairingRow; owner: UserRow }; body: TPairingVideoBody },
+): Promise<TCreateUploadResult> {
+  const { resolved, body } = input;
+  const { owner } = resolved;
+  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
+  const device = requireDevice(request);
+  await indexVideo(deps, {
+    owner,
+    device,
+    body: {
+      id: body.id,
+      recipientId: body.recipientId,
+      metadata: { byteSize: body.byteSize, durationMs: body.durationMs, mimeType: body.mimeType },
+    },
+  });
+  const result = await createUpload(deps, {
+    owner,
+    actor: pairingActor(resolved, request),
+    body: {
+      videoId: body.id,
+      title: body.title,
+      promptId: null,
+      byteSize: body.byteSize,
+      sha256: body.sha256,
+    },
+  });
+  await countPairingUpload(deps.db, resolved.pairing.id);
+  await recordAudit(deps.db, getRequestContext(request), {
+    eventType: 'pairing_video_received',
+    userId: owner.id,
+    username: owner.username,
+    details: { message: `A phone sent “${body.title}”`, videoId: body.id },
+  });
+  return result;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { isSingleLine, SINGLE_LINE_MESSAGE } from './common';
+import { ZCreateUploadBody } from './cloud';
+
+/** Import from mobile (issue 13 item 5): a phone paired for a while to upload, nothing more. */
+export const PAIRING_HEADER = 'x-pairing-token';
+export const PAIRING_MINUTES = 15;
+
+export const PAIRING_MESSAGES = {
+  ended: 'This pairing has ended. Ask for a new code on your main device.',
+  paidOnly:
+    'Importing from a phone is part of the Standard, Premium and Professional plans, on your primary device.',
+} as const;
+
+/** POST /api/pairings: the primary device's new pairing, its link shown as a QR code. */
+export interface TPairingCreated {
+  pairingId: string;
+  /** Opens the phone's import page; the secret travels in the fragment, never to a server log. */
+  url: string;
+  expiresAt: string;
+}
+
+export interface TCurrentPairing {
+  pairing: { id: string; expiresAt: string; uploadsCount: number } | null;
+}
+
+/** GET /api/pairing (with the pairing token): what the phone needs to send, and nothing else. */
+export interface TPairingSession {
+  ownerFirstName: string;
+  expiresAt: string;
+  recipients: Array<{ id: number; firstName: string; lastName: string; category: string }>;
+}
+
+/** POST /api/pairing/videos: one gallery video, indexed and its upload started in one call. */
+export const ZPairingVideoBody = ZCreateUploadBody.extend({
+  id: z.uuid({ error: 'Video id must be a UUID' }),
+  recipientId: z.number({ error: 'Please choose a recipient' }).int().positive(),
+  durationMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60 * 60 * 1000),
+  mimeType: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^video\/[a-z0-9.+-]+(;.*)?$/i, 'Only videos can be imported')
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
+}).omit({ videoId: true });
+export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;
