@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
+import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, openApp, registerUser, submitSignIn, test } from './fixtures';
+import { expect, openApp, registerUser, submitSignIn, test, toastMessage } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
+
+/** A real video as a phone's gallery holds one: the app's own banner clip. */
+const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
 
 // Issue 13: a paid user's message reaches the cloud in the background and their next of kin
 // watches it on their own phone. The server here is the test's own, so it can be killed in the
@@ -137,7 +141,7 @@ test('a premium message reaches the cloud through a server crash, plays on an ad
       .toBeGreaterThan(5);
     await deviceB.getByRole('button', { name: 'Make Primary' }).click();
     await expect(
-      deviceB.getByText('Device set as primary. Your content will begin syncing.'),
+      toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
     ).toBeVisible();
     await deviceB.goto('/record');
     await expect(
@@ -147,6 +151,41 @@ test('a premium message reaches the cloud through a server crash, plays on an ad
     await expect(
       deviceA.getByText('Access Denied - Only primary users can record video messages.'),
     ).toBeVisible();
+
+    // Import from mobile: device B (now primary) pairs the owner's phone, which sends a video
+    // from its gallery for the next of kin.
+    await deviceB.goto('/import-from-mobile');
+    await deviceB.getByRole('button', { name: 'Pair a phone' }).click();
+    const pairLink = deviceB.getByRole('link', { name: /\/import-from-mobile$/ });
+    await expect(deviceB.getByRole('img', { name: /QR code/ })).toBeVisible();
+    const pairingUrl = await deviceB.evaluate(
+      () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
+    );
+    expect(pairingUrl).toMatch(/#pair=/);
+    await expect(pairLink).toBeVisible();
+    const ownerPhone = await newDevice(browser, server, { width: 390, height: 844 });
+    await ownerPhone.goto(pairingUrl);
+    await expect(ownerPhone).toHaveURL(/\/import-from-mobile$/);
+    await expect(
+      ownerPhone.getByRole('heading', { name: `Send videos to ${owner.firstName}’s Memento` }),
+    ).toBeVisible();
+    await ownerPhone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
+    await ownerPhone.getByLabel('Title').fill('Walk by the sea');
+    await ownerPhone.getByLabel('Who is it for?').selectOption({ index: 1 });
+    await ownerPhone.getByRole('button', { name: 'Send video' }).click();
+    await expect(ownerPhone.getByText('Sent. It will appear on your main device.')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(deviceB.getByTestId('pairing-received')).toHaveText('1 video received');
+    await deviceB.getByRole('button', { name: 'Cancel pairing' }).click();
+    await ownerPhone.reload();
+    await expect(
+      ownerPhone.getByText('This pairing has ended. Ask for a new code on your main device.'),
+    ).toBeVisible();
+    await deviceB.goto('/');
+    await expect(
+      deviceB.getByRole('listitem').filter({ hasText: 'Walk by the sea' }),
+    ).toContainText('In the cloud');
 
     // The next of kin, on their own phone, signs in with their code and watches it.
     const phone = await newDevice(browser, server, { width: 390, height: 844 });

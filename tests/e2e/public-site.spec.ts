@@ -319,6 +319,8 @@ test('the upgrade and import pages say what they offer', async ({ page }) => {
 
   await page.goto('/import-from-mobile');
   await expect(heading(page, 'Import from Mobile')).toBeVisible();
-  await expect(heading(page, 'What it will do', 2)).toBeVisible();
-  await expect(page.getByText('Importing is planned and not available yet.')).toBeVisible();
+  await expect(heading(page, 'How it works', 2)).toBeVisible();
+  await expect(
+    page.getByText('Importing is part of the Standard, Premium and Professional plans'),
+  ).toBeVisible();
 });

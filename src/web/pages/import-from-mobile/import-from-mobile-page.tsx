@@ -1,46 +1,83 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { CircleDashed, Smartphone } from 'lucide-react';
+import { hasCloudSync } from '@shared/domain/plans';
 import { Card } from '@web/components/ui/card';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { PairPhonePanel } from '@web/features/pairing/components/pair-phone-panel';
+import { PhoneImport } from '@web/features/pairing/components/phone-import';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 
+const TOKEN_KEY = 'memento:pairing-token';
+
+/**
+ * The pairing token arrives in the link's fragment (never sent to a server), is kept for this tab
+ * only, and is wiped from the address bar at once.
+ */
+function takePairingToken(): string | null {
+  const match = /[#&]pair=([A-Za-z0-9_-]{20,200})/.exec(window.location.hash);
+  if (match?.[1]) {
+    sessionStorage.setItem(TOKEN_KEY, match[1]);
+    window.history.replaceState(null, '', window.location.pathname);
+    return match[1];
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
 const STEPS = [
-  'Choose videos you have already recorded with your phone’s own camera.',
-  'Give each one a title and choose who it is for, just as when you record in Memento.',
-  'Memento adds them to your messages on this device, and to the cloud on plans with cloud sync.',
+  'On your primary device, open this page and press ‘Pair a phone’.',
+  'Point your phone’s camera at the code it shows (or open the link on your phone).',
+  'Choose videos you recorded with your phone’s own camera, give each a title and choose who it is for, and send them.',
 ] as const;
 
-/** SPEC §2: loaded on demand; explains what the import will do until it is built. */
+/**
+ * SPEC §2 Import from Mobile (issue 13 item 5), loaded on demand: on the primary device of a paid
+ * account it pairs a phone; on a paired phone it sends videos; otherwise it explains how.
+ */
 export default function ImportFromMobilePage() {
   usePageTitle('Import from Mobile');
+  const { user, deviceStatus } = useAuth();
+  const [token] = useState(takePairingToken);
+  const isPrimaryDevice = deviceStatus?.isPrimary ?? user?.deviceStatus === 'primary';
+  const canPair = Boolean(user?.isPrimary && isPrimaryDevice && user && hasCloudSync(user));
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8">
-      <PageIntro eyebrow="Coming later" title="Import from Mobile">
+      <PageIntro eyebrow="Paid plans" title="Import from Mobile">
         <p>
           Bring video messages you recorded on your phone into Memento, so they are kept with the
           rest and reach the right people.
         </p>
       </PageIntro>
 
-      <Card className="flex flex-col gap-5 p-6 sm:p-8">
-        <h2 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
-          <Smartphone className="size-7 text-primary" aria-hidden="true" />
-          What it will do
-        </h2>
-        <ol className="flex list-decimal flex-col gap-3 pl-7 text-lg">
-          {STEPS.map((step) => (
-            <li key={step}>{step}</li>
-          ))}
-        </ol>
-        <p className="flex items-start gap-3 rounded-lg bg-muted p-4 text-lg">
-          <CircleDashed className="mt-1 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
-          <span>
-            Importing is planned and not available yet. Until then, record straight into Memento on
-            your primary device with ‘Record New Video Message’ on your dashboard.
-          </span>
-        </p>
-      </Card>
+      {token ? (
+        <PhoneImport token={token} />
+      ) : canPair ? (
+        <PairPhonePanel />
+      ) : (
+        <Card className="flex flex-col gap-5 p-6 sm:p-8">
+          <h2 className="flex items-center gap-3 text-2xl font-bold tracking-tight">
+            <Smartphone className="size-7 text-primary" aria-hidden="true" />
+            How it works
+          </h2>
+          <ol className="flex list-decimal flex-col gap-3 pl-7 text-lg">
+            {STEPS.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+          <p className="flex items-start gap-3 rounded-lg bg-muted p-4 text-lg">
+            <CircleDashed
+              className="mt-1 size-5 shrink-0 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <span>
+              Importing is part of the Standard, Premium and Professional plans, and starts on your
+              primary device.
+            </span>
+          </p>
+        </Card>
+      )}
 
       <p className="text-lg">
         See what else is coming on{' '}
