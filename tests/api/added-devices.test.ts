@@ -224,3 +224,26 @@ describe('more devices for paid plans', () => {
     });
   });
 });
+
+describe('codes to move or add a device, asked for in parallel', () => {
+  it('sends exactly 5 move codes when 30 requests arrive at once (issue 14 item 3)', async () => {
+    const owner = await createOnboardedUser(t);
+    const device = await TestDevice.create(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        device.post('/api/device/move/request', {
+          username: owner.user.username,
+          password: owner.password,
+          deviceId: device.deviceId,
+        }),
+      ),
+    );
+    expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(5);
+    const refused = answers.filter((res) => res.statusCode === 429);
+    expect(refused).toHaveLength(25);
+    // Some are stopped by the sign-in guard first; the rest are told about the codes already sent.
+    expect(refused.map((res) => res.json().message)).toContainEqual(expect.stringMatching(
+      /^We have sent several codes just now\. Please use the newest, or ask again in 1[45] minutes\.$/,
+    );
+  });
+});

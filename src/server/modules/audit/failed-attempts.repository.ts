@@ -1,25 +1,6 @@
-import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { failedAttempts } from '../../db/schema';
-
-export async function insertFailedAttempt(db: DbOrTx, kind: string, key: string): Promise<void> {
-  await db.insert(failedAttempts).values({ kind, key });
-}
-
-export async function countFailedAttempts(
-  db: DbOrTx,
-  kind: string,
-  key: string,
-  since: Date,
-): Promise<number> {
-  const [row] = await db
-    .select({ value: count() })
-    .from(failedAttempts)
-    .where(
-      and(eq(failedAttempts.kind, kind), eq(failedAttempts.key, key), gt(failedAttempts.at, since)),
-    );
-  return row?.value ?? 0;
-}
 
 /**
  * Counts and records in one step, under a lock on this kind and key, so parallel requests cannot

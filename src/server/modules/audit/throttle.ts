@@ -2,11 +2,7 @@ import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { countFailures } from './audit.repository';
-import {
-  consumeAttempt,
-  countFailedAttempts,
-  insertFailedAttempt,
-} from './failed-attempts.repository';
+import { consumeAttempt } from './failed-attempts.repository';
 
 /**
  * Per-account throttling, counted from the audit log so that every app server sees the same
@@ -53,20 +49,6 @@ export const KEY_LIMITS = {
   deviceMovePerAccount: { kind: 'device_move:account', max: 5, windowMs: 15 * 60_000 },
   deviceAddPerAccount: { kind: 'device_add:account', max: 5, windowMs: 15 * 60_000 },
 } satisfies Record<string, KeyLimit>;
-
-export async function isKeyThrottled(db: DbOrTx, limit: KeyLimit, key: string): Promise<boolean> {
-  const used = await countFailedAttempts(
-    db,
-    limit.kind,
-    key,
-    new Date(Date.now() - limit.windowMs),
-  );
-  return used >= limit.max;
-}
-
-export function recordKeyAttempt(db: DbOrTx, limit: KeyLimit, key: string): Promise<void> {
-  return insertFailedAttempt(db, limit.kind, key);
-}
 
 /** Takes one of the attempts a key may make in its window, atomically; or says when to retry. */
 export function consumeKeyAttempt(

@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { isKeyThrottled, KEY_LIMITS, recordKeyAttempt } from '../audit/throttle';
+import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
   countWrongTry,
@@ -51,10 +51,14 @@ export async function requestDeviceMove(
 ): Promise<{ message: string; maskedEmail: string }> {
   const user = await checkCredentials(deps.db, context, input);
   await assertMovable(deps, user, input.device);
-  if (await isKeyThrottled(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id))) {
-    throw new AppError('RATE_LIMITED', MESSAGES.resetRateLimited);
+  // Counted and recorded in one step, so parallel requests cannot overshoot (issue 14 item 3).
+  const slot = await consumeKeyAttempt(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id));
+  if (!slot.isAllowed) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `We have sent several codes just now. Please use the newest, or ask again ${describeWait(slot.retryAt!)}.`,
+    );
   }
-  await recordKeyAttempt(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id));
 
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   const codeHash = await hashSecret(normalizeCode(code));
