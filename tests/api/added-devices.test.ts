@@ -242,8 +242,10 @@ describe('codes to move or add a device, asked for in parallel', () => {
     const refused = answers.filter((res) => res.statusCode === 429);
     expect(refused).toHaveLength(25);
     // Some are stopped by the sign-in guard first; the rest are told about the codes already sent.
-    expect(refused.map((res) => res.json().message)).toContainEqual(expect.stringMatching(
-      /^We have sent several codes just now\. Please use the newest, or ask again in 1[45] minutes\.$/,
+    expect(refused.map((res) => res.json().message)).toContainEqual(
+      expect.stringMatching(
+        /^We have sent several codes just now\. Please use the newest, or ask again in 1[45] minutes\.$/,
+      ),
     );
   });
 });
