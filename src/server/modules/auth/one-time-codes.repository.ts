@@ -93,21 +93,8 @@ export async function findLiveOneTimeCode(
   purpose: Purpose,
   maxAttempts: number,
 ): Promise<OneTimeCodeRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.userId, userId),
-        eq(oneTimeCodes.purpose, purpose),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
-        sql`${oneTimeCodes.attempts} < ${maxAttempts}`,
-      ),
-    )
-    .orderBy(desc(oneTimeCodes.createdAt))
-    .limit(1);
-  return row;
+  const [newest] = await findLiveOneTimeCodes(db, userId, purpose, maxAttempts);
+  return newest;
 }
 
 export async function countWrongTry(db: DbOrTx, id: number): Promise<void> {

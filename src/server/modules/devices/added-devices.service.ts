@@ -1,26 +1,25 @@
-import { ONE_TIME_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
+import { normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { hasCloudSync, limitsFor } from '../../../shared/domain/plans';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
-import { generateCode } from '../../lib/codes';
-import { hashSecret, verifySecret } from '../../lib/crypto';
+import { verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
+import { KEY_LIMITS } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
   addOneTimeCode,
   findLiveOneTimeCodes,
   retireOneTimeCodes,
 } from '../auth/one-time-codes.repository';
-import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
+import { ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
 import {
   deviceAddCodeMail,
   deviceAddedMail,
   primaryDeviceChangedMail,
 } from '../mail/mail.templates';
 import type { UserRow } from '../users/users.repository';
-import { maskEmail } from './device-move.service';
+import { emailDeviceCode } from './device-move.service';
 import {
   bindSecondaryDevice,
   countDevicesOfUser,
@@ -70,32 +69,15 @@ export async function requestDeviceAdd(
 ): Promise<{ message: string; maskedEmail: string }> {
   const user = await checkCredentials(deps.db, context, input);
   await assertCanAdd(deps, user, input.device);
-  const slot = await consumeKeyAttempt(deps.db, KEY_LIMITS.deviceAddPerAccount, String(user.id));
-  if (!slot.isAllowed) {
-    throw new AppError(
-      'RATE_LIMITED',
-      `We have sent several codes just now. Please use the newest, or ask again ${describeWait(slot.retryAt!)}.`,
-    );
-  }
-
-  const code = generateCode(ONE_TIME_CODE_LENGTH);
-  const codeHash = await hashSecret(normalizeCode(code));
-  await deps.db.transaction(async (tx) => {
-    await addOneTimeCode(tx, {
-      userId: user.id,
-      purpose: 'device_add',
-      codeHash,
-      deviceId: input.device.id,
-      expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
-    });
-    await deps.mail.enqueue(
-      tx,
+  return emailDeviceCode(deps, {
+    user,
+    device: input.device,
+    purpose: 'device_add',
+    limit: KEY_LIMITS.deviceAddPerAccount,
+    store: addOneTimeCode,
+    makeMail: (code) =>
       deviceAddCodeMail({ owner: user, code, deviceName: input.device.deviceName }),
-    );
   });
-  deps.mail.kick();
-  const maskedEmail = maskEmail(user.email);
-  return { message: `We sent a code to ${maskedEmail}. It works for 30 minutes.`, maskedEmail };
 }
 
 /** Step 2: the code adds this device to the account (not primary) and signs the owner in here. */

@@ -5,9 +5,10 @@ import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
+import { consumeKeyAttempt, describeWait, KEY_LIMITS, type KeyLimit } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
+  addOneTimeCode,
   countWrongTry,
   findLiveOneTimeCode,
   markOneTimeCodeUsed,
@@ -15,6 +16,7 @@ import {
 } from '../auth/one-time-codes.repository';
 import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import type { OutgoingMail } from '../mail/mail.repository';
 import { deviceMoveCodeMail, deviceMovedMail } from '../mail/mail.templates';
 import type { UserRow } from '../users/users.repository';
 import {
@@ -51,29 +53,51 @@ export async function requestDeviceMove(
 ): Promise<{ message: string; maskedEmail: string }> {
   const user = await checkCredentials(deps.db, context, input);
   await assertMovable(deps, user, input.device);
-  // Counted and recorded in one step, so parallel requests cannot overshoot (issue 14 item 3).
-  const slot = await consumeKeyAttempt(deps.db, KEY_LIMITS.deviceMovePerAccount, String(user.id));
+  return emailDeviceCode(deps, {
+    user,
+    device: input.device,
+    purpose: 'device_move',
+    limit: KEY_LIMITS.deviceMovePerAccount,
+    store: replaceOneTimeCode,
+    makeMail: (code) =>
+      deviceMoveCodeMail({ owner: user, code, deviceName: input.device.deviceName }),
+  });
+}
+
+/**
+ * Step 1 of moving the account to a device or adding one: a code to the account's email.
+ * Requests are counted and recorded in one step, so parallel ones cannot overshoot (issue 14).
+ */
+export async function emailDeviceCode(
+  deps: AppDeps,
+  input: {
+    user: UserRow;
+    device: DeviceRow;
+    purpose: 'device_move' | 'device_add';
+    limit: KeyLimit;
+    store: typeof addOneTimeCode;
+    makeMail: (code: string) => OutgoingMail;
+  },
+): Promise<{ message: string; maskedEmail: string }> {
+  const { user } = input;
+  const slot = await consumeKeyAttempt(deps.db, input.limit, String(user.id));
   if (!slot.isAllowed) {
     throw new AppError(
       'RATE_LIMITED',
       `We have sent several codes just now. Please use the newest, or ask again ${describeWait(slot.retryAt!)}.`,
     );
   }
-
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   const codeHash = await hashSecret(normalizeCode(code));
   await deps.db.transaction(async (tx) => {
-    await replaceOneTimeCode(tx, {
+    await input.store(tx, {
       userId: user.id,
-      purpose: 'device_move',
+      purpose: input.purpose,
       codeHash,
       deviceId: input.device.id,
       expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
     });
-    await deps.mail.enqueue(
-      tx,
-      deviceMoveCodeMail({ owner: user, code, deviceName: input.device.deviceName }),
-    );
+    await deps.mail.enqueue(tx, input.makeMail(code));
   });
   deps.mail.kick();
   const maskedEmail = maskEmail(user.email);

@@ -13,6 +13,9 @@ export async function insertPairing(
 }
 
 /** A pairing that still works: not cancelled, not expired. */
+const isLive = () =>
+  and(isNull(mobilePairings.cancelledAt), gt(mobilePairings.expiresAt, new Date()));
+
 export async function findLivePairingByTokenHash(
   db: DbOrTx,
   tokenHash: string,
@@ -20,13 +23,7 @@ export async function findLivePairingByTokenHash(
   const [row] = await db
     .select()
     .from(mobilePairings)
-    .where(
-      and(
-        eq(mobilePairings.tokenHash, tokenHash),
-        isNull(mobilePairings.cancelledAt),
-        gt(mobilePairings.expiresAt, new Date()),
-      ),
-    );
+    .where(and(eq(mobilePairings.tokenHash, tokenHash), isLive()));
   return row;
 }
 
@@ -37,13 +34,7 @@ export async function findLatestLivePairing(
   const [row] = await db
     .select()
     .from(mobilePairings)
-    .where(
-      and(
-        eq(mobilePairings.userId, userId),
-        isNull(mobilePairings.cancelledAt),
-        gt(mobilePairings.expiresAt, new Date()),
-      ),
-    )
+    .where(and(eq(mobilePairings.userId, userId), isLive()))
     .orderBy(desc(mobilePairings.createdAt))
     .limit(1);
   return row;

@@ -189,7 +189,9 @@ export default function FeaturesPage() {
               device, the server also keeps:
             </p>
             <ul className="flex list-disc flex-col gap-1.5 pl-6 text-lg">
-              <li>a copy of each video, under a random name, checked to match the one on your device</li>
+              <li>
+                a copy of each video, under a random name, checked to match the one on your device
+              </li>
               <li>its title and the prompt you chose, so your recipients see what it is</li>
             </ul>
             <p className="text-lg">

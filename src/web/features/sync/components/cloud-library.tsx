@@ -19,7 +19,7 @@ import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 const untilFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 
-interface TLibraryItem {
+export interface TLibraryItem {
   id: string;
   title: string;
   recipientId: number;

@@ -5,17 +5,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { saveVideo } from '@web/features/videos/local-store';
 import { describeError } from '@web/lib/api-client';
 import { fetchPlayback } from '../cloud-api';
-
-interface TKeepable {
-  id: string;
-  title: string;
-  recipientId: number;
-  createdAt: string;
-  durationMs: number;
-  promptId: string | null;
-  isOnDevice: boolean;
-  isInCloud: boolean;
-}
+import type { TLibraryItem } from './cloud-library';
 
 /** After a downgrade: pulls every message that is only in the cloud onto this device. */
 export function KeepAllOnDeviceButton({
@@ -23,7 +13,7 @@ export function KeepAllOnDeviceButton({
   items,
 }: {
   userId: number;
-  items: readonly TKeepable[];
+  items: readonly TLibraryItem[];
 }) {
   const [done, setDone] = useState<number | null>(null);
   const [isBusy, setIsBusy] = useState(false);
