@@ -149,6 +149,11 @@ export interface TAuditLogEntry {
   ipAddress: string | null;
   successful: boolean;
   details: string | null;
+  /**
+   * Who did it, when not the account's owner: 'Ann Hale, next of kin', 'Administrator ada',
+   * 'Someone using ann@example.com' (issue 17 item 4). Null for the owner's own events.
+   */
+  actor: string | null;
 }
 
 export const ZAuditLogQuery = z.object({

@@ -23,6 +23,15 @@ function describeDetails(details: Record<string, unknown>): string | null {
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
+/** Who caused an event, when it was not the owner: stored by the service, or read from details. */
+function describeActor(details: Record<string, unknown>): string | null {
+  if (typeof details.actor === 'string' && details.actor) return details.actor;
+  if (typeof details.admin === 'string' && details.admin) return `Administrator ${details.admin}`;
+  const email = details.recipientEmail ?? details.nextOfKinEmail;
+  if (typeof email === 'string' && email) return `Someone using ${email}`;
+  return null;
+}
+
 export const auditRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -51,6 +60,7 @@ export const auditRoutes =
           ipAddress: row.ipAddress,
           successful: row.successful,
           details: describeDetails(row.details),
+          actor: describeActor(row.details),
         }));
       },
     );

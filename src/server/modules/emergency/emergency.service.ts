@@ -47,6 +47,7 @@ async function performReset(
     await deps.mail.enqueue(tx, breakGlassOwnerMail({ ...pair, appUrl: deps.config.APP_URL }));
     const details = {
       message: `${pair.nextOfKin.firstName} ${pair.nextOfKin.lastName} (next of kin) reset the password with emergency access`,
+      actor: `${pair.nextOfKin.firstName} ${pair.nextOfKin.lastName}, next of kin`,
       variant: input.variant,
     };
     await recordAudit(tx, context, {

@@ -99,7 +99,8 @@ export async function signInWithAccessCode(
   return db.transaction(async (tx) => {
     if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
     const session = await createSession(tx, recipient, input.device, 'email_access_code');
-    const message = `${fullName(recipient)} (${recipient.category.replace(/_/g, ' ')}) signed in with their access code`;
+    const role = recipient.category.replace(/_/g, ' ');
+    const message = `${fullName(recipient)} (${role}) signed in with their access code`;
     await recordAudit(tx, context, {
       eventType: 'login',
       userId: recipient.id,
@@ -110,7 +111,12 @@ export async function signInWithAccessCode(
       eventType: 'login',
       userId: owner.id,
       username: owner.username,
-      details: { message, method: 'email_access_code', recipientId: recipient.id },
+      details: {
+        message,
+        actor: `${fullName(recipient)}, ${role}`,
+        method: 'email_access_code',
+        recipientId: recipient.id,
+      },
     });
     return { user: recipient, device: input.device, ...session };
   });

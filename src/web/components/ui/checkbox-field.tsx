@@ -30,7 +30,7 @@ export function CheckboxField({
         id={id}
         checked={checked}
         onCheckedChange={(value) => onCheckedChange(value === true)}
-        className="mt-0.5"
+        className="-mt-1.5"
       />
       <Label htmlFor={id} className="cursor-pointer font-normal">
         {children}

@@ -72,7 +72,7 @@ function WarningStep({ onCancel, onConfirm }: WarningStepProps) {
           id={checkboxId}
           checked={isUnderstood}
           onCheckedChange={(checked) => setIsUnderstood(checked === true)}
-          className="mt-0.5"
+          className="-mt-1.5"
         />
         <Label htmlFor={checkboxId} className="cursor-pointer font-normal">
           I understand this browser will get a new device identity

@@ -117,7 +117,7 @@ export function UserCard({
             checked={isSelected}
             onCheckedChange={(value) => onSelectedChange(value === true)}
             aria-label={`Select ${label}`}
-            className="mt-1"
+            className="-mt-1"
           />
         ) : (
           <UserRound className="mt-1 size-7 shrink-0 text-muted-foreground" aria-hidden="true" />

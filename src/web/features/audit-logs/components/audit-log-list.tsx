@@ -65,8 +65,8 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
                 <EventTime timestamp={entry.timestamp} isStacked />
               </td>
               <td className="px-4 py-3 font-semibold">{describeEvent(entry.eventType)}</td>
-              <td className="truncate px-4 py-3" title={entry.username ?? UNKNOWN_USER}>
-                {entry.username ?? UNKNOWN_USER}
+              <td className="truncate px-4 py-3" title={whoDidIt(entry)}>
+                {whoDidIt(entry)}
               </td>
               <td className="px-4 py-3">
                 <StatusBadge isSuccessful={entry.successful} />
@@ -80,6 +80,11 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
       </table>
     </div>
   );
+}
+
+/** The person who did it: someone else when they acted on the account (issue 17), else the user. */
+function whoDidIt(entry: TAuditLogEntry): string {
+  return entry.actor ?? entry.username ?? UNKNOWN_USER;
 }
 
 /** The same events as cards, for phones, where there is no pointer to hover: details in full. */
@@ -101,7 +106,7 @@ export function AuditLogCards({ entries }: { entries: TAuditLogEntry[] }) {
               <EventTime timestamp={entry.timestamp} />
             </dd>
             <dt className="text-muted-foreground">User</dt>
-            <dd className="break-all">{entry.username ?? UNKNOWN_USER}</dd>
+            <dd className="break-words">{whoDidIt(entry)}</dd>
             <dt className="text-muted-foreground">Details</dt>
             <dd className="break-words">{entry.details || NO_DETAILS}</dd>
           </dl>

@@ -91,7 +91,7 @@ export function TermsOfServiceDialog({ open, onOpenChange, onAccept }: TermsOfSe
             id={checkboxId}
             checked={isAgreed}
             onCheckedChange={(checked) => setIsAgreed(checked === true)}
-            className="mt-0.5"
+            className="-mt-1.5"
           />
           <Label htmlFor={checkboxId} className="cursor-pointer">
             I have read and agree to the Terms of Service

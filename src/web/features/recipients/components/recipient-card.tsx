@@ -45,7 +45,7 @@ export function RecipientCard({
           checked={isSelected}
           onCheckedChange={(value) => onSelectedChange(value === true)}
           aria-label={`Select ${name}`}
-          className="mt-1.5"
+          className="-mt-0.5"
         />
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <h2 id={headingId} className="text-xl font-bold break-words">

@@ -137,7 +137,7 @@ export function ViewVideosDialog({
                     checked={selected.has(video.id)}
                     onCheckedChange={(value) => toggle(video.id, value === true)}
                     aria-label={`Select ${video.title}`}
-                    className="mt-0.5"
+                    className="-mt-1.5"
                   />
                   <div className="flex min-w-0 flex-1 flex-col">
                     <span className="font-semibold break-words">{video.title}</span>
