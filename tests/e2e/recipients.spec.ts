@@ -149,3 +149,30 @@ test('a next of kin signs in with the code from the mail and sees the emergency 
   await phone.getByRole('button', { name: 'Next of Kin Emergency Access' }).click();
   await expect(phone.getByRole('dialog', { name: 'Next of Kin Emergency Access' })).toBeVisible();
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('every control on the recipients page is at least 44 × 44 px', async ({ page }) => {
+    await registerUser(page, { firstName: 'Margaret' });
+    await page.goto('/recipients');
+    await expect(page.getByRole('checkbox', { name: /^Select / }).first()).toBeVisible();
+
+    const controls = page
+      .getByRole('main')
+      .locator('button, a[href], input, select, textarea, [role="checkbox"], [role="radio"]');
+    const sizes = await controls.evaluateAll((elements) =>
+      elements
+        .filter((element) => element.getClientRects().length > 0)
+        .map((element) => {
+          const box = element.getBoundingClientRect();
+          const name =
+            element.getAttribute('aria-label') ?? element.textContent?.trim() ?? element.tagName;
+          return { name, width: Math.round(box.width), height: Math.round(box.height) };
+        }),
+    );
+    expect(sizes.length).toBeGreaterThan(3);
+    const small = sizes.filter((size) => size.width < 44 || size.height < 44);
+    expect(small).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import {
   toastMessage,
 } from './fixtures';
 import { readCode, readLink, readMailTo, waitForMail } from './support/outbox';
+import { signInAsRecipient } from './support/recipients';
 
 const NEW_PASSWORD = 'Rainy&Sunday-1957';
 const NEXT_OF_KIN_MAIL = /has chosen you as their next of kin/;
@@ -427,6 +428,25 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('table')).toBeHidden();
     await expect(events.getByRole('listitem').filter({ hasText: 'Account created' })).toContainText(
       owner.username,
+    );
+  });
+
+  test('a next of kin’s sign-in reads as theirs, not the owner’s', async ({ page, newDevice }) => {
+    const owner = await registerUser(page, { firstName: 'Albert' });
+    const kin = owner.nextOfKin;
+    const phone = await newDevice();
+    await signInAsRecipient(phone, kin.email, owner.emergencyCode);
+    await expect(phone.getByRole('heading', { name: `Welcome, ${kin.firstName}` })).toBeVisible();
+
+    await page.goto('/audit-logs');
+    const events = page.getByRole('list', { name: 'Your security events, newest first' });
+    const signIn = events
+      .getByRole('listitem')
+      .filter({ hasText: 'signed in with their access code' });
+    await expect(signIn).toHaveCount(1);
+    // The 'User' entry names the next of kin, not the owner's username.
+    await expect(signIn.getByRole('definition').nth(1)).toHaveText(
+      `${kin.firstName} ${kin.lastName}, next of kin`,
     );
   });
 });
