@@ -6,6 +6,7 @@
 //   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again.
 // It starts the real server (`src/server/main.ts`, PGlite, file mode) on a fresh DATA_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { buildServer } from './build-server.mjs';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,7 +25,7 @@ const port = 5700 + (process.pid % 200);
 const base = `http://127.0.0.1:${port}`;
 
 function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
+  return spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -260,6 +261,7 @@ async function startBareRangeServer(file: string): Promise<{ url: string; close(
 const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1024 / 1024).toFixed(0)} MB/s`;
 
 async function main() {
+  await buildServer();
   const file = randomBytes(FILE_BYTES);
   const sha = createHash('sha256').update(file).digest('hex');
   const dataDir = path.join(work, 'data');

@@ -134,7 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, app.log) : null;
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : null;
   const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const secretBox = new SecretBox(sessionSecret);
   const mail = new MailQueue(database.db, createMailTransport(config), {
@@ -149,7 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mail,
     secretBox,
     urlSigner: new UrlSigner(sessionSecret),
-    videoStore: createVideoStore(config),
+    videoStore: await createVideoStore(config),
     uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,
     redis,
     log: app.log,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * The real server (`src/server/main.ts`) in a child process, for what only a whole process shows:
+ * The real server, built as `npm start` runs it (`dist/server/main.js`), in a child process, for what only a whole process shows:
  * that it stays up, what it writes to disk, what it logs at start-up.
  */
 export interface ServerProcess {
@@ -21,7 +21,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   nextPort += 1;
   const port = nextPort;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
+  // The build that `npm start` runs (decision 026); the global setup makes it fresh.
+  const child = spawn(process.execPath, ['--enable-source-maps', path.resolve('dist/server/main.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'test',

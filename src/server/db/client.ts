@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -7,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { PROJECT_ROOT } from '../lib/paths';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,7 +26,7 @@ export interface Database {
   onBackgroundError(listener: (error: Error) => void): void;
 }
 
-const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle');
+const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'drizzle');
 
 /** Wraps an open PGlite instance (tests pass one made from a migrated template). */
 export function createPgliteDatabase(client: PGlite): Database {
@@ -70,6 +73,46 @@ export function createPostgresDatabase(connectionString: string): Database {
   };
 }
 
+/**
+ * PGlite runs PostgreSQL in this one process for one user at a time, so the server defaults sized
+ * for a shared machine (128 MB of shared buffers) only hold memory: these fit a family's or a
+ * care home's data and keep the whole server near 200 MB (issue 15 item 6, decision 027).
+ */
+const PGLITE_SETTINGS = {
+  shared_buffers: '16MB',
+  work_mem: '4MB',
+  maintenance_work_mem: '16MB',
+  temp_buffers: '1MB',
+  wal_buffers: '1MB',
+};
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
+/**
+ * Creates a new PGlite data directory in a short-lived child process. initdb grows PGlite's
+ * WebAssembly memory to several hundred megabytes, which a process never gives back; done in a
+ * child, the server itself only ever opens an existing directory.
+ */
+async function initialisePgliteDirectory(directory: string): Promise<void> {
+  if (existsSync(path.join(directory, 'PG_VERSION'))) return;
+  const script = [
+    "const { PGlite } = await import('@electric-sql/pglite');",
+    'const client = new PGlite(process.argv[1]);',
+    'await client.waitReady;',
+    'await client.close();',
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, directory], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`Could not create the database in ${directory}: ${stderr}`);
+}
+
 /** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (DESIGN.md principle 4). */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
@@ -78,7 +121,8 @@ export async function openDatabase(options: {
   if (options.databaseUrl) return createPostgresDatabase(options.databaseUrl);
   const directory = path.resolve(options.dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
-  const client = new PGlite(directory);
+  await initialisePgliteDirectory(directory);
+  const client = new PGlite(directory, { startParams: PGLITE_START_PARAMS });
   await client.waitReady;
   return createPgliteDatabase(client);
 }

@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * The Redis connection for shared rate limits. Commands fail at once while it is away (no
  * offline queue), so a request never waits on Redis; it reconnects by itself, and errors are
  * logged once per outage rather than on every retry.
  */
-export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  // Loaded only when REDIS_URL is set: a single server does not carry the client in memory.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

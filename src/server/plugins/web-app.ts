@@ -3,8 +3,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGES } from '../../shared/domain/errors';
+import { PROJECT_ROOT } from '../lib/paths';
 
-export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../../../dist/web');
+export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 
 /**
  * Serves the built web app: hashed assets cached for a year, everything else revalidated, and

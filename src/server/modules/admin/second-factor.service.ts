@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { EMERGENCY_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
 import {
   ADMIN_MESSAGES,
@@ -59,6 +58,8 @@ export async function startEnrolment(
     twoFactorLastStep: null,
   });
   const otpauthUri = totpUri(secret, admin.username);
+  // Loaded on first use: only an admin's one-time set-up needs it.
+  const { default: QRCode } = await import('qrcode');
   const qrCodeDataUrl = await QRCode.toDataURL(otpauthUri, { margin: 1, width: 240 });
   return { secret, otpauthUri, qrCodeDataUrl };
 }

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { TConfig } from '../../config';
 import type { OutgoingMail } from './mail.repository';
 
@@ -14,19 +14,31 @@ export interface MailTransport {
   send(mail: OutgoingMail, options: { from: string }): Promise<void>;
 }
 
+type TransportOptions = Parameters<typeof import('nodemailer').createTransport>[0];
+
+/**
+ * A nodemailer transport made on the first message, so a server that sends no mail does not
+ * carry nodemailer in memory (issue 15 item 6).
+ */
+function lazyTransport(options: TransportOptions): () => Promise<Transporter> {
+  let transporter: Promise<Transporter> | undefined;
+  return () =>
+    (transporter ??= import('nodemailer').then((nodemailer) =>
+      nodemailer.default.createTransport(options),
+    ));
+}
+
 /** 'Sandbox mode': every message is written as an .eml file under DATA_DIR/outbox. */
 function createOutboxTransport(outboxDir: string): MailTransport {
-  const composer = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
-  });
+  const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     description: `outbox folder ${outboxDir}`,
     isSandbox: true,
     destination: outboxDir,
     async send(mail, { from }) {
-      const info = await composer.sendMail({
+      const info = await (
+        await composer()
+      ).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
@@ -46,7 +58,7 @@ function createOutboxTransport(outboxDir: string): MailTransport {
 
 function createSmtpTransport(smtpUrl: string): MailTransport {
   const url = new URL(smtpUrl);
-  const transporter = nodemailer.createTransport({
+  const transporter = lazyTransport({
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
     secure: url.protocol === 'smtps:',
@@ -64,7 +76,9 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
     isSandbox: false,
     destination: url.hostname,
     async send(mail, { from }) {
-      await transporter.sendMail({
+      await (
+        await transporter()
+      ).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,

@@ -1,0 +1,3 @@
+export const SERVER_ENTRY: string;
+export function isBuildStale(output: string, sources: string[]): boolean;
+export function buildServer(): Promise<void>;

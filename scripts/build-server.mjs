@@ -1,0 +1,54 @@
+// The server, built ahead of time to plain JavaScript (decision 026): one ES module per entry
+// under dist/server, with every package left to node_modules. `npm start` and the tests that
+// start a whole server run this build; `npm run dev` keeps compiling on the fly through tsx.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_ENTRY = path.join(root, 'dist/server/main.js');
+const entryPoints = {
+  main: 'src/server/main.ts',
+  'reset-admin-second-factor': 'src/server/cli/reset-admin-second-factor.ts',
+};
+
+function newestModification(target) {
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(target))
+    newest = Math.max(newest, newestModification(path.join(target, entry)));
+  return newest;
+}
+
+/** True when `output` is missing or older than any file under `sources` (paths from the root). */
+export function isBuildStale(output, sources) {
+  if (!existsSync(output)) return true;
+  const builtAt = statSync(output).mtimeMs;
+  return sources.some((source) => {
+    const full = path.join(root, source);
+    return existsSync(full) && newestModification(full) > builtAt;
+  });
+}
+
+export async function buildServer() {
+  rmSync(path.join(root, 'dist/server'), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: 'dist/server',
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    // Separate chunks for what is loaded only when configured (the S3 client, Redis, SMTP).
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
