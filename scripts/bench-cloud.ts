@@ -4,9 +4,10 @@
 //      SHA-256 check) vs one raw PUT of the same file to a bare Node HTTP sink;
 //   2. Range playback from file mode vs a bare Node server piping the same byte ranges;
 //   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again.
-// It starts the real server (`src/server/main.ts`, PGlite, file mode) on a fresh DATA_DIR.
-import { spawn, type ChildProcess } from 'node:child_process';
+// It starts the real server (the build `npm start` runs, PGlite, file mode) on a fresh DATA_DIR.
+import { spawn } from 'node:child_process';
 import { buildServer } from './build-server.mjs';
+import { type Client, signUpOwner, startServer, waitForHealth } from './bench-support';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -19,95 +20,11 @@ const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 100) * 1024 * 1024;
 const RANGE_SIZES = [1024 * 1024, 8 * 1024 * 1024];
 const RANGE_SECONDS = 5;
 const RANGE_CONCURRENCY = 8;
-const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-cloud-'));
 const port = 5700 + (process.pid % 200);
 const base = `http://127.0.0.1:${port}`;
 
-function startServer(dataDir: string): ChildProcess {
-  return spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
-
-async function waitForHealth() {
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not start');
-}
-
-/** A browser as the server sees it: a device id and a cookie. */
-class Client {
-  cookie = '';
-  deviceId = '';
-  async call(method: string, url: string, body?: unknown, extra: Record<string, string> = {}) {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(this.deviceId ? { 'x-device-id': this.deviceId } : {}),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(body !== undefined && !(body instanceof Uint8Array)
-          ? { 'content-type': 'application/json' }
-          : {}),
-        ...extra,
-      },
-      body:
-        body === undefined
-          ? undefined
-          : body instanceof Uint8Array
-            ? (body as unknown as BodyInit)
-            : JSON.stringify(body),
-    });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
-    return res;
-  }
-}
-
-async function signUpOwner(): Promise<{ client: Client; recipientId: number }> {
-  const client = new Client();
-  const device = await client.call('POST', '/api/device/register', { fingerprint: 'bench' });
-  client.deviceId = ((await device.json()) as { deviceId: string }).deviceId;
-  const registered = await client.call('POST', '/api/register', {
-    firstName: 'Bench',
-    lastName: 'Owner',
-    email: 'bench@example.test',
-    username: 'benchowner',
-    password: 'Tulips&Tea-2026',
-    tosAccepted: true,
-    tosAcceptedAt: new Date().toISOString(),
-    deviceId: client.deviceId,
-    fingerprint: 'bench',
-  });
-  if (!registered.ok) throw new Error(`register: ${await registered.text()}`);
-  const kin = await client.call('POST', '/api/recipients', {
-    firstName: 'Susan',
-    lastName: 'Hill',
-    email: 'susan@example.test',
-    phoneNumber: '+44 7700 900123',
-    relationship: 'Daughter',
-    category: 'next_of_kin',
-  });
-  const recipientId = ((await kin.json()) as { id: number }).id;
-  await client.call('POST', '/api/user/complete-onboarding', {});
-  return { client, recipientId };
-}
+const startServerOn = (dataDir: string) => startServer({ port, dataDir });
 
 interface TUploadState {
   uploadId: string;
@@ -265,10 +182,10 @@ async function main() {
   const file = randomBytes(FILE_BYTES);
   const sha = createHash('sha256').update(file).digest('hex');
   const dataDir = path.join(work, 'data');
-  let server = startServer(dataDir);
+  let server = startServerOn(dataDir);
   try {
-    await waitForHealth();
-    const { client, recipientId } = await signUpOwner();
+    await waitForHealth(base);
+    const { client, recipientId } = await signUpOwner(base);
 
     // 1. Upload throughput.
     const raw = await rawPutBaseline(file);
@@ -314,8 +231,8 @@ async function main() {
         server.kill('SIGKILL');
       }
     }).catch(() => undefined);
-    server = startServer(dataDir);
-    await waitForHealth();
+    server = startServerOn(dataDir);
+    await waitForHealth(base);
     const again = await createUpload(client, resumed.videoId, second, secondSha);
     const sameUpload = again.uploadId === resumed.state.uploadId;
     const sentAfter: number[] = [];

@@ -1,6 +1,5 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
@@ -39,6 +38,7 @@ import { deviceRoutes } from './modules/devices/devices.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerRequestContext } from './plugins/request-context';
 import { registerWebApp } from './plugins/web-app';
@@ -161,7 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const allowedOrigins = new Set([appOrigin]);
   if (config.NODE_ENV === 'development') allowedOrigins.add('http://localhost:5173');
 
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {

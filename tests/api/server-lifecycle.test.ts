@@ -31,7 +31,7 @@ describe('the built server, started and stopped again and again', () => {
     for (let start = 0; start < STARTS; start += 1) {
       const server = await startServerProcess(env);
       const health = await fetch(`${server.baseUrl}/api/health`);
-      expect(health.status).toBe(200);
+      expect(health.status, `${await health.text()}\n${server.output()}`).toBe(200);
 
       const stoppedAt = Date.now();
       const stopped = server.stop().then(() => Date.now() - stoppedAt);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -15,11 +16,20 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-let nextPort = 5600 + (process.pid % 300) * 2;
+/**
+ * A port nobody listens on, from the operating system: counting up from a fixed number let test
+ * files in parallel workers (and this machine's own services, RabbitMQ on 5672) collide.
+ */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  nextPort += 1;
-  const port = nextPort;
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The build that `npm start` runs (decision 026); the global setup makes it fresh.
   const child = spawn(process.execPath, ['--enable-source-maps', path.resolve('dist/server/main.js')], {

@@ -7,9 +7,10 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
 import type { RequestContext } from '../modules/audit/audit.service';
-import { extendSession, findLiveSession } from '../modules/auth/sessions.repository';
-import { findDeviceById, touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
-import type { UserRow } from '../modules/users/users.repository';
+import { findRequestContext } from '../modules/auth/request-context.repository';
+import { extendSession } from '../modules/auth/sessions.repository';
+import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
+import type { SessionUser } from '../modules/users/users.repository';
 
 export const SESSION_COOKIE = 'memento_session';
 
@@ -21,7 +22,7 @@ const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
 declare module 'fastify' {
   interface FastifyRequest {
     device: DeviceRow | null;
-    user: UserRow | null;
+    user: SessionUser | null;
     sessionIdHash: string | null;
     sessionExpiresAt: Date | null;
     /** How and when this session signed in (D11 reads both). */
@@ -36,7 +37,7 @@ declare module 'fastify' {
   }
 }
 
-export function sessionLifetimeFor(user: Pick<UserRow, 'isAdmin'>): number {
+export function sessionLifetimeFor(user: Pick<SessionUser, 'isAdmin'>): number {
   return user.isAdmin ? SESSION_LIFETIME_MS.admin : SESSION_LIFETIME_MS.user;
 }
 
@@ -53,7 +54,7 @@ export function requireDevice(request: FastifyRequest): DeviceRow {
   return request.device;
 }
 
-export function requireUser(request: FastifyRequest): UserRow {
+export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
   return request.user;
 }
@@ -112,24 +113,26 @@ export function registerRequestContext(
     if (typeof header !== 'string' || !isValidDeviceId(header)) {
       throw new AppError('DEVICE_REQUIRED', MESSAGES.deviceRequired);
     }
-    const device = await findDeviceById(deps.db, header.toLowerCase());
-    if (!device) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
+    // The session cookie is checked before the one query that finds the device and the session.
+    const cookie = request.cookies[SESSION_COOKIE];
+    let token: string | null = null;
+    if (cookie) {
+      const unsigned = request.unsignCookie(cookie);
+      if (unsigned.valid && unsigned.value) token = unsigned.value;
+      else clearSessionCookie(reply);
+    }
+    const idHash = token ? sha256(token) : null;
+    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash);
+    if (!found) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
+    const device = found.device;
     request.device = device;
     // The row is in hand: write lastSeen only when it is stale, not on every request.
     if (Date.now() - device.lastSeen.getTime() > DEVICE_SEEN_RESOLUTION_MS) {
       await touchDevice(deps.db, device.id);
     }
 
-    const cookie = request.cookies[SESSION_COOKIE];
-    if (!cookie) return;
-    const unsigned = request.unsignCookie(cookie);
-    if (!unsigned.valid || !unsigned.value) {
-      clearSessionCookie(reply);
-      return;
-    }
-    const idHash = sha256(unsigned.value);
-    const live = await findLiveSession(deps.db, idHash, device.id);
-    if (!live) return;
+    const live = found.session && found.user ? { session: found.session, user: found.user } : null;
+    if (!token || !idHash || !live) return;
 
     request.user = live.user;
     request.sessionIdHash = idHash;
@@ -142,14 +145,17 @@ export function registerRequestContext(
     if (!live.user.isAdmin && Date.now() - live.session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
       const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS.user);
       await extendSession(deps.db, idHash, expiresAt);
-      setSessionCookie(reply, deps.config, unsigned.value, expiresAt);
+      setSessionCookie(reply, deps.config, token, expiresAt);
       request.sessionExpiresAt = expiresAt;
     }
   });
 }
 
 /** DESIGN.md §5: 'primary users only' means a primary account signed in on its primary device. */
-export function requirePrimaryOnPrimaryDevice(request: FastifyRequest, message: string): UserRow {
+export function requirePrimaryOnPrimaryDevice(
+  request: FastifyRequest,
+  message: string,
+): SessionUser {
   const user = requireUser(request);
   const device = requireDevice(request);
   if (!user.isPrimary || !(device.isPrimary && device.userId === user.id)) {

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { ADMIN_MESSAGES } from '../../../shared/schemas/admin';
 import { AppError } from '../../errors';
 import { requireDevice, requireUser } from '../../plugins/request-context';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import type { AdminSession } from './second-factor.service';
 
-export function requireAdmin(request: FastifyRequest): UserRow {
+export function requireAdmin(request: FastifyRequest): SessionUser {
   const user = requireUser(request);
   if (!user.isAdmin) throw new AppError('FORBIDDEN', ADMIN_MESSAGES.adminsOnly);
   return user;
@@ -21,7 +21,7 @@ export function getAdminSession(request: FastifyRequest): AdminSession {
 }
 
 /** §7: admin routes need isAdmin and a second factor checked in this session (D26). */
-export function requireVerifiedAdmin(request: FastifyRequest): UserRow {
+export function requireVerifiedAdmin(request: FastifyRequest): SessionUser {
   const admin = requireAdmin(request);
   if (!request.sessionSecondFactorAt) {
     throw new AppError('SECOND_FACTOR_REQUIRED', ADMIN_MESSAGES.secondFactorRequired);

@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findDeviceById, insertDeviceReset, unbindDevice } from '../devices/devices.repository';
 import { deviceAssociationRemovedMail } from '../mail/mail.templates';
-import { findUserById, type UserRow } from '../users/users.repository';
+import { findUserById, type SessionUser } from '../users/users.repository';
 import { deleteSessionsOnDevice, listDeviceAssociations } from './admin.repository';
 
 export async function listDevices(deps: AppDeps): Promise<TAdminDevice[]> {
@@ -24,7 +24,7 @@ export async function listDevices(deps: AppDeps): Promise<TAdminDevice[]> {
 export async function removeDeviceAssociation(
   deps: AppDeps,
   context: RequestContext,
-  input: { admin: UserRow; deviceId: string },
+  input: { admin: SessionUser; deviceId: string },
 ): Promise<{ message: string }> {
   const { admin, deviceId } = input;
   await deps.db.transaction(async (tx) => {

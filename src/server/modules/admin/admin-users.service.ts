@@ -16,7 +16,12 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { adminPasswordResetMail } from '../mail/mail.templates';
-import { findUserById, updateUser, type UserRow } from '../users/users.repository';
+import {
+  findUserById,
+  updateUser,
+  type UserRow,
+  type SessionUser,
+} from '../users/users.repository';
 import {
   capSessionsOfUser,
   countAdmins,
@@ -35,7 +40,7 @@ const ADMIN_SET_LOCK = 7302;
 const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
   `${user.firstName} ${user.lastName}`;
 
-const byAdmin = (admin: UserRow) => ({ adminId: admin.id, admin: admin.username });
+const byAdmin = (admin: SessionUser) => ({ adminId: admin.id, admin: admin.username });
 
 export async function listUsers(deps: AppDeps): Promise<TAdminUser[]> {
   const rows = await listUsersWithDependentCounts(deps.db);
@@ -63,7 +68,7 @@ export async function overrideTier(
   deps: AppDeps,
   context: RequestContext,
   input: {
-    admin: UserRow;
+    admin: SessionUser;
     userId: number;
     body: Required<Omit<TOverrideTierBody, 'overriddenBy'>>;
   },
@@ -119,7 +124,7 @@ export async function overrideTier(
 export async function resetUserPassword(
   deps: AppDeps,
   context: RequestContext,
-  input: { admin: UserRow; userId: number; newPassword: string; reason: string },
+  input: { admin: SessionUser; userId: number; newPassword: string; reason: string },
 ): Promise<{ message: string }> {
   const { admin } = input;
   const target = await findTarget(deps.db, input.userId);
@@ -158,7 +163,7 @@ export async function resetUserPassword(
 export async function setAdmin(
   deps: AppDeps,
   context: RequestContext,
-  input: { admin: UserRow; userId: number; isAdmin: boolean },
+  input: { admin: SessionUser; userId: number; isAdmin: boolean },
 ): Promise<TAdminUser> {
   const { admin } = input;
   await deps.db.transaction(async (tx) => {
@@ -193,7 +198,7 @@ export async function setAdmin(
   return presentOne(deps, input.userId);
 }
 
-function describeDependents(owner: UserRow, recipients: UserRow[]): string {
+function describeDependents(owner: SessionUser, recipients: UserRow[]): string {
   const names = recipients.map(fullName).join(', ');
   const noun = recipients.length === 1 ? 'recipient' : 'recipients';
   return `${owner.username} has ${recipients.length} ${noun} (${names}).`;
@@ -207,7 +212,7 @@ function describeDependents(owner: UserRow, recipients: UserRow[]): string {
 export async function deleteUsers(
   deps: AppDeps,
   context: RequestContext,
-  input: { admin: UserRow; ids: number[]; includeRecipients: boolean },
+  input: { admin: SessionUser; ids: number[]; includeRecipients: boolean },
 ): Promise<TDeleteUsersResult> {
   const { admin } = input;
   const deletedIds = await deps.db.transaction(async (tx) => {

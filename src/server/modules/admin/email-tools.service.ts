@@ -10,7 +10,7 @@ import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { emailVerificationMail, testMail } from '../mail/mail.templates';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import {
   findEmailVerificationByToken,
   insertEmailVerification,
@@ -61,7 +61,7 @@ export async function getEmailSettings(deps: AppDeps): Promise<TEmailSettings> {
 /** Sends a link; opening it marks the address verified. The token is in the URL fragment. */
 export async function sendVerificationEmail(
   deps: AppDeps,
-  input: { admin: UserRow; email: string },
+  input: { admin: SessionUser; email: string },
 ): Promise<TVerifyEmailResult> {
   const token = randomToken();
   const url = `${deps.config.APP_URL}/verify-email#token=${token}`;

@@ -14,7 +14,13 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
 import type { Db } from '../../db/client';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
-import { findUserByUsername, updateUser, type UserRow } from '../users/users.repository';
+import {
+  findUserById,
+  findUserByUsername,
+  updateUser,
+  type SessionUser,
+  type UserRow,
+} from '../users/users.repository';
 import {
   claimTotpStep,
   clearSecondFactor,
@@ -27,7 +33,7 @@ import {
 const RECOVERY_CODE_COUNT = 10;
 
 export interface AdminSession {
-  admin: UserRow;
+  admin: SessionUser;
   sessionIdHash: string;
   deviceId: string;
   isVerified: boolean;
@@ -47,7 +53,7 @@ export async function getSecondFactorStatus(
 /** A fresh secret for the authenticator app; kept encrypted and pending until confirmed. */
 export async function startEnrolment(
   deps: AppDeps,
-  admin: UserRow,
+  admin: SessionUser,
 ): Promise<TSecondFactorEnrolment> {
   if (admin.twoFactorEnrolledAt) {
     throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
@@ -76,7 +82,7 @@ function assertNotThrottled(deps: AppDeps, session: AdminSession) {
 async function refuseCode(
   deps: AppDeps,
   context: RequestContext,
-  admin: UserRow,
+  admin: SessionUser,
   reason: string,
 ): Promise<never> {
   await recordAudit(deps.db, context, {
@@ -91,9 +97,15 @@ async function refuseCode(
   });
 }
 
-async function acceptTotp(deps: AppDeps, admin: UserRow, code: string): Promise<boolean> {
-  if (!admin.twoFactorSecret) return false;
-  const step = findTotpStep(deps.secretBox.open(admin.twoFactorSecret), code);
+/** The stored (sealed) authenticator secret: a request's user does not carry it. */
+async function findTwoFactorSecret(deps: AppDeps, adminId: number): Promise<string | null> {
+  return (await findUserById(deps.db, adminId))?.twoFactorSecret ?? null;
+}
+
+async function acceptTotp(deps: AppDeps, admin: SessionUser, code: string): Promise<boolean> {
+  const secret = await findTwoFactorSecret(deps, admin.id);
+  if (!secret) return false;
+  const step = findTotpStep(deps.secretBox.open(secret), code);
   return step !== null && claimTotpStep(deps.db, admin.id, step);
 }
 
@@ -108,7 +120,7 @@ export async function confirmEnrolment(
   if (admin.twoFactorEnrolledAt) {
     throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
   }
-  if (!admin.twoFactorSecret) {
+  if (!(await findTwoFactorSecret(deps, admin.id))) {
     throw new AppError('VALIDATION', 'Please start the set-up again: there is no code to confirm.');
   }
   await assertNotThrottled(deps, session);

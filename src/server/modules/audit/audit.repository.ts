@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { definePrepared } from '../../db/prepared';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 
@@ -30,11 +31,27 @@ export async function countFailures(
 }
 
 /** Newest first; uses audit_logs_user_time_idx when filtered by user. */
-export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
-  return db
+const auditRowsOfUser = definePrepared((db) =>
+  db
     .select()
     .from(auditLogs)
-    .where(options.userId === undefined ? undefined : eq(auditLogs.userId, options.userId))
+    .where(eq(auditLogs.userId, sql.placeholder('userId')))
     .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
-    .limit(options.limit);
+    .limit(sql.placeholder('limit'))
+    .prepare('audit_rows_of_user'),
+);
+
+const allAuditRows = definePrepared((db) =>
+  db
+    .select()
+    .from(auditLogs)
+    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('audit_rows_all'),
+);
+
+export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
+  return options.userId === undefined
+    ? allAuditRows(db).execute({ limit: options.limit })
+    : auditRowsOfUser(db).execute({ userId: options.userId, limit: options.limit });
 }

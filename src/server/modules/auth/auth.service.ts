@@ -33,6 +33,7 @@ import {
   insertUser,
   isPrimaryEmailTaken,
   type UserRow,
+  type SessionUser,
 } from '../users/users.repository';
 import { deleteSession, insertSession } from './sessions.repository';
 
@@ -40,7 +41,7 @@ type TRegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
 type TLoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
 
 export interface SignedIn {
-  user: UserRow;
+  user: SessionUser;
   /** The device as it is after the sign-in (possibly just bound). */
   device: DeviceRow;
   token: string;
@@ -50,7 +51,7 @@ export interface SignedIn {
 /** A new 256-bit session id for every sign-in; only its hash is stored. */
 export async function createSession(
   db: DbOrTx,
-  user: UserRow,
+  user: SessionUser,
   device: DeviceRow,
   method: TLoginMethod = 'username_password',
 ) {
@@ -252,7 +253,7 @@ export async function login(
 export async function logout(
   db: Db,
   context: RequestContext,
-  input: { user: UserRow | null; sessionIdHash: string | null },
+  input: { user: SessionUser | null; sessionIdHash: string | null },
 ): Promise<void> {
   if (!input.user || !input.sessionIdHash) return;
   await deleteSession(db, input.sessionIdHash);

@@ -19,7 +19,12 @@ import {
 } from '../audit/throttle';
 import { throttledMessage } from '../audit/throttle-messages';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
-import { findPrimaryByEmail, updateUser, type UserRow } from '../users/users.repository';
+import {
+  findPrimaryByEmail,
+  findUserById,
+  updateUser,
+  type SessionUser,
+} from '../users/users.repository';
 import {
   addOneTimeCode,
   findLiveOneTimeCodes,
@@ -168,7 +173,7 @@ export async function completePasswordReset(
 export async function changePassword(
   deps: AppDeps,
   context: RequestContext & { deviceId: string },
-  input: { user: UserRow; sessionIdHash: string; currentPassword: string; newPassword: string },
+  input: { user: SessionUser; sessionIdHash: string; currentPassword: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { user } = input;
   await assertAccountNotThrottled(deps.db, {
@@ -177,8 +182,9 @@ export async function changePassword(
     deviceId: context.deviceId,
     message: MESSAGES.loginRateLimited,
   });
-  const isRight =
-    user.passwordHash !== null && (await verifySecret(user.passwordHash, input.currentPassword));
+  // A request's user does not carry the password hash: read it for this check only.
+  const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
+  const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
   if (!isRight) {
     await recordAudit(deps.db, context, {
       eventType: 'login_failed',
@@ -215,7 +221,7 @@ export async function changePassword(
 export async function setupPassword(
   deps: AppDeps,
   context: RequestContext,
-  input: { user: UserRow; password: string },
+  input: { user: SessionUser; password: string },
 ): Promise<{ message: string }> {
   if (!input.user.firstLogin) throw new AppError('VALIDATION', MESSAGES.passwordAlreadySet);
   const passwordHash = await hashSecret(input.password);

@@ -1,7 +1,7 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, lt, ne } from 'drizzle-orm';
 import type { TLoginMethod } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { sessions } from '../../db/schema';
 
 export async function insertSession(
   db: DbOrTx,
@@ -14,22 +14,6 @@ export async function insertSession(
   },
 ): Promise<void> {
   await db.insert(sessions).values(values);
-}
-
-/** A live session on this device, with its user, in one query. */
-export async function findLiveSession(db: DbOrTx, idHash: string, deviceId: string) {
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.idHash, idHash),
-        eq(sessions.deviceId, deviceId),
-        gt(sessions.expiresAt, new Date()),
-      ),
-    );
-  return row;
 }
 
 export async function extendSession(db: DbOrTx, idHash: string, expiresAt: Date): Promise<void> {

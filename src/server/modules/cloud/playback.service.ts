@@ -6,7 +6,7 @@ import { CLOUD_MESSAGES, type TCloudStatus, type TPlayback } from '../../../shar
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
 import { sumCloudBytes } from './uploads.repository';
@@ -19,7 +19,7 @@ import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
  */
 export async function findWatchableVideo(
   deps: AppDeps,
-  user: UserRow,
+  user: SessionUser,
   videoId: string,
 ): Promise<VideoRow & { cloudPath: string }> {
   const video = await findVideoById(deps.db, videoId);
@@ -36,7 +36,7 @@ export async function findWatchableVideo(
 
 export async function getPlayback(
   deps: AppDeps,
-  input: { user: UserRow; videoId: string },
+  input: { user: SessionUser; videoId: string },
 ): Promise<TPlayback> {
   const video = await findWatchableVideo(deps, input.user, input.videoId);
   const expiresAt = Math.floor(Date.now() / 1000) + PLAYBACK_URL_SECONDS;
@@ -141,7 +141,7 @@ export async function streamVideo(
 
 export async function getCloudStatus(
   deps: AppDeps,
-  input: { user: UserRow; device: DeviceRow },
+  input: { user: SessionUser; device: DeviceRow },
 ): Promise<TCloudStatus> {
   const { user, device } = input;
   const [{ usedBytes, syncedCount }, downgrade] = await Promise.all([

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app';
 import type { DbOrTx } from '../../db/client';
 import { tierDowngrades, videos } from '../../db/schema';
 import { cloudKeptMail } from '../mail/mail.templates';
-import type { UserRow } from '../users/users.repository';
+import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
 
 /** SPEC §9: cloud copies are kept this long after a move to a plan without cloud sync. */
@@ -21,7 +21,7 @@ type TEntitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'ro
 export async function noteCloudEntitlementChange(
   deps: AppDeps,
   tx: DbOrTx,
-  input: { user: UserRow; before: TEntitlement; after: TEntitlement; now: Date },
+  input: { user: SessionUser; before: TEntitlement; after: TEntitlement; now: Date },
 ): Promise<void> {
   const { user, before, after, now } = input;
   if (!hasCloudSync(before) || hasCloudSync(after)) return;

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/schemas/cloud';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import {
   claimUploadForCompletion,
@@ -78,7 +78,7 @@ async function requireOwnUpload(
  */
 export async function createUpload(
   deps: AppDeps,
-  input: { owner: UserRow; actor: TUploadActor; body: TCreateUploadInput },
+  input: { owner: SessionUser; actor: TUploadActor; body: TCreateUploadInput },
 ): Promise<TCreateUploadResult> {
   const { owner, actor, body } = input;
   if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);

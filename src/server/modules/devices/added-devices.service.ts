@@ -18,7 +18,7 @@ import {
   deviceAddedMail,
   primaryDeviceChangedMail,
 } from '../mail/mail.templates';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import { emailDeviceCode } from './device-move.service';
 import {
   bindSecondaryDevice,
@@ -46,7 +46,7 @@ function deviceLimitMessage(max: number): string {
 }
 
 /** D8: paid plans may use more devices, up to the plan's limit, counting the primary one. */
-async function assertCanAdd(deps: AppDeps, user: UserRow, device: DeviceRow): Promise<void> {
+async function assertCanAdd(deps: AppDeps, user: SessionUser, device: DeviceRow): Promise<void> {
   if (!user.isPrimary) throw new AppError('FORBIDDEN', MORE_DEVICES_MESSAGES.setPrimaryNotYours);
   if (device.userId === user.id) throw new AppError('CONFLICT', MORE_DEVICES_MESSAGES.alreadyAdded);
   if (device.userId !== null) {
@@ -153,7 +153,7 @@ export async function completeDeviceAdd(
 export async function setPrimaryDevice(
   deps: AppDeps,
   context: RequestContext,
-  input: { user: UserRow; device: DeviceRow; deviceId: string },
+  input: { user: SessionUser; device: DeviceRow; deviceId: string },
 ): Promise<{ message: string }> {
   const { user, device } = input;
   if (!user.isPrimary || device.id !== input.deviceId || device.userId !== user.id) {

@@ -18,7 +18,7 @@ import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/pass
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import type { OutgoingMail } from '../mail/mail.repository';
 import { deviceMoveCodeMail, deviceMovedMail } from '../mail/mail.templates';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import {
   bindPrimaryDevice,
   findPrimaryAccountOnDevice,
@@ -34,7 +34,11 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, 1)}${'•'.repeat(Math.max(local.length - 1, 3))}@${domain}`;
 }
 
-async function assertMovable(deps: AppDeps, user: UserRow, device: DeviceRow): Promise<DeviceRow> {
+async function assertMovable(
+  deps: AppDeps,
+  user: SessionUser,
+  device: DeviceRow,
+): Promise<DeviceRow> {
   const current = await findPrimaryDeviceOfUser(deps.db, user.id);
   if (!user.isPrimary || !current)
     throw new AppError('VALIDATION', 'This account can sign in here without moving.');
@@ -71,7 +75,7 @@ export async function requestDeviceMove(
 export async function emailDeviceCode(
   deps: AppDeps,
   input: {
-    user: UserRow;
+    user: SessionUser;
     device: DeviceRow;
     purpose: 'device_move' | 'device_add';
     limit: KeyLimit;

@@ -11,7 +11,7 @@ import { describeUserAgent } from '../../lib/user-agent';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import { isPrimaryDeviceOf } from '../users/users.presenter';
 import {
   findPrimaryAccountOnDevice,
@@ -33,7 +33,7 @@ export async function registerDevice(
 export async function getDeviceStatus(
   db: Db,
   device: DeviceRow,
-  user: UserRow | null,
+  user: SessionUser | null,
 ): Promise<TDeviceStatus> {
   if (user) {
     const primary = isPrimaryDeviceOf(device, user)
@@ -67,7 +67,7 @@ export async function resetDevice(
   context: RequestContext,
   input: {
     device: DeviceRow;
-    user: UserRow | null;
+    user: SessionUser | null;
     body: TResetDeviceBody & { mode: 'owner' | 'emergency' };
   },
 ): Promise<TResetDeviceResponse> {

@@ -18,15 +18,15 @@ import {
   findNextOfKinByEmail,
   findUserById,
   updateUser,
-  type UserRow,
+  type SessionUser,
 } from '../users/users.repository';
 
 /** D11: a session may use the dashboard variant only this soon after an access-code sign-in. */
 export const DASHBOARD_BREAK_GLASS_WINDOW_MS = 15 * 60_000;
 
 interface Pair {
-  nextOfKin: UserRow;
-  owner: UserRow;
+  nextOfKin: SessionUser;
+  owner: SessionUser;
 }
 
 /**
@@ -66,7 +66,7 @@ async function performReset(
   deps.mail.kick();
 }
 
-function successMessage(owner: UserRow) {
+function successMessage(owner: SessionUser) {
   return `The password has been reset. ${owner.firstName} has been signed out everywhere and emailed, and a new emergency code is on its way to you.`;
 }
 
@@ -157,7 +157,7 @@ export async function breakGlassFromSession(
   deps: AppDeps,
   context: RequestContext,
   input: {
-    user: UserRow;
+    user: SessionUser;
     sessionMethod: string | null;
     sessionCreatedAt: Date | null;
     email: string;

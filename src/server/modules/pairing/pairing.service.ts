@@ -17,7 +17,7 @@ import { getRequestContext, requireDevice } from '../../plugins/request-context'
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { createUpload, type TUploadActor } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
-import { findUserById, type UserRow } from '../users/users.repository';
+import { findUserById, type SessionUser } from '../users/users.repository';
 import { indexVideo } from '../videos/videos.service';
 import {
   cancelPairings,
@@ -32,7 +32,7 @@ import {
 export async function createPairing(
   deps: AppDeps,
   context: RequestContext,
-  owner: UserRow,
+  owner: SessionUser,
 ): Promise<TPairingCreated> {
   if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
   const token = randomToken();
@@ -59,7 +59,10 @@ export async function createPairing(
   };
 }
 
-export async function getCurrentPairing(deps: AppDeps, owner: UserRow): Promise<TCurrentPairing> {
+export async function getCurrentPairing(
+  deps: AppDeps,
+  owner: SessionUser,
+): Promise<TCurrentPairing> {
   const pairing = await findLatestLivePairing(deps.db, owner.id);
   return {
     pairing: pairing
@@ -75,7 +78,7 @@ export async function getCurrentPairing(deps: AppDeps, owner: UserRow): Promise<
 export async function cancelPairing(
   deps: AppDeps,
   context: RequestContext,
-  input: { owner: UserRow; pairingId: string },
+  input: { owner: SessionUser; pairingId: string },
 ): Promise<void> {
   const ended = await cancelPairings(deps.db, input.owner.id, input.pairingId);
   if (ended === 0) throw new AppError('NOT_FOUND', PAIRING_MESSAGES.ended);
@@ -94,7 +97,7 @@ export async function cancelPairing(
 export async function resolvePairing(
   deps: AppDeps,
   request: FastifyRequest,
-): Promise<{ pairing: PairingRow; owner: UserRow } | null> {
+): Promise<{ pairing: PairingRow; owner: SessionUser } | null> {
   const header = request.headers[PAIRING_HEADER];
   if (typeof header !== 'string' || header.length === 0) return null;
   const pairing = await findLivePairingByTokenHash(deps.db, sha256(header.slice(0, 200)));
@@ -112,7 +115,7 @@ export async function requirePairing(deps: AppDeps, request: FastifyRequest) {
 /** The phone's view: whose account, until when, and recipients' names to choose from. */
 export async function getPairingSession(
   deps: AppDeps,
-  resolved: { pairing: PairingRow; owner: UserRow },
+  resolved: { pairing: PairingRow; owner: SessionUser },
 ): Promise<TPairingSession> {
   const rows = await findRecipientsWithVideoCounts(deps.db, resolved.owner.id);
   return {
@@ -128,7 +131,7 @@ export async function getPairingSession(
 }
 
 export function pairingActor(
-  resolved: { pairing: PairingRow; owner: UserRow },
+  resolved: { pairing: PairingRow; owner: SessionUser },
   request: FastifyRequest,
 ): TUploadActor {
   return {
@@ -142,7 +145,7 @@ export function pairingActor(
 export async function receivePairedVideo(
   deps: AppDeps,
   request: FastifyRequest,
-  input: { resolved: { pairing: PairingRow; owner: UserRow }; body: TPairingVideoBody },
+  input: { resolved: { pairing: PairingRow; owner: SessionUser }; body: TPairingVideoBody },
 ): Promise<TCreateUploadResult> {
   const { resolved, body } = input;
   const { owner } = resolved;

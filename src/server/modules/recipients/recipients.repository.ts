@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { definePrepared } from '../../db/prepared';
 import { users, videos } from '../../db/schema';
 import type { UserRow } from '../users/users.repository';
 
@@ -24,16 +25,29 @@ export async function findRecipientOf(
   return row;
 }
 
-/** The owner's recipients with the number of indexed videos for each, in one query. */
-export function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
-  return db
+const recipientsWithVideoCounts = definePrepared((db) =>
+  db
     .select({
       recipient: users,
       videoCount: sql<number>`count(${videos.id})::int`,
     })
     .from(users)
-    .leftJoin(videos, and(eq(videos.recipientId, users.id), eq(videos.creatorId, ownerId)))
-    .where(and(eq(users.createdById, ownerId), inArray(users.category, [...RECIPIENT_CATEGORIES])))
+    .leftJoin(
+      videos,
+      and(eq(videos.recipientId, users.id), eq(videos.creatorId, sql.placeholder('ownerId'))),
+    )
+    .where(
+      and(
+        eq(users.createdById, sql.placeholder('ownerId')),
+        inArray(users.category, [...RECIPIENT_CATEGORIES]),
+      ),
+    )
     .groupBy(users.id)
-    .orderBy(users.id);
+    .orderBy(users.id)
+    .prepare('recipients_with_video_counts'),
+);
+
+/** The owner's recipients with the number of indexed videos for each, in one query. */
+export function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
+  return recipientsWithVideoCounts(db).execute({ ownerId });
 }

@@ -23,6 +23,7 @@ import {
   insertUser,
   updateUser,
   type UserRow,
+  type SessionUser,
 } from '../users/users.repository';
 import { findCloudLeftovers } from '../cloud/uploads.repository';
 import { removeCloudCopies } from '../cloud/uploads.service';
@@ -41,7 +42,7 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
 export async function rotateNextOfKinCode(
   deps: AppDeps,
   tx: DbOrTx,
-  input: { nextOfKin: UserRow; owner: UserRow; isReplacement: boolean },
+  input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
   await updateUser(tx, input.nextOfKin.id, { emergencyAccessCodeHash: hash });
@@ -62,7 +63,7 @@ export async function rotateNextOfKinCode(
 async function replaceRecipientCode(
   deps: AppDeps,
   tx: DbOrTx,
-  input: { recipient: UserRow; owner: UserRow; isReplacement: boolean },
+  input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
   await updateUser(tx, input.recipient.id, { emergencyAccessCodeHash: hash });
@@ -85,7 +86,7 @@ function upgradeMessage(maxRecipients: number): string {
 export async function createRecipient(
   deps: AppDeps,
   context: RequestContext,
-  input: { owner: UserRow; body: TRecipientInput },
+  input: { owner: SessionUser; body: TRecipientInput },
 ): Promise<{ recipient: TRecipientCreated; isNew: boolean }> {
   const { owner, body } = input;
   const result = await deps.db.transaction(async (tx) => {
@@ -123,7 +124,7 @@ export async function createRecipient(
       relationship: body.relationship ?? null,
     };
 
-    let recipient: UserRow;
+    let recipient: SessionUser;
     if (target) {
       await updateUser(tx, target.id, values);
       recipient = { ...target, ...values };
@@ -184,7 +185,7 @@ export function countTowardsLimit(recipients: readonly Pick<UserRow, 'category'>
   return recipients.length - (hasNextOfKin ? 1 : 0);
 }
 
-export async function listRecipients(deps: AppDeps, owner: UserRow): Promise<TRecipientList> {
+export async function listRecipients(deps: AppDeps, owner: SessionUser): Promise<TRecipientList> {
   const rows = await findRecipientsWithVideoCounts(deps.db, owner.id);
   const limits = limitsFor(owner);
   return {
@@ -205,7 +206,7 @@ export async function listRecipients(deps: AppDeps, owner: UserRow): Promise<TRe
   };
 }
 
-async function findOwnRecipientOrThrow(db: DbOrTx, owner: UserRow, id: number) {
+async function findOwnRecipientOrThrow(db: DbOrTx, owner: SessionUser, id: number) {
   const recipient = await findRecipientOf(db, owner.id, id);
   if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
   return recipient;
@@ -218,7 +219,7 @@ async function findOwnRecipientOrThrow(db: DbOrTx, owner: UserRow, id: number) {
 export async function reshareAccessCode(
   deps: AppDeps,
   context: RequestContext,
-  input: { owner: UserRow; recipientId: number },
+  input: { owner: SessionUser; recipientId: number },
 ): Promise<TReshareCode> {
   const { owner } = input;
   const result = await deps.db.transaction(async (tx) => {
@@ -255,7 +256,7 @@ export async function reshareAccessCode(
 export async function deleteRecipient(
   deps: AppDeps,
   context: RequestContext,
-  input: { owner: UserRow; recipientId: number },
+  input: { owner: SessionUser; recipientId: number },
 ): Promise<TRecipientDeleted> {
   const { owner } = input;
   const { result, cloudCopies } = await deps.db.transaction(async (tx) => {

@@ -1,13 +1,13 @@
 import type { TUser } from '../../../shared/schemas/auth';
 import type { DeviceRow } from '../devices/devices.repository';
-import type { UserRow } from './users.repository';
+import type { UserRow, SessionUser } from './users.repository';
 
 export function isPrimaryDeviceOf(device: DeviceRow, user: Pick<UserRow, 'id'>): boolean {
   return device.isPrimary && device.userId === user.id;
 }
 
 /** Who an account is, as every view of it shows it: never a hash, token or secret. */
-export function toAccountIdentity(user: UserRow) {
+export function toAccountIdentity(user: SessionUser) {
   return {
     id: user.id,
     username: user.username,
@@ -23,7 +23,7 @@ export function toAccountIdentity(user: UserRow) {
 }
 
 /** The user as the client sees it. */
-export function toUserResponse(user: UserRow, device: DeviceRow): TUser {
+export function toUserResponse(user: SessionUser, device: DeviceRow): TUser {
   const isOnPrimaryDevice = isPrimaryDeviceOf(device, user);
   return {
     ...toAccountIdentity(user),

@@ -6,6 +6,38 @@ import { users } from '../../db/schema';
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 
+/**
+ * What every signed-in request knows of its user (issue 15 item 1): read with the session in one
+ * prepared query, so it leaves out secrets (password and code hashes, second-factor secret,
+ * provider tokens) and bookkeeping no request decides on. Code that needs more reads the row.
+ */
+export const SESSION_USER_COLUMNS = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  isPrimary: users.isPrimary,
+  isAdmin: users.isAdmin,
+  role: users.role,
+  twoFactorEnabled: users.twoFactorEnabled,
+  twoFactorEnrolledAt: users.twoFactorEnrolledAt,
+  category: users.category,
+  createdById: users.createdById,
+  phoneNumber: users.phoneNumber,
+  relationship: users.relationship,
+  firstLogin: users.firstLogin,
+  hasSetPassword: users.hasSetPassword,
+  subscriptionStatus: users.subscriptionStatus,
+  subscriptionTier: users.subscriptionTier,
+  isVIP: users.isVIP,
+  onboardingCompletedAt: users.onboardingCompletedAt,
+  tosAccepted: users.tosAccepted,
+  tosAcceptedAt: users.tosAcceptedAt,
+  createdAt: users.createdAt,
+};
+export type SessionUser = Pick<UserRow, keyof typeof SESSION_USER_COLUMNS>;
+
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;

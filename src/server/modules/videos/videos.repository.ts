@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { definePrepared } from '../../db/prepared';
 import { videos } from '../../db/schema';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -21,12 +22,17 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
   return row;
 }
 
-export function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
-  return db
+const videosOfCreator = definePrepared((db) =>
+  db
     .select()
     .from(videos)
-    .where(eq(videos.creatorId, creatorId))
-    .orderBy(desc(videos.createdAt));
+    .where(eq(videos.creatorId, sql.placeholder('creatorId')))
+    .orderBy(desc(videos.createdAt))
+    .prepare('videos_of_creator'),
+);
+
+export function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
+  return videosOfCreator(db).execute({ creatorId });
 }
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {

@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientOf } from '../recipients/recipients.repository';
-import type { UserRow } from '../users/users.repository';
+import type { SessionUser } from '../users/users.repository';
 import { findCloudCopies, removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
 
@@ -23,7 +23,7 @@ type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | '
  */
 export async function indexVideo(
   deps: AppDeps,
-  input: { owner: UserRow; device: DeviceRow; body: TIndexInput },
+  input: { owner: SessionUser; device: DeviceRow; body: TIndexInput },
 ): Promise<{ row: VideoRow; isNew: boolean }> {
   const { owner, device, body } = input;
   const recipient = await findRecipientOf(deps.db, owner.id, body.recipientId);
@@ -61,7 +61,7 @@ export async function indexVideo(
 export async function deleteVideos(
   deps: AppDeps,
   context: RequestContext,
-  input: { owner: UserRow; ids: readonly string[] },
+  input: { owner: SessionUser; ids: readonly string[] },
 ): Promise<string[]> {
   const { owner } = input;
   const ids = [...new Set(input.ids)];

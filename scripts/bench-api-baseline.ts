@@ -1,0 +1,40 @@
+// The bare baseline of `npm run bench:api`: Fastify and nothing else, doing the two indexed
+// lookups every signed-in request needs (the device by id; the live session joined to its user)
+// with prepared statements on the same engine as the app, and answering with the user as JSON.
+import { createHash } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { PGLITE_START_PARAMS } from '../src/server/db/client';
+
+const DEVICE_SQL = 'select * from devices where id = $1';
+const SESSION_SQL = `select s.expires_at, u.id, u.username, u.first_name, u.last_name, u.email, u.role
+  from sessions s join users u on u.id = s.user_id
+  where s.id_hash = $1 and s.device_id = $2 and s.expires_at > now()`;
+
+type Query = (name: string, text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
+
+async function connect(): Promise<Query> {
+  if (process.env.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+    return async (name, text, values) => (await pool.query({ name, text, values })).rows;
+  }
+  const client = new PGlite(process.env.PGLITE_DIR!, { startParams: PGLITE_START_PARAMS });
+  await client.waitReady;
+  return async (_name, text, values) =>
+    (await client.query<Record<string, unknown>>(text, values)).rows;
+}
+
+const query = await connect();
+const app = Fastify();
+app.get('/api/health', async () => ({ ok: true }));
+app.get('/api/user', async (request, reply) => {
+  const [device] = await query('device', DEVICE_SQL, [request.headers['x-device-id']]);
+  const cookie = /memento_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1] ?? '';
+  const token = decodeURIComponent(cookie).replace(/\.[^.]*$/, '');
+  const idHash = createHash('sha256').update(token).digest('hex');
+  const [user] = await query('session', SESSION_SQL, [idHash, device?.id]);
+  if (!user) return reply.code(401).send({ message: 'Not signed in' });
+  return user;
+});
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

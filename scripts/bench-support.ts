@@ -1,0 +1,108 @@
+// What the benchmark scripts share: the built server on a port of its own, a browser as the
+// server sees it (a device id and a cookie), and an onboarded owner to act as.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+/** Starts the built server (`npm start` builds it; the scripts call buildServer first). */
+export function startServer(options: {
+  port: number;
+  dataDir: string;
+  env?: Record<string, string>;
+}): ChildProcess {
+  const base = `http://127.0.0.1:${options.port}`;
+  return spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      APP_URL: base,
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+      ...options.env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+export async function waitForHealth(base: string) {
+  for (let i = 0; i < 600; i += 1) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not start');
+}
+
+export async function stopServer(server: ChildProcess) {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+/** A browser as the server sees it: a device id and a cookie. */
+export class Client {
+  cookie = '';
+  deviceId = '';
+  constructor(readonly base: string) {}
+
+  async call(method: string, url: string, body?: unknown, extra: Record<string, string> = {}) {
+    const res = await fetch(`${this.base}${url}`, {
+      method,
+      headers: {
+        ...(this.deviceId ? { 'x-device-id': this.deviceId } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined && !(body instanceof Uint8Array)
+          ? { 'content-type': 'application/json' }
+          : {}),
+        ...extra,
+      },
+      body:
+        body === undefined
+          ? undefined
+          : body instanceof Uint8Array
+            ? (body as unknown as BodyInit)
+            : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return res;
+  }
+}
+
+/** Registers a primary user on a new device and finishes onboarding with a next of kin. */
+export async function signUpOwner(base: string): Promise<{ client: Client; recipientId: number }> {
+  const client = new Client(base);
+  const device = await client.call('POST', '/api/device/register', { fingerprint: 'bench' });
+  client.deviceId = ((await device.json()) as { deviceId: string }).deviceId;
+  const registered = await client.call('POST', '/api/register', {
+    firstName: 'Bench',
+    lastName: 'Owner',
+    email: 'bench@example.test',
+    username: 'benchowner',
+    password: 'Tulips&Tea-2026',
+    tosAccepted: true,
+    tosAcceptedAt: new Date().toISOString(),
+    deviceId: client.deviceId,
+    fingerprint: 'bench',
+  });
+  if (!registered.ok) throw new Error(`register: ${await registered.text()}`);
+  const kin = await client.call('POST', '/api/recipients', {
+    firstName: 'Susan',
+    lastName: 'Hill',
+    email: 'susan@example.test',
+    phoneNumber: '+44 7700 900123',
+    relationship: 'Daughter',
+    category: 'next_of_kin',
+  });
+  const recipientId = ((await kin.json()) as { id: number }).id;
+  await client.call('POST', '/api/user/complete-onboarding', {});
+  return { client, recipientId };
+}

@@ -1,0 +1,56 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { definePrepared } from '../../db/prepared';
+import { devices, sessions, users } from '../../db/schema';
+import type { DeviceRow } from '../devices/devices.repository';
+import { SESSION_USER_COLUMNS, type SessionUser } from '../users/users.repository';
+
+const SESSION_COLUMNS = {
+  method: sessions.method,
+  secondFactorVerifiedAt: sessions.secondFactorVerifiedAt,
+  createdAt: sessions.createdAt,
+  lastSeenAt: sessions.lastSeenAt,
+  expiresAt: sessions.expiresAt,
+};
+type SessionFields = Pick<typeof sessions.$inferSelect, keyof typeof SESSION_COLUMNS>;
+
+export interface TRequestContextRow {
+  device: DeviceRow;
+  session: SessionFields | null;
+  user: SessionUser | null;
+}
+
+/**
+ * Every /api request's lookups in one prepared statement (issue 15 item 1): the device by its id
+ * and, when the cookie names one, the live session on that device with its user. Prepared once
+ * per database handle, so neither the SQL nor PostgreSQL's plan is made again on each request.
+ */
+const requestContext = definePrepared((db) =>
+  db
+    .select({ device: devices, session: SESSION_COLUMNS, user: SESSION_USER_COLUMNS })
+    .from(devices)
+    .leftJoin(
+      sessions,
+      and(
+        eq(sessions.idHash, sql.placeholder('idHash')),
+        eq(sessions.deviceId, devices.id),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .where(eq(devices.id, sql.placeholder('deviceId')))
+    .prepare('request_context'),
+);
+
+export async function findRequestContext(
+  db: Db,
+  deviceId: string,
+  sessionIdHash: string | null,
+): Promise<TRequestContextRow | undefined> {
+  const [row] = await requestContext(db).execute({
+    deviceId,
+    idHash: sessionIdHash ?? '',
+    now: new Date(),
+  });
+  return row;
+}
