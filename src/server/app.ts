@@ -122,6 +122,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
                 url: request.url.replace(/([?&]sig=)[^&]*/, '$1[redacted]'),
               }),
             },
+            // `npm run dev`: readable, coloured lines; JSON everywhere else (issue 17 item 7).
+            ...(config.NODE_ENV === 'development'
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+                  },
+                }
+              : {}),
           },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,

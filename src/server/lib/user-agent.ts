@@ -12,3 +12,22 @@ export function describeUserAgent(userAgent: string | undefined): {
   const system = model ?? parsed.os.name ?? 'unknown system';
   return { deviceName: `${browser} on ${system}`.slice(0, 120), platform: 'web' };
 }
+
+const MAX_REMEMBERED = 500;
+const remembered = new Map<string, string | null>();
+
+/**
+ * 'Chrome on Linux' for a log line, or null when the browser is unknown. Parsing a user agent is
+ * slow next to everything else a request does (a third of the audit page's time), and a family's
+ * log holds a handful of distinct ones, so answers are remembered (at most 500, then started
+ * afresh).
+ */
+export function describeBrowser(userAgent: string): string | null {
+  const known = remembered.get(userAgent);
+  if (known !== undefined) return known;
+  const { browser, os } = UAParser(userAgent);
+  const description = browser.name ? `${browser.name}${os.name ? ` on ${os.name}` : ''}` : null;
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(userAgent, description);
+  return description;
+}

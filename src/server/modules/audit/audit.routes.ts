@@ -4,7 +4,7 @@ import { ZAuditLogQuery, type TAuditLogEntry } from '../../../shared/schemas/saf
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import { requireDevice, requireUser } from '../../plugins/request-context';
-import { UAParser } from 'ua-parser-js';
+import { describeBrowser } from '../../lib/user-agent';
 import { listAuditRows } from './audit.repository';
 
 const PAGE_SIZE = 200;
@@ -17,8 +17,8 @@ function describeDetails(details: Record<string, unknown>): string | null {
     if (typeof value === 'string' && value) parts.push(value);
   }
   if (typeof details.userAgent === 'string') {
-    const { browser, os } = UAParser(details.userAgent);
-    if (browser.name) parts.push(`${browser.name}${os.name ? ` on ${os.name}` : ''}`);
+    const browser = describeBrowser(details.userAgent);
+    if (browser) parts.push(browser);
   }
   return parts.length > 0 ? parts.join(' · ') : null;
 }
