@@ -18,6 +18,18 @@ export default defineConfig({
   build: {
     outDir: fromRoot('./dist/web'),
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // The first screen needs the shared messages, not the validation library they once
+        // shared a chunk with: zod loads with the first form (issue 15 item 3).
+        codeSplitting: {
+          groups: [
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            { name: 'shared-domain', test: /src[\\/]shared[\\/]domain[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

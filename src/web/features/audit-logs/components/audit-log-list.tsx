@@ -65,7 +65,7 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
                 <EventTime timestamp={entry.timestamp} isStacked />
               </td>
               <td className="px-4 py-3 font-semibold">{describeEvent(entry.eventType)}</td>
-              <td className="truncate px-4 py-3" title={whoDidIt(entry)}>
+              <td className="px-4 py-3 break-words" title={whoDidIt(entry)}>
                 {whoDidIt(entry)}
               </td>
               <td className="px-4 py-3">

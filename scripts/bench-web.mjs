@@ -1,0 +1,107 @@
+// `npm run bench:web` (issue 15 item 3): Lighthouse 12 (mobile, its default simulated throttling)
+// on the first pages a new visitor meets, served by the built app exactly as `npm start` serves
+// them, each on a fresh browser profile (a first visit). Prints the performance score, the
+// largest contentful paint and the script transferred, against the goals (97, 150 KiB).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { findChromium } from '../tests/e2e/support/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PAGES = (process.env.BENCH_PAGES ?? '/auth,/features,/').split(',');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const port = 5600 + (process.pid % 100);
+const base = `http://127.0.0.1:${port}`;
+
+const build = spawn(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+if ((await new Promise((resolve) => build.on('exit', resolve))) !== 0) process.exit(1);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-web-'));
+const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+for (let i = 0; ; i += 1) {
+  if (
+    await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 600) throw new Error('server did not start');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+try {
+  for (const page of PAGES) {
+    const runs = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const chrome = await chromeLauncher.launch({
+        chromePath: findChromium()?.path,
+        chromeFlags: [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+        ],
+      });
+      try {
+        const result = await lighthouse(`${base}${page}`, {
+          port: chrome.port,
+          onlyCategories: ['performance'],
+          logLevel: 'error',
+        });
+        const { audits, categories } = result.lhr;
+        const scripts = audits['resource-summary'].details.items.find(
+          (item) => item.resourceType === 'script',
+        );
+        runs.push({
+          score: Math.round(categories.performance.score * 100),
+          lcp: audits['largest-contentful-paint'].numericValue,
+          scriptKiB: scripts.transferSize / 1024,
+          opportunities: Object.values(audits)
+            .filter(
+              (audit) => audit.details?.type === 'opportunity' && (audit.numericValue ?? 0) > 100,
+            )
+            .map((audit) => `${audit.id} ${Math.round(audit.numericValue)} ms`),
+        });
+      } finally {
+        await chrome.kill();
+      }
+    }
+    const best = runs.find((run) => run.score === median(runs.map((r) => r.score)));
+    console.log(
+      `${page.padEnd(10)} performance ${median(runs.map((r) => r.score))} (runs: ${runs.map((r) => r.score).join(', ')})` +
+        `  LCP ${(median(runs.map((r) => r.lcp)) / 1000).toFixed(2)} s` +
+        `  script ${median(runs.map((r) => r.scriptKiB)).toFixed(0)} KiB` +
+        (best.opportunities.length ? `\n           ${best.opportunities.join('; ')}` : ''),
+    );
+  }
+  console.log('goals: performance ≥ 97 on each, script ≤ 150 KiB on a first visit');
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
