@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +16,13 @@ import {
   buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
+  createSessionFor,
   GOOD_PASSWORD,
   TestDevice,
   type TestApp,
 } from '../setup/app';
 import { resetSecondFactorFromConsole } from '../../src/server/modules/admin/second-factor.service';
+import { ADMIN_LIST_MESSAGES, ADMIN_PAGE_SIZE } from '../../src/shared/schemas/admin';
 import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 
 let t: TestApp;
@@ -88,6 +90,29 @@ const ADMIN_CALLS: Array<[method: 'GET' | 'POST' | 'DELETE', url: string, body?:
   ['POST', '/api/verify-email', { email: 'someone@example.test' }],
   ['POST', '/api/test-email', { email: 'someone@example.test' }],
 ];
+
+/**
+ * Every page of an admin list, following `nextCursor` until it is null, with the size of each
+ * page, so a test can see each row arrive exactly once.
+ */
+async function collectPages<TRow>(url: string, key: 'users' | 'devices') {
+  const rows: TRow[] = [];
+  const pageSizes: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = url.includes('?') ? '&' : '?';
+    const res = await admin.device.get(
+      cursor === null ? url : `${url}${separator}after=${encodeURIComponent(cursor)}`,
+    );
+    expect(res.statusCode).toBe(200);
+    const page = res.json() as Record<typeof key, TRow[]> & { nextCursor: string | null };
+    rows.push(...page[key]);
+    pageSizes.push(page[key].length);
+    cursor = page.nextCursor;
+    if (pageSizes.length > 1000) throw new Error(`${url} never reached its last page`);
+  } while (cursor !== null);
+  return { rows, pageSizes };
+}
 
 async function expectEveryAdminCallRefused(device: TestDevice, status: number, code: string) {
   for (const [method, url, body] of ADMIN_CALLS) {
@@ -265,9 +290,10 @@ describe('admin two-factor authentication', () => {
 describe('users', () => {
   it('lists every account with dependents, and the primary users for the recipient badge', async () => {
     const owner = await createOnboardedUser(t, { user: { firstName: 'Margaret' } });
-    const list = await admin.device.get('/api/admin/users');
+    const list = await admin.device.get(`/api/admin/users?limit=${ADMIN_PAGE_SIZE.max}`);
     expect(list.statusCode).toBe(200);
-    const body = list.json() as Array<Record<string, unknown>>;
+    expect(list.json().nextCursor).toBeNull();
+    const body = list.json().users as Array<Record<string, unknown>>;
     expect(body.find((u) => u.id === owner.user.id)).toMatchObject({
       username: owner.user.username,
       firstName: 'Margaret',
@@ -471,9 +497,8 @@ describe('users', () => {
 describe('devices', () => {
   it('lists associations and removes one: the binding goes, sessions end, recorded and mailed', async () => {
     const owner = await createOnboardedUser(t);
-    const list = (await admin.device.get('/api/admin/devices')).json() as Array<
-      Record<string, unknown>
-    >;
+    const list = (await collectPages<Record<string, unknown>>('/api/admin/devices', 'devices'))
+      .rows;
     expect(list.find((d) => d.deviceId === owner.device.deviceId)).toMatchObject({
       userId: owner.user.id,
       username: owner.user.username,
@@ -487,9 +512,8 @@ describe('devices', () => {
       method: 'email_access_code',
       deviceId: phone.deviceId,
     });
-    const withPhone = (await admin.device.get('/api/admin/devices')).json() as Array<
-      Record<string, unknown>
-    >;
+    const withPhone = (await collectPages<Record<string, unknown>>('/api/admin/devices', 'devices'))
+      .rows;
     expect(withPhone.find((d) => d.deviceId === phone.deviceId)).toMatchObject({
       userId: owner.nextOfKin.id,
       isPrimary: false,
@@ -516,6 +540,202 @@ describe('devices', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().message).toBe('Device association not found');
     expect((await admin.device.delete('/api/admin/devices/not-a-uuid')).statusCode).toBe(400);
+  });
+});
+
+describe('paged admin lists', () => {
+  type TListedUser = { id: number; username: string; dependentCount: number };
+  type TListedDevice = {
+    deviceId: string;
+    userId: number;
+    createdAt: string;
+    isPrimary: boolean;
+    isPrimaryUser: boolean;
+  };
+
+  it('pages through every account exactly once, by id, with the last page saying so', async () => {
+    await createOnboardedUser(t);
+    await createOnboardedUser(t);
+    await createPrimaryUser(t);
+    const everyone = await t.db.select({ id: users.id }).from(users).orderBy(asc(users.id));
+    expect(everyone.length).toBeGreaterThan(5);
+
+    const { rows, pageSizes } = await collectPages<TListedUser>(
+      '/api/admin/users?limit=2',
+      'users',
+    );
+    expect(rows.map((user) => user.id)).toEqual(everyone.map((user) => user.id));
+    expect(pageSizes.slice(0, -1).every((size) => size === 2)).toBe(true);
+    expect(pageSizes.at(-1)).toBeGreaterThan(0);
+
+    // A limit that ends exactly on the last account still ends with a null cursor.
+    const exact = await admin.device.get(`/api/admin/users?limit=${everyone.length}`);
+    expect(exact.json().users).toHaveLength(everyone.length);
+    expect(exact.json().nextCursor).toBeNull();
+    const short = await admin.device.get(`/api/admin/users?limit=${everyone.length - 1}`);
+    expect(short.json().nextCursor).toBe(String(everyone.at(-2)!.id));
+
+    // The default page is 50 accounts.
+    const first = (await admin.device.get('/api/admin/users')).json();
+    expect(first.users).toHaveLength(Math.min(everyone.length, ADMIN_PAGE_SIZE.default));
+  });
+
+  it('finds any account by username, email, first or last name, whatever the case', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const owner = await createOnboardedUser(t, {
+      user: { firstName: `Rosalind${tag}`, lastName: `Quill${tag}` },
+    });
+    const other = await createPrimaryUser(t, { firstName: `Rosalind${tag}`, lastName: 'Brook' });
+    const search = async (q: string, limit = 50) =>
+      (
+        await collectPages<TListedUser>(
+          `/api/admin/users?limit=${limit}&q=${encodeURIComponent(q)}`,
+          'users',
+        )
+      ).rows.map((user) => user.id);
+
+    expect(await search(`ROSALIND${tag}`)).toEqual([owner.user.id, other.user.id]);
+    expect(await search(`quill${tag}`)).toEqual([owner.user.id]);
+    expect(await search(`  Rosalind${tag}   brook `)).toEqual([other.user.id]);
+    expect(await search(other.user.email.toUpperCase())).toEqual([other.user.id]);
+    // The next of kin's email holds the owner's username, so both are found, a page at a time.
+    expect(await search(owner.user.username, 1)).toEqual([owner.user.id, owner.nextOfKin.id]);
+    // % and _ are letters here, not wildcards.
+    expect(await search(`%${tag}`)).toEqual([]);
+    expect(await search(`rosalind_${tag.slice(1)}`)).toEqual([]);
+    expect(await search(`no-one-${tag}`)).toEqual([]);
+  });
+
+  it('answers a bad page size, position or search with 400 and a plain message', async () => {
+    for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=']) {
+      const res = await admin.device.get(`/api/admin/users?${query}`);
+      expect({ query, status: res.statusCode, body: res.json() }).toMatchObject({
+        query,
+        status: 400,
+        body: { code: 'VALIDATION', message: ADMIN_LIST_MESSAGES.badLimit },
+      });
+      const devicesRes = await admin.device.get(`/api/admin/devices?${query}`);
+      expect(devicesRes.statusCode).toBe(400);
+      expect(devicesRes.json().message).toBe(ADMIN_LIST_MESSAGES.badLimit);
+    }
+    for (const after of ['abc', '-1', '0', '1.5', '99999999999', '2147483648', '']) {
+      const res = await admin.device.get(`/api/admin/users?after=${after}`);
+      expect({ after, status: res.statusCode, message: res.json().message }).toEqual({
+        after,
+        status: 400,
+        message: ADMIN_LIST_MESSAGES.badCursor,
+      });
+    }
+    const deviceId = randomUUID();
+    for (const after of [
+      'abc',
+      '12',
+      `2026-02-30T10:00:00.000000Z~${deviceId}~1`,
+      `0000-01-01T00:00:00.000000Z~${deviceId}~1`,
+      `2026-01-01T10:00:00.000Z~${deviceId}~1`,
+      `2026-01-01T10:00:00.000000Z~not-a-uuid~1`,
+      `2026-01-01T10:00:00.000000Z~${deviceId}~0`,
+      `2026-01-01T10:00:00.000000Z~${deviceId}~2147483648`,
+      `2026-01-01T10:00:00.000000Z~${deviceId}~1~1`,
+    ]) {
+      const res = await admin.device.get(`/api/admin/devices?after=${encodeURIComponent(after)}`);
+      expect({ after, status: res.statusCode, message: res.json().message }).toEqual({
+        after,
+        status: 400,
+        message: ADMIN_LIST_MESSAGES.badCursor,
+      });
+    }
+    const long = await admin.device.get(`/api/admin/users?q=${'a'.repeat(101)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(ADMIN_LIST_MESSAGES.searchTooLong);
+    // A well-formed position past the end is simply an empty last page.
+    const beyond = await admin.device.get('/api/admin/users?after=2147483647');
+    expect(beyond.json()).toEqual({ users: [], nextCursor: null });
+  });
+
+  it('still refuses someone who is not an admin, whatever the query says', async () => {
+    const owner = await createOnboardedUser(t);
+    for (const url of [
+      '/api/admin/users?limit=2',
+      '/api/admin/users?limit=abc&after=x',
+      '/api/admin/devices?limit=2',
+      '/api/admin/devices?after=nonsense',
+    ]) {
+      const res = await owner.device.get(url);
+      expect({ url, status: res.statusCode, code: res.json().code }).toEqual({
+        url,
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+    }
+  });
+
+  it('pages through every device association once, newest device first, ties included', async () => {
+    const owner = await createOnboardedUser(t);
+    const other = await createOnboardedUser(t);
+    const phone = await TestDevice.create(t.app);
+    const login = await phone.post('/api/login', {
+      email: owner.nextOfKin.email,
+      password: owner.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(login.statusCode).toBe(200);
+    // Two people on the phone, one of them twice, and the owner twice on their own device:
+    // each person is listed once per device, and a page may end between two people of one device.
+    for (const [userId, device] of [
+      [other.nextOfKin.id, phone],
+      [owner.nextOfKin.id, phone],
+      [owner.user.id, owner.device],
+    ] as const) {
+      await createSessionFor(t, {
+        userId,
+        device: device.withoutCookies(),
+        method: 'email_access_code',
+      });
+    }
+    // Three devices made in the same millisecond, two of them in the same microsecond: only
+    // the full key (time to the microsecond, device, user) keeps them apart.
+    const tied = [owner.device.deviceId, other.device.deviceId, phone.deviceId];
+    await t.db
+      .update(devices)
+      .set({ createdAt: sql`'2031-05-04 03:02:01.123456+00'` })
+      .where(inArray(devices.id, tied.slice(0, 2)));
+    await t.db
+      .update(devices)
+      .set({ createdAt: sql`'2031-05-04 03:02:01.123789+00'` })
+      .where(eq(devices.id, phone.deviceId));
+
+    const everything = await admin.device.get(`/api/admin/devices?limit=${ADMIN_PAGE_SIZE.max}`);
+    expect(everything.json().nextCursor).toBeNull();
+    const all = everything.json().devices as TListedDevice[];
+    expect(all.slice(0, 4).map((d) => [d.deviceId, d.userId])).toEqual([
+      [phone.deviceId, Math.min(owner.nextOfKin.id, other.nextOfKin.id)],
+      [phone.deviceId, Math.max(owner.nextOfKin.id, other.nextOfKin.id)],
+      ...tied
+        .slice(0, 2)
+        .sort()
+        .map((deviceId) => [
+          deviceId,
+          deviceId === owner.device.deviceId ? owner.user.id : other.user.id,
+        ]),
+    ]);
+    expect(all[0]).toMatchObject({ isPrimary: false, isPrimaryUser: false });
+    expect(all.find((d) => d.deviceId === owner.device.deviceId)).toMatchObject({
+      isPrimary: true,
+      isPrimaryUser: true,
+    });
+    const times = all.map((d) => Date.parse(d.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    for (const limit of [1, 2, 3]) {
+      const { rows, pageSizes } = await collectPages<TListedDevice>(
+        `/api/admin/devices?limit=${limit}`,
+        'devices',
+      );
+      expect(rows).toEqual(all);
+      expect(pageSizes.slice(0, -1).every((size) => size === limit)).toBe(true);
+    }
   });
 });
 

@@ -58,6 +58,27 @@ async function findUserCard(page: Page, username: string) {
   return card;
 }
 
+/** A call from inside the page, as the app makes it: its cookie and its device id. */
+function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const response = await fetch(url, {
+        method,
+        credentials: 'include',
+        headers: {
+          'X-Device-ID': localStorage.getItem('deviceId') ?? '',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok)
+        throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    { method, url, body },
+  ) as Promise<T>;
+}
+
 test.beforeAll(async ({ browser }, testInfo) => {
   testInfo.setTimeout(120_000);
   adminContext = await browser.newContext({
@@ -271,7 +292,7 @@ test('an admin selects all the users a search finds and deletes them together', 
   const second = await registerUser(await newDevice(), { firstName: 'Mabel', lastName: family });
   await openAdmin(admin);
   await admin.getByLabel('Find a user').fill(family);
-  await expect(admin.getByText('2 of ')).toBeVisible();
+  await expect(admin.getByText('2 users match')).toBeVisible();
   await admin.getByRole('checkbox', { name: 'Select All Users' }).check();
   await expect(admin.getByRole('checkbox', { name: `Select ${first.username}` })).toBeChecked();
   await expect(admin.getByRole('checkbox', { name: `Select ${second.username}` })).toBeChecked();
@@ -400,4 +421,70 @@ test('a later admin session verifies with a code from the authenticator app', as
   await verify.getByLabel('6-digit code').fill(currentTotp(totpSecret));
   await verify.getByRole('button', { name: 'Verify' }).click();
   await expect(admin.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a list longer than one page shows 50 users, and Show more loads the rest', async () => {
+  // 55 accounts more than any other test makes: the admin's own recipients, added through the
+  // API on a plan without a recipient limit (registrations are limited to 30 an hour per
+  // address), and removed again at the end.
+  test.slow();
+  const PAGE_SIZE = 50;
+  const EXTRA = 55;
+  const family = `Longlist${Date.now().toString(36)}`;
+  const me = await callApi<{ id: number }>(admin, 'GET', '/api/user');
+  await callApi(admin, 'POST', `/api/admin/users/${me.id}/override`, {
+    tier: 'premium',
+    isVIP: false,
+    reason: 'Room for a long list of recipients',
+  });
+  const ids: number[] = [];
+  try {
+    for (let i = 1; i <= EXTRA; i += 1) {
+      const added = await callApi<{ id: number }>(admin, 'POST', '/api/recipients', {
+        firstName: 'Reader',
+        lastName: `${family} ${i}`,
+        email: `${family.toLowerCase()}.${i}@example.test`,
+        category: 'friend',
+      });
+      ids.push(added.id);
+    }
+
+    await openAdmin(admin);
+    const cards = admin.getByRole('list', { name: 'Users' }).locator(':scope > li');
+    const showMore = admin.getByRole('button', { name: 'Show more' });
+    await expect(cards).toHaveCount(PAGE_SIZE);
+    await expect(admin.getByText(`Showing the first ${PAGE_SIZE} users`)).toBeVisible();
+    await expect(showMore).toBeVisible();
+
+    // Large and obvious, like the other buttons: at least 44 × 44 px, text of 18 px or more.
+    const box = await showMore.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    const fontSize = await showMore.evaluate((button) => getComputedStyle(button).fontSize);
+    expect(parseFloat(fontSize)).toBeGreaterThanOrEqual(18);
+
+    // The search asks the server, so it finds them all, a page at a time.
+    await admin.getByLabel('Find a user').fill(family);
+    await expect(admin.getByText(`Showing the first ${PAGE_SIZE} users that match`)).toBeVisible();
+    await expect(cards).toHaveCount(PAGE_SIZE);
+    await showMore.click();
+    await expect(cards).toHaveCount(EXTRA);
+    await expect(admin.getByText(`${EXTRA} users match`)).toBeVisible();
+    await expect(showMore).toHaveCount(0);
+    // Every one of them, once: the first page and the rest, nobody twice.
+    for (let i = 1; i <= EXTRA; i += 1) {
+      await expect(
+        cards.getByText(`${family.toLowerCase()}.${i}@example.test`, { exact: true }),
+      ).toHaveCount(1);
+    }
+  } finally {
+    if (ids.length > 0) {
+      await callApi(admin, 'DELETE', '/api/admin/users', { ids, includeRecipients: true });
+    }
+    await callApi(admin, 'POST', `/api/admin/users/${me.id}/override`, {
+      tier: 'free',
+      isVIP: false,
+      reason: 'Back to the free plan after the long list',
+    });
+  }
 });

@@ -56,10 +56,10 @@ async function makePremium(adminPage: Page, username: string) {
   const { secret } = await callApi<{ secret: string }>(adminPage, 'POST', '/api/admin/2fa/enrol');
   const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
   await callApi(adminPage, 'POST', '/api/admin/2fa/confirm', { code });
-  const users = await callApi<Array<{ id: number; username: string }>>(
+  const { users } = await callApi<{ users: Array<{ id: number; username: string }> }>(
     adminPage,
     'GET',
-    '/api/admin/users',
+    `/api/admin/users?q=${encodeURIComponent(username)}`,
   );
   const target = users.find((user) => user.username === username);
   if (!target) throw new Error(`no user ${username}`);

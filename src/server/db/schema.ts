@@ -105,6 +105,8 @@ export const devices = pgTable(
   },
   (t) => [
     index('devices_user_idx').on(t.userId),
+    // The admin's device list, newest first, a page at a time (issue 15 item 4).
+    index('devices_created_idx').on(t.createdAt.desc(), t.id),
     // One primary device per account.
     uniqueIndex('devices_one_primary_per_user_idx')
       .on(t.userId)

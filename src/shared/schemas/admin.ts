@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { DEVICE_ID_PATTERN } from '../domain/device';
 import { TIERS, type TRole, type TTier, type TUserCategory } from '../domain/enums';
+import { ADMIN_MESSAGES } from '../domain/admin-messages';
 import { ZEmail, ZNewPassword } from './common';
 
-/** SPEC §5 messages for the admin forms, word for word. */
-export const ADMIN_MESSAGES = {
-  adminsOnly: 'Only administrators can access the admin dashboard.',
-  fillAllFields: 'Please fill in all fields before saving',
-  passwordAndReason: 'New password and reason are required',
-  enterEmail: 'Please enter an email address',
-  confirmDeleteUser: 'Are you sure you want to delete this user?',
-  secondFactorRequired: 'Please confirm your identity with your authenticator app first.',
-  secondFactorInvalid: 'That code is not right. Please check your authenticator app and try again.',
-  secondFactorRateLimited: 'Too many codes tried. Please wait 15 minutes and try again.',
-  lastAdmin: 'There must always be at least one admin.',
-  demoteFirst: 'Remove admin rights from this user before deleting them.',
-  userNotFound: 'User not found',
-  deviceNotFound: 'Device association not found',
-} as const;
+export { ADMIN_MESSAGES };
 
 export const ZUserIdParams = z.object({ userId: z.coerce.number().int().positive() });
 export const ZDeviceIdParams = z.object({ deviceId: z.uuid({ error: 'Device ID not found' }) });
@@ -75,6 +63,100 @@ export interface TAdminUser {
   dependentCount: number;
   createdAt: string;
 }
+
+/** Both admin lists are read a page at a time (issue 15 item 4: 100,000 accounts). */
+export const ADMIN_PAGE_SIZE = { default: 50, max: 200 } as const;
+
+export const ADMIN_LIST_MESSAGES = {
+  badLimit: `The page size must be a whole number from 1 to ${ADMIN_PAGE_SIZE.max}.`,
+  badCursor: 'This list position is not valid. Please reload the list.',
+  searchTooLong: 'Please search with at most 100 characters.',
+} as const;
+
+/** Postgres `integer` ids stop here; a larger `after` would fail in the database, not here. */
+const MAX_ID = 2_147_483_647;
+
+const ZPageLimit = z.coerce
+  .number({ error: ADMIN_LIST_MESSAGES.badLimit })
+  .int(ADMIN_LIST_MESSAGES.badLimit)
+  .min(1, ADMIN_LIST_MESSAGES.badLimit)
+  .max(ADMIN_PAGE_SIZE.max, ADMIN_LIST_MESSAGES.badLimit)
+  .default(ADMIN_PAGE_SIZE.default);
+
+/** GET /api/admin/users: accounts by id, after the last id of the page before. */
+export const ZAdminUsersQuery = z.object({
+  limit: ZPageLimit,
+  after: z
+    .string()
+    .regex(/^\d{1,10}$/, ADMIN_LIST_MESSAGES.badCursor)
+    .transform(Number)
+    .refine((id) => id >= 1 && id <= MAX_ID, ADMIN_LIST_MESSAGES.badCursor)
+    .optional(),
+  /** Words that must each appear in the username, email, first or last name. */
+  q: z
+    .string()
+    .trim()
+    .max(100, ADMIN_LIST_MESSAGES.searchTooLong)
+    .transform((value) => value || undefined)
+    .optional(),
+});
+export type TAdminUsersQuery = z.output<typeof ZAdminUsersQuery>;
+
+export interface TAdminUsersPage {
+  users: TAdminUser[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/**
+ * Where a page of device associations ends: the device's creation time (to the microsecond, as
+ * Postgres keeps it), the device and the user, since one device can be linked to several users.
+ */
+export interface TDeviceCursor {
+  createdAt: string;
+  deviceId: string;
+  userId: number;
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Opaque to clients: `{createdAt}~{deviceId}~{userId}`. */
+export function encodeDeviceCursor(cursor: TDeviceCursor): string {
+  return `${cursor.createdAt}~${cursor.deviceId}~${cursor.userId}`;
+}
+
+function decodeDeviceCursor(value: string): TDeviceCursor | null {
+  const [createdAt = '', deviceId = '', userId = '', ...rest] = value.split('~');
+  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !DEVICE_ID_PATTERN.test(deviceId)) {
+    return null;
+  }
+  // A well-formed but impossible time (month 13, 30 February) does not survive the round trip;
+  // Postgres has no year 0.
+  const millis = `${createdAt.slice(0, 23)}Z`;
+  const date = new Date(millis);
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== millis) return null;
+  if (createdAt.startsWith('0000')) return null;
+  if (!/^\d{1,10}$/.test(userId) || Number(userId) < 1 || Number(userId) > MAX_ID) return null;
+  return { createdAt, deviceId: deviceId.toLowerCase(), userId: Number(userId) };
+}
+
+/** GET /api/admin/devices: newest device first, after the cursor of the page before. */
+export const ZAdminDevicesQuery = z.object({
+  limit: ZPageLimit,
+  after: z
+    .string()
+    .max(100, ADMIN_LIST_MESSAGES.badCursor)
+    .transform((value, ctx) => {
+      const cursor = decodeDeviceCursor(value);
+      if (!cursor) {
+        ctx.addIssue({ code: 'custom', message: ADMIN_LIST_MESSAGES.badCursor });
+        return z.NEVER;
+      }
+      return cursor;
+    })
+    .optional(),
+});
+export type TAdminDevicesQuery = z.output<typeof ZAdminDevicesQuery>;
 
 /** GET /api/admin/primary-users: for the 'Recipient of {name}' badge. */
 export interface TAdminPrimaryUser {
@@ -151,6 +233,12 @@ export interface TAdminDevice {
   createdAt: string;
   lastSyncAt: string | null;
   lastSeen: string;
+}
+
+export interface TAdminDevicesPage {
+  devices: TAdminDevice[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
 }
 
 export const ZEmailToolBody = z.object({

@@ -1,20 +1,42 @@
-import { ADMIN_MESSAGES, type TAdminDevice } from '../../../shared/schemas/admin';
+import {
+  ADMIN_MESSAGES,
+  encodeDeviceCursor,
+  type TAdminDevicesPage,
+  type TAdminDevicesQuery,
+} from '../../../shared/schemas/admin';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findDeviceById, insertDeviceReset, unbindDevice } from '../devices/devices.repository';
 import { deviceAssociationRemovedMail } from '../mail/mail.templates';
 import { findUserById, type SessionUser } from '../users/users.repository';
-import { deleteSessionsOnDevice, listDeviceAssociations } from './admin.repository';
+import {
+  deleteSessionsOnDevice,
+  findAssociationsOfDevice,
+  listDeviceAssociationsPage,
+} from './admin.repository';
+import { toAdminDevice } from './admin.presenter';
 
-export async function listDevices(deps: AppDeps): Promise<TAdminDevice[]> {
-  const rows = await listDeviceAssociations(deps.db);
-  return rows.map((row) => ({
-    ...row,
-    createdAt: row.createdAt.toISOString(),
-    lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
-    lastSeen: row.lastSeen.toISOString(),
-  }));
+export async function listDevices(
+  deps: AppDeps,
+  query: TAdminDevicesQuery,
+): Promise<TAdminDevicesPage> {
+  const page = await listDeviceAssociationsPage(deps.db, {
+    limit: query.limit,
+    after: query.after,
+  });
+  const last = page.rows.at(-1);
+  return {
+    devices: page.rows.map(toAdminDevice),
+    nextCursor:
+      page.hasMore && last
+        ? encodeDeviceCursor({
+            createdAt: last.cursorTime,
+            deviceId: last.deviceId,
+            userId: last.userId,
+          })
+        : null,
+  };
 }
 
 /**
@@ -29,7 +51,7 @@ export async function removeDeviceAssociation(
   const { admin, deviceId } = input;
   await deps.db.transaction(async (tx) => {
     const device = await findDeviceById(tx, deviceId);
-    const associations = device ? await listDeviceAssociations(tx, { deviceId }) : [];
+    const associations = device ? await findAssociationsOfDevice(tx, deviceId) : [];
     if (!device || associations.length === 0) {
       throw new AppError('NOT_FOUND', ADMIN_MESSAGES.deviceNotFound);
     }

@@ -4,6 +4,8 @@ import {
   ADMIN_MESSAGES,
   type TAdminPrimaryUser,
   type TAdminUser,
+  type TAdminUsersPage,
+  type TAdminUsersQuery,
   type TDeleteUsersResult,
   type TOverrideTierBody,
 } from '../../../shared/schemas/admin';
@@ -29,7 +31,7 @@ import {
   findRecipientsOfMany,
   findUsersByIds,
   listPrimaryUsers,
-  listUsersWithDependentCounts,
+  listUsersPage,
 } from './admin.repository';
 import { toAdminUser } from './admin.presenter';
 import { clearSecondFactor } from './second-factor.repository';
@@ -42,9 +44,17 @@ const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
 
 const byAdmin = (admin: SessionUser) => ({ adminId: admin.id, admin: admin.username });
 
-export async function listUsers(deps: AppDeps): Promise<TAdminUser[]> {
-  const rows = await listUsersWithDependentCounts(deps.db);
-  return rows.map((row) => toAdminUser(row.user, row.dependentCount));
+export async function listUsers(deps: AppDeps, query: TAdminUsersQuery): Promise<TAdminUsersPage> {
+  const page = await listUsersPage(deps.db, {
+    limit: query.limit,
+    afterId: query.after,
+    search: query.q,
+  });
+  const last = page.rows.at(-1);
+  return {
+    users: page.rows.map((row) => toAdminUser(row.user, row.dependentCount)),
+    nextCursor: page.hasMore && last ? String(last.user.id) : null,
+  };
 }
 
 export function listPrimaryAccounts(deps: AppDeps): Promise<TAdminPrimaryUser[]> {

@@ -1,4 +1,4 @@
-import type { TAdminUser } from '../../../shared/schemas/admin';
+import type { TAdminDevice, TAdminUser } from '../../../shared/schemas/admin';
 import { toAccountIdentity } from '../users/users.presenter';
 import type { UserRow } from '../users/users.repository';
 
@@ -16,5 +16,28 @@ export function toAdminUser(user: UserRow, dependentCount: number): TAdminUser {
     firstLogin: user.firstLogin,
     dependentCount,
     createdAt: user.createdAt.toISOString(),
+  };
+}
+
+type AssociationRow = Omit<TAdminDevice, 'createdAt' | 'lastSyncAt' | 'lastSeen'> & {
+  createdAt: Date;
+  lastSyncAt: Date | null;
+  lastSeen: Date;
+};
+
+/** A device association as the admin dashboard sees it; the row's cursor time stays behind. */
+export function toAdminDevice(row: AssociationRow): TAdminDevice {
+  return {
+    deviceId: row.deviceId,
+    userId: row.userId,
+    username: row.username,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    isPrimaryUser: row.isPrimaryUser,
+    isPrimary: row.isPrimary,
+    deviceName: row.deviceName,
+    createdAt: row.createdAt.toISOString(),
+    lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
+    lastSeen: row.lastSeen.toISOString(),
   };
 }

@@ -1,17 +1,76 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TDeviceCursor } from '../../../shared/schemas/admin';
 import type { DbOrTx } from '../../db/client';
 import { devices, emailVerifications, sessions, users } from '../../db/schema';
 
-/** Every account with how many rows depend on it (its recipients), in one query. */
-export function listUsersWithDependentCounts(db: DbOrTx) {
-  return db
+/** `%`, `_` and `\` in what the admin typed match themselves, not any text. */
+const escapeLike = (word: string) => word.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** Every word appears in the username, email, first or last name (uses no index: a scan). */
+function matchesSearch(search: string | undefined): SQL | undefined {
+  const words = search?.split(/\s+/).filter(Boolean) ?? [];
+  if (words.length === 0) return undefined;
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${escapeLike(word)}%`;
+      return or(
+        ilike(users.username, pattern),
+        ilike(users.email, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+      );
+    }),
+  );
+}
+
+/** A page of a list, and whether another page follows it. */
+export interface Page<TRow> {
+  rows: TRow[];
+  hasMore: boolean;
+}
+
+/** `limit + 1` rows were read so one query also tells whether another page follows. */
+async function toPage<TRow>(query: Promise<TRow[]>, limit: number): Promise<Page<TRow>> {
+  const rows = await query;
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+/** One page of accounts by id, each with how many rows depend on it (its recipients). */
+export function listUsersPage(
+  db: DbOrTx,
+  options: { limit: number; afterId?: number; search?: string },
+) {
+  const query = db
     .select({
       user: users,
       // Written out in full: Drizzle leaves columns unqualified in a one-table select.
       dependentCount: sql<number>`(select count(*)::int from users as dependents where dependents.created_by_id = users.id)`,
     })
     .from(users)
-    .orderBy(asc(users.id));
+    .where(
+      and(
+        options.afterId === undefined ? undefined : gt(users.id, options.afterId),
+        matchesSearch(options.search),
+      ),
+    )
+    .orderBy(asc(users.id))
+    .limit(options.limit + 1);
+  return toPage(query, options.limit);
 }
 
 export function listPrimaryUsers(db: DbOrTx) {
@@ -68,47 +127,127 @@ export async function capSessionsOfUser(db: DbOrTx, userId: number, expiresAt: D
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, expiresAt)));
 }
 
-const associationColumns = {
-  deviceId: devices.id,
-  deviceName: devices.deviceName,
-  createdAt: devices.createdAt,
-  lastSyncAt: devices.lastSyncAt,
-  lastSeen: devices.lastSeen,
-  userId: users.id,
-  username: users.username,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  isPrimaryUser: users.isPrimary,
-};
+/** The people linked to a device, looked up apart from the users the outer query joins. */
+const linkedUsers = alias(users, 'linked_users');
+
+/** Where a page ends: the device's creation time as Postgres keeps it (microseconds, UTC). */
+const cursorTime = sql<string>`to_char(${devices.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * Device associations: a device bound to an account, and a device where another account is
- * signed in (a secondary device on a paid tier, a recipient's phone).
+ * signed in (a secondary device on a paid tier, a recipient's phone), newest device first.
+ *
+ * A page's devices are chosen first, on their own, and only those few are then joined to the
+ * people linked to them, so a page never sorts every association of every device. Each chosen
+ * device has at least one association, so `limit + 2` devices (the cursor's own device may have
+ * none left) always fill `limit + 1` rows.
  */
-export async function listDeviceAssociations(db: DbOrTx, options: { deviceId?: string } = {}) {
-  const byDevice = options.deviceId ? eq(devices.id, options.deviceId) : undefined;
-  const [bound, signedIn] = await Promise.all([
-    db
-      .select({ ...associationColumns, isPrimary: devices.isPrimary })
-      .from(devices)
-      .innerJoin(users, eq(users.id, devices.userId))
-      .where(and(isNotNull(devices.userId), byDevice)),
-    db
-      .selectDistinct({ ...associationColumns, isPrimary: sql<boolean>`false` })
-      .from(sessions)
-      .innerJoin(devices, eq(devices.id, sessions.deviceId))
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(
-          gt(sessions.expiresAt, new Date()),
-          or(sql`${devices.userId} is null`, ne(devices.userId, sessions.userId)),
-          byDevice,
-        ),
-      ),
-  ]);
-  return [...bound, ...signedIn].sort(
-    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.userId - b.userId,
+function selectAssociations(
+  db: DbOrTx,
+  options: { deviceId?: string; limit?: number; after?: TDeviceCursor },
+) {
+  const now = new Date();
+  const { after } = options;
+  const afterTime = after ? sql`${after.createdAt}::timestamptz` : undefined;
+  const hasLiveSession = inArray(
+    devices.id,
+    db.select({ deviceId: sessions.deviceId }).from(sessions).where(gt(sessions.expiresAt, now)),
   );
+  const chosen = db
+    .select({
+      id: devices.id,
+      userId: devices.userId,
+      isPrimary: devices.isPrimary,
+      deviceName: devices.deviceName,
+      createdAt: devices.createdAt,
+      lastSyncAt: devices.lastSyncAt,
+      lastSeen: devices.lastSeen,
+      cursorTime: cursorTime.as('cursor_time'),
+    })
+    .from(devices)
+    .where(
+      and(
+        or(isNotNull(devices.userId), hasLiveSession),
+        options.deviceId ? eq(devices.id, options.deviceId) : undefined,
+        after && afterTime
+          ? or(
+              lt(devices.createdAt, afterTime),
+              and(eq(devices.createdAt, afterTime), gte(devices.id, after.deviceId)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(devices.createdAt), asc(devices.id))
+    .$dynamic();
+  const chosenDevices = (options.limit === undefined ? chosen : chosen.limit(options.limit + 2)).as(
+    'chosen_devices',
+  );
+
+  // The owner, and whoever else has a live session there; each person once.
+  const signedInThere = db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.deviceId, chosenDevices.id), gt(sessions.expiresAt, now)));
+  const linked = db
+    .select({ userId: sql<number>`${linkedUsers.id}`.as('linked_user_id') })
+    .from(linkedUsers)
+    .where(
+      or(
+        eq(linkedUsers.id, chosenDevices.userId),
+        sql`${linkedUsers.id} = any(array(${signedInThere}))`,
+      ),
+    )
+    .as('linked');
+
+  return db
+    .select({
+      deviceId: chosenDevices.id,
+      deviceName: chosenDevices.deviceName,
+      createdAt: chosenDevices.createdAt,
+      lastSyncAt: chosenDevices.lastSyncAt,
+      lastSeen: chosenDevices.lastSeen,
+      userId: users.id,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isPrimaryUser: users.isPrimary,
+      // Only the owner's binding can be a primary device; someone else signed in there is not.
+      isPrimary: sql<boolean>`(${users.id} = ${chosenDevices.userId} and ${chosenDevices.isPrimary}) is true`,
+      cursorTime: chosenDevices.cursorTime,
+    })
+    .from(chosenDevices)
+    .innerJoinLateral(linked, sql`true`)
+    .innerJoin(users, eq(users.id, linked.userId))
+    .where(
+      after && afterTime
+        ? or(
+            lt(chosenDevices.createdAt, afterTime),
+            and(
+              eq(chosenDevices.createdAt, afterTime),
+              or(
+                gt(chosenDevices.id, after.deviceId),
+                and(eq(chosenDevices.id, after.deviceId), gt(users.id, after.userId)),
+              ),
+            ),
+          )
+        : undefined,
+    )
+    .orderBy(desc(chosenDevices.createdAt), asc(chosenDevices.id), asc(users.id))
+    .$dynamic();
+}
+
+/** One page of device associations, newest device first. */
+export function listDeviceAssociationsPage(
+  db: DbOrTx,
+  options: { limit: number; after?: TDeviceCursor },
+) {
+  const query = selectAssociations(db, options).limit(options.limit + 1);
+  return toPage(query, options.limit);
+}
+
+/** Everyone linked to one device, for removing its associations. */
+export function findAssociationsOfDevice(db: DbOrTx, deviceId: string) {
+  return selectAssociations(db, { deviceId });
 }
 
 export async function deleteSessionsOnDevice(db: DbOrTx, deviceId: string): Promise<void> {

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ZAdminDevicesQuery,
   ZAdminResetPasswordBody,
+  ZAdminUsersQuery,
   ZConfirmEmailBody,
   ZDeleteUsersBody,
   ZDeviceIdParams,
@@ -84,7 +86,9 @@ const verifiedAdminRoutes =
     });
     const mailRateLimit = deps.limits.adminMail;
 
-    app.get('/api/admin/users', () => listUsers(deps));
+    app.get('/api/admin/users', { schema: { querystring: ZAdminUsersQuery } }, (request) =>
+      listUsers(deps, request.query),
+    );
     app.get('/api/admin/primary-users', () => listPrimaryAccounts(deps));
 
     app.post(
@@ -133,7 +137,9 @@ const verifiedAdminRoutes =
       }),
     );
 
-    app.get('/api/admin/devices', () => listDevices(deps));
+    app.get('/api/admin/devices', { schema: { querystring: ZAdminDevicesQuery } }, (request) =>
+      listDevices(deps, request.query),
+    );
 
     app.delete('/api/admin/devices/:deviceId', { schema: { params: ZDeviceIdParams } }, (request) =>
       removeDeviceAssociation(deps, getRequestContext(request), {

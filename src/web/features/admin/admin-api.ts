@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
-  TAdminDevice,
+  TAdminDevicesPage,
   TAdminPrimaryUser,
   TAdminResetPasswordBody,
   TAdminUser,
+  TAdminUsersPage,
   TConfirmEmailResult,
   TDeleteUsersResult,
   TEmailSettings,
@@ -48,8 +49,34 @@ export function verifySecondFactor(code: string): Promise<TSecondFactorStatus> {
   });
 }
 
-export function useAdminUsers() {
-  return useQuery<TAdminUser[]>({ queryKey: ADMIN_USERS_QUERY_KEY, ...FRESH });
+/** A list path with the next page's position, if any, and other query parameters. */
+function pagePath(path: string, cursor: string | null, params: Record<string, string> = {}) {
+  const search = new URLSearchParams(params);
+  if (cursor !== null) search.set('after', cursor);
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/**
+ * GET /api/admin/users a page at a time (issue 15 item 4); the search runs on the server, so it
+ * finds any account, not only those loaded. Keyed under ADMIN_USERS_QUERY_KEY, so invalidating
+ * that key refreshes every search and every loaded page.
+ */
+export function useAdminUsers(search: string) {
+  const q = search.trim();
+  return useInfiniteQuery({
+    queryKey: [...ADMIN_USERS_QUERY_KEY, { q }],
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<TAdminUsersPage>(pagePath('/api/admin/users', pageParam, q ? { q } : {}), {
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    select: (data) => data.pages.flatMap((page) => page.users),
+    // While a new search runs, the last answer stays on screen instead of a spinner.
+    placeholderData: keepPreviousData,
+    ...FRESH,
+  });
 }
 
 /** The primary accounts, keyed by id for the 'Recipient of {name}' badge. */
@@ -89,8 +116,17 @@ export function deleteUsers(ids: number[], includeRecipients = false): Promise<T
   });
 }
 
+/** GET /api/admin/devices a page at a time, newest device first (issue 15 item 4). */
 export function useAdminDevices() {
-  return useQuery<TAdminDevice[]>({ queryKey: ADMIN_DEVICES_QUERY_KEY, ...FRESH });
+  return useInfiniteQuery({
+    queryKey: ADMIN_DEVICES_QUERY_KEY,
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<TAdminDevicesPage>(pagePath('/api/admin/devices', pageParam), { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    select: (data) => data.pages.flatMap((page) => page.devices),
+    ...FRESH,
+  });
 }
 
 export function deleteDeviceAssociation(deviceId: string): Promise<{ message: string }> {

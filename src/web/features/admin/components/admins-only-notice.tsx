@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Home, ShieldAlert } from 'lucide-react';
-import { ADMIN_MESSAGES } from '@shared/schemas/admin';
+import { ADMIN_MESSAGES } from '@shared/domain/admin-messages';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { usePageTitle } from '@web/lib/use-page-title';

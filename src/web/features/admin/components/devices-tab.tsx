@@ -20,6 +20,7 @@ import { describeError, isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { ADMIN_DEVICES_QUERY_KEY, deleteDeviceAssociation, useAdminDevices } from '../admin-api';
 import { formatDateTime, fullName } from '../admin-format';
+import { ShowMoreButton } from './show-more-button';
 
 export const DEVICE_TOASTS = {
   success: 'Device association removed successfully',
@@ -72,6 +73,9 @@ function DeviceIdText({ device, isThisDevice }: { device: TAdminDevice; isThisDe
   );
 }
 
+/** One device can be linked to several people: its owner and others signed in there. */
+const associationKey = (device: TAdminDevice) => `${device.deviceId}:${device.userId}`;
+
 interface RowProps {
   device: TAdminDevice;
   isThisDevice: boolean;
@@ -111,7 +115,7 @@ function DevicesTable({ devices, thisDeviceId, onRemove }: TListProps) {
         </thead>
         <tbody>
           {devices.map((device) => (
-            <tr key={device.deviceId} className="border-t border-border align-top">
+            <tr key={associationKey(device)} className="border-t border-border align-top">
               <td className="w-[24%] px-4 py-3">
                 <DeviceIdText device={device} isThisDevice={device.deviceId === thisDeviceId} />
               </td>
@@ -146,7 +150,7 @@ function DeviceCards({ devices, thisDeviceId, onRemove }: TListProps) {
     <ul aria-label="Device associations" className="flex flex-col gap-3 lg:hidden">
       {devices.map((device) => (
         <li
-          key={device.deviceId}
+          key={associationKey(device)}
           className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 shadow-soft"
         >
           <div className="flex flex-wrap items-start justify-between gap-2">
@@ -209,7 +213,7 @@ export function DevicesTab() {
   }
 
   if (devices.isPending) return <PageSpinner label="Loading device associations" />;
-  if (devices.isError) {
+  if (devices.isError && !devices.isFetchNextPageError) {
     return (
       <Alert
         variant="destructive"
@@ -239,6 +243,14 @@ export function DevicesTab() {
           <DevicesTable devices={list} thisDeviceId={thisDeviceId} onRemove={setRemoving} />
           <DeviceCards devices={list} thisDeviceId={thisDeviceId} onRemove={setRemoving} />
         </>
+      )}
+      {devices.hasNextPage && (
+        <ShowMoreButton
+          what="device associations"
+          isLoading={devices.isFetchingNextPage}
+          error={devices.isFetchNextPageError ? devices.error : null}
+          onShowMore={() => void devices.fetchNextPage()}
+        />
       )}
       <Dialog
         open={removing !== null}

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Search, Trash2 } from 'lucide-react';
 import type { TAdminUser, TDeleteUsersResult } from '@shared/schemas/admin';
@@ -19,57 +19,67 @@ import {
   useAdminPrimaryUsers,
   useAdminUsers,
 } from '../admin-api';
-import { fullName } from '../admin-format';
 import { AdminRightsDialog } from './admin-rights-dialog';
 import { DeleteUsersDialog } from './delete-users-dialog';
 import { OverrideTierDialog } from './override-tier-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { ShowMoreButton } from './show-more-button';
 import { findParent, UserCard } from './user-card';
+
+/** The search asks the server, so it waits for a pause in typing. */
+const SEARCH_DELAY_MS = 300;
 
 /** SPEC §5: the delete control shows for users who are not admins, or for oneself. */
 function canDeleteUser(user: TAdminUser, currentUserId: number): boolean {
   return !user.isAdmin || user.id === currentUserId;
 }
 
-function matches(user: TAdminUser, query: string): boolean {
-  if (!query) return true;
-  const haystack = `${user.username} ${fullName(user)} ${user.email}`.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .every((word) => haystack.includes(word));
+function useDebouncedValue(value: string, delayMs: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+function describeCount(count: number, query: string, hasMore: boolean): string {
+  const users = `user${count === 1 ? '' : 's'}`;
+  if (hasMore) return `Showing the first ${count} ${users}${query ? ' that match' : ''}`;
+  if (query) return `${count} ${users} match${count === 1 ? 'es' : ''}`;
+  return `${count} ${users}`;
 }
 
 export function UsersTab() {
   const queryClient = useQueryClient();
   const { user: currentUser, signOutLocally } = useAuth();
-  const users = useAdminUsers();
-  const primaryUsers = useAdminPrimaryUsers();
   const [search, setSearch] = useState('');
-  const query = useDeferredValue(search.trim());
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const query = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
+  const users = useAdminUsers(query);
+  const primaryUsers = useAdminPrimaryUsers();
+  // Kept by id with the user, so a choice survives a new search that no longer shows them.
+  const [selected, setSelected] = useState<Map<number, TAdminUser>>(new Map());
   const [resetting, setResetting] = useState<TAdminUser | null>(null);
   const [overriding, setOverriding] = useState<TAdminUser | null>(null);
   const [changingAdmin, setChangingAdmin] = useState<TAdminUser | null>(null);
   const [deleting, setDeleting] = useState<TAdminUser[]>([]);
 
   const currentUserId = currentUser?.id ?? 0;
-  const allUsers = useMemo(() => users.data ?? [], [users.data]);
-  const visible = useMemo(() => allUsers.filter((user) => matches(user, query)), [allUsers, query]);
+  const visible = useMemo(() => users.data ?? [], [users.data]);
   // Bulk deletion never includes oneself: that stays a deliberate press on one's own card.
   const selectable = visible.filter(
     (user) => user.id !== currentUserId && canDeleteUser(user, currentUserId),
   );
-  const selectedUsers = allUsers.filter((user) => selected.has(user.id));
+  const selectedUsers = useMemo(() => {
+    const shown = new Map(visible.map((user) => [user.id, user]));
+    return [...selected.values()].map((user) => shown.get(user.id) ?? user);
+  }, [selected, visible]);
   const isAllSelected = selectable.length > 0 && selectable.every((user) => selected.has(user.id));
-  const usernames = useMemo(
-    () => new Map(allUsers.map((user) => [user.id, user.username])),
-    [allUsers],
-  );
 
+  // Admins always have their own account, so the primary accounts name every admin.
   function describeAdmin(id: number | null): string {
     if (id === null) return 'an admin';
-    return usernames.get(id) ?? 'a former admin';
+    return primaryUsers.data?.get(id)?.username ?? 'a former admin';
   }
 
   async function refresh() {
@@ -80,22 +90,22 @@ export function UsersTab() {
     ]);
   }
 
-  function setSelectedFor(id: number, isSelected: boolean) {
+  function setSelectedFor(user: TAdminUser, isSelected: boolean) {
     setSelected((current) => {
-      const next = new Set(current);
-      if (isSelected) next.add(id);
-      else next.delete(id);
+      const next = new Map(current);
+      if (isSelected) next.set(user.id, user);
+      else next.delete(user.id);
       return next;
     });
   }
 
   function selectAll(isSelected: boolean) {
-    setSelected(isSelected ? new Set(selectable.map((user) => user.id)) : new Set());
+    setSelected(new Map(isSelected ? selectable.map((user) => [user.id, user]) : []));
   }
 
   function onDeleted(result: TDeleteUsersResult) {
     setDeleting([]);
-    setSelected(new Set());
+    setSelected(new Map());
     const count = result.deletedIds.length;
     toast({
       variant: 'success',
@@ -118,7 +128,7 @@ export function UsersTab() {
   }
 
   if (users.isPending) return <PageSpinner label="Loading users" />;
-  if (users.isError) {
+  if (users.isError && !users.isFetchNextPageError) {
     return (
       <Alert
         variant="destructive"
@@ -155,9 +165,9 @@ export function UsersTab() {
             />
           </div>
           <p id="admin-user-count" className="text-base text-muted-foreground" aria-live="polite">
-            {query
-              ? `${visible.length} of ${allUsers.length} users match`
-              : `${allUsers.length} user${allUsers.length === 1 ? '' : 's'}`}
+            {users.isPlaceholderData
+              ? 'Searching...'
+              : describeCount(visible.length, query, users.hasNextPage)}
           </p>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -185,7 +195,11 @@ export function UsersTab() {
           No user matches &lsquo;{query}&rsquo;.
         </p>
       ) : (
-        <ul aria-label="Users" className="grid gap-4 lg:grid-cols-2">
+        <ul
+          aria-label="Users"
+          aria-busy={users.isPlaceholderData}
+          className="grid gap-4 lg:grid-cols-2"
+        >
           {visible.map((user) => (
             <UserCard
               key={user.id}
@@ -195,7 +209,7 @@ export function UsersTab() {
               canDelete={canDeleteUser(user, currentUserId)}
               isSelectable={user.id !== currentUserId && canDeleteUser(user, currentUserId)}
               isSelected={selected.has(user.id)}
-              onSelectedChange={(isSelected) => setSelectedFor(user.id, isSelected)}
+              onSelectedChange={(isSelected) => setSelectedFor(user, isSelected)}
               onResetPassword={() => setResetting(user)}
               onManageTier={() => setOverriding(user)}
               onToggleAdmin={() => setChangingAdmin(user)}
@@ -203,6 +217,14 @@ export function UsersTab() {
             />
           ))}
         </ul>
+      )}
+      {users.hasNextPage && (
+        <ShowMoreButton
+          what="users"
+          isLoading={users.isFetchingNextPage}
+          error={users.isFetchNextPageError ? users.error : null}
+          onShowMore={() => void users.fetchNextPage()}
+        />
       )}
 
       <ResetPasswordDialog user={resetting} onOpenChange={() => setResetting(null)} />

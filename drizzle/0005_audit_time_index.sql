@@ -1,1 +1,0 @@
-CREATE INDEX "audit_logs_time_idx" ON "audit_logs" USING btree ("timestamp","id");

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_logs_time_idx" ON "audit_logs" USING btree ("timestamp","id");--> statement-breakpoint
+CREATE INDEX "devices_created_idx" ON "devices" USING btree ("created_at" DESC NULLS LAST,"id");

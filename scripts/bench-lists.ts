@@ -1,0 +1,163 @@
+// `npm run bench:lists` (issue 15 item 4): lists stay fast at scale. Seeds a fresh PostgreSQL
+// database (BENCH_DATABASE_URL's server, else the local one) with 100,000 users (25,000 owners
+// with 3 recipients each), 25,000 devices, 1,000,000 video rows and 5,000,000 audit rows, then
+// times the app's own repository functions for the owner's lists and the admin's lists (200
+// runs each, one at a time) and prints p50/p95 against the goal (p95 ≤ 50 ms), with each query's
+// plan (EXPLAIN ANALYZE) so index use can be seen. BENCH_SCALE=0.1 seeds a tenth for a quick run.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createPostgresDatabase, type Db } from '../src/server/db/client';
+import { listAuditRows } from '../src/server/modules/audit/audit.repository';
+import { findRequestContext } from '../src/server/modules/auth/request-context.repository';
+import { findRecipientsWithVideoCounts } from '../src/server/modules/recipients/recipients.repository';
+import { findVideosOfCreator } from '../src/server/modules/videos/videos.repository';
+import {
+  listDeviceAssociationsPage,
+  listUsersPage,
+} from '../src/server/modules/admin/admin.repository';
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const OWNERS = Math.round(25_000 * SCALE);
+const VIDEOS_PER_OWNER = 40;
+const AUDIT_ROWS_PER_OWNER = 200;
+const RUNS = 200;
+const GOAL_MS = 50;
+
+const SEED = [
+  `insert into users (username, first_name, last_name, email, is_primary, category, tos_accepted,
+     onboarding_completed_at, created_at)
+   select 'owner' || g, 'Owner', 'Number ' || g, 'owner' || g || '@example.test', true, 'primary',
+     true, now(), now() - make_interval(mins => g)
+   from generate_series(1, ${OWNERS}) g`,
+  `insert into users (username, first_name, last_name, email, category, created_by_id)
+   select 'r' || o.id || '_' || k, 'Recipient', 'Number ' || k, 'r' || o.id || '_' || k || '@example.test',
+     (array['next_of_kin', 'family', 'friend'])[k], o.id
+   from users o cross join generate_series(1, 3) k where o.category = 'primary'`,
+  `insert into devices (user_id, fingerprint_hash, is_primary, device_name)
+   select id, md5(id::text), true, 'Chrome on Linux' from users where category = 'primary'`,
+  `create temp table owner_recipients as
+   select created_by_id as owner_id, array_agg(id order by id) as ids
+   from users where created_by_id is not null group by created_by_id`,
+  `insert into videos (id, creator_id, recipient_id, byte_size, duration_ms, mime_type, created_at)
+   select gen_random_uuid(), owner_id, ids[1 + n % 3], 25000000, 60000, 'video/webm',
+     now() - make_interval(hours => n)
+   from owner_recipients cross join generate_series(1, ${VIDEOS_PER_OWNER}) n`,
+  `insert into audit_logs (event_type, user_id, username, timestamp, ip_address, successful, details)
+   select 'login', o.id, o.username, now() - make_interval(mins => n * 37, secs => o.id),
+     '203.0.113.7', true,
+     '{"method":"username_password","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36"}'
+   from users o cross join generate_series(1, ${AUDIT_ROWS_PER_OWNER}) n
+   where o.category = 'primary'`,
+  'analyze',
+];
+
+async function timed<T>(work: () => Promise<T>) {
+  const durations: number[] = [];
+  let result: T | undefined;
+  for (let i = 0; i < RUNS; i += 1) {
+    const started = performance.now();
+    result = await work();
+    durations.push(performance.now() - started);
+  }
+  durations.sort((a, b) => a - b);
+  const at = (q: number) =>
+    durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!;
+  return { p50: at(0.5), p95: at(0.95), result };
+}
+
+const name = `memento_scale_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: SERVER_URL });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const url = new URL(SERVER_URL);
+url.pathname = `/${name}`;
+const database = createPostgresDatabase(url.toString());
+const client = new pg.Client({ connectionString: url.toString() });
+try {
+  await database.migrate();
+  await client.connect();
+  const seeded = performance.now();
+  for (const statement of SEED) await client.query(statement);
+  const counts = await client.query(
+    `select (select count(*) from users) users, (select count(*) from videos) videos,
+            (select count(*) from audit_logs) audit_rows`,
+  );
+  console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s:`, counts.rows[0]);
+
+  const { rows } = await client.query(
+    `select u.id, d.id as device_id from users u join devices d on d.user_id = u.id
+     where u.username = $1`,
+    [`owner${Math.ceil(OWNERS / 2)}`],
+  );
+  const owner = rows[0] as { id: number; device_id: string };
+  const db: Db = database.db;
+  const lists: Array<[string, () => Promise<unknown[]>, string, unknown[]]> = [
+    [
+      'owner: request lookups',
+      async () => [await findRequestContext(db, owner.device_id, 'no-such-session')],
+      'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
+      [owner.device_id, 'no-such-session'],
+    ],
+    [
+      'owner: videos',
+      () => findVideosOfCreator(db, owner.id),
+      'select * from videos where creator_id = $1 order by created_at desc',
+      [owner.id],
+    ],
+    [
+      'owner: recipients',
+      () => findRecipientsWithVideoCounts(db, owner.id),
+      `select u.*, count(v.id) from users u left join videos v on v.recipient_id = u.id and v.creator_id = $1
+       where u.created_by_id = $1 and u.category in ('next_of_kin', 'family', 'friend') group by u.id order by u.id`,
+      [owner.id],
+    ],
+    [
+      'owner: audit log',
+      () => listAuditRows(db, { userId: owner.id, limit: 200 }),
+      'select * from audit_logs where user_id = $1 order by timestamp desc, id desc limit 200',
+      [owner.id],
+    ],
+    [
+      'admin: audit log, all',
+      () => listAuditRows(db, { limit: 200 }),
+      'select * from audit_logs order by timestamp desc, id desc limit 200',
+      [],
+    ],
+    [
+      'admin: users, a page',
+      async () => (await listUsersPage(db, { limit: 50, afterId: Math.floor(OWNERS * 2) })).rows,
+      `select u.*, (select count(*) from users d where d.created_by_id = u.id) from users u
+       where u.id > $1 order by u.id limit 51`,
+      [Math.floor(OWNERS * 2)],
+    ],
+    [
+      'admin: devices, page 1',
+      async () => (await listDeviceAssociationsPage(db, { limit: 50 })).rows,
+      `select d.id from devices d order by d.created_at desc, d.id limit 52`,
+      [],
+    ],
+    [
+      'admin: users, a search',
+      async () => (await listUsersPage(db, { limit: 50, search: 'number 1249' })).rows,
+      `select u.* from users u where u.first_name ilike $1 or u.last_name ilike $1
+         or u.username ilike $1 or u.email ilike $1 order by u.id limit 51`,
+      ['%1249%'],
+    ],
+  ];
+  console.log(`\n${RUNS} runs each, one at a time; goal p95 ≤ ${GOAL_MS} ms`);
+  for (const [label, work, sql, params] of lists) {
+    const { p50, p95, result } = await timed(work);
+    const verdict = p95 <= GOAL_MS ? 'ok' : 'OVER';
+    console.log(
+      `${label.padEnd(24)} p50 ${p50.toFixed(2).padStart(6)} ms  p95 ${p95.toFixed(2).padStart(6)} ms  ${String(result?.length ?? 0).padStart(4)} rows  ${verdict}`,
+    );
+    const plan = await client.query(`explain (analyze, costs off, timing off) ${sql}`, params);
+    for (const line of plan.rows.slice(0, 8)) console.log(`    ${line['QUERY PLAN']}`);
+  }
+} finally {
+  await client.end().catch(() => undefined);
+  await database.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
