@@ -28,7 +28,17 @@ export async function findRecipientOf(
 const recipientsWithVideoCounts = definePrepared((db) =>
   db
     .select({
-      recipient: users,
+      // What the recipients page and the phone's pairing show; no hashes or bookkeeping.
+      recipient: {
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        category: users.category,
+        phoneNumber: users.phoneNumber,
+        relationship: users.relationship,
+        createdAt: users.createdAt,
+      },
       videoCount: sql<number>`count(${videos.id})::int`,
     })
     .from(users)
