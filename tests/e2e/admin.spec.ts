@@ -15,6 +15,7 @@ import {
 } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { readLink, waitForMail } from './support/outbox';
+import { callApi } from './support/page-api';
 
 /** The recovery code format: four groups of four. */
 const RECOVERY_CODE_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
@@ -56,27 +57,6 @@ async function findUserCard(page: Page, username: string) {
   });
   await expect(card).toBeVisible();
   return card;
-}
-
-/** A call from inside the page, as the app makes it: its cookie and its device id. */
-function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        credentials: 'include',
-        headers: {
-          'X-Device-ID': localStorage.getItem('deviceId') ?? '',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok)
-        throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { method, url, body },
-  ) as Promise<T>;
 }
 
 test.beforeAll(async ({ browser }, testInfo) => {

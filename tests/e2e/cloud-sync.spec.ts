@@ -7,6 +7,7 @@ import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
+import { callApi } from './support/page-api';
 
 /** A real video as a phone's gallery holds one: the app's own banner clip. */
 const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
@@ -28,27 +29,6 @@ async function newDevice(
     },
   });
   return context.newPage();
-}
-
-/** A call from inside the page, as the app makes it: its cookie and its device id. */
-function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        credentials: 'include',
-        headers: {
-          'X-Device-ID': localStorage.getItem('deviceId') ?? '',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok)
-        throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-      return response.status === 204 ? null : response.json();
-    },
-    { method, url, body },
-  ) as Promise<T>;
 }
 
 /** The installation's admin (its first account) moves a user onto the Premium plan. */
