@@ -22,11 +22,16 @@ function collectLoose(target: string, found: string[], limit: number): void {
 
 /** Closes group and other access on everything below `target` (PGlite ignores the umask). */
 export function tightenDataDir(target: string): void {
-  const stats = lstatSync(target);
-  if (stats.isSymbolicLink()) return;
-  if ((stats.mode & LOOSE_BITS) !== 0) chmodSync(target, stats.mode & ~LOOSE_BITS & 0o7777);
-  if (stats.isDirectory()) {
-    for (const entry of readdirSync(target)) tightenDataDir(path.join(target, entry));
+  // PGlite adds and removes files while it runs: one gone since the folder was read is no error.
+  const stats = lstatSync(target, { throwIfNoEntry: false });
+  if (!stats || stats.isSymbolicLink()) return;
+  try {
+    if ((stats.mode & LOOSE_BITS) !== 0) chmodSync(target, stats.mode & ~LOOSE_BITS & 0o7777);
+    if (stats.isDirectory()) {
+      for (const entry of readdirSync(target)) tightenDataDir(path.join(target, entry));
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 
