@@ -84,6 +84,7 @@ async function sendParts(
         'content-type': 'application/octet-stream',
       });
       if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
+      await res.arrayBuffer(); // read to the end, so the connection is reused
       state.etags.set(part.partNumber, res.headers.get('etag')!);
       onPartSent(part.partNumber);
     }
@@ -175,6 +176,9 @@ async function startBareRangeServer(file: string): Promise<{ url: string; close(
   return { url: `http://127.0.0.1:${bareServerPort}/`, close: () => child.kill() };
 }
 
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sha256Of = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1024 / 1024).toFixed(0)} MB/s`;
 
 async function main() {
@@ -187,15 +191,30 @@ async function main() {
     await waitForHealth(base);
     const { client, recipientId } = await signUpOwner(base);
 
-    // 1. Upload throughput.
-    const raw = await rawPutBaseline(file);
-    const started = performance.now();
-    const { videoId, state } = await beginUpload(client, recipientId, file, sha);
-    await sendParts(client, state, file);
-    await complete(client, state);
-    const app = file.length / ((performance.now() - started) / 1000);
+    // 1. Upload throughput: the median of three of each, after one small upload and one raw PUT
+    // have warmed both paths (a server that has just started compiles as it goes; the first
+    // upload into a fresh process was half as fast as every later one).
+    const warmFile = file.subarray(0, 16 * 1024 * 1024);
+    const warm = await beginUpload(client, recipientId, warmFile, sha256Of(warmFile));
+    await sendParts(client, warm.state, warmFile);
+    await complete(client, warm.state);
+    await rawPutBaseline(warmFile);
+    const raws: number[] = [];
+    const apps: number[] = [];
+    let videoId = '';
+    for (let round = 0; round < 3; round += 1) {
+      raws.push(await rawPutBaseline(file));
+      const started = performance.now();
+      const upload = await beginUpload(client, recipientId, file, sha);
+      await sendParts(client, upload.state, file);
+      await complete(client, upload.state);
+      apps.push(file.length / ((performance.now() - started) / 1000));
+      videoId = upload.videoId;
+    }
+    const raw = median(raws);
+    const app = median(apps);
     console.log(
-      `upload ${FILE_BYTES / 1024 / 1024} MB: app ${mb(app)} vs raw PUT ${mb(raw)} = ${(app / raw).toFixed(2)}x (goal >= 0.8x)`,
+      `upload ${FILE_BYTES / 1024 / 1024} MB (median of 3): app ${mb(app)} vs raw PUT ${mb(raw)} = ${(app / raw).toFixed(2)}x (goal >= 0.8x)`,
     );
 
     // 2. Range playback.
