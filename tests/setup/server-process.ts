@@ -32,19 +32,23 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The build that `npm start` runs (decision 026); the global setup makes it fresh.
-  const child = spawn(process.execPath, ['--enable-source-maps', path.resolve('dist/server/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: baseUrl,
-      SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', path.resolve('dist/server/main.js')],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: baseUrl,
+        SESSION_SECRET: 'test-session-secret-that-is-long-enough-000',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
