@@ -7,14 +7,20 @@
 // default) on each route, then the baseline, and prints throughput, p99 and their ratios, and
 // the app's resident memory at idle after the run.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildServer } from './build-server.mjs';
-import { root, signUpOwner, startServer, stopServer, waitForHealth } from './bench-support';
+import {
+  root,
+  signUpOwner,
+  startServer,
+  stopServer,
+  waitForHealth,
+  withPostgresDatabase,
+} from './bench-support';
 
 const ROUTES = ['/api/user', '/api/recipients', '/api/videos', '/api/audit-logs'];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -41,21 +47,6 @@ async function cannon(url: string, headers: Record<string, string>, seconds = SE
 function residentMegabytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-async function withPostgresDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
-  const name = `memento_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
 }
 
 async function seed() {
@@ -119,7 +110,9 @@ await buildServer();
 for (const engine of engines) {
   const { app, bare, memory } =
     engine === 'postgres'
-      ? await withPostgresDatabase((url) => measureEngine(engine, url))
+      ? await withPostgresDatabase(POSTGRES_URL, 'memento_bench', (url) =>
+          measureEngine(engine, url),
+        )
       : await measureEngine(engine);
   console.log(`\n${engine}: ${CONNECTIONS} connections, ${SECONDS} s per route`);
   console.log(

@@ -4,13 +4,13 @@
 // times the app's own repository functions for the owner's lists and the admin's lists (200
 // runs each, one at a time) and prints p50/p95 against the goal (p95 ≤ 50 ms), with each query's
 // plan (EXPLAIN ANALYZE) so index use can be seen. BENCH_SCALE=0.1 seeds a tenth for a quick run.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createPostgresDatabase, type Db } from '../src/server/db/client';
 import { listAuditRows } from '../src/server/modules/audit/audit.repository';
 import { findRequestContext } from '../src/server/modules/auth/request-context.repository';
 import { findRecipientsWithVideoCounts } from '../src/server/modules/recipients/recipients.repository';
 import { findVideosOfCreator } from '../src/server/modules/videos/videos.repository';
+import { withPostgresDatabase } from './bench-support';
 import {
   listDeviceAssociationsPage,
   listUsersPage,
@@ -66,98 +66,92 @@ async function timed<T>(work: () => Promise<T>) {
   return { p50: at(0.5), p95: at(0.95), result };
 }
 
-const name = `memento_scale_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: SERVER_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(SERVER_URL);
-url.pathname = `/${name}`;
-const database = createPostgresDatabase(url.toString());
-const client = new pg.Client({ connectionString: url.toString() });
-try {
-  await database.migrate();
-  await client.connect();
-  const seeded = performance.now();
-  for (const statement of SEED) await client.query(statement);
-  const counts = await client.query(
-    `select (select count(*) from users) users, (select count(*) from videos) videos,
+await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
+  const database = createPostgresDatabase(url);
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await database.migrate();
+    await client.connect();
+    const seeded = performance.now();
+    for (const statement of SEED) await client.query(statement);
+    const counts = await client.query(
+      `select (select count(*) from users) users, (select count(*) from videos) videos,
             (select count(*) from audit_logs) audit_rows`,
-  );
-  console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s:`, counts.rows[0]);
-
-  const { rows } = await client.query(
-    `select u.id, d.id as device_id from users u join devices d on d.user_id = u.id
-     where u.username = $1`,
-    [`owner${Math.ceil(OWNERS / 2)}`],
-  );
-  const owner = rows[0] as { id: number; device_id: string };
-  const db: Db = database.db;
-  const lists: Array<[string, () => Promise<unknown[]>, string, unknown[]]> = [
-    [
-      'owner: request lookups',
-      async () => [await findRequestContext(db, owner.device_id, 'no-such-session')],
-      'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
-      [owner.device_id, 'no-such-session'],
-    ],
-    [
-      'owner: videos',
-      () => findVideosOfCreator(db, owner.id),
-      'select * from videos where creator_id = $1 order by created_at desc',
-      [owner.id],
-    ],
-    [
-      'owner: recipients',
-      () => findRecipientsWithVideoCounts(db, owner.id),
-      `select u.*, count(v.id) from users u left join videos v on v.recipient_id = u.id and v.creator_id = $1
-       where u.created_by_id = $1 and u.category in ('next_of_kin', 'family', 'friend') group by u.id order by u.id`,
-      [owner.id],
-    ],
-    [
-      'owner: audit log',
-      () => listAuditRows(db, { userId: owner.id, limit: 200 }),
-      'select * from audit_logs where user_id = $1 order by timestamp desc, id desc limit 200',
-      [owner.id],
-    ],
-    [
-      'admin: audit log, all',
-      () => listAuditRows(db, { limit: 200 }),
-      'select * from audit_logs order by timestamp desc, id desc limit 200',
-      [],
-    ],
-    [
-      'admin: users, a page',
-      async () => (await listUsersPage(db, { limit: 50, afterId: Math.floor(OWNERS * 2) })).rows,
-      `select u.*, (select count(*) from users d where d.created_by_id = u.id) from users u
-       where u.id > $1 order by u.id limit 51`,
-      [Math.floor(OWNERS * 2)],
-    ],
-    [
-      'admin: devices, page 1',
-      async () => (await listDeviceAssociationsPage(db, { limit: 50 })).rows,
-      `select d.id from devices d order by d.created_at desc, d.id limit 52`,
-      [],
-    ],
-    [
-      'admin: users, a search',
-      async () => (await listUsersPage(db, { limit: 50, search: 'number 1249' })).rows,
-      `select u.* from users u where u.first_name ilike $1 or u.last_name ilike $1
-         or u.username ilike $1 or u.email ilike $1 order by u.id limit 51`,
-      ['%1249%'],
-    ],
-  ];
-  console.log(`\n${RUNS} runs each, one at a time; goal p95 ≤ ${GOAL_MS} ms`);
-  for (const [label, work, sql, params] of lists) {
-    const { p50, p95, result } = await timed(work);
-    const verdict = p95 <= GOAL_MS ? 'ok' : 'OVER';
-    console.log(
-      `${label.padEnd(24)} p50 ${p50.toFixed(2).padStart(6)} ms  p95 ${p95.toFixed(2).padStart(6)} ms  ${String(result?.length ?? 0).padStart(4)} rows  ${verdict}`,
     );
-    const plan = await client.query(`explain (analyze, costs off, timing off) ${sql}`, params);
-    for (const line of plan.rows.slice(0, 8)) console.log(`    ${line['QUERY PLAN']}`);
+    console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s:`, counts.rows[0]);
+
+    const { rows } = await client.query(
+      `select u.id, d.id as device_id from users u join devices d on d.user_id = u.id
+     where u.username = $1`,
+      [`owner${Math.ceil(OWNERS / 2)}`],
+    );
+    const owner = rows[0] as { id: number; device_id: string };
+    const db: Db = database.db;
+    const lists: Array<[string, () => Promise<unknown[]>, string, unknown[]]> = [
+      [
+        'owner: request lookups',
+        async () => [await findRequestContext(db, owner.device_id, 'no-such-session')],
+        'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
+        [owner.device_id, 'no-such-session'],
+      ],
+      [
+        'owner: videos',
+        () => findVideosOfCreator(db, owner.id),
+        'select * from videos where creator_id = $1 order by created_at desc',
+        [owner.id],
+      ],
+      [
+        'owner: recipients',
+        () => findRecipientsWithVideoCounts(db, owner.id),
+        `select u.*, count(v.id) from users u left join videos v on v.recipient_id = u.id and v.creator_id = $1
+       where u.created_by_id = $1 and u.category in ('next_of_kin', 'family', 'friend') group by u.id order by u.id`,
+        [owner.id],
+      ],
+      [
+        'owner: audit log',
+        () => listAuditRows(db, { userId: owner.id, limit: 200 }),
+        'select * from audit_logs where user_id = $1 order by timestamp desc, id desc limit 200',
+        [owner.id],
+      ],
+      [
+        'admin: audit log, all',
+        () => listAuditRows(db, { limit: 200 }),
+        'select * from audit_logs order by timestamp desc, id desc limit 200',
+        [],
+      ],
+      [
+        'admin: users, a page',
+        async () => (await listUsersPage(db, { limit: 50, afterId: Math.floor(OWNERS * 2) })).rows,
+        `select u.*, (select count(*) from users d where d.created_by_id = u.id) from users u
+       where u.id > $1 order by u.id limit 51`,
+        [Math.floor(OWNERS * 2)],
+      ],
+      [
+        'admin: devices, page 1',
+        async () => (await listDeviceAssociationsPage(db, { limit: 50 })).rows,
+        `select d.id from devices d order by d.created_at desc, d.id limit 52`,
+        [],
+      ],
+      [
+        'admin: users, a search',
+        async () => (await listUsersPage(db, { limit: 50, search: 'number 1249' })).rows,
+        `select u.* from users u where u.first_name ilike $1 or u.last_name ilike $1
+         or u.username ilike $1 or u.email ilike $1 order by u.id limit 51`,
+        ['%1249%'],
+      ],
+    ];
+    console.log(`\n${RUNS} runs each, one at a time; goal p95 ≤ ${GOAL_MS} ms`);
+    for (const [label, work, sql, params] of lists) {
+      const { p50, p95, result } = await timed(work);
+      const verdict = p95 <= GOAL_MS ? 'ok' : 'OVER';
+      console.log(
+        `${label.padEnd(24)} p50 ${p50.toFixed(2).padStart(6)} ms  p95 ${p95.toFixed(2).padStart(6)} ms  ${String(result?.length ?? 0).padStart(4)} rows  ${verdict}`,
+      );
+      const plan = await client.query(`explain (analyze, costs off, timing off) ${sql}`, params);
+      for (const line of plan.rows.slice(0, 8)) console.log(`    ${line['QUERY PLAN']}`);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+    await database.close();
   }
-} finally {
-  await client.end().catch(() => undefined);
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-}
+});

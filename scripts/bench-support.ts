@@ -1,7 +1,9 @@
 // What the benchmark scripts share: the built server on a port of its own, a browser as the
 // server sees it (a device id and a cookie), and an onboarded owner to act as.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import pg from 'pg';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -105,4 +107,24 @@ export async function signUpOwner(base: string): Promise<{ client: Client; recip
   const recipientId = ((await kin.json()) as { id: number }).id;
   await client.call('POST', '/api/user/complete-onboarding', {});
   return { client, recipientId };
+}
+
+/** A new database on the PostgreSQL server at `serverUrl` for `work`, dropped afterwards. */
+export async function withPostgresDatabase<T>(
+  serverUrl: string,
+  prefix: string,
+  work: (url: string) => Promise<T>,
+): Promise<T> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }

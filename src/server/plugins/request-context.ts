@@ -131,18 +131,18 @@ export function registerRequestContext(
       await touchDevice(deps.db, device.id);
     }
 
-    const live = found.session && found.user ? { session: found.session, user: found.user } : null;
-    if (!token || !idHash || !live) return;
+    const { session, user } = found;
+    if (!token || !idHash || !session || !user) return;
 
-    request.user = live.user;
+    request.user = user;
     request.sessionIdHash = idHash;
-    request.sessionExpiresAt = live.session.expiresAt;
-    request.sessionMethod = live.session.method;
-    request.sessionCreatedAt = live.session.createdAt;
-    request.sessionSecondFactorAt = live.session.secondFactorVerifiedAt;
+    request.sessionExpiresAt = session.expiresAt;
+    request.sessionMethod = session.method;
+    request.sessionCreatedAt = session.createdAt;
+    request.sessionSecondFactorAt = session.secondFactorVerifiedAt;
 
     // Sliding expiry for everyone but admins, written at most once an hour.
-    if (!live.user.isAdmin && Date.now() - live.session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
+    if (!user.isAdmin && Date.now() - session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
       const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS.user);
       await extendSession(deps.db, idHash, expiresAt);
       setSessionCookie(reply, deps.config, token, expiresAt);

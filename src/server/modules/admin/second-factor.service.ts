@@ -102,8 +102,13 @@ async function findTwoFactorSecret(deps: AppDeps, adminId: number): Promise<stri
   return (await findUserById(deps.db, adminId))?.twoFactorSecret ?? null;
 }
 
-async function acceptTotp(deps: AppDeps, admin: SessionUser, code: string): Promise<boolean> {
-  const secret = await findTwoFactorSecret(deps, admin.id);
+/** `secret` is the stored one, read by the caller (once per check). */
+async function acceptTotp(
+  deps: AppDeps,
+  admin: SessionUser,
+  secret: string | null,
+  code: string,
+): Promise<boolean> {
   if (!secret) return false;
   const step = findTotpStep(deps.secretBox.open(secret), code);
   return step !== null && claimTotpStep(deps.db, admin.id, step);
@@ -120,11 +125,12 @@ export async function confirmEnrolment(
   if (admin.twoFactorEnrolledAt) {
     throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
   }
-  if (!(await findTwoFactorSecret(deps, admin.id))) {
+  const secret = await findTwoFactorSecret(deps, admin.id);
+  if (!secret) {
     throw new AppError('VALIDATION', 'Please start the set-up again: there is no code to confirm.');
   }
   await assertNotThrottled(deps, session);
-  if (!(await acceptTotp(deps, admin, code))) {
+  if (!(await acceptTotp(deps, admin, secret, code))) {
     return refuseCode(deps, context, admin, 'wrong code while enrolling');
   }
 
@@ -168,8 +174,9 @@ export async function verifySecondFactor(
   await assertNotThrottled(deps, session);
 
   let method: 'totp' | 'recovery_code' | null = null;
-  if (await acceptTotp(deps, admin, code)) method = 'totp';
-  else if (normalizeCode(code).length === EMERGENCY_CODE_LENGTH) {
+  if (await acceptTotp(deps, admin, await findTwoFactorSecret(deps, admin.id), code)) {
+    method = 'totp';
+  } else if (normalizeCode(code).length === EMERGENCY_CODE_LENGTH) {
     if (await useRecoveryCode(deps.db, admin.id, sha256(normalizeCode(code)))) {
       method = 'recovery_code';
     }
