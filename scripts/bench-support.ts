@@ -8,13 +8,19 @@ import pg from 'pg';
 export const root = path.resolve(import.meta.dirname, '..');
 
 /** Starts the built server (`npm start` builds it; the scripts call buildServer first). */
+/** BENCH_PROFILE_DIR=<dir>: the server writes a CPU profile there when it stops (SIGTERM). */
+function profileFlags(): string[] {
+  const directory = process.env.BENCH_PROFILE_DIR;
+  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+}
+
 export function startServer(options: {
   port: number;
   dataDir: string;
   env?: Record<string, string>;
 }): ChildProcess {
   const base = `http://127.0.0.1:${options.port}`;
-  return spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+  return spawn(process.execPath, [...profileFlags(), path.join(root, 'dist/server/main.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -94,19 +94,23 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
     });
   }
 
-  /** The whole client path: create, sign, send every part, complete. */
+  type TSigned = { partNumber: number; url: string; isSameOrigin: boolean };
+
+  /** The whole client path: create (which signs the first parts), send every part, complete. */
   async function uploadWhole(device: TestDevice, videoId: string, bytes: Buffer) {
     const created = await startUpload(device, videoId, bytes);
     expect(created.statusCode).toBe(200);
-    const upload = created.json<{ uploadId: string; partSize: number; partCount: number }>();
-    const signed = await device.post(`/api/uploads/${upload.uploadId}/sign`, {
-      partNumbers: Array.from({ length: upload.partCount }, (_, index) => index + 1),
-    });
-    expect(signed.statusCode).toBe(200);
+    const upload = created.json<{
+      uploadId: string;
+      partSize: number;
+      partCount: number;
+      parts: TSigned[];
+    }>();
+    expect(upload.parts.map((part) => part.partNumber)).toEqual(
+      Array.from({ length: upload.partCount }, (_, index) => index + 1),
+    );
     const parts = [];
-    for (const part of signed.json<{
-      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
-    }>().parts) {
+    for (const part of upload.parts) {
       const slice = bytes.subarray(
         (part.partNumber - 1) * upload.partSize,
         part.partNumber * upload.partSize,
@@ -226,6 +230,39 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
     });
     expect(completed.statusCode).toBe(200);
     expect(sha256((await readCloudCopy(owner.device, videoId)).bytes!)).toBe(sha256(bytes));
+  });
+
+  it('catches a part sent again with other bytes: only a byte-identical copy is kept', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(PART_BYTES * 2 + 77);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const upload = (await startUpload(owner.device, videoId, bytes)).json<{
+      uploadId: string;
+      parts: TSigned[];
+    }>();
+    const etags = [];
+    for (const part of upload.parts) {
+      const slice = bytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      etags.push({
+        partNumber: part.partNumber,
+        etag: (await putPart(owner.device, part, slice)).etag!,
+      });
+    }
+    // Part 2 again, the same size but other bytes: what is stored now differs from the device's.
+    const other = await putPart(owner.device, upload.parts[1]!, randomBytes(PART_BYTES));
+    expect(other.status).toBe(200);
+    etags[1] = { partNumber: 2, etag: other.etag! };
+
+    const completed = await owner.device.post(`/api/uploads/${upload.uploadId}/complete`, {
+      parts: etags,
+    });
+    expect(completed.statusCode).toBe(409);
+    expect(completed.json().message).toBe(CLOUD_MESSAGES.checksumMismatch);
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row).toMatchObject({ syncStatus: 'local_only', cloudPath: null });
   });
 
   it('discards a copy whose checksum does not match the device’s and keeps the message local', async () => {

@@ -15,6 +15,28 @@ function readPlayer(page: Page) {
   });
 }
 
+/**
+ * The recording preview's length once the browser has read its metadata. Polled, so a preview
+ * that is re-rendered meanwhile is read afresh; a media error shows as its code in the failure.
+ */
+async function previewSeconds(page: Page): Promise<number> {
+  const preview = page.getByTestId('recording-preview');
+  await expect
+    .poll(
+      () =>
+        preview.evaluate((video: HTMLVideoElement) =>
+          video.error
+            ? `media error ${video.error.code}`
+            : video.readyState >= 1
+              ? 'ready'
+              : 'loading',
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe('ready');
+  return preview.evaluate((video: HTMLVideoElement) => video.duration);
+}
+
 test('a primary user records a message for their next of kin, sees it counted, plays it and deletes it', async ({
   page,
 }) => {
@@ -126,12 +148,7 @@ test('a recording interrupted by a reload is offered back and can be saved', asy
 
   await expect(page.getByTestId('recording-preview')).toBeVisible();
   await expect(page.getByLabel('Message title')).toHaveValue('Our garden in June');
-  const seconds = await page.getByTestId('recording-preview').evaluate(async (element) => {
-    const video = element as HTMLVideoElement;
-    if (video.readyState < 1)
-      await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve));
-    return video.duration;
-  });
+  const seconds = await previewSeconds(page);
   expect(Number.isFinite(seconds)).toBe(true);
   expect(seconds).toBeGreaterThan(1);
 
@@ -205,12 +222,7 @@ test('the free plan stops a recording at one minute, after a warning ten seconds
   await expect(
     page.getByRole('region', { name: 'Recording stopped at your plan’s limit' }),
   ).toBeVisible();
-  const seconds = await page.getByTestId('recording-preview').evaluate(async (element) => {
-    const video = element as HTMLVideoElement;
-    if (video.readyState < 1)
-      await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve));
-    return video.duration;
-  });
+  const seconds = await previewSeconds(page);
   expect(seconds).toBeGreaterThanOrEqual(59);
   expect(seconds).toBeLessThanOrEqual(61.5);
 });

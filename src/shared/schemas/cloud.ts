@@ -65,6 +65,8 @@ export type TCreateUploadResult =
       uploadId: string;
       partSize: number;
       partCount: number;
+      /** Where to PUT the first parts (up to MAX_SIGN_BATCH), so sending starts at once. */
+      parts: TSignedPart[];
     };
 
 /** POST /api/uploads/:uploadId/sign: URLs to PUT these parts to. */

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
 import {
   CLOUD_MESSAGES,
+  MAX_SIGN_BATCH,
   type TCreateUploadBody,
   type TCreateUploadResult,
   type TSignPartsResult,
@@ -44,13 +45,26 @@ function partBytes(upload: UploadRow, partNumber: number): number {
   return upload.byteSize - upload.partSize * (upload.partCount - 1);
 }
 
-function toUploading(upload: UploadRow): TCreateUploadResult {
+/** Signed URLs for these parts of the upload (file mode: its own part endpoint). */
+function signedParts(deps: AppDeps, upload: UploadRow, partNumbers: readonly number[]) {
+  return Promise.all(
+    partNumbers.map(async (partNumber) => ({
+      partNumber,
+      ...(await deps.videoStore.signPart(upload, partNumber)),
+    })),
+  );
+}
+
+/** The upload under way, with the first parts already signed (one round trip fewer). */
+async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCreateUploadResult> {
+  const first = Array.from({ length: Math.min(upload.partCount, MAX_SIGN_BATCH) }, (_, i) => i + 1);
   return {
     state: 'uploading',
     videoId: upload.videoId,
     uploadId: upload.id,
     partSize: upload.partSize,
     partCount: upload.partCount,
+    parts: await signedParts(deps, upload, first),
   };
 }
 
@@ -94,7 +108,7 @@ export async function createUpload(
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
     if (existing.sha256 === body.sha256 && existing.byteSize === body.byteSize) {
-      return toUploading(existing);
+      return toUploading(deps, existing);
     }
     // The device now holds different bytes for this message (a restore, say): start afresh.
     await abortUploadRow(deps, existing);
@@ -128,13 +142,13 @@ export async function createUpload(
     if (row) await markVideoPending(tx, video.id, { title: body.title, promptId: body.promptId });
     return row;
   });
-  if (created) return toUploading(created);
+  if (created) return toUploading(deps, created);
 
   // Another request for the same video won the race: answer its upload and drop ours.
   await deps.videoStore.abortMultipart({ id: '', objectKey, storeUploadId }).catch(() => undefined);
   const winner = await findActiveUploadForVideo(deps.db, video.id);
   if (!winner) throw new AppError('CONFLICT', CLOUD_MESSAGES.alreadyUploading);
-  return toUploading(winner);
+  return toUploading(deps, winner);
 }
 
 export async function signParts(
@@ -151,13 +165,7 @@ export async function signParts(
       partNumbers: `This upload has ${upload.partCount} parts.`,
     });
   }
-  const parts = await Promise.all(
-    wanted.map(async (partNumber) => ({
-      partNumber,
-      ...(await deps.videoStore.signPart(upload, partNumber)),
-    })),
-  );
-  return { parts };
+  return { parts: await signedParts(deps, upload, wanted) };
 }
 
 /** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
@@ -203,12 +211,12 @@ export async function completeUpload(
 
   const store = deps.videoStore;
   if (store instanceof FileVideoStore) {
-    for (const part of parts) {
-      if (!(await store.hasPart(upload, part.partNumber))) {
-        throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing, {
-          [`parts.${part.partNumber}`]: CLOUD_MESSAGES.partsMissing,
-        });
-      }
+    const arrived = await Promise.all(parts.map((part) => store.hasPart(upload, part.partNumber)));
+    const missing = parts.find((_part, index) => !arrived[index]);
+    if (missing) {
+      throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing, {
+        [`parts.${missing.partNumber}`]: CLOUD_MESSAGES.partsMissing,
+      });
     }
   }
 

@@ -67,6 +67,8 @@ export class PartSizeError extends Error {}
 interface TRunningHash {
   hash: Hash;
   nextPart: number;
+  /** Bytes hashed so far. */
+  bytes: number;
 }
 
 /**
@@ -79,6 +81,8 @@ interface TRunningHash {
 export class FileVideoStore implements VideoStore {
   readonly mode = 'file' as const;
   private readonly running = new Map<string, TRunningHash>();
+  /** Uploads whose directory and data file this process has already made. */
+  private readonly prepared = new Set<string>();
 
   constructor(private readonly root: string) {}
 
@@ -119,14 +123,23 @@ export class FileVideoStore implements VideoStore {
     body: Readable,
     expected: { bytes: number; offset: number },
   ): Promise<string> {
-    const directory = this.uploadDir(upload.id);
-    await mkdir(directory, { recursive: true, mode: 0o700 });
     const data = this.dataPath(upload.id);
-    // Create the file once without truncating what other parts already wrote.
-    await (await open(data, 'a', 0o600)).close();
+    if (!this.prepared.has(upload.id)) {
+      await mkdir(this.uploadDir(upload.id), { recursive: true, mode: 0o700 });
+      // Create the file once without truncating what other parts already wrote.
+      await (await open(data, 'a', 0o600)).close();
+      this.prepared.add(upload.id);
+    }
     await rm(this.doneMarker(upload.id, partNumber), { force: true });
 
-    const running = this.running.get(upload.id) ?? { hash: createHash('sha256'), nextPart: 1 };
+    const current = this.running.get(upload.id);
+    const running = current ?? {
+      hash: createHash('sha256'),
+      nextPart: 1,
+      bytes: 0,
+    };
+    // A part already hashed sent again may differ: completion then reads the file back.
+    if (partNumber < running.nextPart) this.running.delete(upload.id);
     const candidate = running.nextPart === partNumber ? running.hash.copy() : undefined;
     let received = 0;
     // Counts and hashes on the way to disk, and stops before a byte lands past the part's end
@@ -145,8 +158,20 @@ export class FileVideoStore implements VideoStore {
     await pipeline(body, guard, createWriteStream(data, { flags: 'r+', start: expected.offset }));
     if (received !== expected.bytes) throw new PartSizeError('part size mismatch');
     await writeFile(this.doneMarker(upload.id, partNumber), '', { mode: 0o600 });
-    if (candidate) this.running.set(upload.id, { hash: candidate, nextPart: partNumber + 1 });
+    // Kept only if no other write changed the running hash meanwhile.
+    if (candidate && this.running.get(upload.id) === current) {
+      this.running.set(upload.id, {
+        hash: candidate,
+        nextPart: partNumber + 1,
+        bytes: running.bytes + received,
+      });
+    }
     return `"part-${partNumber}-${received}"`;
+  }
+
+  private forget(uploadId: string): void {
+    this.running.delete(uploadId);
+    this.prepared.delete(uploadId);
   }
 
   async hasPart(upload: TStoreUpload, partNumber: number): Promise<boolean> {
@@ -164,23 +189,28 @@ export class FileVideoStore implements VideoStore {
     byteSize?: number,
   ): Promise<TStoredObject> {
     const data = this.dataPath(upload.id);
-    // A part cut off past its end may have written beyond the last byte: trim to the real size.
-    if (byteSize !== undefined) await truncate(data, byteSize);
     const running = this.running.get(upload.id);
-    this.running.delete(upload.id);
-    const stored =
-      running && running.nextPart === parts.length + 1
-        ? { sha256: running.hash.digest('hex'), byteSize: (await stat(data)).size }
-        : await hashStream(createReadStream(data));
+    this.forget(upload.id);
+    let stored: TStoredObject;
+    if (running && running.nextPart === parts.length + 1) {
+      // Every part streamed through this process in order, each exactly its size (a part is
+      // marked done only then): the running hash and the sum of the sizes are the file's.
+      stored = { sha256: running.hash.digest('hex'), byteSize: running.bytes };
+    } else {
+      // Read back: a part cut off past its end may have written beyond the last byte.
+      if (byteSize !== undefined) await truncate(data, byteSize);
+      stored = await hashStream(createReadStream(data));
+    }
     const target = this.objectPath(upload.objectKey);
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     await rename(data, target);
-    await rm(this.uploadDir(upload.id), { recursive: true, force: true });
+    // Only the parts' markers are left; nothing waits for them to go.
+    void rm(this.uploadDir(upload.id), { recursive: true, force: true }).catch(() => undefined);
     return stored;
   }
 
   async abortMultipart(upload: TStoreUpload): Promise<void> {
-    this.running.delete(upload.id);
+    this.forget(upload.id);
     await rm(this.uploadDir(upload.id), { recursive: true, force: true });
   }
 

@@ -10,6 +10,7 @@ import {
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
+import { partsToSend } from '@web/features/sync/parts-to-send';
 
 export const CURRENT_PAIRING_QUERY_KEY = ['/api/pairings/current'] as const;
 
@@ -122,21 +123,16 @@ export async function sendFromPhone(
   if (started.state === 'synced') return;
   const numbers = Array.from({ length: started.partCount }, (_, index) => index + 1);
   const etags: Array<{ partNumber: number; etag: string }> = [];
-  for (let offset = 0; offset < numbers.length; offset += 100) {
-    const signed = await phoneRequest<TSignPartsResult>(
-      token,
-      `/api/uploads/${started.uploadId}/sign`,
-      {
-        method: 'POST',
-        body: { partNumbers: numbers.slice(offset, offset + 100) },
-      },
-    );
-    for (const part of signed.parts) {
-      const start = (part.partNumber - 1) * started.partSize;
-      const bytes = file.slice(start, start + started.partSize);
-      etags.push({ partNumber: part.partNumber, etag: await putPart(token, part, bytes) });
-      onProgress(Math.min(file.size, start + bytes.size));
-    }
+  const sign = (partNumbers: number[]) =>
+    phoneRequest<TSignPartsResult>(token, `/api/uploads/${started.uploadId}/sign`, {
+      method: 'POST',
+      body: { partNumbers },
+    });
+  for await (const part of partsToSend(numbers, started.parts, sign)) {
+    const start = (part.partNumber - 1) * started.partSize;
+    const bytes = file.slice(start, start + started.partSize);
+    etags.push({ partNumber: part.partNumber, etag: await putPart(token, part, bytes) });
+    onProgress(Math.min(file.size, start + bytes.size));
   }
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
     method: 'POST',

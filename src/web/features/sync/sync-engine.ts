@@ -1,6 +1,5 @@
 import {
   CLOUD_MESSAGES,
-  MAX_SIGN_BATCH,
   type TCreateUploadResult,
   type TPartReceived,
   type TSignPartsResult,
@@ -22,6 +21,7 @@ import {
   type TLocalVideo,
 } from '@web/features/videos/local-store';
 import { indexPendingVideos } from '@web/features/videos/save-recording';
+import { partsToSend } from './parts-to-send';
 import { setSyncProgress } from './sync-progress';
 
 /** How long to wait before trying a part again after a network error or a server hiccup. */
@@ -142,22 +142,21 @@ async function syncVideo(video: TLocalVideo): Promise<boolean> {
   const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
     (partNumber) => !etags[partNumber],
   );
-  for (let offset = 0; offset < missing.length; offset += MAX_SIGN_BATCH) {
-    const signed = await apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
+  const sign = (partNumbers: number[]) =>
+    apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers: missing.slice(offset, offset + MAX_SIGN_BATCH) },
+      body: { partNumbers },
     });
-    // One part at a time: as fast as the link allows here, and a cut connection costs one part.
-    for (const part of signed.parts) {
-      const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
-      etags[part.partNumber] = etag;
-      await recordPartSent(video.id, part.partNumber, etag);
-      setSyncProgress(video.id, {
-        state: 'sending',
-        sentBytes: sentBytes(),
-        totalBytes: blob.size,
-      });
-    }
+  // One part at a time: as fast as the link allows here, and a cut connection costs one part.
+  for await (const part of partsToSend(missing, created.parts, sign)) {
+    const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
+    etags[part.partNumber] = etag;
+    await recordPartSent(video.id, part.partNumber, etag);
+    setSyncProgress(video.id, {
+      state: 'sending',
+      sentBytes: sentBytes(),
+      totalBytes: blob.size,
+    });
   }
 
   setSyncProgress(video.id, { state: 'checking' });
