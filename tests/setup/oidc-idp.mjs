@@ -148,7 +148,7 @@ export async function startTestIdentityProvider({ appUrls }) {
         issuer: IDP_CLIENTS.apple.teamId,
         subject: IDP_CLIENTS.apple.clientId,
         audience: issuer,
-        maxTokenAge: '6 months',
+        maxTokenAge: '180 days',
       });
       const isAccepted = protectedHeader.kid === IDP_CLIENTS.apple.keyId;
       stats[isAccepted ? 'appleSecretsAccepted' : 'appleSecretsRefused'] += 1;

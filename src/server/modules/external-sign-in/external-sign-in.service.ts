@@ -184,7 +184,8 @@ export async function completeAtCallback(
     note: string,
   ): Promise<never> => {
     const user = flow?.userId ? await findUserById(deps.db, flow.userId) : undefined;
-    await recordAudit(deps.db, context, {
+    // The provider's answer arrives without the device header: the flow knows the device.
+    await recordAudit(deps.db, { ...context, deviceId: flow?.deviceId ?? null }, {
       eventType: flow?.intent === 'link' ? 'provider_linked' : 'login_failed',
       userId: user?.id ?? null,
       username: user?.username ?? null,
@@ -235,8 +236,7 @@ export async function completeAtCallback(
     deps.log.info({ err: cause, provider: settings.id }, 'external sign-in refused');
     const isCancelled =
       cause instanceof oidc.AuthorizationResponseError && cause.error === 'access_denied';
-    const note = cause instanceof Error ? cause.message.slice(0, 120) : 'not confirmed';
-    return refuse(isCancelled ? 'cancelled' : 'failed', flow, note);
+    return refuse(isCancelled ? 'cancelled' : 'failed', flow, describeRefusal(cause));
   }
 
   if (flow.intent === 'link') return linkAtCallback(deps, context, { flow, settings, identity });
@@ -254,6 +254,16 @@ export async function completeAtCallback(
   return '/auth?signIn=continue';
 }
 
+/** What went wrong, for the audit row: oauth4webapi names the claim that did not match. */
+function describeRefusal(cause: unknown): string {
+  if (!(cause instanceof Error)) return 'not confirmed';
+  // openid-client wraps oauth4webapi's error, whose own cause names the claim.
+  const inner = cause.cause instanceof Error ? cause.cause : undefined;
+  const claim = (inner?.cause as { claim?: unknown } | undefined)?.claim;
+  const note = inner && typeof claim === 'string' ? `${inner.message}` : cause.message;
+  return note.slice(0, 160);
+}
+
 async function linkAtCallback(
   deps: AppDeps,
   context: RequestContext,
@@ -263,6 +273,7 @@ async function linkAtCallback(
   const user = await findUserById(deps.db, flow.userId!);
   if (!user) throw new SignInRefused('expired', '/sign-in-methods');
   const details = auditDetailsFor(settings);
+  context = { ...context, deviceId: flow.deviceId };
   const refuse = async (reason: TExternalSignInError, note: string): Promise<never> => {
     await recordAudit(deps.db, context, {
       eventType: 'provider_linked',
