@@ -11,10 +11,7 @@ import {
 } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
-import type {
-  TExternalPending,
-  TSignInMethods,
-} from '../../src/shared/schemas/external-sign-in';
+import type { TExternalPending, TSignInMethods } from '../../src/shared/schemas/external-sign-in';
 import type { TUser } from '../../src/shared/schemas/auth';
 import type { TPublicConfig } from '../../src/shared/schemas/config';
 import {
@@ -459,14 +456,20 @@ describe('an email that matches a password account', () => {
     expect((await device.get('/api/auth/external/pending')).json<TExternalPending>()).toMatchObject(
       { step: 'link', email: user.email, username: user.username },
     );
-    expect(await t.db.select().from(externalIdentities).where(eq(externalIdentities.userId, user.id))).toEqual([]);
+    expect(
+      await t.db.select().from(externalIdentities).where(eq(externalIdentities.userId, user.id)),
+    ).toEqual([]);
 
     const noPassword = await device.post('/api/auth/external/finish', {});
     expect(noPassword.statusCode).toBe(400);
-    const wrong = await device.post('/api/auth/external/finish', { password: 'Not-the-password-1' });
+    const wrong = await device.post('/api/auth/external/finish', {
+      password: 'Not-the-password-1',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ message: MESSAGES.invalidCredentials });
-    expect(await t.db.select().from(externalIdentities).where(eq(externalIdentities.userId, user.id))).toEqual([]);
+    expect(
+      await t.db.select().from(externalIdentities).where(eq(externalIdentities.userId, user.id)),
+    ).toEqual([]);
 
     const right = await device.post('/api/auth/external/finish', { password: GOOD_PASSWORD });
     expect(right.statusCode).toBe(200);

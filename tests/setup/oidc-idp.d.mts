@@ -21,8 +21,7 @@ export interface ProviderPerson {
   cancel?: boolean;
 }
 export type CallbackRequest =
-  | { method: 'GET'; url: string }
-  | { method: 'POST'; url: string; body: URLSearchParams };
+  { method: 'GET'; url: string } | { method: 'POST'; url: string; body: URLSearchParams };
 export declare function signInAtProvider(
   authorizationUrl: string,
   person: ProviderPerson,

@@ -310,7 +310,9 @@ export async function signInAtProvider(authorizationUrl, person) {
     const formAction = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     if (!formAction) throw new Error(`unexpected answer from the provider: ${html.slice(0, 300)}`);
     const body = new URLSearchParams();
-    for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) {
+    for (const [, name, value] of html.matchAll(
+      /<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g,
+    )) {
       body.set(
         name,
         value

@@ -62,7 +62,10 @@ export const externalSignInRoutes =
     };
 
     const clearFlowCookie = (reply: FastifyReply) =>
-      reply.clearCookie(FLOW_COOKIE, { path: '/', ...(isHttps ? { sameSite: 'none', secure: true } : {}) });
+      reply.clearCookie(FLOW_COOKIE, {
+        path: '/',
+        ...(isHttps ? { sameSite: 'none', secure: true } : {}),
+      });
 
     /**
      * Browser routes answer with a redirect to a page that says what happened in plain words,
@@ -154,10 +157,11 @@ export const externalSignInRoutes =
       });
     });
 
-    app.get(
-      '/api/auth/external/pending',
-      async (request): Promise<TExternalPending> =>
-        findPendingSignIn(deps, { flowToken: readFlowToken(request), device: requireDevice(request) }),
+    app.get('/api/auth/external/pending', async (request): Promise<TExternalPending> =>
+      findPendingSignIn(deps, {
+        flowToken: readFlowToken(request),
+        device: requireDevice(request),
+      }),
     );
 
     app.post(
@@ -176,9 +180,8 @@ export const externalSignInRoutes =
       },
     );
 
-    app.get(
-      '/api/auth/identities',
-      async (request): Promise<TSignInMethods> => listSignInMethods(deps, requireUser(request)),
+    app.get('/api/auth/identities', async (request): Promise<TSignInMethods> =>
+      listSignInMethods(deps, requireUser(request)),
     );
 
     app.delete(

@@ -185,18 +185,22 @@ export async function completeAtCallback(
   ): Promise<never> => {
     const user = flow?.userId ? await findUserById(deps.db, flow.userId) : undefined;
     // The provider's answer arrives without the device header: the flow knows the device.
-    await recordAudit(deps.db, { ...context, deviceId: flow?.deviceId ?? null }, {
-      eventType: flow?.intent === 'link' ? 'provider_linked' : 'login_failed',
-      userId: user?.id ?? null,
-      username: user?.username ?? null,
-      successful: false,
-      details: {
-        reason: note,
-        method: 'external_provider',
-        provider: input.provider,
-        providerName: settings?.name ?? input.provider,
+    await recordAudit(
+      deps.db,
+      { ...context, deviceId: flow?.deviceId ?? null },
+      {
+        eventType: flow?.intent === 'link' ? 'provider_linked' : 'login_failed',
+        userId: user?.id ?? null,
+        username: user?.username ?? null,
+        successful: false,
+        details: {
+          reason: note,
+          method: 'external_provider',
+          provider: input.provider,
+          providerName: settings?.name ?? input.provider,
+        },
       },
-    });
+    );
     throw new SignInRefused(reason, flow?.intent === 'link' ? '/sign-in-methods' : '/auth');
   };
 
@@ -409,7 +413,9 @@ export async function finishExternalSignIn(
 
   if (resolved.step === 'link') {
     if (!body.password) {
-      throw new AppError('VALIDATION', 'Password is required', { password: 'Password is required' });
+      throw new AppError('VALIDATION', 'Password is required', {
+        password: 'Password is required',
+      });
     }
     // Never linked on the email alone: the account's own password, throttled and audited as
     // any sign-in.

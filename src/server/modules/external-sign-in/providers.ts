@@ -79,7 +79,12 @@ export function readProviderSettings(config: TConfig): ProviderSettings[] {
       responseMode: 'form_post',
     });
   }
-  if (config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET && config.OIDC_NAME) {
+  if (
+    config.OIDC_ISSUER &&
+    config.OIDC_CLIENT_ID &&
+    config.OIDC_CLIENT_SECRET &&
+    config.OIDC_NAME
+  ) {
     const secret = config.OIDC_CLIENT_SECRET;
     settings.push({
       id: 'oidc',
@@ -150,11 +155,17 @@ function readName(value: unknown): string | null {
  * Apple sends the person's name once, on the first authorization, beside the code in its form
  * POST (`user`), and never in the ID token; only the name is taken from it.
  */
-function readAppleName(userParam: string | undefined): { firstName: string | null; lastName: string | null } {
+function readAppleName(userParam: string | undefined): {
+  firstName: string | null;
+  lastName: string | null;
+} {
   if (!userParam) return { firstName: null, lastName: null };
   try {
     const parsed = JSON.parse(userParam) as { name?: { firstName?: unknown; lastName?: unknown } };
-    return { firstName: readName(parsed.name?.firstName), lastName: readName(parsed.name?.lastName) };
+    return {
+      firstName: readName(parsed.name?.firstName),
+      lastName: readName(parsed.name?.lastName),
+    };
   } catch {
     return { firstName: null, lastName: null };
   }
