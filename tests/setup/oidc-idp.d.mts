@@ -12,6 +12,7 @@ export interface TestIdentityProvider {
 }
 export declare function startTestIdentityProvider(options: {
   appUrls: string[];
+  issuerHost?: string;
 }): Promise<TestIdentityProvider>;
 export interface ProviderPerson {
   email?: string;

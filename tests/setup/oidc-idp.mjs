@@ -61,13 +61,15 @@ function signInPage(uid, clientLabel) {
 }
 
 /**
- * Starts the provider. `appUrls` are the Memento base URLs whose callbacks it accepts. Answers
+ * Starts the provider. `appUrls` are the Memento base URLs whose callbacks it accepts;
+ * `issuerHost` 'localhost' makes it the same site as a Memento on http://localhost, so that
+ * Apple's form POST brings back a SameSite=Lax cookie as it does over https with SameSite=None. Answers
  * the issuer, the settings Memento needs (as environment variables) and a way to stop it.
  */
-export async function startTestIdentityProvider({ appUrls }) {
+export async function startTestIdentityProvider({ appUrls, issuerHost = '127.0.0.1' }) {
   const server = http.createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const issuer = `http://${issuerHost}:${server.address().port}`;
 
   const signingKey = await generateKeyPair('RS256', { extractable: true });
   const appleKey = await generateKeyPair('ES256', { extractable: true });
