@@ -32,7 +32,7 @@ async function answerAtProvider(
     await page.getByRole('button', { name: 'Cancel' }).click();
     return;
   }
-  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Email', { exact: true }).fill(person.email);
   await page.getByLabel('First name').fill(person.firstName ?? '');
   await page.getByLabel('Last name').fill(person.lastName ?? '');
   await page.getByRole('button', { name: 'Sign in' }).click();
