@@ -75,8 +75,7 @@ export function ProviderButtons({ dividerText }: { dividerText: string }) {
           <li key={id}>
             <Button
               variant="outline"
-              size="lg"
-              className="w-full border-border text-foreground hover:bg-muted"
+              className="min-h-14 w-full justify-start gap-3 border-input px-4 text-left text-foreground hover:bg-muted sm:justify-center sm:text-center"
               disabled={leavingFor !== null}
               onClick={() => void onContinue(id)}
             >
@@ -92,9 +91,9 @@ export function ProviderButtons({ dividerText }: { dividerText: string }) {
         </p>
       )}
       <div className="flex items-center gap-4 text-muted-foreground">
-        <span className="h-px flex-1 bg-border" />
-        <span className="text-base">{dividerText}</span>
-        <span className="h-px flex-1 bg-border" />
+        <span className="h-px min-w-8 flex-1 bg-border" />
+        <span className="text-center text-base">{dividerText}</span>
+        <span className="h-px min-w-8 flex-1 bg-border" />
       </div>
     </div>
   );
