@@ -75,7 +75,10 @@ test('the sign-in page offers each configured provider, calm on a phone and a la
     }
     await expect(page.getByText('or with your username and password')).toBeVisible();
     await expectNoSeriousViolations(page, testInfo, `/auth with providers (${name})`);
-    await page.screenshot({ path: testInfo.outputPath(`auth-providers-${name}.png`), fullPage: true });
+    await page.screenshot({
+      path: testInfo.outputPath(`auth-providers-${name}.png`),
+      fullPage: true,
+    });
   }
 });
 
@@ -164,6 +167,8 @@ test('a provider email that matches an account asks for its password once, then 
 
   await page.getByRole('link', { name: 'Back to home' }).click();
   await page.getByRole('link', { name: 'View Security Audit Logs' }).click();
-  await expect(page.getByRole('row').filter({ hasText: 'Sign-in provider removed' })).toHaveCount(1);
+  await expect(page.getByRole('row').filter({ hasText: 'Sign-in provider removed' })).toHaveCount(
+    1,
+  );
   await expect(page.getByRole('row').filter({ hasText: 'Sign-in provider linked' })).toHaveCount(1);
 });
