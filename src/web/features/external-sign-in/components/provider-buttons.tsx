@@ -91,9 +91,9 @@ export function ProviderButtons({ dividerText }: { dividerText: string }) {
         </p>
       )}
       <div className="flex items-center gap-4 text-muted-foreground">
-        <span className="h-px min-w-8 flex-1 bg-border" />
-        <span className="text-center text-base">{dividerText}</span>
-        <span className="h-px min-w-8 flex-1 bg-border" />
+        <span className="hidden h-px min-w-8 flex-1 bg-border sm:block" />
+        <span className="flex-1 text-center text-base sm:flex-none">{dividerText}</span>
+        <span className="hidden h-px min-w-8 flex-1 bg-border sm:block" />
       </div>
     </div>
   );
