@@ -35,6 +35,9 @@ import { promptRoutes } from './modules/prompts/prompts.routes';
 import { videoRoutes } from './modules/videos/videos.routes';
 import { deleteExpiredSessions } from './modules/auth/sessions.repository';
 import { deviceRoutes } from './modules/devices/devices.routes';
+import { externalSignInRoutes } from './modules/external-sign-in/external-sign-in.routes';
+import { deleteExpiredFlows } from './modules/external-sign-in/external-sign-in.repository';
+import { ExternalProviders } from './modules/external-sign-in/providers';
 import { systemRoutes } from './modules/system/system.routes';
 import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
@@ -85,6 +88,8 @@ export interface AppDeps {
   redis: Redis | null;
   /** The size of upload parts (tests use smaller ones). */
   uploadPartBytes: number;
+  /** The external sign-in providers this installation has set up (issue 16). */
+  externalProviders: ExternalProviders;
   log: FastifyBaseLogger;
 }
 
@@ -160,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     urlSigner: new UrlSigner(sessionSecret),
     videoStore: await createVideoStore(config),
     uploadPartBytes: options.uploadPartBytes ?? UPLOAD_PART_BYTES,
+    externalProviders: new ExternalProviders(config),
     redis,
     log: app.log,
   };
@@ -202,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(deviceRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(passwordRoutes(deps));
+  await app.register(externalSignInRoutes(deps));
   await app.register(recipientRoutes(deps));
   await app.register(recipientHomeRoutes(deps));
   await app.register(promptRoutes(deps));
@@ -215,8 +222,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerWebApp(app, options.webDir);
 
   const cleanup = setInterval(() => {
-    deleteExpiredSessions(database.db).catch((error) =>
-      app.log.warn({ err: error }, 'session cleanup failed'),
+    Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]).catch(
+      (error) => app.log.warn({ err: error }, 'session cleanup failed'),
     );
   }, SESSION_CLEANUP_INTERVAL_MS);
   cleanup.unref();

@@ -29,6 +29,29 @@ const ZEnv = z.object({
   SOURCE_CODE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   ANALYTICS_SCRIPT_URL: z.preprocess(emptyToUndefined, optionalUrl),
   STRIPE_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  // External sign-in (issue 16, decision 029): a provider's button shows only when it is set up.
+  GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_ISSUER: z.preprocess(emptyToUndefined, z.url().default('https://accounts.google.com')),
+  APPLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  APPLE_TEAM_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  APPLE_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The .p8 key's PEM text; '\n' written as two characters (one-line env files) is accepted. */
+  APPLE_PRIVATE_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((pem) => pem.replaceAll('\\n', '\n'))
+      .refine((pem) => pem.includes('-----BEGIN PRIVATE KEY-----'), {
+        message: 'APPLE_PRIVATE_KEY must be the PEM text of the .p8 key from Apple',
+      })
+      .optional(),
+  ),
+  APPLE_ISSUER: z.preprocess(emptyToUndefined, z.url().default('https://appleid.apple.com')),
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, optionalUrl),
+  OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(40).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -36,8 +59,24 @@ const ZEnv = z.object({
     .transform((value) => value === 'true'),
 });
 
-/** S3 mode needs a bucket and credentials together; half a configuration is refused. */
+/** Each external provider's settings, which must come all together or not at all. */
+const PROVIDER_SETTINGS = {
+  google: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+  apple: ['APPLE_CLIENT_ID', 'APPLE_TEAM_ID', 'APPLE_KEY_ID', 'APPLE_PRIVATE_KEY'],
+  oidc: ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_NAME'],
+} as const;
+
+/** Half a configuration is refused: S3 mode, and each external provider. */
 const ZConfig = ZEnv.superRefine((env, ctx) => {
+  for (const keys of Object.values(PROVIDER_SETTINGS)) {
+    if (keys.some((key) => env[key]) && !keys.every((key) => env[key])) {
+      for (const key of keys) {
+        if (!env[key]) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `set ${keys.join(', ')} together` });
+        }
+      }
+    }
+  }
   const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean)) {
     for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {

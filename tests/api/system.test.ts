@@ -37,6 +37,7 @@ describe('GET /api/config', () => {
       donationUrl: null,
       sourceCodeUrl: null,
       billingEnabled: false,
+      externalProviders: [],
     });
   });
 });

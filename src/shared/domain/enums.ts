@@ -17,13 +17,19 @@ export type TSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const USER_CATEGORIES = ['primary', 'next_of_kin', 'family', 'friend', 'admin'] as const;
 export type TUserCategory = (typeof USER_CATEGORIES)[number];
 
-export const AUTH_PROVIDERS = ['local', 'google', 'apple'] as const;
+/** How an account was created: 'local' (a password) or the external provider it signed up with. */
+export const AUTH_PROVIDERS = ['local', 'google', 'apple', 'oidc'] as const;
 export type TAuthProvider = (typeof AUTH_PROVIDERS)[number];
+
+/** The external sign-in providers (issue 16): `/auth/{provider}` takes exactly these. */
+export const EXTERNAL_PROVIDERS = ['google', 'apple', 'oidc'] as const;
+export type TExternalProvider = (typeof EXTERNAL_PROVIDERS)[number];
 
 export const LOGIN_METHODS = [
   'username_password',
   'email_access_code',
   'emergency_access',
+  'external_provider',
 ] as const;
 export type TLoginMethod = (typeof LOGIN_METHODS)[number];
 
@@ -58,5 +64,8 @@ export const AUDIT_EVENT_TYPES = [
   'pairing_created',
   'pairing_cancelled',
   'pairing_video_received',
+  // Issue 16: an external sign-in linked to or removed from an account (decision 029).
+  'provider_linked',
+  'provider_unlinked',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -13,6 +13,7 @@ const RecipientsPage = lazy(() => import('@web/pages/recipients/recipients-page'
 const RecordPage = lazy(() => import('@web/pages/record/record-page'));
 const AuditLogsPage = lazy(() => import('@web/pages/audit-logs/audit-logs-page'));
 const AdminPage = lazy(() => import('@web/pages/admin/admin-page'));
+const SignInMethodsPage = lazy(() => import('@web/pages/sign-in-methods/sign-in-methods-page'));
 const ImportFromMobilePage = lazy(
   () => import('@web/pages/import-from-mobile/import-from-mobile-page'),
 );
@@ -72,6 +73,14 @@ const routes: RouteObject[] = [
             element: (
               <RequireAuth>
                 <RecordPage />
+              </RequireAuth>
+            ),
+          },
+          {
+            path: '/sign-in-methods',
+            element: (
+              <RequireAuth access="primary">
+                <SignInMethodsPage />
               </RequireAuth>
             ),
           },

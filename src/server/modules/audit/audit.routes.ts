@@ -24,7 +24,9 @@ function describeDetails(details: Record<string, unknown>): string | null {
     if (typeof value === 'string' && value) parts.push(value);
   }
   // A message already says how ('signed in with their access code'); otherwise say it in words.
-  if (typeof details.method === 'string' && details.method && parts.length === 0) {
+  if (typeof details.providerName === 'string' && details.providerName) {
+    parts.push(`with ${details.providerName}`);
+  } else if (typeof details.method === 'string' && details.method && parts.length === 0) {
     parts.push(METHOD_WORDS[details.method] ?? details.method);
   }
   if (typeof details.userAgent === 'string') {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { TLoginMethod } from '../../../shared/domain/enums';
+import type { TAuthProvider, TLoginMethod } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
 import type { TConfig } from '../../config';
@@ -76,6 +76,91 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   );
 }
 
+/** What a new primary account is made of, however it signs up (a password or a provider). */
+export interface NewPrimaryAccount {
+  username: string;
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  email: string;
+  tosAcceptedAt: Date;
+  authProvider: TAuthProvider;
+}
+
+/**
+ * Creates a primary account bound to this device and signs it in, as one transaction:
+ * registration and external sign-up (issue 16) both come through here. `afterInsert` adds what
+ * belongs to the account from the start (an external identity).
+ */
+export async function createPrimaryAccount(
+  db: Db,
+  config: TConfig,
+  context: RequestContext,
+  input: {
+    device: DeviceRow;
+    account: NewPrimaryAccount;
+    method?: TLoginMethod;
+    auditDetails?: Record<string, unknown>;
+    afterInsert?: (tx: DbOrTx, user: UserRow) => Promise<void>;
+  },
+): Promise<SignedIn> {
+  const { device, account } = input;
+  try {
+    return await db.transaction(async (tx) => {
+      // Serialises registrations so that exactly one first account becomes the admin (D1).
+      await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
+      if (await findPrimaryAccountOnDevice(tx, device.id)) {
+        throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+      }
+      const isAdmin = config.ADMIN_EMAIL
+        ? account.email === config.ADMIN_EMAIL && !(await hasAnyAdmin(tx))
+        : !(await hasAnyAdmin(tx));
+      const hasPassword = account.passwordHash !== null;
+
+      const user = await insertUser(tx, {
+        username: account.username,
+        passwordHash: account.passwordHash,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        email: account.email,
+        category: 'primary',
+        isPrimary: true,
+        isAdmin,
+        role: isAdmin ? 'super_admin' : 'user',
+        // SPEC §4: the admin account is created with two-factor required; it enrols on first /admin visit.
+        twoFactorEnabled: isAdmin,
+        tosAccepted: true,
+        tosAcceptedAt: account.tosAcceptedAt,
+        // D13: an owner who just chose a password is not asked again; a provider sign-up is.
+        firstLogin: !hasPassword,
+        hasSetPassword: hasPassword,
+        authProvider: account.authProvider,
+      });
+      await input.afterInsert?.(tx, user);
+      await bindPrimaryDevice(tx, device.id, user.id);
+      const session = await createSession(tx, user, device, input.method);
+      const boundDevice = { ...device, userId: user.id, isPrimary: true };
+      await recordAudit(tx, context, {
+        eventType: 'register',
+        userId: user.id,
+        username: user.username,
+        details: { isAdmin, ...input.auditDetails },
+      });
+      return { user, device: boundDevice, ...session };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_username_lower_idx')) {
+      throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, {
+        username: MESSAGES.usernameTaken,
+      });
+    }
+    if (isUniqueViolation(error, 'users_primary_email_idx')) {
+      throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+    }
+    throw error;
+  }
+}
+
 export async function register(
   db: Db,
   config: TConfig,
@@ -96,59 +181,18 @@ export async function register(
     throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
   }
 
-  const passwordHash = await hashSecret(body.password);
-
-  try {
-    return await db.transaction(async (tx) => {
-      // Serialises registrations so that exactly one first account becomes the admin (D1).
-      await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
-      if (await findPrimaryAccountOnDevice(tx, device.id)) {
-        throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
-      }
-      const isAdmin = config.ADMIN_EMAIL
-        ? body.email === config.ADMIN_EMAIL && !(await hasAnyAdmin(tx))
-        : !(await hasAnyAdmin(tx));
-
-      const user = await insertUser(tx, {
-        username: body.username,
-        passwordHash,
-        firstName: body.firstName,
-        lastName: body.lastName,
-        email: body.email,
-        category: 'primary',
-        isPrimary: true,
-        isAdmin,
-        role: isAdmin ? 'super_admin' : 'user',
-        // SPEC §4: the admin account is created with two-factor required; it enrols on first /admin visit.
-        twoFactorEnabled: isAdmin,
-        tosAccepted: true,
-        tosAcceptedAt: new Date(body.tosAcceptedAt),
-        // D13: the owner just chose this password, so there is no first-login password step.
-        firstLogin: false,
-        hasSetPassword: true,
-      });
-      await bindPrimaryDevice(tx, device.id, user.id);
-      const session = await createSession(tx, user, device);
-      const boundDevice = { ...device, userId: user.id, isPrimary: true };
-      await recordAudit(tx, context, {
-        eventType: 'register',
-        userId: user.id,
-        username: user.username,
-        details: { isAdmin },
-      });
-      return { user, device: boundDevice, ...session };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'users_username_lower_idx')) {
-      throw new AppError('USERNAME_TAKEN', MESSAGES.usernameTaken, {
-        username: MESSAGES.usernameTaken,
-      });
-    }
-    if (isUniqueViolation(error, 'users_primary_email_idx')) {
-      throw new AppError('EMAIL_TAKEN', MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
-    }
-    throw error;
-  }
+  return createPrimaryAccount(db, config, context, {
+    device,
+    account: {
+      username: body.username,
+      passwordHash: await hashSecret(body.password),
+      firstName: body.firstName,
+      lastName: body.lastName,
+      email: body.email,
+      tosAcceptedAt: new Date(body.tosAcceptedAt),
+      authProvider: 'local',
+    },
+  });
 }
 
 /**
@@ -198,6 +242,69 @@ export async function checkCredentials(
 }
 
 /**
+ * SPEC §1 device rule, for every way of signing in: a primary account signs in only on its
+ * primary device (or a device added to it, D8); an account whose device was reset (D14) may
+ * bind to this one unless it holds another primary account.
+ */
+export async function assertMaySignInHere(
+  db: Db,
+  context: RequestContext,
+  input: { user: UserRow; device: DeviceRow; auditDetails?: Record<string, unknown> },
+): Promise<void> {
+  const { user, device } = input;
+  if (!user.isPrimary) return;
+  const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);
+  const isOwnDevice = device.userId === user.id;
+  if (primaryDevice && primaryDevice.id !== device.id && !isOwnDevice) {
+    await recordAudit(db, context, {
+      eventType: 'login_failed',
+      userId: user.id,
+      username: user.username,
+      successful: false,
+      details: { reason: 'not the primary device', ...input.auditDetails },
+    });
+    throw new AppError('NOT_PRIMARY_DEVICE', MESSAGES.notPrimaryDevice);
+  }
+  if (!primaryDevice && (await findPrimaryAccountOnDevice(db, device.id))) {
+    throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
+  }
+}
+
+/**
+ * The session of a sign-in whose credentials and device were checked: replaces the browser's
+ * previous session, binds a reset account to this device, audits `login`. Runs in the caller's
+ * transaction, so whatever else the sign-in changes commits with it.
+ */
+export async function openSession(
+  tx: DbOrTx,
+  context: RequestContext,
+  input: {
+    user: UserRow;
+    device: DeviceRow;
+    previousSessionIdHash: string | null;
+    method?: TLoginMethod;
+    auditDetails?: Record<string, unknown>;
+  },
+): Promise<SignedIn> {
+  const { user, device } = input;
+  if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
+  let signedInDevice = device;
+  if (user.isPrimary && !(await findPrimaryDeviceOfUser(tx, user.id))) {
+    // The account's device was reset (D14): it binds to the device it signs in on.
+    await bindPrimaryDevice(tx, device.id, user.id);
+    signedInDevice = { ...device, userId: user.id, isPrimary: true };
+  }
+  const session = await createSession(tx, user, device, input.method);
+  await recordAudit(tx, context, {
+    eventType: 'login',
+    userId: user.id,
+    username: user.username,
+    ...(input.auditDetails ? { details: input.auditDetails } : {}),
+  });
+  return { user, device: signedInDevice, ...session };
+}
+
+/**
  * Credentials are checked before the device, so a wrong password never reveals where an account
  * is bound, and no message names another account.
  */
@@ -212,42 +319,10 @@ export async function login(
     username: body.username,
     password: body.password,
   });
-
-  if (user.isPrimary) {
-    const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);
-    // An account's added devices (D8, paid plans) sign in like its primary one.
-    const isOwnDevice = device.userId === user.id;
-    if (primaryDevice && primaryDevice.id !== device.id && !isOwnDevice) {
-      await recordAudit(db, context, {
-        eventType: 'login_failed',
-        userId: user.id,
-        username: user.username,
-        successful: false,
-        details: { reason: 'not the primary device' },
-      });
-      throw new AppError('NOT_PRIMARY_DEVICE', MESSAGES.notPrimaryDevice);
-    }
-    if (!primaryDevice && (await findPrimaryAccountOnDevice(db, device.id))) {
-      throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
-    }
-  }
-
-  return db.transaction(async (tx) => {
-    if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
-    let signedInDevice = device;
-    if (user.isPrimary && !(await findPrimaryDeviceOfUser(tx, user.id))) {
-      // The account's device was reset (D14): it binds to the device it signs in on.
-      await bindPrimaryDevice(tx, device.id, user.id);
-      signedInDevice = { ...device, userId: user.id, isPrimary: true };
-    }
-    const session = await createSession(tx, user, device);
-    await recordAudit(tx, context, {
-      eventType: 'login',
-      userId: user.id,
-      username: user.username,
-    });
-    return { user, device: signedInDevice, ...session };
-  });
+  await assertMaySignInHere(db, context, { user, device });
+  return db.transaction((tx) =>
+    openSession(tx, context, { user, device, previousSessionIdHash: input.previousSessionIdHash }),
+  );
 }
 
 export async function logout(

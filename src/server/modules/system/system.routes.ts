@@ -41,5 +41,6 @@ export const systemRoutes =
       donationUrl: deps.config.DONATION_URL ?? null,
       sourceCodeUrl: deps.config.SOURCE_CODE_URL ?? null,
       billingEnabled: Boolean(deps.config.STRIPE_SECRET_KEY),
+      externalProviders: deps.externalProviders.list(),
     }));
   };

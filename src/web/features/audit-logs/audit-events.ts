@@ -31,6 +31,8 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   pairing_created: 'Phone paired',
   pairing_cancelled: 'Phone pairing cancelled',
   pairing_video_received: 'Video received from a phone',
+  provider_linked: 'Sign-in provider linked',
+  provider_unlinked: 'Sign-in provider removed',
 };
 
 export function describeEvent(eventType: string): string {

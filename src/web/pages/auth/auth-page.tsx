@@ -20,6 +20,9 @@ import {
 import { LoginForm } from '@web/features/auth/components/login-form';
 import { RegisterForm } from '@web/features/auth/components/register-form';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
+import { ExternalSignInContinuation } from '@web/features/external-sign-in/components/external-sign-in-continuation';
+import { ExternalSignInNotice } from '@web/features/external-sign-in/components/external-sign-in-notice';
+import { ProviderButtons } from '@web/features/external-sign-in/components/provider-buttons';
 import { BreakGlassForm } from '@web/features/emergency-access/components/break-glass-form';
 import { ForgotPasswordForm } from '@web/features/passwords/components/forgot-password-form';
 import { ResetPasswordForm } from '@web/features/passwords/components/reset-password-form';
@@ -177,6 +180,10 @@ export default function AuthPage() {
   }
 
   const isFormView = view === 'login' || view === 'register';
+  // Back from a provider (decision 029): finish there, or say plainly why not.
+  const isContinuingSignIn = view === 'login' && searchParams.get('signIn') === 'continue';
+  const signInError = searchParams.get('signInError');
+  const signInWith = searchParams.get('signInWith');
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-8 lg:grid-cols-[5fr_6fr] lg:items-start">
@@ -222,8 +229,33 @@ export default function AuthPage() {
 
           {view === 'break_glass' && <BreakGlassIntroduction />}
 
+          {isFormView && (signInError || signInWith) && (
+            <ExternalSignInNotice
+              errorCode={signInError}
+              startWith={signInWith}
+              providerId={searchParams.get('provider')}
+            />
+          )}
+          {isContinuingSignIn && (
+            <ExternalSignInContinuation
+              onDeviceError={(deviceError, credentials) =>
+                setAuthError({ view: 'login', error: deviceError, credentials })
+              }
+              onCancel={() => switchTo('login')}
+            />
+          )}
+          {isFormView && !isContinuingSignIn && (
+            <ProviderButtons
+              dividerText={
+                view === 'login' ? 'or with your username and password' : 'or fill in your details'
+              }
+            />
+          )}
+
           {/* Keyed by view: switching unmounts the other form, so every field starts empty. */}
-          {view === 'login' && <LoginForm key="login" onError={onError} />}
+          {view === 'login' && (!isContinuingSignIn || error) && (
+            <LoginForm key="login" onError={onError} />
+          )}
           {view === 'register' && <RegisterForm key="register" onError={onError} />}
           {view === 'forgot_password' && (
             <ForgotPasswordForm

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
   KeyRound,
+  LogIn,
   LogOut,
   MonitorCheck,
   MonitorX,
@@ -200,6 +201,12 @@ export default function HomePage() {
                   <Button variant="outline" onClick={() => setOpenDialog('password')}>
                     <KeyRound aria-hidden="true" />
                     Reset Password
+                  </Button>
+                  <Button asChild variant="outline">
+                    <Link to="/sign-in-methods">
+                      <LogIn aria-hidden="true" />
+                      Sign-in Methods
+                    </Link>
                   </Button>
                 </>
               )}

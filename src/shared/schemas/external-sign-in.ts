@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { EXTERNAL_PROVIDERS, type TExternalProvider } from '../domain/enums';
+import { MESSAGES } from '../domain/errors';
+
+/** Issue 16: sign-in with Google, Apple or an installation's own OpenID Connect provider. */
+export const ZExternalProvider = z.enum(EXTERNAL_PROVIDERS, {
+  error: 'This sign-in provider is not available',
+});
+
+export const ZExternalProviderParams = z.object({ provider: ZExternalProvider });
+
+/** POST /api/auth/:provider/start: sign in (or sign up), or link to the signed-in account. */
+export const ZExternalStartBody = z.object({
+  intent: z.enum(['sign_in', 'link']).default('sign_in'),
+});
+export type TExternalStartBody = z.input<typeof ZExternalStartBody>;
+
+export interface TExternalStartResponse {
+  /** The provider's authorization URL, where the browser goes next. */
+  redirectUrl: string;
+}
+
+/** A configured provider as the browser shows it: 'Continue with {name}'. */
+export interface TExternalProviderInfo {
+  id: TExternalProvider;
+  name: string;
+}
+
+/**
+ * GET /api/auth/external/pending: what is left to do after the provider answered.
+ * - sign_in: nothing but to finish (the page does so at once);
+ * - terms: a new account, once the Terms of Service are accepted;
+ * - link: an account with this email exists, so its password is asked once before linking.
+ */
+export interface TExternalPending {
+  provider: TExternalProvider;
+  providerName: string;
+  intent: 'sign_in' | 'link';
+  step: 'sign_in' | 'terms' | 'link';
+  email: string | null;
+  firstName: string | null;
+  /** step link: the existing account's username, when the provider vouched for the email. */
+  username: string | null;
+}
+
+/** POST /api/auth/external/finish. */
+export const ZExternalFinishBody = z.object({
+  tosAccepted: z.literal(true, { error: MESSAGES.tosRequired }).optional(),
+  tosAcceptedAt: z.iso.datetime({ error: MESSAGES.tosRequired }).optional(),
+  password: z.string().max(256).optional(),
+});
+export type TExternalFinishBody = z.input<typeof ZExternalFinishBody>;
+
+/** GET /api/auth/identities: the sign-in methods of the signed-in account. */
+export interface TSignInMethods {
+  hasPassword: boolean;
+  identities: Array<{
+    provider: TExternalProvider;
+    providerName: string;
+    email: string | null;
+    linkedAt: string;
+    lastSignInAt: string | null;
+  }>;
+}
+
+/**
+ * Why a provider sign-in came back to /auth without signing in (`/auth?signInError=…`), in plain
+ * words. `{provider}` is replaced by the provider's name.
+ */
+export const EXTERNAL_SIGN_IN_ERRORS = {
+  cancelled: 'Sign-in with {provider} was cancelled, so you are not signed in. You can try again.',
+  failed:
+    'We could not confirm your sign-in with {provider}, so you are not signed in. Please try again.',
+  expired:
+    'Your sign-in with {provider} took too long or was started in another window. Please try again.',
+  unavailable:
+    'We could not reach {provider} just now. Please try again in a minute, or sign in with your username and password.',
+  no_email:
+    '{provider} did not share your email address, which Memento needs for your account. Please allow it, or create an account with a username and password.',
+  taken:
+    'This {provider} account is already linked to another Memento account. Please sign in to that account instead.',
+  already_linked:
+    'Your account already has a {provider} sign-in. Remove it first to link a different {provider} account.',
+  rate_limited: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+} as const;
+export type TExternalSignInError = keyof typeof EXTERNAL_SIGN_IN_ERRORS;
+
+export function describeExternalSignInError(code: string, providerName: string): string {
+  const template =
+    code in EXTERNAL_SIGN_IN_ERRORS
+      ? EXTERNAL_SIGN_IN_ERRORS[code as TExternalSignInError]
+      : EXTERNAL_SIGN_IN_ERRORS.failed;
+  return template.replaceAll('{provider}', providerName);
+}

@@ -1,0 +1,227 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CircleAlert, Link2, UserRoundPlus } from 'lucide-react';
+import type { TExternalFinishBody } from '@shared/schemas/external-sign-in';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
+import { Spinner } from '@web/components/ui/spinner';
+import type { TMoveCredentials } from '@web/features/device-move/device-move-api';
+import { TermsOfServiceDialog } from '@web/features/auth/components/terms-of-service-dialog';
+import { isApiError } from '@web/lib/api-client';
+import { fetchPendingSignIn, finishExternalSignIn } from '../external-sign-in-api';
+
+interface ExternalSignInContinuationProps {
+  /** Device refusals are shown by the page's own panel, as for a password sign-in. */
+  onDeviceError: (error: Error, credentials: TMoveCredentials | null) => void;
+  onCancel: () => void;
+}
+
+function isDeviceError(error: Error): boolean {
+  return isApiError(error, 'NOT_PRIMARY_DEVICE') || isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT');
+}
+
+/**
+ * Back from the provider (`/auth?signIn=continue`): signs in at once, or asks what is still
+ * needed — the Terms of Service for a new account, or, when an account with this email already
+ * exists, its password once before the two are linked (decision 029).
+ */
+export function ExternalSignInContinuation({
+  onDeviceError,
+  onCancel,
+}: ExternalSignInContinuationProps) {
+  const pending = useQuery({
+    queryKey: ['/api/auth/external/pending'],
+    queryFn: fetchPendingSignIn,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [isTermsOpen, setIsTermsOpen] = useState(false);
+  const finish = useMutation({
+    mutationFn: (body: TExternalFinishBody) => finishExternalSignIn(body),
+    // A full load, so everything starts afresh as this account (set-up steps come next).
+    onSuccess: () => window.location.assign('/'),
+    onError: (error, body) => {
+      if (!isDeviceError(error)) return;
+      const username = pending.data?.username;
+      onDeviceError(
+        error,
+        username && body.password ? { username, password: body.password } : null,
+      );
+    },
+  });
+  const hasFinished = useRef(false);
+  const step = pending.data?.step;
+
+  useEffect(() => {
+    // A returning account needs nothing more: finish at once, once.
+    if (step === 'sign_in' && !hasFinished.current) {
+      hasFinished.current = true;
+      finish.mutate({});
+    }
+  }, [step, finish]);
+
+  if (pending.isPending) {
+    return (
+      <div className="flex items-center gap-3 text-lg" role="status">
+        <Spinner />
+        Finishing your sign-in...
+      </div>
+    );
+  }
+  if (pending.isError) {
+    return (
+      <Alert variant="destructive" title="Not signed in" icon={<CircleAlert aria-hidden="true" />}>
+        <p>{pending.error.message}</p>
+        <div>
+          <Button variant="outline" onClick={onCancel}>
+            Back to sign in
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
+
+  const { providerName, email, firstName, username } = pending.data;
+  const finishError =
+    finish.isError &&
+    !isDeviceError(finish.error) &&
+    !isApiError(finish.error, 'INVALID_CREDENTIALS')
+      ? finish.error.message
+      : null;
+
+  if (step === 'sign_in') {
+    return finish.isError ? (
+      isDeviceError(finish.error) ? (
+        <Alert
+          variant="info"
+          title={`Signed in with ${providerName} on another device?`}
+          kind="note"
+        >
+          <p>
+            To move your account to this device, sign in below with your username and password, then
+            choose &lsquo;Use this device instead&rsquo;.
+          </p>
+        </Alert>
+      ) : (
+        <Alert
+          variant="destructive"
+          title="Not signed in"
+          icon={<CircleAlert aria-hidden="true" />}
+        >
+          <p>{finish.error.message}</p>
+          <div>
+            <Button variant="outline" onClick={onCancel}>
+              Back to sign in
+            </Button>
+          </div>
+        </Alert>
+      )
+    ) : (
+      <div className="flex items-center gap-3 text-lg" role="status">
+        <Spinner />
+        Signing you in with {providerName}...
+      </div>
+    );
+  }
+
+  if (step === 'terms') {
+    return (
+      <section
+        aria-labelledby="new-account-heading"
+        className="flex flex-col gap-4 rounded-xl border-2 border-primary/30 bg-primary-soft p-5"
+      >
+        <h2 id="new-account-heading" className="flex items-center gap-3 text-2xl font-bold">
+          <UserRoundPlus className="size-7 text-primary" aria-hidden="true" />
+          {firstName ? `Welcome, ${firstName}` : 'Welcome to Memento'}
+        </h2>
+        <p>
+          You signed in with {providerName} as{' '}
+          <span className="font-semibold break-all">{email}</span>. We will create your Memento
+          account for this email address, tied to this device.
+        </p>
+        <p>Please read and accept the Terms of Service to continue.</p>
+        {finishError && (
+          <p role="alert" className="font-semibold text-destructive">
+            {finishError}
+          </p>
+        )}
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <Button size="lg" onClick={() => setIsTermsOpen(true)} disabled={finish.isPending}>
+            {finish.isPending ? 'Creating account...' : 'Create My Account'}
+          </Button>
+          <Button size="lg" variant="ghost" onClick={onCancel} disabled={finish.isPending}>
+            Cancel
+          </Button>
+        </div>
+        <TermsOfServiceDialog
+          open={isTermsOpen}
+          onOpenChange={setIsTermsOpen}
+          onAccept={() => {
+            setIsTermsOpen(false);
+            finish.mutate({ tosAccepted: true, tosAcceptedAt: new Date().toISOString() });
+          }}
+        />
+      </section>
+    );
+  }
+
+  function onLink(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!password) {
+      setPasswordError('Password is required');
+      return;
+    }
+    setPasswordError(null);
+    finish.mutate({ password });
+  }
+
+  const wrongPassword = isApiError(finish.error, 'INVALID_CREDENTIALS')
+    ? finish.error.message
+    : null;
+  return (
+    <section
+      aria-labelledby="link-account-heading"
+      className="flex flex-col gap-4 rounded-xl border-2 border-primary/30 bg-primary-soft p-5"
+    >
+      <h2 id="link-account-heading" className="flex items-center gap-3 text-2xl font-bold">
+        <Link2 className="size-7 text-primary" aria-hidden="true" />
+        You already have an account
+      </h2>
+      <p>
+        A Memento account already uses <span className="font-semibold break-all">{email}</span>. To
+        use {providerName} to sign in to it from now on, enter its password once.
+      </p>
+      {username && (
+        <p>
+          Your username is <span className="font-semibold break-all">{username}</span>.
+        </p>
+      )}
+      <form noValidate onSubmit={onLink} className="flex flex-col gap-4">
+        <FormField
+          label="Your Memento password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={passwordError ?? wrongPassword ?? undefined}
+        />
+        {finishError && (
+          <p role="alert" className="font-semibold text-destructive">
+            {finishError}
+          </p>
+        )}
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <Button type="submit" size="lg" disabled={finish.isPending}>
+            {finish.isPending ? 'Linking...' : `Link ${providerName} and Sign In`}
+          </Button>
+          <Button size="lg" variant="ghost" onClick={onCancel} disabled={finish.isPending}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,194 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ArrowLeft, CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
+import type { TExternalProvider } from '@shared/domain/enums';
+import { describeExternalSignInError } from '@shared/schemas/external-sign-in';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import {
+  ProviderMark,
+  useExternalProviders,
+} from '@web/features/external-sign-in/components/provider-buttons';
+import {
+  goToProvider,
+  useSignInMethods,
+  useUnlinkProvider,
+} from '@web/features/external-sign-in/external-sign-in-api';
+import { usePageTitle } from '@web/lib/use-page-title';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** The account's ways to sign in: its password, and each provider linked or not (issue 16). */
+export default function SignInMethodsPage() {
+  usePageTitle('Sign-in Methods');
+  const [searchParams] = useSearchParams();
+  const providers = useExternalProviders();
+  const methods = useSignInMethods();
+  const unlink = useUnlinkProvider();
+  const [confirming, setConfirming] = useState<TExternalProvider | null>(null);
+  const [leaving, setLeaving] = useState<TExternalProvider | null>(null);
+  const [linkError, setLinkError] = useState<string | null>(null);
+
+  const nameOf = (id: string | null) =>
+    providers.find((provider) => provider.id === id)?.name ?? 'your provider';
+  const linked = searchParams.get('linked');
+  const signInError = searchParams.get('signInError');
+
+  async function onLink(provider: TExternalProvider) {
+    setLinkError(null);
+    setLeaving(provider);
+    try {
+      await goToProvider(provider, 'link');
+    } catch (error) {
+      setLinkError(error instanceof Error ? error.message : 'Please try again.');
+      setLeaving(null);
+    }
+  }
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <div>
+        <Button asChild variant="link">
+          <Link to="/">
+            <ArrowLeft aria-hidden="true" />
+            Back to home
+          </Link>
+        </Button>
+      </div>
+      <Card>
+        <CardHeader className="gap-2">
+          <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Sign-in Methods</h1>
+          <p className="text-lg text-muted-foreground">
+            The ways you can sign in to Memento on this device.
+          </p>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-5">
+          {linked && (
+            <Alert
+              variant="success"
+              title={`${nameOf(linked)} sign-in linked`}
+              icon={<CircleCheck aria-hidden="true" />}
+            >
+              <p>
+                Next time you can press &lsquo;Continue with {nameOf(linked)}&rsquo; to sign in.
+              </p>
+            </Alert>
+          )}
+          {signInError && (
+            <Alert
+              variant="destructive"
+              title="Not linked"
+              icon={<CircleAlert aria-hidden="true" />}
+            >
+              <p>
+                {describeExternalSignInError(signInError, nameOf(searchParams.get('provider')))}
+              </p>
+            </Alert>
+          )}
+          {methods.isPending && <PageSpinner label="Loading your sign-in methods" />}
+          {methods.isError && (
+            <Alert
+              variant="destructive"
+              title="Not loaded"
+              icon={<CircleAlert aria-hidden="true" />}
+            >
+              <p>{methods.error.message}</p>
+            </Alert>
+          )}
+          {methods.data && (
+            <ul className="flex flex-col gap-4" aria-label="Sign-in methods">
+              <li className="flex items-start gap-4 rounded-xl border border-border p-4">
+                <KeyRound className="mt-1 size-6 shrink-0 text-primary" aria-hidden="true" />
+                <div className="flex flex-col gap-1">
+                  <p className="text-lg font-semibold">Username and password</p>
+                  <p className="text-muted-foreground">
+                    {methods.data.hasPassword ? 'Set' : 'Not set yet'}
+                  </p>
+                </div>
+              </li>
+              {providers.map(({ id, name }) => {
+                const identity = methods.data.identities.find((entry) => entry.provider === id);
+                const isOnlyWay = !methods.data.hasPassword && methods.data.identities.length === 1;
+                return (
+                  <li
+                    key={id}
+                    className="flex flex-col gap-3 rounded-xl border border-border p-4 sm:flex-row sm:items-start"
+                  >
+                    <span className="mt-1 inline-flex size-6 shrink-0 [&_svg]:size-6">
+                      <ProviderMark provider={id} />
+                    </span>
+                    <div className="flex flex-1 flex-col gap-1">
+                      <p className="text-lg font-semibold">{name}</p>
+                      {identity ? (
+                        <p className="text-muted-foreground">
+                          Linked{identity.email ? ` as ${identity.email}` : ''} since{' '}
+                          {dateFormat.format(new Date(identity.linkedAt))}
+                        </p>
+                      ) : (
+                        <p className="text-muted-foreground">Not linked</p>
+                      )}
+                      {identity && isOnlyWay && (
+                        <p>
+                          This is your only way to sign in. Set a password first if you want to
+                          remove it.
+                        </p>
+                      )}
+                      {confirming === id && identity && (
+                        <div className="mt-2 flex flex-col gap-3 rounded-lg bg-muted p-4">
+                          <p className="font-semibold">Remove your {name} sign-in?</p>
+                          <p>You can link it again at any time.</p>
+                          <div className="flex flex-col gap-3 sm:flex-row">
+                            <Button
+                              variant="destructive"
+                              disabled={unlink.isPending}
+                              onClick={() =>
+                                unlink.mutate(id, { onSuccess: () => setConfirming(null) })
+                              }
+                            >
+                              {unlink.isPending ? 'Removing...' : `Yes, remove ${name}`}
+                            </Button>
+                            <Button variant="ghost" onClick={() => setConfirming(null)}>
+                              Keep it
+                            </Button>
+                          </div>
+                          {unlink.isError && (
+                            <p role="alert" className="font-semibold text-destructive">
+                              {unlink.error.message}
+                            </p>
+                          )}
+                        </div>
+                      )}
+                    </div>
+                    {identity ? (
+                      confirming !== id &&
+                      !isOnlyWay && (
+                        <Button variant="outline" onClick={() => setConfirming(id)}>
+                          Remove
+                        </Button>
+                      )
+                    ) : (
+                      <Button
+                        variant="outline"
+                        disabled={leaving !== null}
+                        onClick={() => void onLink(id)}
+                      >
+                        {leaving === id ? `Opening ${name}...` : `Link ${name}`}
+                      </Button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {linkError && (
+            <p role="alert" className="font-semibold text-destructive">
+              {linkError}
+            </p>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
