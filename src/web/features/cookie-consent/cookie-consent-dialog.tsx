@@ -145,6 +145,8 @@ function CookieBanner({ hasAnalytics }: { hasAnalytics: boolean }) {
   return (
     <section
       aria-labelledby={headingId}
+      // A rendered page carries the banner; a visitor who has answered never sees it (styles.css).
+      data-cookie-banner=""
       className="border-b-2 border-primary/30 bg-primary-soft px-4 py-4 sm:px-6"
     >
       <div className="mx-auto flex max-w-6xl flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">

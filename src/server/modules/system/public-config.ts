@@ -1,0 +1,12 @@
+import type { TPublicConfig } from '../../../shared/schemas/config';
+import type { TConfig } from '../../config';
+
+/** What this installation has switched on, as the browser may know it (GET /api/config). */
+export function toPublicConfig(config: TConfig): TPublicConfig {
+  return {
+    analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null,
+    donationUrl: config.DONATION_URL ?? null,
+    sourceCodeUrl: config.SOURCE_CODE_URL ?? null,
+    billingEnabled: Boolean(config.STRIPE_SECRET_KEY),
+  };
+}
