@@ -52,11 +52,27 @@ async function renderPage(path: string, config: TPublicConfig): Promise<string> 
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The built shell with the page in its root and the cookie-banner check first in its head. */
-function wrapInShell(shell: string, page: string, markup: string): string {
+const STYLESHEET_LINK = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/g;
+
+/** Reads a built file by its address, e.g. `/assets/index-abc.css`. */
+type TReadAsset = (address: string) => string;
+
+/**
+ * The built shell with the page in its root and the cookie-banner check first in its head. The
+ * page is readable before its code arrives: the stylesheet comes inside the page (one request
+ * paints it), and the code follows at low priority.
+ */
+function wrapInShell(shell: string, page: string, markup: string, readAsset: TReadAsset): string {
   if (!shell.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT}`);
   return shell
     .replace('<head>', `<head>\n    <script>${COOKIE_CHOICE_SCRIPT}</script>`)
+    .replace(STYLESHEET_LINK, (_link, address: string) => {
+      const css = readAsset(address);
+      if (css.includes('</style')) throw new Error(`${address} cannot be inlined`);
+      return `<style>${css}</style>`;
+    })
+    .replaceAll('<script type="module" ', '<script type="module" fetchpriority="low" ')
+    .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
     .replace(
       ROOT_ELEMENT,
       `<div id="root" ${PRERENDERED_PAGE_ATTRIBUTE}="${page}">${markup}</div>\n    ${CONFIG_PLACEHOLDER}`,
@@ -69,20 +85,19 @@ function fileNameFor(address: string, hasAnalytics: boolean): string {
 }
 
 /** Every rendered page and the manifest, by file name, for the build to write out. */
-export async function renderFirstPages(shell: string): Promise<Map<string, string>> {
+export async function renderFirstPages(
+  shell: string,
+  readAsset: TReadAsset,
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const manifest: TPrerenderManifest = { pages: {} };
   for (const [address, page] of Object.entries(PRERENDERED_PAGES)) {
     const withoutAnalytics = fileNameFor(address, false);
     const withAnalytics = fileNameFor(address, true);
-    files.set(
-      withoutAnalytics,
-      wrapInShell(shell, page, await renderPage(page, CONFIG_WITHOUT_ANALYTICS)),
-    );
-    files.set(
-      withAnalytics,
-      wrapInShell(shell, page, await renderPage(page, CONFIG_WITH_ANALYTICS)),
-    );
+    const render = async (config: TPublicConfig) =>
+      wrapInShell(shell, page, await renderPage(page, config), readAsset);
+    files.set(withoutAnalytics, await render(CONFIG_WITHOUT_ANALYTICS));
+    files.set(withAnalytics, await render(CONFIG_WITH_ANALYTICS));
     manifest.pages[address] = { withoutAnalytics, withAnalytics };
   }
   files.set(PRERENDER_MANIFEST, JSON.stringify(manifest, null, 2));

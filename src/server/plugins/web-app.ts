@@ -79,6 +79,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     await app.register(fastifyStatic, {
       root: webDir,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.config.ts); others compress on the fly.
+      preCompressed: true,
       // The API is never a file; unknown /api paths fall through to the JSON 404 below.
       allowedPath: (pathName) =>
         !pathName.startsWith('/api/') && !pathName.startsWith(`/${PRERENDER_DIR}/`),
