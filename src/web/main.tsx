@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { AppErrorBoundary, ApplicationErrorPage } from './app/application-error';
@@ -87,11 +87,14 @@ function mount() {
   if (visitor) {
     // The page is already on screen: React adopts it once the page's code is here. Should it
     // differ from what the app renders, React renders afresh in the browser and says why here.
+    // As a transition, React hydrates in small slices and a tap in between is not held up.
     void preloadFirstPage(visitor.path)
       .catch((error: unknown) => console.warn('Loading the page ahead failed', error))
       .then(() =>
-        hydrateRoot(rootElement, app, {
-          onRecoverableError: (error) => console.warn('The rendered page was redrawn', error),
+        startTransition(() => {
+          hydrateRoot(rootElement, app, {
+            onRecoverableError: (error) => console.warn('The rendered page was redrawn', error),
+          });
         }),
       );
     return;
