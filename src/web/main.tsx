@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { AwakenRenderedPage } from './app/awaken-rendered-page';
 import { AppErrorBoundary, ApplicationErrorPage } from './app/application-error';
 import { createAppRouter, preloadFirstPage } from './app/router';
 import { readVisitorSnapshot } from './app/visitor-snapshot';
@@ -79,9 +80,11 @@ function mount() {
   }
   const app = (
     <StrictMode>
-      <AppErrorBoundary>
-        <App router={createAppRouter()} visitor={visitor} />
-      </AppErrorBoundary>
+      <AwakenRenderedPage>
+        <AppErrorBoundary>
+          <App router={createAppRouter()} visitor={visitor} />
+        </AppErrorBoundary>
+      </AwakenRenderedPage>
     </StrictMode>
   );
   if (visitor) {

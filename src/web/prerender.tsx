@@ -15,6 +15,7 @@ import {
 import type { TPublicConfig } from '@shared/schemas/config';
 import { App } from './app/app';
 import { AppErrorBoundary } from './app/application-error';
+import { AwakenRenderedPage } from './app/awaken-rendered-page';
 import { routes } from './app/router';
 import { PRERENDERED_PAGE_ATTRIBUTE } from './app/visitor-snapshot';
 
@@ -40,9 +41,11 @@ async function renderPage(path: string, config: TPublicConfig): Promise<string> 
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AppErrorBoundary>
-        <App router={router} visitor={{ path, config }} />
-      </AppErrorBoundary>
+      <AwakenRenderedPage>
+        <AppErrorBoundary>
+          <App router={router} visitor={{ path, config }} />
+        </AppErrorBoundary>
+      </AwakenRenderedPage>
     </StrictMode>,
     // One document, nothing streamed in later by inline scripts (the CSP allows none of those).
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
@@ -75,7 +78,7 @@ function wrapInShell(shell: string, page: string, markup: string, readAsset: TRe
     .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
     .replace(
       ROOT_ELEMENT,
-      `<div id="root" ${PRERENDERED_PAGE_ATTRIBUTE}="${page}">${markup}</div>\n    ${CONFIG_PLACEHOLDER}`,
+      `<div id="root" ${PRERENDERED_PAGE_ATTRIBUTE}="${page}" inert>${markup}</div>\n    ${CONFIG_PLACEHOLDER}`,
     );
 }
 
