@@ -44,7 +44,8 @@ import { createMailTransport } from './modules/mail/mail.transport';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerRequestContext } from './plugins/request-context';
-import { registerWebApp } from './plugins/web-app';
+import { FIRST_PAINT_SCRIPT_HASH, registerWebApp } from './plugins/web-app';
+import { toPublicConfig } from './modules/system/public-config';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       directives: {
         'script-src': [
           "'self'",
+          FIRST_PAINT_SCRIPT_HASH,
           ...(config.ANALYTICS_SCRIPT_URL ? [new URL(config.ANALYTICS_SCRIPT_URL).origin] : []),
         ],
         'style-src': ["'self'", "'unsafe-inline'"],
@@ -219,7 +221,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(adminRoutes(deps));
-  await registerWebApp(app, options.webDir);
+  await registerWebApp(app, {
+    webDir: options.webDir,
+    publicConfig: toPublicConfig(config, deps.externalProviders.list()),
+  });
 
   const cleanup = setInterval(() => {
     Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]).catch(

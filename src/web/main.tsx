@@ -1,7 +1,10 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { AwakenRenderedPage } from './app/awaken-rendered-page';
 import { AppErrorBoundary, ApplicationErrorPage } from './app/application-error';
+import { createAppRouter, preloadFirstPage } from './app/router';
+import { readVisitorSnapshot } from './app/visitor-snapshot';
 import './styles.css';
 
 declare global {
@@ -70,15 +73,38 @@ function mount() {
   ignoreExpectedRejections();
   reloadOnStaleChunks();
 
+  const visitor = readVisitorSnapshot(rootElement);
+  // `/` holds the sign-in page for a visitor: the address says so before the router starts.
+  if (visitor && visitor.path !== window.location.pathname) {
+    window.history.replaceState(window.history.state, '', visitor.path + window.location.hash);
+  }
+  const app = (
+    <StrictMode>
+      <AwakenRenderedPage>
+        <AppErrorBoundary>
+          <App router={createAppRouter()} visitor={visitor} />
+        </AppErrorBoundary>
+      </AwakenRenderedPage>
+    </StrictMode>
+  );
+  if (visitor) {
+    // The page is already on screen: React adopts it once the page's code is here. Should it
+    // differ from what the app renders, React renders afresh in the browser and says why here.
+    // As a transition, React hydrates in small slices and a tap in between is not held up.
+    void preloadFirstPage(visitor.path)
+      .catch((error: unknown) => console.warn('Loading the page ahead failed', error))
+      .then(() =>
+        startTransition(() => {
+          hydrateRoot(rootElement, app, {
+            onRecoverableError: (error) => console.warn('The rendered page was redrawn', error),
+          });
+        }),
+      );
+    return;
+  }
   const root = createRoot(rootElement);
   try {
-    root.render(
-      <StrictMode>
-        <AppErrorBoundary>
-          <App />
-        </AppErrorBoundary>
-      </StrictMode>,
-    );
+    root.render(app);
   } catch (error) {
     console.warn('Mounting Memento failed', error);
     root.render(<ApplicationErrorPage />);

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
+import { FIRST_PAINT_SCRIPT_HASH } from '../../src/server/plugins/web-app';
+import { CONFIG_PLACEHOLDER } from '../../src/shared/domain/first-paint';
 import { buildTestApp, TestDevice, type TestApp } from '../setup/app';
 
 let t: TestApp;
@@ -126,6 +128,105 @@ describe('serving the web app', () => {
       const missing = await web.app.inject({ method: 'GET', url: '/assets/app-old999.js' });
       expect(missing.statusCode).toBe(404);
       expect(missing.headers['content-type']).toContain('application/json');
+    } finally {
+      await web.close();
+    }
+  });
+});
+
+describe('serving the first screens rendered at build time (decision 030)', () => {
+  function writeWebBuild(): string {
+    const webDir = mkdtempSync(path.join(os.tmpdir(), 'memento-web-'));
+    mkdirSync(path.join(webDir, 'prerendered'), { recursive: true });
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Shell</title>');
+    const page = (words: string) =>
+      `<!doctype html><div id="root" data-prerendered-page="/auth">${words}</div>${CONFIG_PLACEHOLDER}`;
+    writeFileSync(path.join(webDir, 'prerendered', 'auth.html'), page('Sign In'));
+    writeFileSync(
+      path.join(webDir, 'prerendered', 'auth.analytics.html'),
+      page('Sign In, counted'),
+    );
+    writeFileSync(
+      path.join(webDir, 'prerendered', 'manifest.json'),
+      JSON.stringify({
+        pages: {
+          '/': { withoutAnalytics: 'auth.html', withAnalytics: 'auth.analytics.html' },
+          '/auth': { withoutAnalytics: 'auth.html', withAnalytics: 'auth.analytics.html' },
+        },
+      }),
+    );
+    return webDir;
+  }
+
+  it("sends a visitor the rendered page with this installation's config, anyone else the app", async () => {
+    const web = await buildTestApp({ webDir: writeWebBuild() });
+    try {
+      const visitor = await web.app.inject({ method: 'GET', url: '/auth' });
+      expect(visitor.statusCode).toBe(200);
+      expect(visitor.headers['content-type']).toContain('text/html');
+      expect(visitor.headers.vary).toContain('Cookie');
+      expect(visitor.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      expect(visitor.headers['content-security-policy']).toContain(FIRST_PAINT_SCRIPT_HASH);
+      expect(visitor.body).toContain('Sign In');
+      expect(visitor.body).not.toContain(CONFIG_PLACEHOLDER);
+      expect(visitor.body).toContain(
+        '<script type="application/json" id="memento-config">{"analyticsScriptUrl":null,',
+      );
+
+      // `/` shows a visitor the sign-in page; the browser then names it /auth.
+      const home = await web.app.inject({ method: 'GET', url: '/' });
+      expect(home.body).toContain('data-prerendered-page="/auth"');
+
+      // Signed in (or once was): the app decides, as before.
+      const member = await web.app.inject({
+        method: 'GET',
+        url: '/',
+        cookies: { memento_session: 'anything' },
+      });
+      expect(member.body).toBe('<!doctype html><title>Shell</title>');
+      expect(member.headers.vary).toContain('Cookie');
+
+      // Another view of the page than the one rendered.
+      const register = await web.app.inject({ method: 'GET', url: '/auth?mode=register' });
+      expect(register.body).toBe('<!doctype html><title>Shell</title>');
+
+      const file = await web.app.inject({ method: 'GET', url: '/prerendered/manifest.json' });
+      expect(file.statusCode).toBe(404);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('sends the page whose cookie banner mentions analytics when analytics is configured', async () => {
+    const web = await buildTestApp({
+      webDir: writeWebBuild(),
+      env: { ANALYTICS_SCRIPT_URL: 'https://stats.example/script.js' },
+    });
+    try {
+      const visitor = await web.app.inject({ method: 'GET', url: '/auth' });
+      expect(visitor.body).toContain('Sign In, counted');
+      expect(visitor.body).toContain('"analyticsScriptUrl":"https://stats.example/script.js"');
+    } finally {
+      await web.close();
+    }
+  });
+  it('sends the app itself when a sign-in provider is set up (the rendered page has no buttons)', async () => {
+    const web = await buildTestApp({
+      webDir: writeWebBuild(),
+      env: {
+        OIDC_ISSUER: 'https://id.care-home.example',
+        OIDC_CLIENT_ID: 'memento',
+        OIDC_CLIENT_SECRET: 'a-client-secret',
+        OIDC_NAME: 'Care Home Login',
+      },
+    });
+    try {
+      const visitor = await web.app.inject({ method: 'GET', url: '/auth' });
+      expect(visitor.body).toBe('<!doctype html><title>Shell</title>');
+      const device = await TestDevice.create(web.app);
+      expect((await device.get('/api/config')).json().externalProviders).toEqual([
+        { id: 'oidc', name: 'Care Home Login' },
+      ]);
     } finally {
       await web.close();
     }

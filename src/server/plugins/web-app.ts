@@ -1,40 +1,116 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../shared/domain/errors';
+import {
+  CONFIG_ELEMENT_ID,
+  CONFIG_PLACEHOLDER,
+  COOKIE_CHOICE_SCRIPT,
+  PRERENDERED_PAGES,
+  PRERENDER_DIR,
+  PRERENDER_MANIFEST,
+  type TPrerenderManifest,
+} from '../../shared/domain/first-paint';
+import type { TPublicConfig } from '../../shared/schemas/config';
 import { PROJECT_ROOT } from '../lib/paths';
+import { SESSION_COOKIE } from './request-context';
 
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 
+/** For the Content-Security-Policy: the one inline script the rendered pages carry. */
+export const FIRST_PAINT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(COOKIE_CHOICE_SCRIPT).digest('base64')}'`;
+
+const PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+interface WebAppOptions {
+  webDir?: string;
+  publicConfig: TPublicConfig;
+}
+
+/** The config as a data block (never run, so the CSP allows it); `<` escaped to stay inside. */
+function renderConfigElement(publicConfig: TPublicConfig): string {
+  const json = JSON.stringify(publicConfig).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>`;
+}
+
+/**
+ * A visitor's first screen, rendered at build time (decision 030): only for a request with no
+ * session cookie (nobody can be signed in) and no query (which may ask for another view). Read
+ * on each request, so a rebuild is served at once, as the assets are.
+ */
+async function readVisitorPage(
+  webDir: string,
+  request: FastifyRequest,
+  address: string,
+  hasAnalytics: boolean,
+): Promise<string | null> {
+  if (request.cookies[SESSION_COOKIE] !== undefined || request.url.includes('?')) return null;
+  const dir = path.join(webDir, PRERENDER_DIR);
+  try {
+    const manifest = JSON.parse(
+      await readFile(path.join(dir, PRERENDER_MANIFEST), 'utf8'),
+    ) as TPrerenderManifest;
+    const files = manifest.pages[address];
+    if (!files) return null;
+    return await readFile(
+      path.join(dir, hasAnalytics ? files.withAnalytics : files.withoutAnalytics),
+      'utf8',
+    );
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year, everything else revalidated, and
- * index.html for every other GET so that client-side routes (and the 404 page) work.
+ * index.html for every other GET so that client-side routes (and the 404 page) work. The first
+ * screens a visitor meets come rendered (decision 030).
  */
-export async function registerWebApp(app: FastifyInstance, webDir = WEB_DIST_DIR) {
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
+  const webDir = options.webDir ?? WEB_DIST_DIR;
   const hasWebApp = existsSync(path.join(webDir, 'index.html'));
+  const configElement = renderConfigElement(options.publicConfig);
+  const hasAnalytics = options.publicConfig.analyticsScriptUrl !== null;
+  // The rendered sign-in screen has no provider buttons: with a provider set up, the app draws it.
+  const hasRenderedPages = options.publicConfig.externalProviders.length === 0;
 
   if (hasWebApp) {
     await app.register(fastifyStatic, {
       root: webDir,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.config.ts); others compress on the fly.
+      preCompressed: true,
       // The API is never a file; unknown /api paths fall through to the JSON 404 below.
-      allowedPath: (pathName) => !pathName.startsWith('/api/'),
+      allowedPath: (pathName) =>
+        !pathName.startsWith('/api/') && !pathName.startsWith(`/${PRERENDER_DIR}/`),
       setHeaders(res, filePath) {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
           'cache-control',
-          isHashedAsset
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=0, must-revalidate',
+          isHashedAsset ? 'public, max-age=31536000, immutable' : PAGE_CACHE_CONTROL,
         );
       },
     });
-  }
 
-  if (hasWebApp) {
-    // The static handler treats '/' as a directory; the app's front door is index.html.
-    app.get('/', (_request, reply) => reply.sendFile('index.html', webDir));
+    const sendPage = async (request: FastifyRequest, reply: FastifyReply, address: string) => {
+      // The same address answers a visitor and a signed-in person differently.
+      reply.header('vary', 'Cookie');
+      const page = hasRenderedPages
+        ? await readVisitorPage(webDir, request, address, hasAnalytics)
+        : null;
+      if (page === null) return reply.sendFile('index.html', webDir);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', PAGE_CACHE_CONTROL)
+        .send(page.replace(CONFIG_PLACEHOLDER, configElement));
+    };
+    // '/' included: the static handler treats it as a directory; the front door is a page.
+    for (const address of Object.keys(PRERENDERED_PAGES)) {
+      app.get(address, (request, reply) => sendPage(request, reply, address));
+    }
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,12 +1,17 @@
-import { useState } from 'react';
+import type { ComponentProps } from 'react';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './providers';
-import { createAppRouter } from './router';
+import type { TVisitorSnapshot } from './visitor-snapshot';
 
-export function App() {
-  const [router] = useState(createAppRouter);
+interface AppProps {
+  /** The browser's router, or a memory router when the build renders a page. */
+  router: ComponentProps<typeof RouterProvider>['router'];
+  visitor: TVisitorSnapshot | null;
+}
+
+export function App({ router, visitor }: AppProps) {
   return (
-    <AppProviders>
+    <AppProviders visitor={visitor}>
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -1,19 +1,47 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from '@web/components/ui/toast';
+import { useToasts } from '@web/components/ui/use-toast';
 import { AuthProvider } from '@web/features/auth/auth-provider';
 import { DeviceProvider } from '@web/features/device/device-provider';
 import { createQueryClient } from './query-client';
+import { seedVisitorQueries, type TVisitorSnapshot } from './visitor-snapshot';
+
+const Toaster = lazy(() =>
+  import('@web/components/ui/toast').then((module) => ({ default: module.Toaster })),
+);
+
+/** The toast machinery loads with the first toast: most first screens never show one. */
+function LazyToaster() {
+  const toasts = useToasts();
+  const [isNeeded, setIsNeeded] = useState(false);
+  if (toasts.length > 0 && !isNeeded) setIsNeeded(true);
+  if (!isNeeded) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
+
+interface AppProvidersProps {
+  children: ReactNode;
+  /** A page rendered for a visitor: show it at once, and let the device register behind it. */
+  visitor: TVisitorSnapshot | null;
+}
 
 /** Query cache, then device identity, then the signed-in user: each needs the one before. */
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+export function AppProviders({ children, visitor }: AppProvidersProps) {
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    if (visitor) seedVisitorQueries(client, visitor);
+    return client;
+  });
   return (
     <QueryClientProvider client={queryClient}>
-      <DeviceProvider>
+      <DeviceProvider isVisitorPage={visitor !== null}>
         <AuthProvider>{children}</AuthProvider>
       </DeviceProvider>
-      <Toaster />
+      <LazyToaster />
     </QueryClientProvider>
   );
 }

@@ -1,34 +1,34 @@
-import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { lazyPage } from '@web/lib/lazy-page';
 import { RouteErrorPage } from './application-error';
 import { AppLayout } from './layout/app-layout';
 import { RedirectIfSignedIn, RequireAuth } from './route-guards';
 
 // Every page is its own chunk, so the first screen only downloads what it shows.
-const HomePage = lazy(() => import('@web/pages/home/home-page'));
-const AuthPage = lazy(() => import('@web/pages/auth/auth-page'));
-const OnboardingPage = lazy(() => import('@web/pages/onboarding/onboarding-page'));
-const SetupPasswordPage = lazy(() => import('@web/pages/setup-password/setup-password-page'));
-const RecipientsPage = lazy(() => import('@web/pages/recipients/recipients-page'));
-const RecordPage = lazy(() => import('@web/pages/record/record-page'));
-const AuditLogsPage = lazy(() => import('@web/pages/audit-logs/audit-logs-page'));
-const AdminPage = lazy(() => import('@web/pages/admin/admin-page'));
-const SignInMethodsPage = lazy(() => import('@web/pages/sign-in-methods/sign-in-methods-page'));
-const ImportFromMobilePage = lazy(
+const HomePage = lazyPage(() => import('@web/pages/home/home-page'));
+const AuthPage = lazyPage(() => import('@web/pages/auth/auth-page'));
+const OnboardingPage = lazyPage(() => import('@web/pages/onboarding/onboarding-page'));
+const SetupPasswordPage = lazyPage(() => import('@web/pages/setup-password/setup-password-page'));
+const RecipientsPage = lazyPage(() => import('@web/pages/recipients/recipients-page'));
+const RecordPage = lazyPage(() => import('@web/pages/record/record-page'));
+const AuditLogsPage = lazyPage(() => import('@web/pages/audit-logs/audit-logs-page'));
+const AdminPage = lazyPage(() => import('@web/pages/admin/admin-page'));
+const SignInMethodsPage = lazyPage(() => import('@web/pages/sign-in-methods/sign-in-methods-page'));
+const ImportFromMobilePage = lazyPage(
   () => import('@web/pages/import-from-mobile/import-from-mobile-page'),
 );
-const VerifyEmailPage = lazy(() => import('@web/pages/verify-email/verify-email-page'));
-const AboutPage = lazy(() => import('@web/pages/about/about-page'));
-const AboutMementoPage = lazy(() => import('@web/pages/about-memento/about-memento-page'));
-const SupportPage = lazy(() => import('@web/pages/support/support-page'));
-const FaqPage = lazy(() => import('@web/pages/faq/faq-page'));
-const FeaturesPage = lazy(() => import('@web/pages/features/features-page'));
-const MarketingPage = lazy(() => import('@web/pages/marketing/marketing-page'));
-const PremiumPage = lazy(() => import('@web/pages/premium/premium-page'));
-const NotFoundPage = lazy(() => import('@web/pages/not-found/not-found-page'));
+const VerifyEmailPage = lazyPage(() => import('@web/pages/verify-email/verify-email-page'));
+const AboutPage = lazyPage(() => import('@web/pages/about/about-page'));
+const AboutMementoPage = lazyPage(() => import('@web/pages/about-memento/about-memento-page'));
+const SupportPage = lazyPage(() => import('@web/pages/support/support-page'));
+const FaqPage = lazyPage(() => import('@web/pages/faq/faq-page'));
+const FeaturesPage = lazyPage(() => import('@web/pages/features/features-page'));
+const MarketingPage = lazyPage(() => import('@web/pages/marketing/marketing-page'));
+const PremiumPage = lazyPage(() => import('@web/pages/premium/premium-page'));
+const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'));
 
 /** SPEC §2 route table. */
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
@@ -123,6 +123,17 @@ const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The pages the build renders for visitors (@shared/domain/first-paint), by path. */
+const FIRST_PAGES: Record<string, { preload: () => Promise<unknown> }> = {
+  '/auth': AuthPage,
+  '/features': FeaturesPage,
+};
+
+/** Loads the code of a page rendered at build time, so that it hydrates in one pass. */
+export async function preloadFirstPage(path: string): Promise<void> {
+  await FIRST_PAGES[path]?.preload();
+}
 
 export function createAppRouter() {
   return createBrowserRouter(routes);

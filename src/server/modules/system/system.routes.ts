@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../app';
 import { isDiskFullNow } from '../../lib/disk-space';
+import { toPublicConfig } from './public-config';
 
 /** A health probe must answer promptly even when the database's network hangs. */
 const HEALTH_TIMEOUT_MS = 3_000;
@@ -36,11 +37,7 @@ export const systemRoutes =
       }
     });
 
-    app.get('/api/config', async (): Promise<TPublicConfig> => ({
-      analyticsScriptUrl: deps.config.ANALYTICS_SCRIPT_URL ?? null,
-      donationUrl: deps.config.DONATION_URL ?? null,
-      sourceCodeUrl: deps.config.SOURCE_CODE_URL ?? null,
-      billingEnabled: Boolean(deps.config.STRIPE_SECRET_KEY),
-      externalProviders: deps.externalProviders.list(),
-    }));
+    app.get('/api/config', async (): Promise<TPublicConfig> =>
+      toPublicConfig(deps.config, deps.externalProviders.list()),
+    );
   };

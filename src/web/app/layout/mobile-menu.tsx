@@ -1,11 +1,11 @@
-import { useState } from 'react';
-import { NavLink } from 'react-router';
-import { Dialog as DialogPrimitive } from 'radix-ui';
-import { LogOut, Menu, X } from 'lucide-react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { Menu } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
-import { cn } from '@web/lib/utils';
-import { BrandLink } from './brand-link';
 import type { TNavLink } from './nav-links';
+
+const MobileMenuSheet = lazy(() =>
+  import('./mobile-menu-sheet').then((module) => ({ default: module.MobileMenuSheet })),
+);
 
 interface MobileMenuProps {
   links: readonly TNavLink[];
@@ -13,71 +13,47 @@ interface MobileMenuProps {
   onSignOut: () => void;
 }
 
-/** Side sheet with the same links, for narrow screens. */
+/**
+ * The menu button for narrow screens. The sheet it opens (a dialog) loads on the first tap, so a
+ * first screen does not wait for the dialog's code.
+ */
 export function MobileMenu({ links, isSignedIn, onSignOut }: MobileMenuProps) {
   const [isOpen, setIsOpen] = useState(false);
-  const close = () => setIsOpen(false);
+  const [wasOpened, setWasOpened] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
 
   return (
-    <DialogPrimitive.Root open={isOpen} onOpenChange={setIsOpen}>
-      <DialogPrimitive.Trigger asChild>
-        <Button variant="ghost" size="icon" className="xl:hidden" aria-label="Open menu">
-          <Menu className="size-7" aria-hidden="true" />
-        </Button>
-      </DialogPrimitive.Trigger>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-[#1b1714]/55 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out" />
-        <DialogPrimitive.Content className="fixed inset-y-0 right-0 z-50 flex w-[min(22rem,88vw)] flex-col gap-6 overflow-y-auto bg-card p-5 shadow-lifted data-[state=open]:animate-sheet-in data-[state=closed]:animate-sheet-out">
-          <div className="flex items-center justify-between gap-3">
-            <BrandLink onClick={close} />
-            <DialogPrimitive.Close asChild>
-              <Button variant="ghost" size="icon" aria-label="Close menu">
-                <X className="size-7" aria-hidden="true" />
-              </Button>
-            </DialogPrimitive.Close>
-          </div>
-          <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
-          <DialogPrimitive.Description className="sr-only">
-            Pages of Memento
-          </DialogPrimitive.Description>
-          <nav aria-label="Main">
-            <ul className="flex flex-col gap-1">
-              {links.map((link) => (
-                <li key={link.to}>
-                  <NavLink
-                    to={link.to}
-                    end
-                    onClick={close}
-                    className={({ isActive }) =>
-                      cn(
-                        'flex min-h-13 items-center rounded-lg px-4 text-lg font-semibold',
-                        isActive
-                          ? 'bg-primary-soft text-primary'
-                          : 'text-foreground hover:bg-muted',
-                      )
-                    }
-                  >
-                    {link.label}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          {isSignedIn && (
-            <Button
-              variant="outline"
-              className="mt-auto"
-              onClick={() => {
-                close();
-                onSignOut();
-              }}
-            >
-              <LogOut aria-hidden="true" />
-              Sign Out
-            </Button>
-          )}
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+    <>
+      <Button
+        ref={button}
+        variant="ghost"
+        size="icon"
+        className="xl:hidden"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={isOpen}
+        onClick={() => {
+          setWasOpened(true);
+          setIsOpen(true);
+        }}
+      >
+        <Menu className="size-7" aria-hidden="true" />
+      </Button>
+      {wasOpened && (
+        <Suspense fallback={null}>
+          <MobileMenuSheet
+            links={links}
+            isSignedIn={isSignedIn}
+            onSignOut={onSignOut}
+            isOpen={isOpen}
+            onOpenChange={setIsOpen}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              button.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -14,7 +14,7 @@ import { dismissToast, toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
 import { useIsOffline } from '@web/lib/use-online-status';
 import { wait } from '@web/lib/utils';
-import { useDeviceId } from '@web/features/device/device-provider';
+import { useDeviceIdIfReady } from '@web/features/device/device-provider';
 import {
   cacheDeviceStatus,
   cacheUser,
@@ -77,7 +77,7 @@ function logSessionCheckFailure(error: unknown) {
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const deviceId = useDeviceId();
+  const deviceId = useDeviceIdIfReady();
   const isOffline = useIsOffline();
   const [cachedUser] = useState(readCachedUser);
   const [cachedDeviceStatus] = useState(readCachedDeviceStatus);

@@ -1,8 +1,14 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { TResetDeviceResponse } from '@shared/schemas/devices';
 import { dismissToast } from '@web/components/ui/use-toast';
-import { EmergencyResetDialog } from './emergency-reset-dialog';
-import { ResetDeviceDialog } from './reset-device-dialog';
+
+// Loaded the first time one is opened: the pages that offer a reset do not need them to show.
+const ResetDeviceDialog = lazy(() =>
+  import('./reset-device-dialog').then((module) => ({ default: module.ResetDeviceDialog })),
+);
+const EmergencyResetDialog = lazy(() =>
+  import('./emergency-reset-dialog').then((module) => ({ default: module.EmergencyResetDialog })),
+);
 
 type TOpenDialog = 'reset' | 'emergency' | null;
 
@@ -14,6 +20,7 @@ export function useDeviceResetDialogs(
   options: { onDeviceFreed?: (result: TResetDeviceResponse) => void } = {},
 ) {
   const [openDialog, setOpenDialog] = useState<TOpenDialog>(null);
+  const [wasOpened, setWasOpened] = useState(false);
   const openDialogRef = useRef<TOpenDialog>(null);
   const opener = useRef<HTMLElement | null>(null);
 
@@ -25,6 +32,7 @@ export function useDeviceResetDialogs(
     }
     openDialogRef.current = dialog;
     setOpenDialog(dialog);
+    if (dialog) setWasOpened(true);
   }
 
   function returnFocus(event: Event) {
@@ -39,8 +47,8 @@ export function useDeviceResetDialogs(
     }
   }
 
-  const dialogs = (
-    <>
+  const dialogs = wasOpened && (
+    <Suspense fallback={null}>
       <ResetDeviceDialog
         open={openDialog === 'reset'}
         onOpenChange={(isOpen) => show(isOpen ? 'reset' : null)}
@@ -53,7 +61,7 @@ export function useDeviceResetDialogs(
         onOpenChange={(isOpen) => show(isOpen ? 'emergency' : null)}
         onCloseAutoFocus={returnFocus}
       />
-    </>
+    </Suspense>
   );
 
   return {

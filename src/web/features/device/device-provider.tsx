@@ -21,11 +21,19 @@ export const DEVICE_MESSAGES = {
 
 const DeviceIdContext = createContext<string | null>(null);
 
-/** This browser's device id. Only usable below DeviceProvider, which renders once it exists. */
+/**
+ * This browser's device id. Only usable where the id exists: below DeviceProvider, which renders
+ * once it does, except on a visitor's page (see `useDeviceIdIfReady`).
+ */
 export function useDeviceId(): string {
   const deviceId = useContext(DeviceIdContext);
   if (!deviceId) throw new Error('useDeviceId must be used within a DeviceProvider');
   return deviceId;
+}
+
+/** The device id, or null while a visitor's page registers this browser behind the scenes. */
+export function useDeviceIdIfReady(): string | null {
+  return useContext(DeviceIdContext);
 }
 
 function DeviceInitializing() {
@@ -56,11 +64,20 @@ function DeviceInitFailed() {
 
 type TInitState = 'initializing' | 'ready' | 'failed';
 
+interface DeviceProviderProps {
+  children: ReactNode;
+  /**
+   * A page rendered for a visitor (decision 030) shows at once: it needs nothing from the server,
+   * and every request waits for the registration itself (api-client).
+   */
+  isVisitorPage?: boolean;
+}
+
 /**
  * Gives this browser a device identity before anything else talks to the server (SPEC §4):
  * the app below only renders once the id exists.
  */
-export function DeviceProvider({ children }: { children: ReactNode }) {
+export function DeviceProvider({ children, isVisitorPage = false }: DeviceProviderProps) {
   const [initState, setInitState] = useState<TInitState>('initializing');
   const deviceId = useSyncExternalStore(subscribeToDeviceId, getDeviceId, getDeviceId);
 
@@ -86,6 +103,6 @@ export function DeviceProvider({ children }: { children: ReactNode }) {
   }, []);
 
   if (initState === 'failed') return <DeviceInitFailed />;
-  if (initState === 'initializing' || !deviceId) return <DeviceInitializing />;
+  if (!isVisitorPage && (initState === 'initializing' || !deviceId)) return <DeviceInitializing />;
   return <DeviceIdContext.Provider value={deviceId}>{children}</DeviceIdContext.Provider>;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import {
   ArrowLeft,
@@ -12,21 +12,42 @@ import type { TLoginForm } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
 import { dismissToast } from '@web/components/ui/use-toast';
-import {
-  AuthErrorPanel,
-  isDeviceBindingError,
-} from '@web/features/auth/components/auth-error-panel';
 import { LoginForm } from '@web/features/auth/components/login-form';
-import { RegisterForm } from '@web/features/auth/components/register-form';
+import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
 import { ExternalSignInContinuation } from '@web/features/external-sign-in/components/external-sign-in-continuation';
 import { ExternalSignInNotice } from '@web/features/external-sign-in/components/external-sign-in-notice';
 import { ProviderButtons } from '@web/features/external-sign-in/components/provider-buttons';
-import { BreakGlassForm } from '@web/features/emergency-access/components/break-glass-form';
-import { ForgotPasswordForm } from '@web/features/passwords/components/forgot-password-form';
-import { ResetPasswordForm } from '@web/features/passwords/components/reset-password-form';
 import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
+
+// Signing in is the first screen; the other views and the error help load when they are needed.
+const AuthErrorPanel = lazy(() =>
+  import('@web/features/auth/components/auth-error-panel').then((module) => ({
+    default: module.AuthErrorPanel,
+  })),
+);
+const RegisterForm = lazy(() =>
+  import('@web/features/auth/components/register-form').then((module) => ({
+    default: module.RegisterForm,
+  })),
+);
+const BreakGlassForm = lazy(() =>
+  import('@web/features/emergency-access/components/break-glass-form').then((module) => ({
+    default: module.BreakGlassForm,
+  })),
+);
+const ForgotPasswordForm = lazy(() =>
+  import('@web/features/passwords/components/forgot-password-form').then((module) => ({
+    default: module.ForgotPasswordForm,
+  })),
+);
+const ResetPasswordForm = lazy(() =>
+  import('@web/features/passwords/components/reset-password-form').then((module) => ({
+    default: module.ResetPasswordForm,
+  })),
+);
 
 /** SPEC §2 sub-views of /auth. */
 type TView = 'login' | 'register' | 'forgot_password' | 'reset_password' | 'break_glass';
@@ -219,12 +240,14 @@ export default function AuthPage() {
           )}
 
           {error && isFormView && (
-            <AuthErrorPanel
-              error={error}
-              view={view}
-              credentials={authError?.credentials}
-              onResetDevice={openReset}
-            />
+            <Suspense fallback={null}>
+              <AuthErrorPanel
+                error={error}
+                view={view}
+                credentials={authError?.credentials}
+                onResetDevice={openReset}
+              />
+            </Suspense>
           )}
 
           {view === 'break_glass' && <BreakGlassIntroduction />}
@@ -256,50 +279,52 @@ export default function AuthPage() {
           {view === 'login' && (!isContinuingSignIn || error) && (
             <LoginForm key="login" onError={onError} />
           )}
-          {view === 'register' && <RegisterForm key="register" onError={onError} />}
-          {view === 'forgot_password' && (
-            <ForgotPasswordForm
-              key="forgot_password"
-              onSent={(email, message) => {
-                setPrefill({ email });
-                switchTo('reset_password', {
-                  view: 'reset_password',
-                  variant: 'info',
-                  title: PASSWORD_TEXT.resetInstructionsSent,
-                  message,
-                });
-              }}
-            />
-          )}
-          {view === 'reset_password' && (
-            <ResetPasswordForm
-              key={`reset_password-${prefill.email ?? ''}-${prefill.code ?? ''}`}
-              defaultEmail={prefill.email}
-              defaultCode={prefill.code}
-              onReset={() => {
-                setPrefill({});
-                switchTo('login', {
-                  view: 'login',
-                  variant: 'success',
-                  title: PASSWORD_TEXT.resetSuccessful,
-                  message: 'You can now sign in with your new password.',
-                });
-              }}
-            />
-          )}
-          {view === 'break_glass' && (
-            <BreakGlassForm
-              key="break_glass"
-              onReset={(message) =>
-                switchTo('login', {
-                  view: 'login',
-                  variant: 'success',
-                  title: 'Password reset with emergency access',
-                  message,
-                })
-              }
-            />
-          )}
+          <Suspense fallback={<Spinner className="mx-auto size-10" label="Loading" />}>
+            {view === 'register' && <RegisterForm key="register" onError={onError} />}
+            {view === 'forgot_password' && (
+              <ForgotPasswordForm
+                key="forgot_password"
+                onSent={(email, message) => {
+                  setPrefill({ email });
+                  switchTo('reset_password', {
+                    view: 'reset_password',
+                    variant: 'info',
+                    title: PASSWORD_TEXT.resetInstructionsSent,
+                    message,
+                  });
+                }}
+              />
+            )}
+            {view === 'reset_password' && (
+              <ResetPasswordForm
+                key={`reset_password-${prefill.email ?? ''}-${prefill.code ?? ''}`}
+                defaultEmail={prefill.email}
+                defaultCode={prefill.code}
+                onReset={() => {
+                  setPrefill({});
+                  switchTo('login', {
+                    view: 'login',
+                    variant: 'success',
+                    title: PASSWORD_TEXT.resetSuccessful,
+                    message: 'You can now sign in with your new password.',
+                  });
+                }}
+              />
+            )}
+            {view === 'break_glass' && (
+              <BreakGlassForm
+                key="break_glass"
+                onReset={(message) =>
+                  switchTo('login', {
+                    view: 'login',
+                    variant: 'success',
+                    title: 'Password reset with emergency access',
+                    message,
+                  })
+                }
+              />
+            )}
+          </Suspense>
 
           {view === 'login' && (
             <div className="flex flex-col items-center gap-1 text-center">

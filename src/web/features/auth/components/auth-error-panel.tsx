@@ -4,6 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
 import type { TMoveCredentials } from '@web/features/device-move/device-move-api';
 import { isApiError } from '@web/lib/api-client';
+import { isDeviceBindingError } from '../device-binding-error';
 
 interface AuthErrorPanelProps {
   error: Error;
@@ -11,16 +12,6 @@ interface AuthErrorPanelProps {
   /** What was typed into the sign-in form, for moving the account to this device (D18). */
   credentials?: TMoveCredentials | null;
   onResetDevice: () => void;
-}
-
-/** True when the error is about this device's binding, so the panel offers the reset. */
-export function isDeviceBindingError(error: Error | null, view: 'login' | 'register'): boolean {
-  if (!error) return false;
-  if (view === 'login')
-    return (
-      isApiError(error, 'NOT_PRIMARY_DEVICE') || isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT')
-    );
-  return isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT');
 }
 
 /** SPEC §8 sign-in and registration error panels, chosen by error code. */

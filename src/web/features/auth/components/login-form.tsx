@@ -1,17 +1,19 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound, Mail } from 'lucide-react';
-import {
-  ZAccessCodeLoginForm,
-  ZLoginForm,
-  type TAccessCodeLoginForm,
-  type TLoginForm,
-} from '@shared/schemas/auth';
+import type { TAccessCodeLoginForm, TLoginForm } from '@shared/schemas/auth';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { useAuth } from '@web/features/auth/auth-provider';
+import { lazyResolver } from '@web/lib/lazy-resolver';
 import { cn } from '@web/lib/utils';
+
+const passwordLoginResolver = lazyResolver<TLoginForm>(() =>
+  import('./login-resolvers').then((module) => module.passwordLoginResolver),
+);
+const accessCodeLoginResolver = lazyResolver<TAccessCodeLoginForm>(() =>
+  import('./login-resolvers').then((module) => module.accessCodeLoginResolver),
+);
 
 type TMethod = 'username_password' | 'email_access_code';
 
@@ -98,7 +100,7 @@ function PasswordLoginForm({ onError }: LoginFormProps) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<TLoginForm>({
-    resolver: zodResolver(ZLoginForm),
+    resolver: passwordLoginResolver,
     defaultValues: { username: '', password: '' },
   });
 
@@ -142,7 +144,7 @@ function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<TAccessCodeLoginForm>({
-    resolver: zodResolver(ZAccessCodeLoginForm),
+    resolver: accessCodeLoginResolver,
     defaultValues: { email: '', accessCode: '' },
   });
 

@@ -1,0 +1,32 @@
+// The first screens a visitor meets, rendered to HTML at build time and served to requests that
+// carry no session cookie, so their words paint before any script runs (decision 030).
+import { STORAGE_KEYS } from './device';
+
+/** The address asked for → the page a visitor sees there (`/` sends a visitor to sign in). */
+export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
+  '/': '/auth',
+  '/auth': '/auth',
+  '/features': '/features',
+};
+
+/** Where the build writes the rendered pages and their index, inside the web build (vite.config.ts). */
+export const PRERENDER_DIR = 'prerendered';
+export const PRERENDER_MANIFEST = 'manifest.json';
+
+/** Index of the rendered pages: one file per page and per analytics setting (the banner's words). */
+export interface TPrerenderManifest {
+  pages: Record<string, { withoutAnalytics: string; withAnalytics: string }>;
+}
+
+/** Stands in the rendered HTML where the server writes this installation's public config. */
+export const CONFIG_PLACEHOLDER = '<!--memento-config-->';
+export const CONFIG_ELEMENT_ID = 'memento-config';
+
+/**
+ * Runs before the first paint: a visitor who already answered the cookie question must not see
+ * the banner that the rendered page carries for first visits. Mirrors the consent store's check
+ * (an object with boolean choices). Allowed by its hash in the Content-Security-Policy.
+ */
+export const COOKIE_CHOICE_SCRIPT = `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(
+  STORAGE_KEYS.cookieConsent,
+)}));if(c&&typeof c.analytics==='boolean'&&typeof c.marketing==='boolean')document.documentElement.setAttribute('data-cookie-choice','')}catch(e){}`;

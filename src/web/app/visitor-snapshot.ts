@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { CONFIG_ELEMENT_ID } from '@shared/domain/first-paint';
+import type { TPublicConfig } from '@shared/schemas/config';
+import { USER_QUERY_KEY } from '@web/features/auth/auth-api';
+import { CONFIG_QUERY_KEY } from '@web/features/config/config-api';
+
+/**
+ * A first screen rendered at build time for a visitor (decision 030). The server sends it only
+ * to a request without a session cookie, so the page knows two things before any request: nobody
+ * is signed in, and this installation's public config (written into the page by the server).
+ */
+export interface TVisitorSnapshot {
+  /** The page rendered, which may differ from the address asked for (`/` shows sign-in). */
+  path: string;
+  config: TPublicConfig;
+}
+
+/** On the root element of a rendered page: which page it holds. */
+export const PRERENDERED_PAGE_ATTRIBUTE = 'data-prerendered-page';
+
+/** The snapshot this page arrived with, or null for the plain app shell. */
+export function readVisitorSnapshot(root: HTMLElement): TVisitorSnapshot | null {
+  const path = root.getAttribute(PRERENDERED_PAGE_ATTRIBUTE);
+  const configText = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
+  if (!path || !configText || !root.firstElementChild) return null;
+  try {
+    return { path, config: JSON.parse(configText) as TPublicConfig };
+  } catch {
+    return null;
+  }
+}
+
+/** What the snapshot already answers, so the first render needs no request. */
+export function seedVisitorQueries(queryClient: QueryClient, snapshot: TVisitorSnapshot): void {
+  queryClient.setQueryData(CONFIG_QUERY_KEY, snapshot.config);
+  queryClient.setQueryData(USER_QUERY_KEY, null);
+}
