@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { startTestIdentityProvider } from '../setup/oidc-idp.mjs';
 import { expectNoSeriousViolations } from './support/axe';
 import {
   acceptTerms,
@@ -9,11 +10,40 @@ import {
   openApp,
   registerUser,
   signOutFromDashboard,
-  test,
+  test as base,
 } from './fixtures';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { startOwnServer, type OwnServer } from './support/own-server';
 
-// The server script (support/e2e-server.mjs) runs a real OpenID Connect provider that plays
-// Google, Apple and 'Sunrise Care Login' (OIDC_NAME); its sign-in page asks for an email and name.
+// A real OpenID Connect provider plays Google, Apple and 'Sunrise Care Login' (OIDC_NAME); its
+// sign-in page asks for an email and name. Each worker runs it beside a server of its own with
+// every provider setting the README lists pointing at it (the suite's shared server has none, so
+// the rendered first screens are what the other tests meet, decision 030).
+const test = base.extend<object, { providerServer: OwnServer }>({
+  providerServer: [
+    // Playwright reads the fixture's dependencies from the destructuring pattern; this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const port = 5280 + workerInfo.workerIndex;
+      const url = `http://localhost:${port}`;
+      const identityProvider = await startTestIdentityProvider({
+        appUrls: [url],
+        issuerHost: 'localhost',
+      });
+      const server = await startOwnServer(port, {
+        ...identityProvider.env,
+        ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+      });
+      await use(server);
+      await server.stop();
+      await identityProvider.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ providerServer }, use) => {
+    await use(providerServer.url);
+  },
+});
 
 const BUTTONS = ['Continue with Google', 'Continue with Apple', 'Continue with Sunrise Care Login'];
 

@@ -12,7 +12,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startTestIdentityProvider } from '../../setup/oidc-idp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const runId = randomBytes(4).toString('hex');
@@ -55,14 +54,6 @@ delete env.DATABASE_URL;
 // Mail goes to DATA_DIR/outbox, where the tests read it.
 delete env.SMTP_URL;
 if (adminUrl) env.DATABASE_URL = await createDatabase();
-// A real identity provider plays Google, Apple and the installation's own provider (issue 16):
-// every provider setting the README lists points at it.
-const identityProvider = await startTestIdentityProvider({
-  appUrls: [env.APP_URL],
-  issuerHost: new URL(env.APP_URL).hostname,
-});
-Object.assign(env, identityProvider.env);
-console.log(`[e2e] test identity provider at ${identityProvider.issuer}`);
 
 const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
   cwd: root,
@@ -76,7 +67,6 @@ async function cleanUpAndExit(code) {
   if (isCleaningUp) return;
   isCleaningUp = true;
   try {
-    await identityProvider.stop();
     if (adminUrl) await dropDatabase();
   } catch (error) {
     console.error(`[e2e] could not drop database ${databaseName}:`, error);

@@ -7,7 +7,8 @@ import pg from 'pg';
 
 /**
  * A server of the test's own (the real `npm start` on the built app), for a test that must stop
- * and restart it, or needs an installation whose first account is its admin. On PostgreSQL when
+ * and restart it, needs an installation whose first account is its admin, or settings of its
+ * own (`extraEnv`). On PostgreSQL when
  * TEST_DATABASE_URL is set (a database of its own), else PGlite under a fresh DATA_DIR.
  */
 export interface OwnServer {
@@ -33,7 +34,10 @@ async function waitForHealth(url: string) {
   throw new Error(`the test's own server did not start at ${url}`);
 }
 
-export async function startOwnServer(port: number): Promise<OwnServer> {
+export async function startOwnServer(
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<OwnServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-own-e2e-'));
   const url = `http://localhost:${port}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -65,6 +69,7 @@ export async function startOwnServer(port: number): Promise<OwnServer> {
     delete env.ADMIN_EMAIL;
     delete env.SMTP_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
+    Object.assign(env, extraEnv);
     child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env,
