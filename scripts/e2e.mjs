@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOW_TO_GET_CHROMIUM, findChromium } from '../tests/e2e/support/browser.mjs';
-import { buildWebIfStale } from './build-web.mjs';
+import { buildWebUnlessCurrent } from './build-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const isCi = process.env.CI === 'true';
@@ -29,8 +29,12 @@ console.log(`Browser tests use Chromium from ${browser.source}: ${browser.path}`
 
 // Built unless dist/web was built from exactly these sources, so the tests never exercise a
 // stale bundle and CI's second run (the other database engine) does not build it again.
-const buildStatus = buildWebIfStale();
-if (buildStatus !== 0) process.exit(buildStatus);
+try {
+  await buildWebUnlessCurrent();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 
 const playwrightCli = path.join(root, 'node_modules/@playwright/test/cli.js');
 process.exit(

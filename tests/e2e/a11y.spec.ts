@@ -59,6 +59,8 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
 
     test('signed-out pages', async ({ page }, testInfo) => {
+      // Eleven pages and eleven axe scans: on a busy machine more than the default minute.
+      test.slow();
       await openApp(page, '/auth');
       for (const { path, heading } of SIGNED_OUT_PAGES) {
         await page.goto(path);
@@ -70,6 +72,8 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
 
     test('the open states of the public pages', async ({ page }, testInfo) => {
+      // Ten axe scans.
+      test.slow();
       await openApp(page, '/about');
       await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `about with its buttons (${name})`);

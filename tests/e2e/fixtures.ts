@@ -287,6 +287,13 @@ export async function signOutFromDashboard(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 }
 
+/**
+ * For a test that waits on real time for a minute or more (a recording's plan limit, an upload
+ * through a server crash): playwright.config.ts queues these first, so they run beside the rest
+ * rather than after it.
+ */
+export const LONG_WAIT = { tag: '@long-wait' };
+
 interface Fixtures {
   /** Opens a page in a brand-new browser context: a device the server has never seen. */
   newDevice: () => Promise<Page>;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,7 +34,21 @@ async function waitForHealth(url: string) {
   throw new Error(`the test's own server did not start at ${url}`);
 }
 
-export async function startOwnServer(port: number): Promise<OwnServer> {
+/**
+ * A port nobody listens on, from the operating system. A fixed one per worker collided with
+ * another run of the browser tests on the same machine (CI runs one per database engine at once).
+ */
+async function findFreePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Kept across `crashAndRestart`, so the pages open on it reach the restarted server. */
+export async function startOwnServer(): Promise<OwnServer> {
+  const port = await findFreePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-own-e2e-'));
   const url = `http://localhost:${port}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -70,7 +85,13 @@ export async function startOwnServer(port: number): Promise<OwnServer> {
       env,
       stdio: 'inherit',
     });
-    await waitForHealth(url);
+    try {
+      await waitForHealth(url);
+    } catch (error) {
+      // A server that never answered is not left running after the test.
+      child.kill('SIGKILL');
+      throw error;
+    }
   };
   const halt = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
