@@ -9,7 +9,7 @@ import {
   E2E_SOURCE_CODE_URL,
 } from './tests/e2e/support/installation';
 
-// Browser tests drive the real production build (scripts/e2e.mjs runs `vite build` first) served
+// Browser tests drive the real production build (scripts/e2e.mjs builds it unless current) served
 // by the real server on its own port, with a fresh DATA_DIR and, under TEST_DATABASE_URL, a
 // brand-new PostgreSQL database (tests/e2e/support/e2e-server.mjs).
 const port = Number(process.env.E2E_PORT ?? 5055);
@@ -26,7 +26,12 @@ const chromiumPath = findChromium()?.path;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  workers: 2,
+  // Each test is queued on its own (a file's tests spread over the workers) except where a file
+  // asks for serial mode (decision 031).
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One folder per engine: CI runs both at once, and each run empties its own at the start.
+  outputDir: path.join('test-results', process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'),
   retries: 0,
   reporter: 'list',
   forbidOnly: true,
@@ -50,6 +55,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // Projects are queued in this order: the tests tagged LONG_WAIT (a minute or more of real time)
+  // start first, so they run beside the others rather than at the end. Together the two projects
+  // hold every test exactly once.
+  projects: [
+    { name: 'long-wait', grep: /@long-wait/ },
+    { name: 'chromium', grepInvert: /@long-wait/ },
+  ],
   webServer: {
     command: 'node tests/e2e/support/e2e-server.mjs',
     url: `http://127.0.0.1:${port}/api/health`,

@@ -1,3 +1,4 @@
 export const SERVER_ENTRY: string;
 export function isBuildStale(output: string, sources: string[]): boolean;
 export function buildServer(): Promise<void>;
+export function buildServerUnlessCurrent(): Promise<void>;

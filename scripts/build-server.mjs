@@ -5,6 +5,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildUnlessCurrent } from './build-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'dist/server/main.js');
@@ -48,6 +49,20 @@ export async function buildServer() {
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: true,
     logLevel: 'warning',
+  });
+}
+
+/**
+ * The build unless dist/server was built from exactly these sources (scripts/build-stamp.mjs):
+ * the tests' global setup calls it, so CI's two runs (one per database engine) share one build
+ * and neither deletes it under the other's running server (decision 031).
+ */
+export async function buildServerUnlessCurrent() {
+  await buildUnlessCurrent({
+    name: 'server',
+    sources: ['src/server', 'src/shared', 'scripts/build-server.mjs', 'package-lock.json'],
+    output: SERVER_ENTRY,
+    build: buildServer,
   });
 }
 

@@ -1,9 +1,10 @@
-// `npm run test:e2e`: the browser tests against a fresh production build.
+// `npm run test:e2e`: the browser tests against a production build of the current sources.
 // Extra arguments go to `playwright test` (e.g. `npm run test:e2e -- tests/e2e/auth.spec.ts`).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOW_TO_GET_CHROMIUM, findChromium } from '../tests/e2e/support/browser.mjs';
+import { buildWebUnlessCurrent } from './build-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const isCi = process.env.CI === 'true';
@@ -26,14 +27,14 @@ if (!browser) {
 }
 console.log(`Browser tests use Chromium from ${browser.source}: ${browser.path}`);
 
-// Always rebuild, so the tests never exercise a stale bundle.
-const buildStatus = run([
-  path.join(root, 'node_modules/vite/bin/vite.js'),
-  'build',
-  '--logLevel',
-  'warn',
-]);
-if (buildStatus !== 0) process.exit(buildStatus);
+// Built unless dist/web was built from exactly these sources, so the tests never exercise a
+// stale bundle and CI's second run (the other database engine) does not build it again.
+try {
+  await buildWebUnlessCurrent();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 
 const playwrightCli = path.join(root, 'node_modules/@playwright/test/cli.js');
 process.exit(

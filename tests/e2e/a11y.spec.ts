@@ -9,7 +9,7 @@ import {
   fillRegistration,
   makeUser,
   openApp,
-  registerUser,
+  registerUserThroughUi,
   submitRegistration,
   submitSignIn,
   termsDialog,
@@ -59,6 +59,8 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
 
     test('signed-out pages', async ({ page }, testInfo) => {
+      // Eleven pages and eleven axe scans: on a busy machine more than the default minute.
+      test.slow();
       await openApp(page, '/auth');
       for (const { path, heading } of SIGNED_OUT_PAGES) {
         await page.goto(path);
@@ -70,6 +72,8 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     });
 
     test('the open states of the public pages', async ({ page }, testInfo) => {
+      // Ten axe scans.
+      test.slow();
       await openApp(page, '/about');
       await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
       await expectNoSeriousViolations(page, testInfo, `about with its buttons (${name})`);
@@ -97,7 +101,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
     test('the public pages signed in, and a chosen plan', async ({ page }, testInfo) => {
       test.slow();
-      await registerUser(page);
+      await registerUserThroughUi(page);
       for (const { path, heading } of PUBLIC_PAGES) {
         await page.goto(path);
         await expect(
@@ -200,7 +204,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       page,
     }, testInfo) => {
       test.slow();
-      await registerUser(page);
+      await registerUserThroughUi(page);
       await page.getByRole('link', { name: 'Record New Video Message' }).click();
       await page.getByRole('button', { name: 'Turn On Camera' }).click();
       await expect(page.getByText('Please give your message a title')).toBeVisible();
@@ -237,7 +241,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     }, testInfo) => {
       // Registration, onboarding, a second device and four scans.
       test.slow();
-      const user = await registerUser(page);
+      const user = await registerUserThroughUi(page);
 
       await page.getByRole('button', { name: 'Reset Password' }).click();
       const dialog = page.getByRole('dialog', { name: 'Reset Password' });
@@ -265,7 +269,7 @@ test.describe('with reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
 
   test('the dashboard banner stands still and the deck does not animate', async ({ page }) => {
-    await registerUser(page);
+    await registerUserThroughUi(page);
     const banner = page.locator('section').filter({ has: page.getByRole('heading', { level: 1 }) });
     await expect(banner.locator('img[src="/media/banner-poster.jpg"]')).toBeVisible();
     await expect(banner.locator('video')).toHaveCount(0);
@@ -322,7 +326,7 @@ test.describe('reflow on a 320 px screen', () => {
       expect(await overflow(page), `deck slide ${slide}`).toEqual({ width: 320, wider: [] });
     }
 
-    await registerUser(page);
+    await registerUserThroughUi(page);
     for (const path of ['/', '/recipients', '/record', '/audit-logs']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

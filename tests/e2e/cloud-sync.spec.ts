@@ -2,7 +2,15 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, openApp, registerUser, submitSignIn, test, toastMessage } from './fixtures';
+import {
+  LONG_WAIT,
+  expect,
+  openApp,
+  registerUser,
+  submitSignIn,
+  test,
+  toastMessage,
+} from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
@@ -50,148 +58,150 @@ async function makePremium(adminPage: Page, username: string) {
   });
 }
 
-test('a premium message reaches the cloud through a server crash, plays on an added device that becomes primary, and the next of kin watches it on their phone', async ({
-  browser,
-}, testInfo) => {
-  test.setTimeout(240_000);
-  const server = await startOwnServer(5260 + testInfo.workerIndex);
-  try {
-    const adminPage = await newDevice(browser, server);
-    await registerUser(adminPage, { firstName: 'Ada' });
+test(
+  'a premium message reaches the cloud through a server crash, plays on an added device that becomes primary, and the next of kin watches it on their phone',
+  LONG_WAIT,
+  async ({ browser }) => {
+    test.setTimeout(240_000);
+    const server = await startOwnServer();
+    try {
+      const adminPage = await newDevice(browser, server);
+      await registerUser(adminPage, { firstName: 'Ada' });
 
-    const deviceA = await newDevice(browser, server);
-    const owner = await registerUser(deviceA, { firstName: 'Edith' });
-    await makePremium(adminPage, owner.username);
-    await deviceA.reload();
-    await expect(
-      deviceA.getByRole('heading', { name: 'Your messages in the cloud' }),
-    ).toBeVisible();
+      const deviceA = await newDevice(browser, server);
+      const owner = await registerUser(deviceA, { firstName: 'Edith' });
+      await makePremium(adminPage, owner.username);
+      await deviceA.reload();
+      await expect(
+        deviceA.getByRole('heading', { name: 'Your messages in the cloud' }),
+      ).toBeVisible();
 
-    // A slow uplink, so the upload is still going when the server dies.
-    const network = await deviceA.context().newCDPSession(deviceA);
-    await network.send('Network.enable');
-    await network.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 60 * 1024,
-    });
+      // A slow uplink, so the upload is still going when the server dies.
+      const network = await deviceA.context().newCDPSession(deviceA);
+      await network.send('Network.enable');
+      await network.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 20,
+        downloadThroughput: -1,
+        uploadThroughput: 60 * 1024,
+      });
 
-    await recordMessage(deviceA, { title: 'For Susan, with love', seconds: 8 });
-    const message = deviceA.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-    await expect(message).toContainText(/Sending to the cloud… \d+%/, { timeout: 20_000 });
+      await recordMessage(deviceA, { title: 'For Susan, with love', seconds: 8 });
+      const message = deviceA.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+      await expect(message).toContainText(/Sending to the cloud… \d+%/, { timeout: 20_000 });
 
-    await server.crashAndRestart();
-    await network.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
-    await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
-    await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
-    await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
+      await server.crashAndRestart();
+      await network.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
+      await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
+      await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
 
-    // Device B: the owner's laptop, added with a code from their email (D8). It watches the
-    // message from the cloud, then becomes the primary device.
-    const deviceB = await newDevice(browser, server);
-    await openApp(deviceB, '/auth');
-    await submitSignIn(deviceB, owner);
-    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await expect(denied).toBeVisible();
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(owner.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(
-      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
-    await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
-    const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-    await expect(onB).toContainText('In the cloud');
-    await onB.getByRole('button', { name: /^Play/ }).click();
-    const playerB = deviceB.getByTestId('video-player');
-    await expect(playerB).toHaveAttribute('data-source', 'cloud');
-    await expect
-      .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
+      // Device B: the owner's laptop, added with a code from their email (D8). It watches the
+      // message from the cloud, then becomes the primary device.
+      const deviceB = await newDevice(browser, server);
+      await openApp(deviceB, '/auth');
+      await submitSignIn(deviceB, owner);
+      const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+      await expect(denied).toBeVisible();
+      await denied.getByRole('button', { name: 'Add this device' }).click();
+      const mail = await waitForMail(owner.email, /code to add a device/, {
+        dataDir: server.dataDir,
+      });
+      await denied.getByLabel('Code from the email').fill(readCode(mail));
+      await denied.getByRole('button', { name: 'Add this device' }).click();
+      await expect(
+        deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+      ).toBeVisible();
+      await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
+      const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+      await expect(onB).toContainText('In the cloud');
+      await onB.getByRole('button', { name: /^Play/ }).click();
+      const playerB = deviceB.getByTestId('video-player');
+      await expect(playerB).toHaveAttribute('data-source', 'cloud');
+      await expect
+        .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(5);
+      await deviceB.getByRole('button', { name: 'Make Primary' }).click();
+      await expect(
+        toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
+      ).toBeVisible();
+      await deviceB.goto('/record');
+      await expect(
+        deviceB.getByRole('heading', { level: 1, name: 'Record a Message' }),
+      ).toBeVisible();
+      await deviceA.goto('/record');
+      await expect(
+        deviceA.getByText('Access Denied - Only primary users can record video messages.'),
+      ).toBeVisible();
+
+      // Import from mobile: device B (now primary) pairs the owner's phone, which sends a video
+      // from its gallery for the next of kin.
+      await deviceB.goto('/import-from-mobile');
+      await deviceB.getByRole('button', { name: 'Pair a phone' }).click();
+      const pairLink = deviceB.getByRole('link', { name: /\/import-from-mobile$/ });
+      await expect(deviceB.getByRole('img', { name: /QR code/ })).toBeVisible();
+      const pairingUrl = await deviceB.evaluate(
+        () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
+      );
+      expect(pairingUrl).toMatch(/#pair=/);
+      await expect(pairLink).toBeVisible();
+      const ownerPhone = await newDevice(browser, server, { width: 390, height: 844 });
+      await ownerPhone.goto(pairingUrl);
+      await expect(ownerPhone).toHaveURL(/\/import-from-mobile$/);
+      await expect(
+        ownerPhone.getByRole('heading', { name: `Send videos to ${owner.firstName}’s Memento` }),
+      ).toBeVisible();
+      await ownerPhone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
+      await ownerPhone.getByLabel('Title').fill('Walk by the sea');
+      await ownerPhone.getByLabel('Who is it for?').selectOption({ index: 1 });
+      await ownerPhone.getByRole('button', { name: 'Send video' }).click();
+      await expect(ownerPhone.getByText('Sent. It will appear on your main device.')).toBeVisible({
         timeout: 20_000,
-      })
-      .toBeGreaterThan(5);
-    await deviceB.getByRole('button', { name: 'Make Primary' }).click();
-    await expect(
-      toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
-    ).toBeVisible();
-    await deviceB.goto('/record');
-    await expect(
-      deviceB.getByRole('heading', { level: 1, name: 'Record a Message' }),
-    ).toBeVisible();
-    await deviceA.goto('/record');
-    await expect(
-      deviceA.getByText('Access Denied - Only primary users can record video messages.'),
-    ).toBeVisible();
+      });
+      await expect(deviceB.getByTestId('pairing-received')).toHaveText('1 video received');
+      await deviceB.getByRole('button', { name: 'Cancel pairing' }).click();
+      await ownerPhone.reload();
+      await expect(
+        ownerPhone.getByText('This pairing has ended. Ask for a new code on your main device.'),
+      ).toBeVisible();
+      await deviceB.goto('/');
+      await expect(
+        deviceB.getByRole('listitem').filter({ hasText: 'Walk by the sea' }),
+      ).toContainText('In the cloud');
 
-    // Import from mobile: device B (now primary) pairs the owner's phone, which sends a video
-    // from its gallery for the next of kin.
-    await deviceB.goto('/import-from-mobile');
-    await deviceB.getByRole('button', { name: 'Pair a phone' }).click();
-    const pairLink = deviceB.getByRole('link', { name: /\/import-from-mobile$/ });
-    await expect(deviceB.getByRole('img', { name: /QR code/ })).toBeVisible();
-    const pairingUrl = await deviceB.evaluate(
-      () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
-    );
-    expect(pairingUrl).toMatch(/#pair=/);
-    await expect(pairLink).toBeVisible();
-    const ownerPhone = await newDevice(browser, server, { width: 390, height: 844 });
-    await ownerPhone.goto(pairingUrl);
-    await expect(ownerPhone).toHaveURL(/\/import-from-mobile$/);
-    await expect(
-      ownerPhone.getByRole('heading', { name: `Send videos to ${owner.firstName}’s Memento` }),
-    ).toBeVisible();
-    await ownerPhone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
-    await ownerPhone.getByLabel('Title').fill('Walk by the sea');
-    await ownerPhone.getByLabel('Who is it for?').selectOption({ index: 1 });
-    await ownerPhone.getByRole('button', { name: 'Send video' }).click();
-    await expect(ownerPhone.getByText('Sent. It will appear on your main device.')).toBeVisible({
-      timeout: 20_000,
-    });
-    await expect(deviceB.getByTestId('pairing-received')).toHaveText('1 video received');
-    await deviceB.getByRole('button', { name: 'Cancel pairing' }).click();
-    await ownerPhone.reload();
-    await expect(
-      ownerPhone.getByText('This pairing has ended. Ask for a new code on your main device.'),
-    ).toBeVisible();
-    await deviceB.goto('/');
-    await expect(
-      deviceB.getByRole('listitem').filter({ hasText: 'Walk by the sea' }),
-    ).toContainText('In the cloud');
-
-    // The next of kin, on their own phone, signs in with their code and watches it.
-    const phone = await newDevice(browser, server, { width: 390, height: 844 });
-    await signInAsRecipient(phone, owner.nextOfKin.email, owner.emergencyCode);
-    await expect(phone.getByRole('heading', { name: 'Messages for you' })).toBeVisible();
-    const shared = phone.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-    await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
-    await shared.getByRole('button', { name: /^Watch/ }).click();
-    const player = phone.getByTestId('video-player');
-    await expect(player).toHaveAttribute('data-source', 'cloud');
-    await expect
-      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
-        timeout: 20_000,
-      })
-      .toBeGreaterThan(5);
-    // It can seek: a jump lands where asked.
-    await player.evaluate((video) => {
-      (video as HTMLVideoElement).currentTime = 4;
-    });
-    await expect
-      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).currentTime))
-      .toBeGreaterThanOrEqual(3.5);
-  } finally {
-    await server.stop();
-  }
-});
+      // The next of kin, on their own phone, signs in with their code and watches it.
+      const phone = await newDevice(browser, server, { width: 390, height: 844 });
+      await signInAsRecipient(phone, owner.nextOfKin.email, owner.emergencyCode);
+      await expect(phone.getByRole('heading', { name: 'Messages for you' })).toBeVisible();
+      const shared = phone.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+      await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
+      await shared.getByRole('button', { name: /^Watch/ }).click();
+      const player = phone.getByTestId('video-player');
+      await expect(player).toHaveAttribute('data-source', 'cloud');
+      await expect
+        .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(5);
+      // It can seek: a jump lands where asked.
+      await player.evaluate((video) => {
+        (video as HTMLVideoElement).currentTime = 4;
+      });
+      await expect
+        .poll(() => player.evaluate((video) => (video as HTMLVideoElement).currentTime))
+        .toBeGreaterThanOrEqual(3.5);
+    } finally {
+      await server.stop();
+    }
+  },
+);
 
 test('a free user’s recording never leaves the device', async ({ page }) => {
   test.slow();

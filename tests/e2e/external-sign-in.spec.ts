@@ -13,7 +13,7 @@ import {
   test as base,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { startOwnServer, type OwnServer } from './support/own-server';
+import { findFreePort, startOwnServer, type OwnServer } from './support/own-server';
 
 // A real OpenID Connect provider plays Google, Apple and 'Sunrise Care Login' (OIDC_NAME); its
 // sign-in page asks for an email and name. Each worker runs it beside a server of its own with
@@ -23,16 +23,16 @@ const test = base.extend<object, { providerServer: OwnServer }>({
   providerServer: [
     // Playwright reads the fixture's dependencies from the destructuring pattern; this one has none.
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
-      const port = 5280 + workerInfo.workerIndex;
+    async ({}, use) => {
+      const port = await findFreePort();
       const url = `http://localhost:${port}`;
       const identityProvider = await startTestIdentityProvider({
         appUrls: [url],
         issuerHost: 'localhost',
       });
-      const server = await startOwnServer(port, {
-        ...identityProvider.env,
-        ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+      const server = await startOwnServer({
+        port,
+        env: { ...identityProvider.env, ADMIN_EMAIL: E2E_ADMIN_EMAIL },
       });
       await use(server);
       await server.stop();

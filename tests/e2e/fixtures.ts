@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { callApi } from './support/page-api';
 
 export { expect };
 
@@ -192,20 +193,80 @@ export async function completeOnboarding(
   return { nextOfKin, code };
 }
 
+export type RegisteredUser = TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string };
+
 /**
- * Registers a unique user through the real UI, completes onboarding and waits for the dashboard
- * greeting.
+ * Registers a unique user through the real UI, completes onboarding as a person would and waits
+ * for the dashboard greeting. For the tests about registration and onboarding themselves.
  */
-export async function registerUser(
+export async function registerUserThroughUi(
   page: Page,
   overrides: Partial<TestUser> = {},
-): Promise<TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string }> {
+): Promise<RegisteredUser> {
   const user = makeUser(overrides);
   await openApp(page, '/auth?mode=community');
   await submitRegistration(page, user);
   const { nextOfKin, code } = await completeOnboarding(page);
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
   return { ...user, nextOfKin, emergencyCode: code };
+}
+
+/**
+ * The same account as `registerUserThroughUi` (registered, next of kin saved and emailed their
+ * code, setup completed), made with the requests the app itself sends, from inside the page (its
+ * device id, its cookie), then the dashboard opened. Set-up for tests about what comes after:
+ * clicking through the form and the four onboarding steps took most of such a test's time
+ * (decision 031).
+ */
+export async function registerUser(
+  page: Page,
+  overrides: Partial<TestUser> = {},
+): Promise<RegisteredUser> {
+  const user = makeUser(overrides);
+  const nextOfKin = makeNextOfKin();
+  // Its first load registers the browser as a device, as it does before anyone types.
+  await openApp(page, '/auth');
+  await page.waitForFunction(() => localStorage.getItem('deviceId') !== null);
+  const deviceId = (await readDeviceId(page)) ?? '';
+  // What src/web/lib/fingerprint.ts sends.
+  const fingerprint = await page.evaluate(() =>
+    [
+      navigator.userAgent,
+      `${screen.width}x${screen.height}`,
+      String(screen.colorDepth),
+      navigator.language,
+      String(new Date().getTimezoneOffset()),
+      navigator.platform,
+    ].join('|'),
+  );
+  await callApi(page, 'POST', '/api/register', {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    username: user.username,
+    password: user.password,
+    category: 'primary',
+    createdById: null,
+    tosAccepted: true,
+    tosAcceptedAt: new Date().toISOString(),
+    deviceId,
+    fingerprint,
+  });
+  const saved = await callApi<{ emergencyAccessCode: string }>(page, 'POST', '/api/recipients', {
+    firstName: nextOfKin.firstName,
+    lastName: nextOfKin.lastName,
+    email: nextOfKin.email,
+    phoneNumber: nextOfKin.phone,
+    relationship: nextOfKin.relationship,
+    category: 'next_of_kin',
+  });
+  expect(saved.emergencyAccessCode).toMatch(EMERGENCY_CODE_PATTERN);
+  await callApi(page, 'POST', '/api/user/complete-onboarding', {
+    onboardingCompletedAt: new Date().toISOString(),
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+  return { ...user, nextOfKin, emergencyCode: saved.emergencyAccessCode };
 }
 
 /** Fills the sign-in form and submits it; does not wait for the result. */
@@ -225,6 +286,13 @@ export async function signOutFromDashboard(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 }
+
+/**
+ * For a test that waits on real time for a minute or more (a recording's plan limit, an upload
+ * through a server crash): playwright.config.ts queues these first, so they run beside the rest
+ * rather than after it.
+ */
+export const LONG_WAIT = { tag: '@long-wait' };
 
 interface Fixtures {
   /** Opens a page in a brand-new browser context: a device the server has never seen. */

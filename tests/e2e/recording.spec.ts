@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, registerUser, test, toastMessage } from './fixtures';
+import { LONG_WAIT, expect, registerUser, test, toastMessage } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
 import { signInAsRecipient } from './support/recipients';
 import { recordFor, recordingTime } from './support/recording';
@@ -204,28 +204,30 @@ test('the recorder works by keyboard; recording again throws the first take away
   );
 });
 
-test('the free plan stops a recording at one minute, after a warning ten seconds before', async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  await registerUser(page, { firstName: 'Harold' });
-  await page.getByRole('link', { name: 'Record New Video Message' }).click();
-  await page.getByLabel('Message title').fill('The long story');
-  await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
-  await page.getByRole('button', { name: 'Turn On Camera' }).click();
-  await page.getByRole('button', { name: 'Start Recording' }).click();
+test(
+  'the free plan stops a recording at one minute, after a warning ten seconds before',
+  LONG_WAIT,
+  async ({ page }) => {
+    test.setTimeout(180_000);
+    await registerUser(page, { firstName: 'Harold' });
+    await page.getByRole('link', { name: 'Record New Video Message' }).click();
+    await page.getByLabel('Message title').fill('The long story');
+    await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Turn On Camera' }).click();
+    await page.getByRole('button', { name: 'Start Recording' }).click();
 
-  const warning = page.getByRole('alert').filter({ hasText: 'About 10 seconds left' });
-  await expect(warning).toBeVisible({ timeout: 60_000 });
-  await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', /^(4[89]|5\d)$/);
-  await expect(page.getByTestId('recording-preview')).toBeVisible({ timeout: 20_000 });
-  await expect(
-    page.getByRole('region', { name: 'Recording stopped at your plan’s limit' }),
-  ).toBeVisible();
-  const seconds = await previewSeconds(page);
-  expect(seconds).toBeGreaterThanOrEqual(59);
-  expect(seconds).toBeLessThanOrEqual(61.5);
-});
+    const warning = page.getByRole('alert').filter({ hasText: 'About 10 seconds left' });
+    await expect(warning).toBeVisible({ timeout: 60_000 });
+    await expect(recordingTime(page)).toHaveAttribute('aria-valuenow', /^(4[89]|5\d)$/);
+    await expect(page.getByTestId('recording-preview')).toBeVisible({ timeout: 20_000 });
+    await expect(
+      page.getByRole('region', { name: 'Recording stopped at your plan’s limit' }),
+    ).toBeVisible();
+    const seconds = await previewSeconds(page);
+    expect(seconds).toBeGreaterThanOrEqual(59);
+    expect(seconds).toBeLessThanOrEqual(61.5);
+  },
+);
 
 // The browser's own refusals, injected where the browser reports them (the fake camera always
 // agrees): what the person reads must tell them what to do.

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { buildServer } from '../../scripts/build-server.mjs';
+import { buildServerUnlessCurrent } from '../../scripts/build-server.mjs';
 import { createPgliteDatabase } from '../../src/server/db/client';
 
 declare module 'vitest' {
@@ -16,8 +16,9 @@ declare module 'vitest' {
  * fresh, migrated database in well under a second (DESIGN.md §9).
  */
 export default async function setup(project: TestProject) {
-  // Tests that start a whole server run the built one, as `npm start` does.
-  await buildServer();
+  // Tests that start a whole server run the built one, as `npm start` does: built now unless
+  // dist/server is the build of these very sources.
+  await buildServerUnlessCurrent();
   if (process.env.TEST_DATABASE_URL) {
     project.provide('pgliteTemplatePath', '');
     return;

@@ -68,7 +68,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       () => 0,
     );
     if (status === 200) break;
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    if (Date.now() > deadline) {
+      // A server that never answered is not left running after the tests.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -34,10 +35,26 @@ async function waitForHealth(url: string) {
   throw new Error(`the test's own server did not start at ${url}`);
 }
 
+/**
+ * A port nobody listens on, from the operating system. A fixed one per worker collided with
+ * another run of the browser tests on the same machine (CI runs one per database engine at once).
+ */
+export async function findFreePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The port (a free one unless given) is kept across `crashAndRestart`, so the pages open on it
+ * reach the restarted server; `env` adds settings of the test's own.
+ */
 export async function startOwnServer(
-  port: number,
-  extraEnv: Record<string, string> = {},
+  options: { port?: number; env?: Record<string, string> } = {},
 ): Promise<OwnServer> {
+  const port = options.port ?? (await findFreePort());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-own-e2e-'));
   const url = `http://localhost:${port}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -69,13 +86,19 @@ export async function startOwnServer(
     delete env.ADMIN_EMAIL;
     delete env.SMTP_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
-    Object.assign(env, extraEnv);
+    Object.assign(env, options.env);
     child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
       env,
       stdio: 'inherit',
     });
-    await waitForHealth(url);
+    try {
+      await waitForHealth(url);
+    } catch (error) {
+      // A server that never answered is not left running after the test.
+      child.kill('SIGKILL');
+      throw error;
+    }
   };
   const halt = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
