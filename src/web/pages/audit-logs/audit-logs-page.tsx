@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
-import { ArrowLeft, CircleAlert } from 'lucide-react';
+import { CircleAlert } from 'lucide-react';
+import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageSpinner } from '@web/components/ui/spinner';
@@ -56,14 +56,7 @@ export default function AuditLogsPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <div>
-        <Button asChild variant="link">
-          <Link to="/">
-            <ArrowLeft aria-hidden="true" />
-            Back to home
-          </Link>
-        </Button>
-      </div>
+      <BackHomeLink label="Back to home" />
       <div className="flex flex-col gap-3">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Security Audit Logs</h1>
         <p className="max-w-3xl text-lg text-muted-foreground">

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { ArrowLeft, CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
 import type { TExternalProvider } from '@shared/domain/enums';
 import { describeExternalSignInError } from '@shared/schemas/external-sign-in';
+import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
@@ -49,14 +50,7 @@ export default function SignInMethodsPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <div>
-        <Button asChild variant="link">
-          <Link to="/">
-            <ArrowLeft aria-hidden="true" />
-            Back to home
-          </Link>
-        </Button>
-      </div>
+      <BackHomeLink label="Back to home" />
       <Card>
         <CardHeader className="gap-2">
           <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Sign-in Methods</h1>

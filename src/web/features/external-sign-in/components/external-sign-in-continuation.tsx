@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CircleAlert, Link2, UserRoundPlus } from 'lucide-react';
 import type { TExternalFinishBody } from '@shared/schemas/external-sign-in';
@@ -63,26 +63,8 @@ export function ExternalSignInContinuation({
     }
   }, [step, finish]);
 
-  if (pending.isPending) {
-    return (
-      <div className="flex items-center gap-3 text-lg" role="status">
-        <Spinner />
-        Finishing your sign-in...
-      </div>
-    );
-  }
-  if (pending.isError) {
-    return (
-      <Alert variant="destructive" title="Not signed in" icon={<CircleAlert aria-hidden="true" />}>
-        <p>{pending.error.message}</p>
-        <div>
-          <Button variant="outline" onClick={onCancel}>
-            Back to sign in
-          </Button>
-        </div>
-      </Alert>
-    );
-  }
+  if (pending.isPending) return <Working>Finishing your sign-in...</Working>;
+  if (pending.isError) return <NotSignedIn message={pending.error.message} onCancel={onCancel} />;
 
   const { providerName, email, firstName, username } = pending.data;
   const finishError =
@@ -93,37 +75,17 @@ export function ExternalSignInContinuation({
       : null;
 
   if (step === 'sign_in') {
-    return finish.isError ? (
-      isDeviceError(finish.error) ? (
-        <Alert
-          variant="info"
-          title={`Signed in with ${providerName} on another device?`}
-          kind="note"
-        >
-          <p>
-            To move your account to this device, sign in below with your username and password, then
-            choose &lsquo;Use this device instead&rsquo;.
-          </p>
-        </Alert>
-      ) : (
-        <Alert
-          variant="destructive"
-          title="Not signed in"
-          icon={<CircleAlert aria-hidden="true" />}
-        >
-          <p>{finish.error.message}</p>
-          <div>
-            <Button variant="outline" onClick={onCancel}>
-              Back to sign in
-            </Button>
-          </div>
-        </Alert>
-      )
-    ) : (
-      <div className="flex items-center gap-3 text-lg" role="status">
-        <Spinner />
-        Signing you in with {providerName}...
-      </div>
+    if (!finish.isError) return <Working>Signing you in with {providerName}...</Working>;
+    if (!isDeviceError(finish.error)) {
+      return <NotSignedIn message={finish.error.message} onCancel={onCancel} />;
+    }
+    return (
+      <Alert variant="info" title={`Signed in with ${providerName} on another device?`} kind="note">
+        <p>
+          To move your account to this device, sign in below with your username and password, then
+          choose &lsquo;Use this device instead&rsquo;.
+        </p>
+      </Alert>
     );
   }
 
@@ -223,5 +185,29 @@ export function ExternalSignInContinuation({
         </div>
       </form>
     </section>
+  );
+}
+
+/** A step under way, announced to screen readers. */
+function Working({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex items-center gap-3 text-lg" role="status">
+      <Spinner />
+      {children}
+    </div>
+  );
+}
+
+/** The sign-in did not happen: why, and the way back to the form. */
+function NotSignedIn({ message, onCancel }: { message: string; onCancel: () => void }) {
+  return (
+    <Alert variant="destructive" title="Not signed in" icon={<CircleAlert aria-hidden="true" />}>
+      <p>{message}</p>
+      <div>
+        <Button variant="outline" onClick={onCancel}>
+          Back to sign in
+        </Button>
+      </div>
+    </Alert>
   );
 }
