@@ -160,7 +160,7 @@ function TimeLine({ recorder, maxSeconds }: { recorder: TRecorder; maxSeconds: n
         aria-label="Recording time used"
         aria-valuemin={0}
         aria-valuemax={maxSeconds}
-        aria-valuenow={Math.round(elapsedMs / 1000)}
+        aria-valuenow={Math.floor(elapsedMs / 1000)}
         aria-valuetext={`${formatClock(elapsedMs)} of ${formatClock(maxSeconds * 1000)}`}
         className="h-3 overflow-hidden rounded-full bg-muted"
       >
