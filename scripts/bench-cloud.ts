@@ -19,7 +19,8 @@ import path from 'node:path';
 const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 100) * 1024 * 1024;
 /** A player's requests: small ones while seeking, larger ones while playing on. */
 const RANGE_SIZES = [1024 * 1024, 8 * 1024 * 1024];
-const RANGE_SECONDS = 5;
+const RANGE_SECONDS = 4;
+const RANGE_ROUNDS = 3;
 const RANGE_CONCURRENCY = 8;
 const work = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-cloud-'));
 const port = 5700 + (process.pid % 200);
@@ -237,12 +238,22 @@ async function main() {
     writeFileSync(bareFile, file);
     const bare = await startBareRangeServer(bareFile);
     for (const rangeBytes of RANGE_SIZES) {
-      const bareRate = await rangeThroughput(bare.url, file.length, rangeBytes, {});
-      const appRate = await rangeThroughput(`${base}${url}`, file.length, rangeBytes, {
-        cookie: client.cookie,
-      });
+      // Baseline and app take turns, three rounds each, so a busy moment on the machine falls on
+      // both; the medians are compared.
+      const bareRates: number[] = [];
+      const appRates: number[] = [];
+      for (let round = 0; round < RANGE_ROUNDS; round += 1) {
+        bareRates.push(await rangeThroughput(bare.url, file.length, rangeBytes, {}));
+        appRates.push(
+          await rangeThroughput(`${base}${url}`, file.length, rangeBytes, {
+            cookie: client.cookie,
+          }),
+        );
+      }
+      const bareRate = median(bareRates);
+      const appRate = median(appRates);
       console.log(
-        `range playback (${rangeBytes / 1024 / 1024} MiB ranges, ${RANGE_CONCURRENCY} clients): app ${mb(appRate)} vs bare pipe ${mb(bareRate)} = ${(appRate / bareRate).toFixed(2)}x (goal >= 0.8x)`,
+        `range playback (${rangeBytes / 1024 / 1024} MiB ranges, ${RANGE_CONCURRENCY} clients, median of ${RANGE_ROUNDS}): app ${mb(appRate)} vs bare pipe ${mb(bareRate)} = ${(appRate / bareRate).toFixed(2)}x (goal >= 0.8x)`,
       );
     }
     bare.close();
