@@ -7,13 +7,17 @@ import pg from 'pg';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
-/** Starts the built server (`npm start` builds it; the scripts call buildServer first). */
-/** BENCH_PROFILE_DIR=<dir>: the server writes a CPU profile there when it stops (SIGTERM). */
+/**
+ * BENCH_PROFILE_DIR=<dir>: the server writes a CPU profile there when it stops (SIGTERM).
+ * BENCH_NODE_FLAGS="…": extra Node or V8 flags for the server, to try a setting before adopting it.
+ */
 function profileFlags(): string[] {
   const directory = process.env.BENCH_PROFILE_DIR;
-  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return [...extra, ...(directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [])];
 }
 
+/** Starts the built server (`npm start` builds it; the scripts call buildServer first). */
 export function startServer(options: {
   port: number;
   dataDir: string;

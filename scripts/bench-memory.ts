@@ -1,0 +1,67 @@
+// `npm run bench:memory` (issue 15 item 6): the built server's resident memory at idle, after one
+// registration and a few page loads, on PGlite (a first start on a new DATA_DIR, then a restart on
+// the same one) and on PostgreSQL (BENCH_DATABASE_URL or the local server). Goals: PGlite ≤ 200 MB,
+// PostgreSQL ≤ 150 MB. The server runs as `npm start` runs it (decision 027).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildServer } from './build-server.mjs';
+import {
+  signUpOwner,
+  startServer,
+  stopServer,
+  waitForHealth,
+  withPostgresDatabase,
+} from './bench-support';
+
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const IDLE_MS = 5000;
+const port = 5700 + (process.pid % 100);
+const base = `http://127.0.0.1:${port}`;
+
+function residentMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Starts the server, signs up (first time only), loads a few pages, idles, reads its memory. */
+async function idleMemory(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  signUp: boolean;
+}): Promise<number> {
+  const server = startServer({ port, dataDir: options.dataDir, env: options.env });
+  try {
+    await waitForHealth(base);
+    if (options.signUp) await signUpOwner(base);
+    for (const page of ['/', '/auth', '/features', '/api/health']) await fetch(`${base}${page}`);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    return residentMegabytes(server.pid!);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+async function main() {
+  await buildServer();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-memory-'));
+  try {
+    const dataDir = path.join(work, 'pglite');
+    const first = await idleMemory({ dataDir, signUp: true });
+    const restart = await idleMemory({ dataDir, signUp: false });
+    console.log(`PGlite, first start: ${first} MB resident at idle (goal <= 200 MB)`);
+    console.log(`PGlite, restart:     ${restart} MB resident at idle (goal <= 200 MB)`);
+    const postgres = await withPostgresDatabase(POSTGRES_URL, 'bench_memory', (url) =>
+      idleMemory({
+        dataDir: path.join(work, 'postgres'),
+        env: { DATABASE_URL: url },
+        signUp: true,
+      }),
+    );
+    console.log(`PostgreSQL:          ${postgres} MB resident at idle (goal <= 150 MB)`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
