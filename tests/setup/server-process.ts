@@ -60,7 +60,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }),
   );
 
-  const deadline = Date.now() + 30_000;
+  // A first start creates the database (initdb in a child process): about 10 s on a calm machine,
+  // several times that while the rest of the suite runs beside it.
+  const deadline = Date.now() + 50_000;
   for (;;) {
     if (exitCode !== undefined) throw new Error(`server exited at start-up:\n${output}`);
     const status = await fetch(`${baseUrl}/api/health`).then(
