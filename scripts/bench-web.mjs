@@ -80,6 +80,9 @@ try {
         runs.push({
           score: Math.round(categories.performance.score * 100),
           lcp: audits['largest-contentful-paint'].numericValue,
+          fcp: audits['first-contentful-paint'].numericValue,
+          tbt: audits['total-blocking-time'].numericValue,
+          cls: audits['cumulative-layout-shift'].numericValue,
           scriptKiB: scripts.transferSize / 1024,
           opportunities: Object.values(audits)
             .filter(
@@ -94,7 +97,10 @@ try {
     const best = runs.find((run) => run.score === median(runs.map((r) => r.score)));
     console.log(
       `${page.padEnd(10)} performance ${median(runs.map((r) => r.score))} (runs: ${runs.map((r) => r.score).join(', ')})` +
+        `  FCP ${(median(runs.map((r) => r.fcp)) / 1000).toFixed(2)} s` +
         `  LCP ${(median(runs.map((r) => r.lcp)) / 1000).toFixed(2)} s` +
+        `  TBT ${Math.round(median(runs.map((r) => r.tbt)))} ms` +
+        `  CLS ${median(runs.map((r) => r.cls)).toFixed(3)}` +
         `  script ${median(runs.map((r) => r.scriptKiB)).toFixed(0)} KiB` +
         (best.opportunities.length ? `\n           ${best.opportunities.join('; ')}` : ''),
     );

@@ -4,10 +4,12 @@ import type { TExternalProvider } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import {
   describeExternalSignInError,
-  type TExternalFinishBody,
-  type TExternalPending,
   type TExternalSignInError,
-  type TSignInMethods,
+} from '../../../shared/domain/external-sign-in-errors';
+import type {
+  TExternalFinishBody,
+  TExternalPending,
+  TSignInMethods,
 } from '../../../shared/schemas/external-sign-in';
 import type { AppDeps } from '../../app';
 import type { DbOrTx } from '../../db/client';

@@ -17,7 +17,6 @@ import { dismissToast } from '@web/components/ui/use-toast';
 import { LoginForm } from '@web/features/auth/components/login-form';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
-import { ExternalSignInContinuation } from '@web/features/external-sign-in/components/external-sign-in-continuation';
 import { ExternalSignInNotice } from '@web/features/external-sign-in/components/external-sign-in-notice';
 import { ProviderButtons } from '@web/features/external-sign-in/components/provider-buttons';
 import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
@@ -42,6 +41,12 @@ const ForgotPasswordForm = lazy(() =>
   import('@web/features/passwords/components/forgot-password-form').then((module) => ({
     default: module.ForgotPasswordForm,
   })),
+);
+// Only after a provider sent the person back here: its terms dialog stays off the first load.
+const ExternalSignInContinuation = lazy(() =>
+  import('@web/features/external-sign-in/components/external-sign-in-continuation').then(
+    (module) => ({ default: module.ExternalSignInContinuation }),
+  ),
 );
 const ResetPasswordForm = lazy(() =>
   import('@web/features/passwords/components/reset-password-form').then((module) => ({
@@ -260,12 +265,14 @@ export default function AuthPage() {
             />
           )}
           {isContinuingSignIn && (
-            <ExternalSignInContinuation
-              onDeviceError={(deviceError, credentials) =>
-                setAuthError({ view: 'login', error: deviceError, credentials })
-              }
-              onCancel={() => switchTo('login')}
-            />
+            <Suspense fallback={<Spinner className="mx-auto size-10" label="Loading" />}>
+              <ExternalSignInContinuation
+                onDeviceError={(deviceError, credentials) =>
+                  setAuthError({ view: 'login', error: deviceError, credentials })
+                }
+                onCancel={() => switchTo('login')}
+              />
+            </Suspense>
           )}
           {isFormView && !isContinuingSignIn && (
             <ProviderButtons

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
 import type { TExternalProvider } from '@shared/domain/enums';
-import { describeExternalSignInError } from '@shared/schemas/external-sign-in';
+import { describeExternalSignInError } from '@shared/domain/external-sign-in-errors';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';

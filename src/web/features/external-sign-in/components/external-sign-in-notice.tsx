@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CircleAlert } from 'lucide-react';
 import { EXTERNAL_PROVIDERS, type TExternalProvider } from '@shared/domain/enums';
-import { describeExternalSignInError } from '@shared/schemas/external-sign-in';
+import { describeExternalSignInError } from '@shared/domain/external-sign-in-errors';
 import { Alert } from '@web/components/ui/alert';
 import { Spinner } from '@web/components/ui/spinner';
 import { goToProvider } from '../external-sign-in-api';
