@@ -120,6 +120,10 @@ test(
       await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
       const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
       await expect(onB).toContainText('In the cloud');
+      // Reading the library is this device's sync: the line under the banner says when.
+      await expect(
+        deviceB.getByText(/This is not your primary device · Last sync: /),
+      ).not.toContainText('Never');
       await onB.getByRole('button', { name: /^Play/ }).click();
       const playerB = deviceB.getByTestId('video-player');
       await expect(playerB).toHaveAttribute('data-source', 'cloud');

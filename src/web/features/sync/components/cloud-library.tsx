@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
@@ -12,7 +13,7 @@ import { formatClock } from '@web/features/recorder/recording-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { listVideos, type TLocalVideo } from '@web/features/videos/local-store';
 import { useVideoIndex } from '@web/features/videos/videos-api';
-import { useCloudStatus } from '../cloud-api';
+import { CLOUD_STATUS_QUERY_KEY, useCloudStatus } from '../cloud-api';
 import { describeSyncProgress, useSyncProgress } from '../sync-progress';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
 
@@ -73,7 +74,13 @@ function mergeLibrary(
  */
 export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimaryDevice: boolean }) {
   const status = useCloudStatus();
-  const { data: index } = useVideoIndex();
+  const { data: index, dataUpdatedAt: indexReadAt } = useVideoIndex();
+  const queryClient = useQueryClient();
+  // An added device syncs by reading the library (D8): once it has, its 'Last sync' is now.
+  useEffect(() => {
+    if (isPrimaryDevice || !indexReadAt) return;
+    void queryClient.invalidateQueries({ queryKey: CLOUD_STATUS_QUERY_KEY });
+  }, [isPrimaryDevice, indexReadAt, queryClient]);
   const local = useLiveQuery(() => listVideos(user.id), [user.id]);
   const recipients = useRecipients({ enabled: isPrimaryDevice });
   const progress = useSyncProgress();
