@@ -8,13 +8,14 @@
 // the app's resident memory at idle after the run.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildServer } from './build-server.mjs';
 import {
   root,
+  residentMegabytes,
   signUpOwner,
   startServer,
   stopServer,
@@ -42,11 +43,6 @@ async function cannon(url: string, headers: Record<string, string>, seconds = SE
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
   const errors = result.errors + result.timeouts + result.non2xx;
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors };
-}
-
-function residentMegabytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 async function seed() {

@@ -2,11 +2,12 @@
 // registration and a few page loads, on PGlite (a first start on a new DATA_DIR, then a restart on
 // the same one) and on PostgreSQL (BENCH_DATABASE_URL or the local server). Goals: PGlite ≤ 200 MB,
 // PostgreSQL ≤ 150 MB. The server runs as `npm start` runs it (decision 027).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer } from './build-server.mjs';
 import {
+  residentMegabytes,
   signUpOwner,
   startServer,
   stopServer,
@@ -18,11 +19,6 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const IDLE_MS = 5000;
 const port = 5700 + (process.pid % 100);
 const base = `http://127.0.0.1:${port}`;
-
-function residentMegabytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
 
 /** Starts the server, signs up (first time only), loads a few pages, idles, reads its memory. */
 async function idleMemory(options: {

@@ -2,6 +2,7 @@
 // server sees it (a device id and a cookie), and an onboarded owner to act as.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -38,6 +39,12 @@ export function startServer(options: {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/** A process's resident set size in MB, as the kernel counts it. */
+export function residentMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 export async function waitForHealth(base: string) {
