@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { PGLITE_START_PARAMS } from '../src/server/db/client';
+import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../src/server/db/client';
 
 const DEVICE_SQL = 'select * from devices where id = $1';
 const SESSION_SQL = `select s.expires_at, u.id, u.username, u.first_name, u.last_name, u.email, u.role
@@ -19,7 +19,10 @@ async function connect(): Promise<Query> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return async (name, text, values) => (await pool.query({ name, text, values })).rows;
   }
-  const client = new PGlite(process.env.PGLITE_DIR!, { startParams: PGLITE_START_PARAMS });
+  const client = new PGlite(process.env.PGLITE_DIR!, {
+    startParams: PGLITE_START_PARAMS,
+    extensions: PGLITE_EXTENSIONS,
+  });
   await client.waitReady;
   return async (_name, text, values) =>
     (await client.query<Record<string, unknown>>(text, values)).rows;

@@ -100,6 +100,11 @@ test(
       await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
       await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
       await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
+      await expect(
+        deviceA.getByText(
+          'Your messages for the people you love, kept safe on this device and in the cloud.',
+        ),
+      ).toBeVisible();
 
       // Device B: the owner's laptop, added with a code from their email (D8). It watches the
       // message from the cloud, then becomes the primary device.
@@ -120,6 +125,14 @@ test(
       await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
       const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
       await expect(onB).toContainText('In the cloud');
+      await expect(
+        deviceB.getByText('Your messages for the people you love, kept safe in the cloud.'),
+      ).toBeVisible();
+      await expect(
+        deviceB.getByText('This device is added to your account to watch your messages.', {
+          exact: false,
+        }),
+      ).toBeVisible();
       // Reading the library is this device's sync: the line under the banner says when.
       await expect(
         deviceB.getByText(/This is not your primary device · Last sync: /),
@@ -219,4 +232,7 @@ test('a free user’s recording never leaves the device', async ({ page }) => {
   await page.waitForTimeout(3_000);
   expect(uploads).toEqual([]);
   await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toHaveCount(0);
+  await expect(
+    page.getByText('Your messages for the people you love, kept safe on this device.'),
+  ).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import {
   createPgliteDatabase,
   createPostgresDatabase,
+  PGLITE_EXTENSIONS,
   type Database,
 } from '../../src/server/db/client';
 
@@ -17,7 +18,7 @@ export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const template = readFileSync(inject('pgliteTemplatePath'));
-    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    const client = new PGlite({ loadDataDir: new Blob([template]), extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     return createPgliteDatabase(client);
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { buildServerUnlessCurrent } from '../../scripts/build-server.mjs';
-import { createPgliteDatabase } from '../../src/server/db/client';
+import { createPgliteDatabase, PGLITE_EXTENSIONS } from '../../src/server/db/client';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     project.provide('pgliteTemplatePath', '');
     return;
   }
-  const client = new PGlite();
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const database = createPgliteDatabase(client);
   await database.migrate();
   const template = await client.dumpDataDir('none');

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -86,6 +87,9 @@ const PGLITE_SETTINGS = {
   temp_buffers: '1MB',
   wal_buffers: '1MB',
 };
+/** PostgreSQL extensions the migrations create; PGlite loads them only when told to. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 export const PGLITE_START_PARAMS = [
   ...PGlite.defaultStartParams,
   ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
@@ -135,7 +139,10 @@ export async function openDatabase(options: {
   mkdirSync(directory, { recursive: true });
   await initialisePgliteDirectory(directory);
   keepWasmCodeSmall();
-  const client = new PGlite(directory, { startParams: PGLITE_START_PARAMS });
+  const client = new PGlite(directory, {
+    startParams: PGLITE_START_PARAMS,
+    extensions: PGLITE_EXTENSIONS,
+  });
   await client.waitReady;
   return createPgliteDatabase(client);
 }

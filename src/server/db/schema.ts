@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -24,6 +25,20 @@ import type {
 } from '../../shared/domain/enums';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * What the admin's search looks in: username, email, first and last name, one space apart. A
+ * searched word holds no space, so it never matches across two of them. The trigram index below
+ * is built on this very expression, which the search repeats, so the index can answer it.
+ */
+export function userSearchText(t: {
+  username: AnyPgColumn;
+  email: AnyPgColumn;
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+}): SQL {
+  return sql`(${t.username} || ' ' || ${t.email} || ' ' || ${t.firstName} || ' ' || ${t.lastName})`;
+}
 
 /** SPEC §3 User. Recipients are rows here too (DESIGN.md D5). */
 export const users = pgTable(
@@ -83,6 +98,8 @@ export const users = pgTable(
       .on(sql`lower(${t.email})`)
       .where(sql`${t.category} = 'primary'`),
     index('users_created_by_idx').on(t.createdById, t.category),
+    // The admin's search finds a word anywhere in these (decision 028).
+    index('users_search_trgm_idx').using('gin', sql`${userSearchText(t)} gin_trgm_ops`),
     // A recipient's email is unique per primary account (D22).
     uniqueIndex('users_recipient_email_idx')
       .on(t.createdById, sql`lower(${t.email})`)

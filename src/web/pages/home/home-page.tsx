@@ -29,7 +29,7 @@ import { ResetPasswordDialog } from '@web/features/passwords/components/reset-pa
 import { usePageTitle } from '@web/lib/use-page-title';
 import { RecipientHome } from './recipient-home';
 import { VideoCountLine } from './video-count-line';
-import { WelcomeBanner } from './welcome-banner';
+import { type TKeptWhere, WelcomeBanner } from './welcome-banner';
 import { CloudLibrary } from '@web/features/sync/components/cloud-library';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/sync/cloud-api';
@@ -59,6 +59,12 @@ function formatLastSync(lastSyncAt: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? 'Never' : syncTimeFormat.format(date);
 }
 
+/** An added device keeps nothing of its own until it plays a message (D8). */
+function keptWhereFor(isPrimaryDevice: boolean, hasCloudSync: boolean): TKeptWhere {
+  if (!isPrimaryDevice) return 'cloud';
+  return hasCloudSync ? 'device-and-cloud' : 'device';
+}
+
 export default function HomePage() {
   usePageTitle('Home');
   const { user, deviceStatus, logout } = useAuth();
@@ -81,6 +87,7 @@ export default function HomePage() {
     cloudStatus.data?.lastSyncAt ?? deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt,
   );
   const isCommunityEdition = user.subscriptionTier === 'free';
+  const keptWhere = keptWhereFor(isPrimaryDevice, cloudStatus.data?.hasCloudSync ?? false);
 
   function signOut() {
     logout()
@@ -92,7 +99,7 @@ export default function HomePage() {
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 sm:gap-8">
       <div className="flex flex-col gap-3">
-        <WelcomeBanner firstName={user.firstName} />
+        <WelcomeBanner firstName={user.firstName} keptWhere={keptWhere} />
         <p className="flex items-center gap-2.5 px-1 text-base text-muted-foreground">
           {isPrimaryDevice ? (
             <MonitorCheck className="size-5 shrink-0 text-success" aria-hidden="true" />
@@ -229,8 +236,10 @@ export default function HomePage() {
                 This device
               </h2>
               <CardDescription>
-                Your account is tied to this device. If it is being passed on to someone else, free
-                it first.
+                {isPrimaryDevice
+                  ? 'Your account is tied to this device.'
+                  : 'This device is added to your account to watch your messages.'}{' '}
+                If it is being passed on to someone else, free it first.
               </CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-3 sm:flex-row sm:flex-wrap md:flex-col lg:flex-row">

@@ -17,7 +17,22 @@ function keepMutedAndPlay(video: HTMLVideoElement | null) {
 }
 
 /** SPEC §2: a 200 px welcome banner over a quiet looping video, still under reduced motion. */
-export function WelcomeBanner({ firstName }: { firstName: string }) {
+/** Where this account's messages are kept, as the person at this device should read it. */
+export type TKeptWhere = 'device' | 'device-and-cloud' | 'cloud';
+
+const KEPT_WHERE: Record<TKeptWhere, string> = {
+  device: 'kept safe on this device',
+  'device-and-cloud': 'kept safe on this device and in the cloud',
+  cloud: 'kept safe in the cloud',
+};
+
+export function WelcomeBanner({
+  firstName,
+  keptWhere,
+}: {
+  firstName: string;
+  keptWhere: TKeptWhere;
+}) {
   const prefersReducedMotion = usePrefersReducedMotion();
 
   return (
@@ -54,7 +69,7 @@ export function WelcomeBanner({ firstName }: { firstName: string }) {
           Welcome, {firstName}
         </h1>
         <p className="max-w-xl text-lg text-white/95 [text-shadow:0_1px_2px_rgb(0_0_0/0.45)]">
-          Your messages for the people you love, kept safe on this device.
+          Your messages for the people you love, {KEPT_WHERE[keptWhere]}.
         </p>
       </div>
     </section>
