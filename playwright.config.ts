@@ -35,7 +35,8 @@ export default defineConfig({
   retries: 0,
   reporter: 'list',
   forbidOnly: true,
-  timeout: 60_000,
+  // A budget, not a measure: on a busy 2-core machine a whole sign-up, move and sign-in took over 60 s.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: appUrl,

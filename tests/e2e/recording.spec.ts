@@ -2,7 +2,12 @@ import type { Page } from '@playwright/test';
 import { LONG_WAIT, expect, registerUser, test, toastMessage } from './fixtures';
 import { readCode, waitForMail } from './support/outbox';
 import { signInAsRecipient } from './support/recipients';
-import { recordFor, recordingTime, waitForRecordedSeconds } from './support/recording';
+import {
+  recordFor,
+  recordingTime,
+  savedDraftSlices,
+  waitForRecordedSeconds,
+} from './support/recording';
 
 const recipientCard = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
@@ -126,23 +131,6 @@ test('a primary user records a message for their next of kin, sees it counted, p
     'On this device: 0 videos · In your account’s index: 0 videos',
   );
 });
-
-/** How many one-second slices of the recording in progress the page has stored on the device. */
-function savedDraftSlices(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const settle = <T>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    const db = await settle(indexedDB.open('memento-videos'));
-    const drafts = (await settle(
-      db.transaction('drafts', 'readonly').objectStore('drafts').getAll(),
-    )) as { chunkCount: number }[];
-    db.close();
-    return Math.max(0, ...drafts.map((draft) => draft.chunkCount));
-  });
-}
 
 test('a recording interrupted by a reload is offered back and can be saved', async ({ page }) => {
   test.slow();

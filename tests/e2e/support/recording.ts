@@ -5,8 +5,10 @@ export const recordingTime = (page: Page) =>
   page.getByRole('progressbar', { name: 'Recording time used' });
 
 /**
- * Waits until the page's recording timer shows at least `seconds`. 'At least', not 'exactly': on
- * a busy machine the timer's tick can come late and step over a second.
+ * Waits until the page's recording timer shows at least `seconds` and the page has stored at
+ * least one slice of the recording on the device. 'At least', not 'exactly': on a busy machine
+ * the timer's tick can come late and step over a second, and the camera's encoder can trail the
+ * timer (stopped before its first slice, the page rightly says 'Nothing was recorded').
  */
 export async function waitForRecordedSeconds(
   page: Page,
@@ -19,6 +21,29 @@ export async function waitForRecordedSeconds(
       timeout,
     })
     .toBeGreaterThanOrEqual(seconds);
+  await expect
+    .poll(() => savedDraftSlices(page), {
+      message: 'the page has stored a slice of the recording',
+      timeout: 30_000,
+    })
+    .toBeGreaterThanOrEqual(1);
+}
+
+/** How many one-second slices of the recording in progress the page has stored on the device. */
+export function savedDraftSlices(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const settle = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const db = await settle(indexedDB.open('memento-videos'));
+    const drafts = (await settle(
+      db.transaction('drafts', 'readonly').objectStore('drafts').getAll(),
+    )) as { chunkCount: number }[];
+    db.close();
+    return Math.max(0, ...drafts.map((draft) => draft.chunkCount));
+  });
 }
 
 /**
