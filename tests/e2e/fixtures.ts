@@ -265,7 +265,10 @@ export async function registerUser(
     onboardingCompletedAt: new Date().toISOString(),
   });
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+  // A first page load on a server that has just started, beside other tests, can take a while.
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible({
+    timeout: 30_000,
+  });
   return { ...user, nextOfKin, emergencyCode: saved.emergencyAccessCode };
 }
 
