@@ -20,7 +20,9 @@ export async function waitForStillness(page: Page) {
  */
 export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
   await waitForStillness(page);
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const describe = (list: typeof violations) =>
     list.map((violation) => ({
       rule: violation.id,
