@@ -2,10 +2,9 @@
 // lookups every signed-in request needs (the device by id; the live session joined to its user)
 // with prepared statements on the same engine as the app, and answering with the user as JSON.
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../src/server/db/client';
+import { openPgliteDirectory } from '../src/server/db/client';
 
 const DEVICE_SQL = 'select * from devices where id = $1';
 const SESSION_SQL = `select s.expires_at, u.id, u.username, u.first_name, u.last_name, u.email, u.role
@@ -19,11 +18,8 @@ async function connect(): Promise<Query> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return async (name, text, values) => (await pool.query({ name, text, values })).rows;
   }
-  const client = new PGlite(process.env.PGLITE_DIR!, {
-    startParams: PGLITE_START_PARAMS,
-    extensions: PGLITE_EXTENSIONS,
-  });
-  await client.waitReady;
+  // The engine as the app runs it: the same settings, and V8's baseline compiler only.
+  const client = await openPgliteDirectory(process.env.PGLITE_DIR!);
   return async (_name, text, values) =>
     (await client.query<Record<string, unknown>>(text, values)).rows;
 }

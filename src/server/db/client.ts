@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -30,9 +30,35 @@ export interface Database {
 
 const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, 'drizzle');
 
+const ARRAY_ROWS = { rowMode: 'array' } as const;
+const OBJECT_ROWS = { rowMode: 'object' } as const;
+
+/**
+ * Drizzle hands PGlite its own parsers with every query (timestamps, dates and intervals as text,
+ * which Drizzle then reads itself), and PGlite merges them into its table of several hundred
+ * parsers each time: about 0.2 ms a query here, a third of a request's lookups (issue 15 item 1,
+ * decision 032). The same parsers go into the instance's own table instead, and the query goes
+ * without; nothing but Drizzle queries this instance, so every answer is read as before.
+ */
+function withDrizzleParsersInstalled(client: PGlite): PGlite {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') {
+        return (text: string, params?: unknown[], options?: QueryOptions) => {
+          if (!options?.parsers) return target.query(text, params, options);
+          Object.assign(target.parsers, options.parsers);
+          return target.query(text, params, options.rowMode === 'array' ? ARRAY_ROWS : OBJECT_ROWS);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Wraps an open PGlite instance (tests pass one made from a migrated template). */
 export function createPgliteDatabase(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(withDrizzleParsersInstalled(client), { schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
@@ -138,11 +164,16 @@ export async function openDatabase(options: {
   const directory = path.resolve(options.dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   await initialisePgliteDirectory(directory);
+  return createPgliteDatabase(await openPgliteDirectory(directory));
+}
+
+/** An existing PGlite data directory, opened as the server opens it (bench:api's baseline too). */
+export async function openPgliteDirectory(directory: string): Promise<PGlite> {
   keepWasmCodeSmall();
   const client = new PGlite(directory, {
     startParams: PGLITE_START_PARAMS,
     extensions: PGLITE_EXTENSIONS,
   });
   await client.waitReady;
-  return createPgliteDatabase(client);
+  return client;
 }

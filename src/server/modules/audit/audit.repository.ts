@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { jsonArray } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
@@ -30,28 +31,30 @@ export async function countFailures(
   return row?.value ?? 0;
 }
 
-/** Newest first; uses audit_logs_user_time_idx when filtered by user. */
-const auditRowsOfUser = definePrepared((db) =>
-  db
+/**
+ * Newest first, a page of them, as one JSON array (decision 032); uses audit_logs_user_time_idx
+ * when filtered by user.
+ */
+function auditPage(db: DbOrTx, byUser: boolean) {
+  const page = db
     .select()
     .from(auditLogs)
-    .where(eq(auditLogs.userId, sql.placeholder('userId')))
+    .where(byUser ? eq(auditLogs.userId, sql.placeholder('userId')) : undefined)
     .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
     .limit(sql.placeholder('limit'))
-    .prepare('audit_rows_of_user'),
-);
+    .as('page');
+  return db
+    .select({ rows: jsonArray(page._.selectedFields, sql`${page.timestamp} desc, ${page.id} desc`) })
+    .from(page)
+    .prepare(byUser ? 'audit_rows_of_user' : 'audit_rows_all');
+}
 
-const allAuditRows = definePrepared((db) =>
-  db
-    .select()
-    .from(auditLogs)
-    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
-    .limit(sql.placeholder('limit'))
-    .prepare('audit_rows_all'),
-);
+const auditRowsOfUser = definePrepared((db) => auditPage(db, true));
+const allAuditRows = definePrepared((db) => auditPage(db, false));
 
 export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
-  return options.userId === undefined
+  const [result] = await (options.userId === undefined
     ? allAuditRows(db).execute({ limit: options.limit })
-    : auditRowsOfUser(db).execute({ userId: options.userId, limit: options.limit });
+    : auditRowsOfUser(db).execute({ userId: options.userId, limit: options.limit }));
+  return result?.rows ?? [];
 }

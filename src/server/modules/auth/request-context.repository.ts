@@ -1,5 +1,6 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { jsonObject } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { devices, sessions, users } from '../../db/schema';
 import type { DeviceRow } from '../devices/devices.repository';
@@ -20,14 +21,21 @@ export interface TRequestContextRow {
   user: SessionUser | null;
 }
 
+const DEVICE_COLUMNS = getTableColumns(devices);
+
 /**
  * Every /api request's lookups in one prepared statement (issue 15 item 1): the device by its id
  * and, when the cookie names one, the live session on that device with its user. Prepared once
  * per database handle, so neither the SQL nor PostgreSQL's plan is made again on each request.
+ * Each of the three comes back as one JSON value rather than a field per column (decision 032).
  */
 const requestContext = definePrepared((db) =>
   db
-    .select({ device: devices, session: SESSION_COLUMNS, user: SESSION_USER_COLUMNS })
+    .select({
+      device: jsonObject(DEVICE_COLUMNS),
+      session: jsonObject(SESSION_COLUMNS, sessions.idHash),
+      user: jsonObject(SESSION_USER_COLUMNS, users.id),
+    })
     .from(devices)
     .leftJoin(
       sessions,
@@ -52,5 +60,6 @@ export async function findRequestContext(
     idHash: sessionIdHash ?? '',
     now: new Date(),
   });
-  return row;
+  if (!row?.device) return undefined;
+  return { device: row.device, session: row.session, user: row.user };
 }

@@ -121,7 +121,7 @@ export async function getPairingSession(
   return {
     ownerFirstName: resolved.owner.firstName,
     expiresAt: resolved.pairing.expiresAt.toISOString(),
-    recipients: rows.map(({ recipient }) => ({
+    recipients: rows.map((recipient) => ({
       id: recipient.id,
       firstName: recipient.firstName,
       lastName: recipient.lastName,

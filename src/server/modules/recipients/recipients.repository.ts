@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { jsonArray } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { users, videos } from '../../db/schema';
 import type { UserRow } from '../users/users.repository';
@@ -25,39 +26,42 @@ export async function findRecipientOf(
   return row;
 }
 
+/** What the recipients page and the phone's pairing show; no hashes or bookkeeping. */
+const RECIPIENT_LIST_COLUMNS = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  category: users.category,
+  phoneNumber: users.phoneNumber,
+  relationship: users.relationship,
+  createdAt: users.createdAt,
+};
+
+/** As one JSON array (decision 032); each recipient's count read from videos_recipient_idx. */
 const recipientsWithVideoCounts = definePrepared((db) =>
   db
     .select({
-      // What the recipients page and the phone's pairing show; no hashes or bookkeeping.
-      recipient: {
-        id: users.id,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-        category: users.category,
-        phoneNumber: users.phoneNumber,
-        relationship: users.relationship,
-        createdAt: users.createdAt,
-      },
-      videoCount: sql<number>`count(${videos.id})::int`,
+      rows: jsonArray(
+        {
+          ...RECIPIENT_LIST_COLUMNS,
+          videoCount: sql<number>`(select count(*) from ${videos} where ${videos.recipientId} = ${users.id} and ${videos.creatorId} = ${sql.placeholder('ownerId')})::int`,
+        },
+        sql`${users.id}`,
+      ),
     })
     .from(users)
-    .leftJoin(
-      videos,
-      and(eq(videos.recipientId, users.id), eq(videos.creatorId, sql.placeholder('ownerId'))),
-    )
     .where(
       and(
         eq(users.createdById, sql.placeholder('ownerId')),
         inArray(users.category, [...RECIPIENT_CATEGORIES]),
       ),
     )
-    .groupBy(users.id)
-    .orderBy(users.id)
     .prepare('recipients_with_video_counts'),
 );
 
 /** The owner's recipients with the number of indexed videos for each, in one query. */
-export function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
-  return recipientsWithVideoCounts(db).execute({ ownerId });
+export async function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
+  const [result] = await recipientsWithVideoCounts(db).execute({ ownerId });
+  return result?.rows ?? [];
 }

@@ -189,7 +189,7 @@ export async function listRecipients(deps: AppDeps, owner: SessionUser): Promise
   const rows = await findRecipientsWithVideoCounts(deps.db, owner.id);
   const limits = limitsFor(owner);
   return {
-    recipients: rows.map(({ recipient, videoCount }) => ({
+    recipients: rows.map((recipient) => ({
       id: recipient.id,
       firstName: recipient.firstName,
       lastName: recipient.lastName,
@@ -197,7 +197,7 @@ export async function listRecipients(deps: AppDeps, owner: SessionUser): Promise
       category: recipient.category as TRecipientCategory,
       phoneNumber: recipient.phoneNumber,
       relationship: recipient.relationship,
-      videoCount,
+      videoCount: recipient.videoCount,
       createdAt: recipient.createdAt.toISOString(),
     })),
     maxRecipients: limits.maxRecipients,

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { jsonArray } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { videos } from '../../db/schema';
 
@@ -22,17 +23,18 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
   return row;
 }
 
+/** Newest first, as one JSON array (decision 032). */
 const videosOfCreator = definePrepared((db) =>
   db
-    .select()
+    .select({ rows: jsonArray(getTableColumns(videos), sql`${videos.createdAt} desc`) })
     .from(videos)
     .where(eq(videos.creatorId, sql.placeholder('creatorId')))
-    .orderBy(desc(videos.createdAt))
     .prepare('videos_of_creator'),
 );
 
-export function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
-  return videosOfCreator(db).execute({ creatorId });
+export async function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
+  const [result] = await videosOfCreator(db).execute({ creatorId });
+  return result?.rows ?? [];
 }
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {
