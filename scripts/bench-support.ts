@@ -48,13 +48,13 @@ export function residentMegabytes(pid: number): number {
 }
 
 export async function waitForHealth(base: string) {
-  for (let i = 0; i < 600; i += 1) {
+  for (let i = 0; i < 2400; i += 1) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
       // not up yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('server did not start');
 }

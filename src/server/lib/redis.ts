@@ -1,6 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
+const FIRST_CONNECTION_WAIT_MS = 2_000;
+
+/**
+ * A server just started counts with the others from its first request: it waits for its first
+ * connection, for as long as a connection may take, and starts without Redis when none comes
+ * (limits then count in the process until it does).
+ */
+function firstConnection(redis: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FIRST_CONNECTION_WAIT_MS);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /**
  * The Redis connection for shared rate limits. Commands fail at once while it is away (no
  * offline queue), so a request never waits on Redis; it reconnects by itself, and errors are
@@ -27,5 +44,6 @@ export async function connectRedis(url: string, log: FastifyBaseLogger): Promise
     if (isDown) log.info('Redis connection restored');
     isDown = false;
   });
+  await firstConnection(redis);
   return redis;
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { jsonArray } from '../../db/json-rows';
+import { jsonWholeRows } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
@@ -44,7 +44,13 @@ function auditPage(db: DbOrTx, byUser: boolean) {
     .limit(sql.placeholder('limit'))
     .as('page');
   return db
-    .select({ rows: jsonArray(page._.selectedFields, sql`${page.timestamp} desc, ${page.id} desc`) })
+    .select({
+      rows: jsonWholeRows(
+        'page',
+        page._.selectedFields,
+        sql`${page.timestamp} desc, ${page.id} desc`,
+      ),
+    })
     .from(page)
     .prepare(byUser ? 'audit_rows_of_user' : 'audit_rows_all');
 }

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { jsonObject } from '../../db/json-rows';
+import { jsonObject, jsonWholeRow } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { devices, sessions, users } from '../../db/schema';
 import type { DeviceRow } from '../devices/devices.repository';
@@ -32,7 +32,7 @@ const DEVICE_COLUMNS = getTableColumns(devices);
 const requestContext = definePrepared((db) =>
   db
     .select({
-      device: jsonObject(DEVICE_COLUMNS),
+      device: jsonWholeRow('devices', DEVICE_COLUMNS),
       session: jsonObject(SESSION_COLUMNS, sessions.idHash),
       user: jsonObject(SESSION_USER_COLUMNS, users.id),
     })

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { jsonArray } from '../../db/json-rows';
+import { jsonWholeRows } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { videos } from '../../db/schema';
 
@@ -26,7 +26,9 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
 /** Newest first, as one JSON array (decision 032). */
 const videosOfCreator = definePrepared((db) =>
   db
-    .select({ rows: jsonArray(getTableColumns(videos), sql`${videos.createdAt} desc`) })
+    .select({
+      rows: jsonWholeRows('videos', getTableColumns(videos), sql`${videos.createdAt} desc`),
+    })
     .from(videos)
     .where(eq(videos.creatorId, sql.placeholder('creatorId')))
     .prepare('videos_of_creator'),

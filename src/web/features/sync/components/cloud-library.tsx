@@ -76,10 +76,15 @@ export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimary
   const status = useCloudStatus();
   const { data: index, dataUpdatedAt: indexReadAt } = useVideoIndex();
   const queryClient = useQueryClient();
-  // An added device syncs by reading the library (D8): once it has, its 'Last sync' is now.
+  // An added device syncs by reading the library (D8): once it has, its 'Last sync' is now. A
+  // status asked for while the library was being read may have been answered before that read
+  // counted, and a first fetch still on its way would be shared rather than asked again: it is
+  // cancelled, then asked afresh.
   useEffect(() => {
     if (isPrimaryDevice || !indexReadAt) return;
-    void queryClient.invalidateQueries({ queryKey: CLOUD_STATUS_QUERY_KEY });
+    void queryClient
+      .cancelQueries({ queryKey: CLOUD_STATUS_QUERY_KEY })
+      .then(() => queryClient.invalidateQueries({ queryKey: CLOUD_STATUS_QUERY_KEY }));
   }, [isPrimaryDevice, indexReadAt, queryClient]);
   const local = useLiveQuery(() => listVideos(user.id), [user.id]);
   const recipients = useRecipients({ enabled: isPrimaryDevice });
