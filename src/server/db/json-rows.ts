@@ -52,22 +52,27 @@ function buildObject(fields: Fields): SQL {
 /** Chosen fields of one row as one JSON value; NULL when `presentWhen` is (a left join's miss). */
 export function jsonObject<T extends Fields>(
   fields: T,
-  presentWhen?: Column,
+  presentWhen: Column,
 ): SQL<JsonRow<T> | null> {
-  const object = buildObject(fields);
-  const expression = presentWhen
-    ? sql`case when ${presentWhen} is null then null else ${object} end`
-    : object;
-  return expression.mapWith((json: Record<string, unknown>) =>
-    readObject(fields, json, 'property'),
+  return sql`case when ${presentWhen} is null then null else ${buildObject(fields)} end`.mapWith(
+    (json: Record<string, unknown>) => readObject(fields, json, 'property'),
+  );
+}
+
+/** `element` of every matching row, in `orderBy`'s order, as one JSON array (`[]` for none). */
+function jsonList<T extends Fields>(
+  element: SQL,
+  orderBy: SQL,
+  read: (item: Record<string, unknown>) => JsonRow<T>,
+): SQL<JsonRow<T>[]> {
+  return sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`.mapWith(
+    (json: Record<string, unknown>[]) => json.map(read),
   );
 }
 
 /** Chosen fields of every matching row, in `orderBy`'s order, as one JSON array. */
 export function jsonArray<T extends Fields>(fields: T, orderBy: SQL): SQL<JsonRow<T>[]> {
-  return sql`coalesce(json_agg(${buildObject(fields)} order by ${orderBy}), '[]'::json)`.mapWith(
-    (json: Record<string, unknown>[]) => json.map((item) => readObject(fields, item, 'property')),
-  );
+  return jsonList(buildObject(fields), orderBy, (item) => readObject(fields, item, 'property'));
 }
 
 /**
@@ -89,7 +94,7 @@ export function jsonWholeRows<T extends Record<string, Column>>(
   columns: T,
   orderBy: SQL,
 ): SQL<JsonRow<T>[]> {
-  return sql`coalesce(json_agg(${sql.identifier(source)} order by ${orderBy}), '[]'::json)`.mapWith(
-    (json: Record<string, unknown>[]) => json.map((item) => readObject(columns, item, 'column')),
+  return jsonList(sql`${sql.identifier(source)}`, orderBy, (item) =>
+    readObject(columns, item, 'column'),
   );
 }

@@ -60,6 +60,5 @@ export async function findRequestContext(
     idHash: sessionIdHash ?? '',
     now: new Date(),
   });
-  if (!row?.device) return undefined;
-  return { device: row.device, session: row.session, user: row.user };
+  return row;
 }
