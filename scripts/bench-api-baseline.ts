@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { openPgliteDirectory } from '../src/server/db/client';
+import { preparedPgliteQuery } from '../src/server/db/pglite-statements';
 
 const DEVICE_SQL = 'select * from devices where id = $1';
 const SESSION_SQL = `select s.expires_at, u.id, u.username, u.first_name, u.last_name, u.email, u.role
@@ -18,10 +19,11 @@ async function connect(): Promise<Query> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return async (name, text, values) => (await pool.query({ name, text, values })).rows;
   }
-  // The engine as the app runs it: the same settings, and V8's baseline compiler only.
-  const client = await openPgliteDirectory(process.env.PGLITE_DIR!);
+  // The engine as the app runs it: the same settings, V8's baseline compiler only, and named
+  // prepared statements as the app's (decision 033).
+  const prepared = preparedPgliteQuery(await openPgliteDirectory(process.env.PGLITE_DIR!));
   return async (_name, text, values) =>
-    (await client.query<Record<string, unknown>>(text, values)).rows;
+    (await prepared<Record<string, unknown>>(text, values)).rows;
 }
 
 const query = await connect();

@@ -1,14 +1,17 @@
 // `npm run bench:api` (issue 15 item 1): the app's signed-in reads against a bare Fastify doing
 // the same two indexed lookups with prepared statements on the same engine, in the same run
 // (absolute numbers drift on a shared machine, the ratio much less). For each engine (PGlite, and
-// PostgreSQL at BENCH_DATABASE_URL or the local server; BENCH_ENGINE=pglite|postgres picks one)
+// PostgreSQL at BENCH_DATABASE_URL or the local server; BENCH_ENGINE=pglite|postgres picks one;
+// BENCH_ROUTES=/api/user,… picks routes)
 // it starts the built server on a fresh DATA_DIR or database, signs an owner up with a next of
-// kin, a recipient and 20 messages, runs autocannon (50 connections, BENCH_SECONDS each, 10 by
-// default) on each route, then the baseline, and prints throughput, p99 and their ratios, and
-// the app's resident memory at idle after the run.
-import { spawn } from 'node:child_process';
+// kin, a recipient and 20 messages, starts the baseline beside it (on PGlite, on a copy of the
+// seeded data), and runs autocannon (50 connections, BENCH_SECONDS per route, 10 by default, in
+// BENCH_ROUNDS rounds, 3 by default) on each route, each round paired with a round of the
+// baseline. It prints throughput, p99 and their ratios, and the app's resident memory at idle
+// after the run.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -23,8 +26,15 @@ import {
   withPostgresDatabase,
 } from './bench-support';
 
-const ROUTES = ['/api/user', '/api/recipients', '/api/videos', '/api/audit-logs'];
+const ROUTES = process.env.BENCH_ROUTES?.split(',') ?? [
+  '/api/user',
+  '/api/recipients',
+  '/api/videos',
+  '/api/audit-logs',
+];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUND_SECONDS = Math.max(2, Math.round(SECONDS / ROUNDS));
 const CONNECTIONS = 50;
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const engines = process.env.BENCH_ENGINE
@@ -32,6 +42,8 @@ const engines = process.env.BENCH_ENGINE
   : (['pglite', 'postgres'] as const);
 const port = 5800 + (process.pid % 100);
 const base = `http://127.0.0.1:${port}`;
+const baselinePort = port + 100;
+const baselineBase = `http://127.0.0.1:${baselinePort}`;
 
 interface TRun {
   requestsPerSecond: number;
@@ -65,62 +77,107 @@ async function seed() {
   return { 'x-device-id': client.deviceId, cookie: client.cookie };
 }
 
+/** Throughput and p99 of one route over several rounds, each paired with a baseline round. */
+interface TPaired {
+  app: TRun;
+  bare: TRun;
+}
+
+function combine(runs: TRun[]): TRun {
+  const sorted = runs.map((run) => run.p99).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
+    p99: sorted[Math.floor(sorted.length / 2)]!,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+/**
+ * The app and the baseline run side by side, each idle while the other is measured: every round
+ * of an app route comes right before or after a round of the baseline (the order alternates), so
+ * a machine that gets busier or quieter during the run moves both alike.
+ */
 async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-api-'));
   const env: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  let app = startServer({ port, dataDir, env });
+  let baseline: ChildProcess | undefined;
   try {
-    const app = startServer({ port, dataDir, env });
     await waitForHealth(base);
     const headers = await seed();
-    const app_: Record<string, TRun> = {};
-    await cannon(`${base}/api/user`, headers, 3); // warm-up
-    for (const route of ROUTES) app_[route] = await cannon(`${base}${route}`, headers);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const memory = residentMegabytes(app.pid!);
-    await stopServer(app);
-
-    const baseline = spawn(
+    // PGlite's directory is one process's: the baseline gets a copy of the seeded data.
+    const baselineDir = path.join(dataDir, 'baseline-pgdata');
+    if (engine === 'pglite') {
+      await stopServer(app);
+      cpSync(path.join(dataDir, 'pgdata'), baselineDir, { recursive: true });
+      app = startServer({ port, dataDir, env });
+      await waitForHealth(base);
+    }
+    baseline = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(root, 'scripts/bench-api-baseline.ts')],
       {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          PGLITE_DIR: path.join(dataDir, 'pgdata'),
-          ...env,
-        },
+        env: { ...process.env, PORT: String(baselinePort), PGLITE_DIR: baselineDir, ...env },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
-    await waitForHealth(base);
+    await waitForHealth(baselineBase);
     await cannon(`${base}/api/user`, headers, 3); // warm-up
-    const bare = await cannon(`${base}/api/user`, headers);
-    await stopServer(baseline);
-    return { app: app_, bare, memory };
+    await cannon(`${baselineBase}/api/user`, headers, 3);
+
+    const rounds: Record<string, { app: TRun[]; bare: TRun[] }> = {};
+    for (const route of ROUTES) rounds[route] = { app: [], bare: [] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const route of ROUTES) {
+        const measureApp = async () =>
+          rounds[route]!.app.push(await cannon(`${base}${route}`, headers, ROUND_SECONDS));
+        const measureBare = async () =>
+          rounds[route]!.bare.push(
+            await cannon(`${baselineBase}/api/user`, headers, ROUND_SECONDS),
+          );
+        if (round % 2 === 0) {
+          await measureApp();
+          await measureBare();
+        } else {
+          await measureBare();
+          await measureApp();
+        }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const memory = residentMegabytes(app.pid!);
+    const paired: Record<string, TPaired> = {};
+    for (const route of ROUTES) {
+      paired[route] = { app: combine(rounds[route]!.app), bare: combine(rounds[route]!.bare) };
+    }
+    return { paired, memory };
   } finally {
+    await stopServer(app);
+    if (baseline) await stopServer(baseline);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 await buildServer();
 for (const engine of engines) {
-  const { app, bare, memory } =
+  const { paired, memory } =
     engine === 'postgres'
       ? await withPostgresDatabase(POSTGRES_URL, 'memento_bench', (url) =>
           measureEngine(engine, url),
         )
       : await measureEngine(engine);
-  console.log(`\n${engine}: ${CONNECTIONS} connections, ${SECONDS} s per route`);
   console.log(
-    `  bare lookups   ${bare.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${bare.p99} ms`,
+    `\n${engine}: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s per route, ` +
+      'each paired with a round of the bare lookups',
   );
-  for (const [route, run] of Object.entries(app)) {
-    const ratio = run.requestsPerSecond / bare.requestsPerSecond;
-    const p99Ratio = run.p99 / Math.max(bare.p99, 1);
+  for (const [route, { app, bare }] of Object.entries(paired)) {
+    const ratio = app.requestsPerSecond / bare.requestsPerSecond;
+    const p99Ratio = app.p99 / Math.max(bare.p99, 1);
     console.log(
-      `  ${route.padEnd(15)}${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${run.p99} ms  ` +
-        `→ ${ratio.toFixed(2)}× throughput, ${p99Ratio.toFixed(2)}× p99` +
-        (run.errors ? `  (${run.errors} errors!)` : ''),
+      `  ${route.padEnd(15)}${app.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${app.p99} ms` +
+        `  | bare ${bare.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${bare.p99} ms` +
+        `  → ${ratio.toFixed(2)}× throughput, ${p99Ratio.toFixed(2)}× p99` +
+        (app.errors || bare.errors ? `  (${app.errors + bare.errors} errors!)` : ''),
     );
   }
   console.log(`  app resident memory after the run: ${memory} MB`);

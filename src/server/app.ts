@@ -219,7 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(pairingRoutes(deps));
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
-  await app.register(auditRoutes(deps));
+  await app.register(auditRoutes);
   await app.register(adminRoutes(deps));
   await registerWebApp(app, {
     webDir: options.webDir,

@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../lib/paths';
+import { preparedPgliteQuery } from './pglite-statements';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -34,20 +35,24 @@ const ARRAY_ROWS = { rowMode: 'array' } as const;
 const OBJECT_ROWS = { rowMode: 'object' } as const;
 
 /**
- * Drizzle hands PGlite its own parsers with every query (timestamps, dates and intervals as text,
- * which Drizzle then reads itself), and PGlite merges them into its table of several hundred
- * parsers each time: about 0.2 ms a query here, a third of a request's lookups (issue 15 item 1,
- * decision 032). The same parsers go into the instance's own table instead, and the query goes
- * without; nothing but Drizzle queries this instance, so every answer is read as before.
+ * The PGlite instance as Drizzle sees it (issue 15 item 1, decisions 032 and 033):
+ * - Drizzle hands PGlite its own parsers with every query (timestamps, dates and intervals as
+ *   text, which Drizzle then reads itself), and PGlite merges them into its table of several
+ *   hundred parsers each time: about 0.2 ms a query here. The same parsers go into the
+ *   instance's own table instead, and the query goes without; nothing but Drizzle queries this
+ *   instance, so every answer is read as before.
+ * - A query text asked again runs as a named prepared statement (pglite-statements.ts): parsed
+ *   and planned once, then one exchange with PostgreSQL a call.
  */
-function withDrizzleParsersInstalled(client: PGlite): PGlite {
+function forDrizzle(client: PGlite): PGlite {
+  const query = preparedPgliteQuery(client);
   return new Proxy(client, {
     get(target, property) {
       if (property === 'query') {
         return (text: string, params?: unknown[], options?: QueryOptions) => {
-          if (!options?.parsers) return target.query(text, params, options);
+          if (!options?.parsers) return query(text, params, options);
           Object.assign(target.parsers, options.parsers);
-          return target.query(text, params, options.rowMode === 'array' ? ARRAY_ROWS : OBJECT_ROWS);
+          return query(text, params, options.rowMode === 'array' ? ARRAY_ROWS : OBJECT_ROWS);
         };
       }
       const value: unknown = Reflect.get(target, property, target);
@@ -58,7 +63,7 @@ function withDrizzleParsersInstalled(client: PGlite): PGlite {
 
 /** Wraps an open PGlite instance (tests pass one made from a migrated template). */
 export function createPgliteDatabase(client: PGlite): Database {
-  const db = drizzlePglite(withDrizzleParsersInstalled(client), { schema });
+  const db = drizzlePglite(forDrizzle(client), { schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',

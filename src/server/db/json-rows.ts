@@ -1,4 +1,4 @@
-import { Column, is, sql, type SQL } from 'drizzle-orm';
+import { Column, is, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
 /**
  * Rows that come back from the database as one JSON value instead of a column each (issue 15
@@ -19,6 +19,33 @@ export type JsonRow<T extends Fields> = {
       ? V
       : never;
 };
+
+/** How each JSON value built here is read back, so that a statement nesting it reads it alike. */
+const readers = new WeakMap<SQL, (json: never) => unknown>();
+
+function readWith<T>(value: SQL, read: (json: never) => T): SQL<T> {
+  const mapped = value.mapWith(read);
+  readers.set(mapped, read);
+  return mapped;
+}
+
+/**
+ * `expression` (which yields what `value` yields, or NULL) read back as `value` is: for a JSON
+ * value used inside a larger expression, such as a CASE between two of them.
+ */
+export function readAs<T>(value: SQL<T>, expression: SQL): SQL<T> {
+  const read = readers.get(value);
+  if (!read) throw new Error('readAs: the value was not built by json-rows');
+  return readWith(expression, read) as SQL<T>;
+}
+
+/**
+ * A select of one JSON value built here (`value`) as a scalar subquery of another statement, read
+ * back as `value` is: so one statement can answer what would otherwise be two (decision 033).
+ */
+export function asSubquery<T>(query: SQLWrapper, value: SQL<T>): SQL<T> {
+  return readAs(value, sql`(${query})`);
+}
 
 /** Reads one JSON object into a row: by property name, or by column name for a whole row. */
 function readObject<T extends Fields>(
@@ -54,7 +81,8 @@ export function jsonObject<T extends Fields>(
   fields: T,
   presentWhen: Column,
 ): SQL<JsonRow<T> | null> {
-  return sql`case when ${presentWhen} is null then null else ${buildObject(fields)} end`.mapWith(
+  return readWith(
+    sql`case when ${presentWhen} is null then null else ${buildObject(fields)} end`,
     (json: Record<string, unknown>) => readObject(fields, json, 'property'),
   );
 }
@@ -65,7 +93,8 @@ function jsonList<T extends Fields>(
   orderBy: SQL,
   read: (item: Record<string, unknown>) => JsonRow<T>,
 ): SQL<JsonRow<T>[]> {
-  return sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`.mapWith(
+  return readWith(
+    sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
     (json: Record<string, unknown>[]) => json.map(read),
   );
 }
@@ -83,7 +112,7 @@ export function jsonWholeRow<T extends Record<string, Column>>(
   source: string,
   columns: T,
 ): SQL<JsonRow<T>> {
-  return sql`to_json(${sql.identifier(source)})`.mapWith((json: Record<string, unknown>) =>
+  return readWith(sql`to_json(${sql.identifier(source)})`, (json: Record<string, unknown>) =>
     readObject(columns, json, 'column'),
   );
 }

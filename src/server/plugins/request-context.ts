@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
 import type { RequestContext } from '../modules/audit/audit.service';
-import { findRequestContext } from '../modules/auth/request-context.repository';
+import { findRequestContext, type TContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
 import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
 import type { SessionUser } from '../modules/users/users.repository';
@@ -30,10 +30,14 @@ declare module 'fastify' {
     sessionCreatedAt: Date | null;
     /** When this session's second factor was checked (admins, D26); null until then. */
     sessionSecondFactorAt: Date | null;
+    /** The route's `contextRead`, answered by the statement that found `user` (decision 033). */
+    contextReadAnswer: { of: TContextRead<unknown>; value: unknown } | null;
   }
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
     isDeviceOptional?: boolean;
+    /** The route's read, answered with the request's own lookups in one statement (decision 033). */
+    contextRead?: TContextRead<unknown>;
   }
 }
 
@@ -52,6 +56,18 @@ export function getRequestContext(request: FastifyRequest): RequestContext {
 export function requireDevice(request: FastifyRequest): DeviceRow {
   if (!request.device) throw new AppError('DEVICE_REQUIRED', MESSAGES.deviceRequired);
   return request.device;
+}
+
+/**
+ * What the route's `contextRead` answered for `request.user`, read in the same statement that
+ * found the user. Only for a route that declares `read` as its `contextRead`, after requireUser.
+ */
+export function readWithContext<T>(request: FastifyRequest, read: TContextRead<T>): T {
+  const answer = request.contextReadAnswer;
+  if (!answer || answer.of !== read || answer.value === null) {
+    throw new Error('readWithContext: this route did not declare the read as its contextRead');
+  }
+  return answer.value as T;
 }
 
 export function requireUser(request: FastifyRequest): SessionUser {
@@ -98,6 +114,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionMethod', null);
   app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('sessionSecondFactorAt', null);
+  app.decorateRequest('contextReadAnswer', null);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
@@ -122,7 +139,11 @@ export function registerRequestContext(
       else clearSessionCookie(reply);
     }
     const idHash = token ? sha256(token) : null;
-    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash);
+    // A route's own read rides along (decision 033) unless its query string does not validate.
+    const contextRead = request.routeOptions.config.contextRead;
+    const readParams = contextRead?.params(request.query) ?? null;
+    const read = contextRead && readParams ? { of: contextRead, params: readParams } : undefined;
+    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, read);
     if (!found) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
     const device = found.device;
     request.device = device;
@@ -140,6 +161,7 @@ export function registerRequestContext(
     request.sessionMethod = session.method;
     request.sessionCreatedAt = session.createdAt;
     request.sessionSecondFactorAt = session.secondFactorVerifiedAt;
+    if (read) request.contextReadAnswer = { of: read.of, value: found.read };
 
     // Sliding expiry for everyone but admins, written at most once an hour.
     if (!user.isAdmin && Date.now() - session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {

@@ -1,9 +1,11 @@
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { jsonWholeRows } from '../../db/json-rows';
+import { asSubquery, jsonWholeRows, readAs } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
+import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
+import { defineContextRead } from '../auth/request-context.repository';
 
 export type NewAuditRow = typeof auditLogs.$inferInsert;
 
@@ -31,32 +33,33 @@ export async function countFailures(
   return row?.value ?? 0;
 }
 
+/** How many events one read of the audit log answers, newest first. */
+export const AUDIT_PAGE_SIZE = 200;
+
 /**
- * Newest first, a page of them, as one JSON array (decision 032); uses audit_logs_user_time_idx
- * when filtered by user.
+ * Newest first, a page of them, as one JSON array (decision 032): of one user (a placeholder or
+ * the request's reader; uses audit_logs_user_time_idx) or, with `userId` null, of everyone.
  */
-function auditPage(db: DbOrTx, byUser: boolean) {
+function auditPageOf(db: DbOrTx, userId: SQLWrapper | null) {
   const page = db
     .select()
     .from(auditLogs)
-    .where(byUser ? eq(auditLogs.userId, sql.placeholder('userId')) : undefined)
+    .where(userId ? eq(auditLogs.userId, userId) : undefined)
     .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
     .limit(sql.placeholder('limit'))
     .as('page');
-  return db
-    .select({
-      rows: jsonWholeRows(
-        'page',
-        page._.selectedFields,
-        sql`${page.timestamp} desc, ${page.id} desc`,
-      ),
-    })
-    .from(page)
-    .prepare(byUser ? 'audit_rows_of_user' : 'audit_rows_all');
+  const rows = jsonWholeRows(
+    'page',
+    page._.selectedFields,
+    sql`${page.timestamp} desc, ${page.id} desc`,
+  );
+  return { query: db.select({ rows }).from(page), rows };
 }
 
-const auditRowsOfUser = definePrepared((db) => auditPage(db, true));
-const allAuditRows = definePrepared((db) => auditPage(db, false));
+const auditRowsOfUser = definePrepared((db) =>
+  auditPageOf(db, sql.placeholder('userId')).query.prepare('audit_rows_of_user'),
+);
+const allAuditRows = definePrepared((db) => auditPageOf(db, null).query.prepare('audit_rows_all'));
 
 export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
   const [result] = await (options.userId === undefined
@@ -64,3 +67,28 @@ export async function listAuditRows(db: DbOrTx, options: { userId?: number; limi
     : auditRowsOfUser(db).execute({ userId: options.userId, limit: options.limit }));
   return result?.rows ?? [];
 }
+
+/**
+ * The audit log page, read with the request (decision 033). D15: a user reads their own events
+ * whatever `userId` says; an admin reads everyone's, or the one user `userId` names. Each branch
+ * is its own subquery, so each keeps its own index; only the branch taken is run.
+ */
+export const AUDIT_PAGE_READ = defineContextRead(
+  'audit_page',
+  (db, reader) => {
+    const own = auditPageOf(db, reader.userId);
+    const filtered = auditPageOf(db, sql.placeholder('filterUserId'));
+    const everyone = auditPageOf(db, null);
+    return readAs(
+      own.rows,
+      sql`case when not ${reader.isAdmin} then ${asSubquery(own.query, own.rows)}
+        when ${sql.placeholder('filterUserId')}::int is null then ${asSubquery(everyone.query, everyone.rows)}
+        else ${asSubquery(filtered.query, filtered.rows)} end`,
+    );
+  },
+  (query) => {
+    const parsed = ZAuditLogQuery.safeParse(query);
+    if (!parsed.success) return null;
+    return { filterUserId: parsed.data.userId ?? null, limit: AUDIT_PAGE_SIZE };
+  },
+);

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZAuditLogQuery, type TAuditLogEntry } from '../../../shared/schemas/safety-net';
-import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
-import { requireDevice, requireUser } from '../../plugins/request-context';
+import { readWithContext, requireDevice, requireUser } from '../../plugins/request-context';
 import { describeBrowser } from '../../lib/user-agent';
-import { listAuditRows } from './audit.repository';
-
-const PAGE_SIZE = 200;
+import { AUDIT_PAGE_READ } from './audit.repository';
 
 /** How a sign-in was made, in words (the stored value is a code such as 'email_access_code'). */
 const METHOD_WORDS: Record<string, string> = {
@@ -45,36 +42,29 @@ function describeActor(details: Record<string, unknown>): string | null {
   return null;
 }
 
-export const auditRoutes =
-  (deps: AppDeps): FastifyPluginAsyncZod =>
-  async (app) => {
-    /** D15: a user sees only their own events whatever `userId` says; admins may filter any user. */
-    app.get(
-      '/api/audit-logs',
-      { schema: { querystring: ZAuditLogQuery } },
-      async (request): Promise<TAuditLogEntry[]> => {
-        const user = requireUser(request);
-        const device = requireDevice(request);
-        const isOnPrimaryDevice = user.isPrimary && device.isPrimary && device.userId === user.id;
-        if (!user.isAdmin && !isOnPrimaryDevice)
-          throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyAuditLogs);
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** D15: a user sees only their own events whatever `userId` says; admins may filter any user. */
+  app.get(
+    '/api/audit-logs',
+    { schema: { querystring: ZAuditLogQuery }, config: { contextRead: AUDIT_PAGE_READ } },
+    async (request): Promise<TAuditLogEntry[]> => {
+      const user = requireUser(request);
+      const device = requireDevice(request);
+      const isOnPrimaryDevice = user.isPrimary && device.isPrimary && device.userId === user.id;
+      if (!user.isAdmin && !isOnPrimaryDevice)
+        throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyAuditLogs);
 
-        const userId = user.isAdmin ? request.query.userId : user.id;
-        const rows = await listAuditRows(deps.db, {
-          ...(userId === undefined ? {} : { userId }),
-          limit: PAGE_SIZE,
-        });
-        return rows.map((row) => ({
-          id: row.id,
-          eventType: row.eventType,
-          userId: row.userId,
-          username: row.username,
-          timestamp: row.timestamp.toISOString(),
-          ipAddress: row.ipAddress,
-          successful: row.successful,
-          details: describeDetails(row.details),
-          actor: describeActor(row.details),
-        }));
-      },
-    );
-  };
+      return readWithContext(request, AUDIT_PAGE_READ).map((row) => ({
+        id: row.id,
+        eventType: row.eventType,
+        userId: row.userId,
+        username: row.username,
+        timestamp: row.timestamp.toISOString(),
+        ipAddress: row.ipAddress,
+        successful: row.successful,
+        details: describeDetails(row.details),
+        actor: describeActor(row.details),
+      }));
+    },
+  );
+};

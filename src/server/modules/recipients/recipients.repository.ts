@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { jsonArray } from '../../db/json-rows';
+import { asSubquery, jsonArray } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { users, videos } from '../../db/schema';
+import { defineContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
 
 const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
@@ -38,27 +39,36 @@ const RECIPIENT_LIST_COLUMNS = {
   createdAt: users.createdAt,
 };
 
-/** As one JSON array (decision 032); each recipient's count read from videos_recipient_idx. */
-const recipientsWithVideoCounts = definePrepared((db) =>
-  db
-    .select({
-      rows: jsonArray(
-        {
-          ...RECIPIENT_LIST_COLUMNS,
-          videoCount: sql<number>`(select count(*) from ${videos} where ${videos.recipientId} = ${users.id} and ${videos.creatorId} = ${sql.placeholder('ownerId')})::int`,
-        },
-        sql`${users.id}`,
-      ),
-    })
+/**
+ * The recipients of `ownerId` (a placeholder, or the request's own reader), as one JSON array
+ * (decision 032); each recipient's count read from videos_recipient_idx.
+ */
+function recipientsWithVideoCountsOf(db: DbOrTx, ownerId: SQLWrapper) {
+  const rows = jsonArray(
+    {
+      ...RECIPIENT_LIST_COLUMNS,
+      videoCount: sql<number>`(select count(*) from ${videos} where ${videos.recipientId} = ${users.id} and ${videos.creatorId} = ${ownerId})::int`,
+    },
+    sql`${users.id}`,
+  );
+  const query = db
+    .select({ rows })
     .from(users)
-    .where(
-      and(
-        eq(users.createdById, sql.placeholder('ownerId')),
-        inArray(users.category, [...RECIPIENT_CATEGORIES]),
-      ),
-    )
-    .prepare('recipients_with_video_counts'),
+    .where(and(eq(users.createdById, ownerId), inArray(users.category, [...RECIPIENT_CATEGORIES])));
+  return { query, rows };
+}
+
+const recipientsWithVideoCounts = definePrepared((db) =>
+  recipientsWithVideoCountsOf(db, sql.placeholder('ownerId')).query.prepare(
+    'recipients_with_video_counts',
+  ),
 );
+
+/** The recipients page's list, read with the request's own lookups (decision 033). */
+export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineContextRead('recipients', (db, reader) => {
+  const { query, rows } = recipientsWithVideoCountsOf(db, reader.userId);
+  return asSubquery(query, rows);
+});
 
 /** The owner's recipients with the number of indexed videos for each, in one query. */
 export async function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {

@@ -6,21 +6,33 @@ import {
   type TRecipientList,
 } from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../app';
-import { getRequestContext, requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
+import {
+  getRequestContext,
+  readWithContext,
+  requirePrimaryOnPrimaryDevice,
+} from '../../plugins/request-context';
+import { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
 import {
   createRecipient,
   deleteRecipient,
-  listRecipients,
+  presentRecipients,
   reshareAccessCode,
 } from './recipients.service';
 
 export const recipientRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/api/recipients', async (request): Promise<TRecipientList> => {
-      const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients);
-      return listRecipients(deps, owner);
-    });
+    app.get(
+      '/api/recipients',
+      { config: { contextRead: RECIPIENTS_WITH_VIDEO_COUNTS_READ } },
+      async (request): Promise<TRecipientList> => {
+        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients);
+        return presentRecipients(
+          owner,
+          readWithContext(request, RECIPIENTS_WITH_VIDEO_COUNTS_READ),
+        );
+      },
+    );
 
     app.post(
       '/api/recipients',

@@ -185,8 +185,11 @@ export function countTowardsLimit(recipients: readonly Pick<UserRow, 'category'>
   return recipients.length - (hasNextOfKin ? 1 : 0);
 }
 
-export async function listRecipients(deps: AppDeps, owner: SessionUser): Promise<TRecipientList> {
-  const rows = await findRecipientsWithVideoCounts(deps.db, owner.id);
+/** The recipients page: the owner's recipients (as read with the request) and their plan's limits. */
+export function presentRecipients(
+  owner: SessionUser,
+  rows: Awaited<ReturnType<typeof findRecipientsWithVideoCounts>>,
+): TRecipientList {
   const limits = limitsFor(owner);
   return {
     recipients: rows.map((recipient) => ({

@@ -1,8 +1,9 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { jsonWholeRows } from '../../db/json-rows';
+import { asSubquery, jsonWholeRows } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { videos } from '../../db/schema';
+import { defineContextRead } from '../auth/request-context.repository';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
@@ -23,21 +24,26 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
   return row;
 }
 
-/** Newest first, as one JSON array (decision 032). */
+/** The videos `creatorId` made, newest first, as one JSON array (decision 032). */
+function videosOf(db: DbOrTx, creatorId: SQLWrapper) {
+  const rows = jsonWholeRows('videos', getTableColumns(videos), sql`${videos.createdAt} desc`);
+  return { query: db.select({ rows }).from(videos).where(eq(videos.creatorId, creatorId)), rows };
+}
+
 const videosOfCreator = definePrepared((db) =>
-  db
-    .select({
-      rows: jsonWholeRows('videos', getTableColumns(videos), sql`${videos.createdAt} desc`),
-    })
-    .from(videos)
-    .where(eq(videos.creatorId, sql.placeholder('creatorId')))
-    .prepare('videos_of_creator'),
+  videosOf(db, sql.placeholder('creatorId')).query.prepare('videos_of_creator'),
 );
 
 export async function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
   const [result] = await videosOfCreator(db).execute({ creatorId });
   return result?.rows ?? [];
 }
+
+/** The library's index of the signed-in user's videos, read with the request (decision 033). */
+export const OWN_VIDEOS_READ = defineContextRead('videos', (db, reader) => {
+  const { query, rows } = videosOf(db, reader.userId);
+  return asSubquery(query, rows);
+});
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {
   return db

@@ -9,13 +9,14 @@ import {
 import type { AppDeps } from '../../app';
 import {
   getRequestContext,
+  readWithContext,
   requireDevice,
   requirePrimaryOnPrimaryDevice,
   requireUser,
 } from '../../plugins/request-context';
 import { touchDeviceSync } from '../cloud/uploads.repository';
 import { toVideoIndexEntry } from './videos.presenter';
-import { findVideosOfCreator } from './videos.repository';
+import { OWN_VIDEOS_READ } from './videos.repository';
 import { deleteVideos, indexVideo } from './videos.service';
 
 export const videoRoutes =
@@ -31,13 +32,19 @@ export const videoRoutes =
       return reply.status(isNew ? 201 : 200).send(toVideoIndexEntry(row));
     });
 
-    app.get('/api/videos', async (request): Promise<TVideoIndexEntry[]> => {
-      const user = requireUser(request);
-      const device = requireDevice(request);
-      // An added device (D8) has synced when it reads the library: the admin's Last Sync says so.
-      if (device.userId === user.id && !device.isPrimary) await touchDeviceSync(deps.db, device.id);
-      return (await findVideosOfCreator(deps.db, user.id)).map(toVideoIndexEntry);
-    });
+    app.get(
+      '/api/videos',
+      { config: { contextRead: OWN_VIDEOS_READ } },
+      async (request): Promise<TVideoIndexEntry[]> => {
+        const user = requireUser(request);
+        const device = requireDevice(request);
+        // An added device (D8) has synced when it reads the library: the admin's Last Sync says so.
+        if (device.userId === user.id && !device.isPrimary) {
+          await touchDeviceSync(deps.db, device.id);
+        }
+        return readWithContext(request, OWN_VIDEOS_READ).map(toVideoIndexEntry);
+      },
+    );
 
     app.delete(
       '/api/videos',
