@@ -17,6 +17,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildServer } from './build-server.mjs';
 import {
+  cpuMicroseconds,
   root,
   residentMegabytes,
   signUpOwner,
@@ -49,12 +50,26 @@ interface TRun {
   requestsPerSecond: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time per answer, in µs: steadier than throughput on a busy machine. */
+  cpuPerRequest: number;
 }
 
-async function cannon(url: string, headers: Record<string, string>, seconds = SECONDS) {
+async function cannon(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  pid: number,
+): Promise<TRun> {
+  const cpuBefore = cpuMicroseconds(pid);
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  const cpu = cpuMicroseconds(pid) - cpuBefore;
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors,
+    cpuPerRequest: cpu / Math.max(result.requests.total, 1),
+  };
 }
 
 async function seed() {
@@ -89,6 +104,7 @@ function combine(runs: TRun[]): TRun {
     requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
     p99: sorted[Math.floor(sorted.length / 2)]!,
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    cpuPerRequest: runs.reduce((sum, run) => sum + run.cpuPerRequest, 0) / runs.length,
   };
 }
 
@@ -122,18 +138,20 @@ async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string
       },
     );
     await waitForHealth(baselineBase);
-    await cannon(`${base}/api/user`, headers, 3); // warm-up
-    await cannon(`${baselineBase}/api/user`, headers, 3);
+    await cannon(`${base}/api/user`, headers, 3, app.pid!); // warm-up
+    await cannon(`${baselineBase}/api/user`, headers, 3, baseline.pid!);
 
     const rounds: Record<string, { app: TRun[]; bare: TRun[] }> = {};
     for (const route of ROUTES) rounds[route] = { app: [], bare: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const route of ROUTES) {
         const measureApp = async () =>
-          rounds[route]!.app.push(await cannon(`${base}${route}`, headers, ROUND_SECONDS));
+          rounds[route]!.app.push(
+            await cannon(`${base}${route}`, headers, ROUND_SECONDS, app.pid!),
+          );
         const measureBare = async () =>
           rounds[route]!.bare.push(
-            await cannon(`${baselineBase}/api/user`, headers, ROUND_SECONDS),
+            await cannon(`${baselineBase}/api/user`, headers, ROUND_SECONDS, baseline!.pid!),
           );
         if (round % 2 === 0) {
           await measureApp();
@@ -177,6 +195,7 @@ for (const engine of engines) {
       `  ${route.padEnd(15)}${app.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${app.p99} ms` +
         `  | bare ${bare.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${bare.p99} ms` +
         `  → ${ratio.toFixed(2)}× throughput, ${p99Ratio.toFixed(2)}× p99` +
+        `; CPU ${app.cpuPerRequest.toFixed(0)} vs ${bare.cpuPerRequest.toFixed(0)} µs an answer` +
         (app.errors || bare.errors ? `  (${app.errors + bare.errors} errors!)` : ''),
     );
   }

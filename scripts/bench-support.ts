@@ -47,6 +47,14 @@ export function residentMegabytes(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** CPU time a process has used so far (user and system), in microseconds. */
+export function cpuMicroseconds(pid: number): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / 100; // USER_HZ is 100 on Linux
+}
+
 export async function waitForHealth(base: string) {
   for (let i = 0; i < 2400; i += 1) {
     try {

@@ -34,6 +34,8 @@ const MAX_STATEMENTS = 300;
 const MAX_COUNTED = 2_000;
 
 const { serialize } = protocol;
+/** Numbers every statement's name, unique across all wrappers of every instance. */
+let named = 0;
 /** PostgreSQL's 'cached plan must not change result type'. */
 const STALE_PLAN = '0A000';
 
@@ -50,7 +52,6 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export function preparedPgliteQuery(client: PGlite): TPgliteQuery {
   const statements = new Map<string, TStatement>();
   const seenOnce = new Set<string>();
-  let named = 0;
 
   /** Parses `text` into a named statement; PostgreSQL keeps it for this session's lifetime. */
   async function prepare(text: string): Promise<TStatement> {

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, gt, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { asSubquery, jsonWholeRows, readAs } from '../../db/json-rows';
-import { definePrepared } from '../../db/prepared';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
@@ -54,18 +53,6 @@ function auditPageOf(db: DbOrTx, userId: SQLWrapper | null) {
     sql`${page.timestamp} desc, ${page.id} desc`,
   );
   return { query: db.select({ rows }).from(page), rows };
-}
-
-const auditRowsOfUser = definePrepared((db) =>
-  auditPageOf(db, sql.placeholder('userId')).query.prepare('audit_rows_of_user'),
-);
-const allAuditRows = definePrepared((db) => auditPageOf(db, null).query.prepare('audit_rows_all'));
-
-export async function listAuditRows(db: DbOrTx, options: { userId?: number; limit: number }) {
-  const [result] = await (options.userId === undefined
-    ? allAuditRows(db).execute({ limit: options.limit })
-    : auditRowsOfUser(db).execute({ userId: options.userId, limit: options.limit }));
-  return result?.rows ?? [];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
-import type { VideoRow } from './videos.repository';
+import type { TVideoIndexRow } from './videos.repository';
 
-export function toVideoIndexEntry(row: VideoRow): TVideoIndexEntry {
+export function toVideoIndexEntry(row: TVideoIndexRow): TVideoIndexEntry {
   return {
     id: row.id,
     recipientId: row.recipientId,

@@ -1,7 +1,6 @@
-import { and, desc, eq, getTableColumns, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { asSubquery, jsonWholeRows } from '../../db/json-rows';
-import { definePrepared } from '../../db/prepared';
+import { asSubquery, jsonArray } from '../../db/json-rows';
 import { videos } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
 
@@ -24,24 +23,30 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
   return row;
 }
 
-/** The videos `creatorId` made, newest first, as one JSON array (decision 032). */
-function videosOf(db: DbOrTx, creatorId: SQLWrapper) {
-  const rows = jsonWholeRows('videos', getTableColumns(videos), sql`${videos.createdAt} desc`);
+/** What the library's index shows of a video (videos.presenter.ts); no storage keys or hashes. */
+const VIDEO_INDEX_COLUMNS = {
+  id: videos.id,
+  recipientId: videos.recipientId,
+  title: videos.title,
+  deviceId: videos.deviceId,
+  storageType: videos.storageType,
+  syncStatus: videos.syncStatus,
+  byteSize: videos.byteSize,
+  durationMs: videos.durationMs,
+  mimeType: videos.mimeType,
+  createdAt: videos.createdAt,
+};
+export type TVideoIndexRow = Pick<VideoRow, keyof typeof VIDEO_INDEX_COLUMNS>;
+
+/** The index of the videos `creatorId` made, newest first, as one JSON array (decision 032). */
+function videoIndexOf(db: DbOrTx, creatorId: SQLWrapper) {
+  const rows = jsonArray(VIDEO_INDEX_COLUMNS, sql`${videos.createdAt} desc`);
   return { query: db.select({ rows }).from(videos).where(eq(videos.creatorId, creatorId)), rows };
 }
 
-const videosOfCreator = definePrepared((db) =>
-  videosOf(db, sql.placeholder('creatorId')).query.prepare('videos_of_creator'),
-);
-
-export async function findVideosOfCreator(db: DbOrTx, creatorId: number): Promise<VideoRow[]> {
-  const [result] = await videosOfCreator(db).execute({ creatorId });
-  return result?.rows ?? [];
-}
-
 /** The library's index of the signed-in user's videos, read with the request (decision 033). */
-export const OWN_VIDEOS_READ = defineContextRead('videos', (db, reader) => {
-  const { query, rows } = videosOf(db, reader.userId);
+export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) => {
+  const { query, rows } = videoIndexOf(db, reader.userId);
   return asSubquery(query, rows);
 });
 

@@ -16,7 +16,7 @@ import {
 } from '../../plugins/request-context';
 import { touchDeviceSync } from '../cloud/uploads.repository';
 import { toVideoIndexEntry } from './videos.presenter';
-import { OWN_VIDEOS_READ } from './videos.repository';
+import { OWN_VIDEO_INDEX_READ } from './videos.repository';
 import { deleteVideos, indexVideo } from './videos.service';
 
 export const videoRoutes =
@@ -34,7 +34,7 @@ export const videoRoutes =
 
     app.get(
       '/api/videos',
-      { config: { contextRead: OWN_VIDEOS_READ } },
+      { config: { contextRead: OWN_VIDEO_INDEX_READ } },
       async (request): Promise<TVideoIndexEntry[]> => {
         const user = requireUser(request);
         const device = requireDevice(request);
@@ -42,7 +42,7 @@ export const videoRoutes =
         if (device.userId === user.id && !device.isPrimary) {
           await touchDeviceSync(deps.db, device.id);
         }
-        return readWithContext(request, OWN_VIDEOS_READ).map(toVideoIndexEntry);
+        return readWithContext(request, OWN_VIDEO_INDEX_READ).map(toVideoIndexEntry);
       },
     );
 
