@@ -19,6 +19,10 @@ function openToOthers(root: string): string[] {
   return found;
 }
 
+// Each start here creates the database (initdb in a child process): startServerProcess allows it
+// 50 s on a busy machine, more than the 30 s a test has by default (vitest.config.ts).
+const START_BUDGET_MS = 60_000;
+
 describe('DATA_DIR permissions', () => {
   it('keeps every file and folder the embedded server writes for its own user only', async () => {
     const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
@@ -29,7 +33,7 @@ describe('DATA_DIR permissions', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(openToOthers(dataDir)).toEqual([]);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-  });
+  }, START_BUDGET_MS);
 
   it('closes what an operator loosened, and says so at start-up', async () => {
     const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
@@ -46,5 +50,5 @@ describe('DATA_DIR permissions', () => {
     );
     expect(openToOthers(dataDir)).toEqual([]);
     expect(statSync(pgVersion).mode & 0o777).toBe(0o600);
-  });
+  }, 2 * START_BUDGET_MS);
 });
