@@ -24,31 +24,39 @@ function openToOthers(root: string): string[] {
 const START_BUDGET_MS = 60_000;
 
 describe('DATA_DIR permissions', () => {
-  it('keeps every file and folder the embedded server writes for its own user only', async () => {
-    const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
-    const server = await startServerProcess({ DATA_DIR: dataDir });
-    await server.stop();
+  it(
+    'keeps every file and folder the embedded server writes for its own user only',
+    async () => {
+      const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
+      const server = await startServerProcess({ DATA_DIR: dataDir });
+      await server.stop();
 
-    const files = readdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
-    expect(files.length).toBeGreaterThan(100);
-    expect(openToOthers(dataDir)).toEqual([]);
-    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-  }, START_BUDGET_MS);
+      const files = readdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
+      expect(files.length).toBeGreaterThan(100);
+      expect(openToOthers(dataDir)).toEqual([]);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    },
+    START_BUDGET_MS,
+  );
 
-  it('closes what an operator loosened, and says so at start-up', async () => {
-    const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
-    await (await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: '' })).stop();
-    chmodSync(dataDir, 0o755);
-    chmodSync(path.join(dataDir, 'session-secret'), 0o644);
-    const pgVersion = path.join(dataDir, 'pgdata', 'PG_VERSION');
-    chmodSync(pgVersion, 0o666);
+  it(
+    'closes what an operator loosened, and says so at start-up',
+    async () => {
+      const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-perm-')), 'data');
+      await (await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: '' })).stop();
+      chmodSync(dataDir, 0o755);
+      chmodSync(path.join(dataDir, 'session-secret'), 0o644);
+      const pgVersion = path.join(dataDir, 'pgdata', 'PG_VERSION');
+      chmodSync(pgVersion, 0o666);
 
-    const server = await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: '' });
-    await server.stop();
-    expect(server.output()).toContain(
-      'had files other accounts on this machine could read or change',
-    );
-    expect(openToOthers(dataDir)).toEqual([]);
-    expect(statSync(pgVersion).mode & 0o777).toBe(0o600);
-  }, 2 * START_BUDGET_MS);
+      const server = await startServerProcess({ DATA_DIR: dataDir, SESSION_SECRET: '' });
+      await server.stop();
+      expect(server.output()).toContain(
+        'had files other accounts on this machine could read or change',
+      );
+      expect(openToOthers(dataDir)).toEqual([]);
+      expect(statSync(pgVersion).mode & 0o777).toBe(0o600);
+    },
+    2 * START_BUDGET_MS,
+  );
 });
