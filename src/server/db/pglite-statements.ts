@@ -66,6 +66,7 @@ export function preparedPgliteQuery(client: PGlite): TPgliteQuery {
     );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     statements.set(text, statement);
+    seenOnce.delete(text);
     return statement;
   }
 
@@ -95,7 +96,9 @@ export function preparedPgliteQuery(client: PGlite): TPgliteQuery {
   return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
     // What only `query` handles (files in and out, chosen parameter types) goes there.
     if (options?.blob || options?.paramTypes) return client.query<T>(text, params, options);
-    if (!statements.has(text) && !(seenOnce.has(text) && statements.size < MAX_STATEMENTS)) {
+    const isPrepared = statements.has(text);
+    const isAskedAgain = seenOnce.has(text) && statements.size < MAX_STATEMENTS;
+    if (!isPrepared && !isAskedAgain) {
       if (seenOnce.size >= MAX_COUNTED) seenOnce.clear();
       seenOnce.add(text);
       return client.query<T>(text, params, options);
