@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { buildServer } from './build-server.mjs';
 import {
   cpuMicroseconds,
+  profileFlags,
   root,
   residentMegabytes,
   signUpOwner,
@@ -131,7 +132,7 @@ async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string
     }
     baseline = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(root, 'scripts/bench-api-baseline.ts')],
+      [...profileFlags(), '--import', 'tsx', path.join(root, 'scripts/bench-api-baseline.ts')],
       {
         env: { ...process.env, PORT: String(baselinePort), PGLITE_DIR: baselineDir, ...env },
         stdio: ['ignore', 'inherit', 'inherit'],

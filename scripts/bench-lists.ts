@@ -108,12 +108,18 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       );
     }
     const db: Db = database.db;
-    const asRouteReads = async <T>(
+    // A read the database writes as JSON text (decision 034) is counted as the client reads it.
+    const asRouteReads = async (
       who: { device_id: string },
       idHash: string,
-      of: TContextRead<T[]>,
+      of: TContextRead<unknown>,
       params: Record<string, unknown> = {},
-    ) => (await findRequestContext(db, who.device_id, idHash, { of, params }))?.read ?? [];
+    ): Promise<unknown[]> => {
+      const read = (await findRequestContext(db, who.device_id, idHash, { of, params }))?.read;
+      return typeof read === 'string'
+        ? (JSON.parse(read) as unknown[])
+        : ((read ?? []) as unknown[]);
+    };
     const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
     const lists: Array<[string, () => Promise<unknown[]>, string, unknown[]]> = [
       [

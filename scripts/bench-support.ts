@@ -9,10 +9,11 @@ import pg from 'pg';
 export const root = path.resolve(import.meta.dirname, '..');
 
 /**
- * BENCH_PROFILE_DIR=<dir>: the server writes a CPU profile there when it stops (SIGTERM).
+ * BENCH_PROFILE_DIR=<dir>: the server (and bench:api's baseline) writes a CPU profile there when
+ * it stops (SIGTERM).
  * BENCH_NODE_FLAGS="…": extra Node or V8 flags for the server, to try a setting before adopting it.
  */
-function profileFlags(): string[] {
+export function profileFlags(): string[] {
   const directory = process.env.BENCH_PROFILE_DIR;
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   return [...extra, ...(directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [])];

@@ -145,6 +145,40 @@ describe('GET /api/videos', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().map((v: { id: string }) => v.id)).toEqual([newer.id, older.id]);
   });
+
+  it('lists each entry as it was answered when indexed, with a title only beside a cloud copy', async () => {
+    const alice = await createOnboardedUser(t);
+    const kin = alice.nextOfKin.id;
+    // The last is stamped by the server (microseconds and all) rather than sent by the device.
+    const bodies = [
+      videoBody(kin),
+      videoBody(kin),
+      videoBody(kin),
+      videoBody(kin, { createdAt: undefined }),
+    ];
+    const answered = [];
+    for (const body of bodies) answered.push((await alice.device.post('/api/videos', body)).json());
+    // What the cloud upload later sets (cloud.test.ts); the local one's title should never be
+    // on the server, and is set here only to show it would not be listed.
+    const states = [
+      { title: 'Stays on the phone', storageType: 'local', syncStatus: 'local_only' },
+      { title: 'On its way', storageType: 'cloud', syncStatus: 'pending_sync' },
+      { title: 'In the cloud', storageType: 'cloud', syncStatus: 'synced' },
+      { title: 'Failed to send', storageType: 'local', syncStatus: 'conflict' },
+    ] as const;
+    for (const [i, state] of states.entries()) {
+      await t.db.update(videos).set(state).where(eq(videos.id, answered[i].id));
+    }
+
+    const res = await alice.device.get('/api/videos');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const byId = new Map(res.json().map((entry: { id: string }) => [entry.id, entry]));
+    const shownTitles = [null, 'On its way', 'In the cloud', null];
+    for (const [i, entry] of answered.entries()) {
+      expect(byId.get(entry.id)).toEqual({ ...entry, ...states[i], title: shownTitles[i] });
+    }
+  });
 });
 
 describe('DELETE /api/videos', () => {

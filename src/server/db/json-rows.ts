@@ -47,6 +47,30 @@ export function asSubquery<T>(query: SQLWrapper, value: SQL<T>): SQL<T> {
   return readAs(value, sql`(${query})`);
 }
 
+/** How one field of a JSON object is read: from which key, and mapped by which column. */
+type FieldReader = { key: string; jsonKey: string; column: Column | null };
+
+/** Worked out once per set of fields, not per row: Drizzle's `is()` is slow next to a lookup. */
+const fieldReaders = new WeakMap<Fields, Record<'property' | 'column', FieldReader[]>>();
+
+function readersOf(fields: Fields, keyedBy: 'property' | 'column'): FieldReader[] {
+  let known = fieldReaders.get(fields);
+  if (!known) {
+    const entries = Object.entries(fields).map(([key, field]) => ({
+      key,
+      name: is(field, Column) ? field.name : null,
+      // A json or jsonb column, or an expression, arrives as JSON made it.
+      column: is(field, Column) && field.dataType !== 'json' ? field : null,
+    }));
+    known = {
+      property: entries.map(({ key, column }) => ({ key, jsonKey: key, column })),
+      column: entries.map(({ key, name, column }) => ({ key, jsonKey: name ?? key, column })),
+    };
+    fieldReaders.set(fields, known);
+  }
+  return known[keyedBy];
+}
+
 /** Reads one JSON object into a row: by property name, or by column name for a whole row. */
 function readObject<T extends Fields>(
   fields: T,
@@ -54,15 +78,13 @@ function readObject<T extends Fields>(
   keyedBy: 'property' | 'column',
 ): JsonRow<T> {
   const row: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(fields)) {
-    const isColumn = is(field, Column);
-    const value = json[keyedBy === 'column' && isColumn ? field.name : key];
-    // A json or jsonb column, or an expression, arrives as JSON made it.
+  for (const { key, jsonKey, column } of readersOf(fields, keyedBy)) {
+    const value = json[jsonKey];
     row[key] =
       value === null || value === undefined
         ? null
-        : isColumn && field.dataType !== 'json'
-          ? field.mapFromDriverValue(value)
+        : column
+          ? column.mapFromDriverValue(value)
           : value;
   }
   return row as JsonRow<T>;
@@ -97,6 +119,31 @@ function jsonList<T extends Fields>(
     sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
     (json: Record<string, unknown>[]) => json.map(read),
   );
+}
+
+/**
+ * JSON as the text PostgreSQL wrote it: a response body sent as it is (decision 034), never
+ * parsed into objects only to be written out again.
+ */
+export type TJsonText = string & { readonly __jsonText: true };
+
+/**
+ * `fields` of every matching row, in `orderBy`'s order, as the text of one JSON array: each field
+ * already in the shape the client reads (see `isoTimestamp`), so the text is the response.
+ */
+export function jsonArrayText(fields: Fields, orderBy: SQL): SQL<TJsonText> {
+  return readWith(
+    sql`coalesce(json_agg(${buildObject(fields)} order by ${orderBy}), '[]'::json)::text`,
+    (text: string) => text as TJsonText,
+  );
+}
+
+/**
+ * A timestamp as JavaScript's `toISOString()` writes it (UTC, milliseconds, 'Z'). Both drop the
+ * microseconds rather than round them, so a time reads the same from either.
+ */
+export function isoTimestamp(column: Column | SQL): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 /** Chosen fields of every matching row, in `orderBy`'s order, as one JSON array. */

@@ -1,12 +1,15 @@
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
-import type { TVideoIndexRow } from './videos.repository';
+import { SYNC_STATUSES_WITH_TITLE, type TVideoIndexRow } from './videos.repository';
 
+const hasTitle = (status: string) =>
+  (SYNC_STATUSES_WITH_TITLE as readonly string[]).includes(status);
+
+/** One entry of the library's index; GET /api/videos has the database write the same (decision 034). */
 export function toVideoIndexEntry(row: TVideoIndexRow): TVideoIndexEntry {
   return {
     id: row.id,
     recipientId: row.recipientId,
-    // Titles reach the server only with a cloud copy (DESIGN.md principle 1).
-    title: row.syncStatus === 'synced' || row.syncStatus === 'pending_sync' ? row.title : null,
+    title: hasTitle(row.syncStatus) ? row.title : null,
     deviceId: row.deviceId,
     storageType: row.storageType,
     syncStatus: row.syncStatus,

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { asSubquery, jsonArray } from '../../db/json-rows';
+import { asSubquery, isoTimestamp, jsonArrayText } from '../../db/json-rows';
 import { videos } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
 
@@ -24,30 +24,44 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
 }
 
 /** What the library's index shows of a video (videos.presenter.ts); no storage keys or hashes. */
-const VIDEO_INDEX_COLUMNS = {
-  id: videos.id,
-  recipientId: videos.recipientId,
-  title: videos.title,
-  deviceId: videos.deviceId,
-  storageType: videos.storageType,
-  syncStatus: videos.syncStatus,
-  byteSize: videos.byteSize,
-  durationMs: videos.durationMs,
-  mimeType: videos.mimeType,
-  createdAt: videos.createdAt,
-};
-export type TVideoIndexRow = Pick<VideoRow, keyof typeof VIDEO_INDEX_COLUMNS>;
+export type TVideoIndexRow = Pick<
+  VideoRow,
+  | 'id'
+  | 'recipientId'
+  | 'title'
+  | 'deviceId'
+  | 'storageType'
+  | 'syncStatus'
+  | 'byteSize'
+  | 'durationMs'
+  | 'mimeType'
+  | 'createdAt'
+>;
 
-/** The index of the videos `creatorId` made, newest first, as one JSON array (decision 032). */
-function videoIndexOf(db: DbOrTx, creatorId: SQLWrapper) {
-  const rows = jsonArray(VIDEO_INDEX_COLUMNS, sql`${videos.createdAt} desc`);
-  return { query: db.select({ rows }).from(videos).where(eq(videos.creatorId, creatorId)), rows };
-}
+/** Titles reach the server only with a cloud copy (DESIGN.md principle 1): these states show one. */
+export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
 
-/** The library's index of the signed-in user's videos, read with the request (decision 033). */
+/**
+ * The library's index of the signed-in user's videos, newest first, read with the request
+ * (decision 033) and written by the database as the response's JSON text (decision 034): each
+ * entry as `toVideoIndexEntry` presents a row.
+ */
 export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) => {
-  const { query, rows } = videoIndexOf(db, reader.userId);
-  return asSubquery(query, rows);
+  const entries = jsonArrayText(
+    {
+      id: videos.id,
+      recipientId: videos.recipientId,
+      title: sql`case when ${inArray(videos.syncStatus, [...SYNC_STATUSES_WITH_TITLE])} then ${videos.title} end`,
+      deviceId: videos.deviceId,
+      storageType: videos.storageType,
+      syncStatus: videos.syncStatus,
+      metadata: sql`json_build_object('byteSize', ${videos.byteSize}, 'durationMs', ${videos.durationMs}, 'mimeType', ${videos.mimeType})`,
+      createdAt: isoTimestamp(videos.createdAt),
+    },
+    sql`${videos.createdAt} desc`,
+  );
+  const query = db.select({ entries }).from(videos).where(eq(videos.creatorId, reader.userId));
+  return asSubquery(query, entries);
 });
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {

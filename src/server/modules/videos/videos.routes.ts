@@ -3,7 +3,6 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZCreateVideoIndexBody,
   ZDeleteVideosBody,
-  type TVideoIndexEntry,
   type TVideosDeleted,
 } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../app';
@@ -35,14 +34,15 @@ export const videoRoutes =
     app.get(
       '/api/videos',
       { config: { contextRead: OWN_VIDEO_INDEX_READ } },
-      async (request): Promise<TVideoIndexEntry[]> => {
+      async (request, reply) => {
         const user = requireUser(request);
         const device = requireDevice(request);
         // An added device (D8) has synced when it reads the library: the admin's Last Sync says so.
         if (device.userId === user.id && !device.isPrimary) {
           await touchDeviceSync(deps.db, device.id);
         }
-        return readWithContext(request, OWN_VIDEO_INDEX_READ).map(toVideoIndexEntry);
+        // TVideoIndexEntry[], as the database wrote it (decision 034).
+        return reply.type('application/json').send(readWithContext(request, OWN_VIDEO_INDEX_READ));
       },
     );
 
