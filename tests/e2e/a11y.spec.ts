@@ -269,6 +269,26 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
+test('the dashboard banner moves for a few seconds, then rests on its picture (WCAG 2.2.2)', async ({
+  page,
+}) => {
+  await registerUser(page);
+  const video = page.locator('section video');
+  const state = () =>
+    video.evaluate((element: HTMLVideoElement) => ({
+      paused: element.paused,
+      time: element.currentTime,
+    }));
+  await expect.poll(async () => (await state()).time, { timeout: 15_000 }).toBeGreaterThan(1);
+  await expect.poll(async () => (await state()).paused, { timeout: 15_000 }).toBe(true);
+  const rested = await state();
+  expect(rested.time).toBeGreaterThan(4);
+  expect(rested.time).toBeLessThanOrEqual(5);
+  // And it stays at rest.
+  await page.waitForTimeout(1_000);
+  expect(await state()).toEqual(rested);
+});
+
 test.describe('with reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
 
