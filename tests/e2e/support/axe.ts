@@ -14,6 +14,39 @@ export async function waitForStillness(page: Page) {
   );
 }
 
+/** True once an animation or transition has started in the page since `watchForMotion`. */
+declare global {
+  interface Window {
+    __motionSinceScan?: boolean;
+  }
+}
+
+/**
+ * Axe on a page that stood still for the whole scan. A scan takes a second or more on a busy
+ * machine; a toast that closes by itself (its fade-out starts on a timer) can begin to fade in
+ * that time, and axe then measures the colours of text half gone. Such a scan is thrown away and
+ * the page scanned again once still: every verdict is on the page as it is seen at rest.
+ */
+async function scanWhenStill(page: Page) {
+  for (let attempt = 1; ; attempt += 1) {
+    await waitForStillness(page);
+    await page.evaluate(() => {
+      window.__motionSinceScan = false;
+      const moved = () => {
+        window.__motionSinceScan = true;
+      };
+      for (const type of ['animationstart', 'transitionstart'])
+        document.addEventListener(type, moved, { capture: true, once: true });
+    });
+    const results = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    const moved = await page.evaluate(() => window.__motionSinceScan === true);
+    if (!moved || attempt === 3) return results;
+  }
+}
+
 /**
  * Runs axe (every rule it enables by default: WCAG 2.x A/AA and best practice) and fails on any
  * serious or critical violation. Lesser findings are attached to the report to be read.
@@ -25,11 +58,7 @@ export async function waitForStillness(page: Page) {
  * same violations on the same nodes (decision 031).
  */
 export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
-  await waitForStillness(page);
-  const { violations } = await new AxeBuilder({ page })
-    .setLegacyMode(true)
-    .options({ resultTypes: ['violations'] })
-    .analyze();
+  const { violations } = await scanWhenStill(page);
   const describe = (list: typeof violations) =>
     list.map((violation) => ({
       rule: violation.id,
