@@ -3,7 +3,8 @@
 // reads some eight hundred files from node_modules) and the rest left there. `npm start` and the
 // tests that start a whole server run this build; `npm run dev` keeps compiling on the fly
 // through tsx.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -11,9 +12,11 @@ import { buildUnlessCurrent } from './build-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'dist/server/main.js');
+const DATABASE_TEMPLATE = path.join(root, 'dist/pgdata-template');
 const entryPoints = {
   main: 'src/server/main.ts',
   'reset-admin-second-factor': 'src/server/cli/reset-admin-second-factor.ts',
+  'make-database-template': 'src/server/cli/make-database-template.ts',
 };
 
 function newestModification(target) {
@@ -54,8 +57,26 @@ const LEFT_IN_NODE_MODULES = [
   'esbuild',
 ];
 
+/**
+ * A new PGlite cluster with every migration applied, for a first start to copy (decision 036):
+ * made by the built server's own code in a process of its own, beside its final place, and moved
+ * there only when whole.
+ */
+function makeDatabaseTemplate() {
+  const partial = `${DATABASE_TEMPLATE}.partial`;
+  const made = spawnSync(
+    process.execPath,
+    [path.join(root, 'dist/server/make-database-template.js'), partial],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (made.status !== 0)
+    throw new Error('Could not make the database template (dist/pgdata-template)');
+  renameSync(partial, DATABASE_TEMPLATE);
+}
+
 export async function buildServer() {
   rmSync(path.join(root, 'dist/server'), { recursive: true, force: true });
+  rmSync(DATABASE_TEMPLATE, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints,
@@ -75,6 +96,7 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   });
+  makeDatabaseTemplate();
 }
 
 /**
@@ -85,7 +107,13 @@ export async function buildServer() {
 export async function buildServerUnlessCurrent() {
   await buildUnlessCurrent({
     name: 'server',
-    sources: ['src/server', 'src/shared', 'scripts/build-server.mjs', 'package-lock.json'],
+    sources: [
+      'src/server',
+      'src/shared',
+      'drizzle',
+      'scripts/build-server.mjs',
+      'package-lock.json',
+    ],
     output: SERVER_ENTRY,
     build: buildServer,
   });

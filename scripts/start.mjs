@@ -19,7 +19,7 @@ if (isBuildStale(path.join(root, 'dist/web/index.html'), webSources)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-if (isBuildStale(SERVER_ENTRY, ['src/server', 'src/shared', 'package-lock.json'])) {
+if (isBuildStale(SERVER_ENTRY, ['src/server', 'src/shared', 'drizzle', 'package-lock.json'])) {
   await buildServer();
 }
 

@@ -1,4 +1,12 @@
-import { chmodSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +27,9 @@ function openToOthers(root: string): string[] {
   return found;
 }
 
-// Each start here creates the database (initdb in a child process): startServerProcess allows it
-// 50 s on a busy machine, more than the 30 s a test has by default (vitest.config.ts).
+// Each first start here makes the database (a copy of the build's template, decision 036):
+// startServerProcess allows a start 50 s on a busy machine, more than the 30 s a test has by
+// default (vitest.config.ts).
 const START_BUDGET_MS = 60_000;
 
 describe('DATA_DIR permissions', () => {
@@ -58,5 +67,35 @@ describe('DATA_DIR permissions', () => {
       expect(statSync(pgVersion).mode & 0o777).toBe(0o600);
     },
     2 * START_BUDGET_MS,
+  );
+});
+
+describe('a first start', () => {
+  it(
+    'makes a whole database from the build’s template, even after a first start cut short mid-copy',
+    async () => {
+      const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'memento-first-')), 'data');
+      // What a power cut during the first start's copy leaves: a half-made copy beside, and the
+      // folder itself with no cluster in it.
+      mkdirSync(path.join(dataDir, 'pgdata.partial', 'base'), { recursive: true });
+      writeFileSync(path.join(dataDir, 'pgdata.partial', 'PG_VERSION'), '18\n');
+      mkdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
+      writeFileSync(path.join(dataDir, 'pgdata', 'left-over-from-a-cut-start'), 'junk');
+
+      const server = await startServerProcess({ DATA_DIR: dataDir });
+      const registered = await fetch(`${server.baseUrl}/api/device/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fingerprint: 'first-start' }),
+      });
+      await server.stop();
+
+      expect(registered.status).toBe(201);
+      expect(existsSync(path.join(dataDir, 'pgdata.partial'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'pgdata', 'left-over-from-a-cut-start'))).toBe(false);
+      expect(readdirSync(path.join(dataDir, 'pgdata', 'base')).length).toBeGreaterThan(1);
+      expect(openToOthers(dataDir)).toEqual([]);
+    },
+    START_BUDGET_MS,
   );
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
@@ -127,12 +127,17 @@ export const PGLITE_START_PARAMS = [
 ];
 
 /**
+ * A new, migrated PGlite cluster that the server build makes (scripts/build-server.mjs, decision
+ * 036): a first start copies it rather than running initdb and every migration.
+ */
+export const DATABASE_TEMPLATE = path.join(PROJECT_ROOT, 'dist/pgdata-template');
+
+/**
  * Creates a new PGlite data directory in a short-lived child process. initdb grows PGlite's
  * WebAssembly memory to several hundred megabytes, which a process never gives back; done in a
  * child, the server itself only ever opens an existing directory.
  */
-async function initialisePgliteDirectory(directory: string): Promise<void> {
-  if (existsSync(path.join(directory, 'PG_VERSION'))) return;
+export async function createPgliteDirectory(directory: string): Promise<void> {
   const script = [
     "const { PGlite } = await import('@electric-sql/pglite');",
     'const client = new PGlite(process.argv[1]);',
@@ -147,6 +152,25 @@ async function initialisePgliteDirectory(directory: string): Promise<void> {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`Could not create the database in ${directory}: ${stderr}`);
+}
+
+/**
+ * A data directory for a first start: a copy of the build's template when there is one (the
+ * migrations still run after, for any the template predates), else a new cluster. The copy is
+ * made beside the directory and moved into place whole, so a start cut short never leaves a
+ * half-copied cluster that the next start would take for a database.
+ */
+async function initialisePgliteDirectory(directory: string): Promise<void> {
+  if (existsSync(path.join(directory, 'PG_VERSION'))) return;
+  if (!existsSync(path.join(DATABASE_TEMPLATE, 'PG_VERSION'))) {
+    await createPgliteDirectory(directory);
+    return;
+  }
+  const partial = `${directory}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(DATABASE_TEMPLATE, partial, { recursive: true });
+  rmSync(directory, { recursive: true, force: true });
+  renameSync(partial, directory);
 }
 
 /**
