@@ -1,12 +1,12 @@
 import { usePrefersReducedMotion } from '@web/lib/use-reduced-motion';
 
 /**
- * The banner moves for its first four and a half seconds and then rests on that frame: the media
- * fragment's end time (`#t=0,4.5`) has the browser itself pause there. Under WCAG 2.2.2, motion
+ * The banner moves for its first four seconds and then rests on that frame: the media
+ * fragment's end time (`#t=0,4`) has the browser itself pause there. Under WCAG 2.2.2, motion
  * that starts by itself and lasts more than five seconds would need a control to stop it
  * (decision 035).
  */
-const MOTION = '#t=0,4.5';
+const MOTION = '#t=0,4';
 
 const BANNER_MEDIA = {
   webm: `/media/banner.webm${MOTION}`,
