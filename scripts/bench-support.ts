@@ -12,6 +12,8 @@ export const root = path.resolve(import.meta.dirname, '..');
  * BENCH_PROFILE_DIR=<dir>: the server (and bench:api's baseline) writes a CPU profile there when
  * it stops (SIGTERM).
  * BENCH_NODE_FLAGS="…": extra Node or V8 flags for the server, to try a setting before adopting it.
+ * BENCH_SERVER_ENTRY=<file>: another build of the server to start instead of dist/server/main.js
+ * (say, one made with other esbuild settings), to compare two builds in the same minutes.
  */
 export function profileFlags(): string[] {
   const directory = process.env.BENCH_PROFILE_DIR;
@@ -26,20 +28,24 @@ export function startServer(options: {
   env?: Record<string, string>;
 }): ChildProcess {
   const base = `http://127.0.0.1:${options.port}`;
-  return spawn(process.execPath, [...profileFlags(), path.join(root, 'dist/server/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      APP_URL: base,
-      DATA_DIR: options.dataDir,
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
-      ...options.env,
+  return spawn(
+    process.execPath,
+    [...profileFlags(), process.env.BENCH_SERVER_ENTRY || path.join(root, 'dist/server/main.js')],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        APP_URL: base,
+        DATA_DIR: options.dataDir,
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+        ...options.env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
 }
 
 /** A process's resident set size in MB, as the kernel counts it. */
