@@ -13,6 +13,8 @@ import { buildUnlessCurrent } from './build-stamp.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'dist/server/main.js');
 const DATABASE_TEMPLATE = path.join(root, 'dist/pgdata-template');
+/** What the server build is made from (paths from the root); `npm start` rebuilds when one is newer. */
+export const SERVER_SOURCES = ['src/server', 'src/shared', 'drizzle', 'package-lock.json'];
 const entryPoints = {
   main: 'src/server/main.ts',
   'reset-admin-second-factor': 'src/server/cli/reset-admin-second-factor.ts',
@@ -107,13 +109,7 @@ export async function buildServer() {
 export async function buildServerUnlessCurrent() {
   await buildUnlessCurrent({
     name: 'server',
-    sources: [
-      'src/server',
-      'src/shared',
-      'drizzle',
-      'scripts/build-server.mjs',
-      'package-lock.json',
-    ],
+    sources: [...SERVER_SOURCES, 'scripts/build-server.mjs'],
     output: SERVER_ENTRY,
     build: buildServer,
   });

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENTRY, buildServer, isBuildStale } from './build-server.mjs';
+import { SERVER_ENTRY, SERVER_SOURCES, buildServer, isBuildStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webSources = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json'];
@@ -19,7 +19,7 @@ if (isBuildStale(path.join(root, 'dist/web/index.html'), webSources)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-if (isBuildStale(SERVER_ENTRY, ['src/server', 'src/shared', 'drizzle', 'package-lock.json'])) {
+if (isBuildStale(SERVER_ENTRY, SERVER_SOURCES)) {
   await buildServer();
 }
 

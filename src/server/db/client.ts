@@ -130,7 +130,7 @@ export const PGLITE_START_PARAMS = [
  * A new, migrated PGlite cluster that the server build makes (scripts/build-server.mjs, decision
  * 036): a first start copies it rather than running initdb and every migration.
  */
-export const DATABASE_TEMPLATE = path.join(PROJECT_ROOT, 'dist/pgdata-template');
+const DATABASE_TEMPLATE = path.join(PROJECT_ROOT, 'dist/pgdata-template');
 
 /**
  * Creates a new PGlite data directory in a short-lived child process. initdb grows PGlite's

@@ -56,12 +56,15 @@ const fieldReaders = new WeakMap<Fields, Record<'property' | 'column', FieldRead
 function readersOf(fields: Fields, keyedBy: 'property' | 'column'): FieldReader[] {
   let known = fieldReaders.get(fields);
   if (!known) {
-    const entries = Object.entries(fields).map(([key, field]) => ({
-      key,
-      name: is(field, Column) ? field.name : null,
-      // A json or jsonb column, or an expression, arrives as JSON made it.
-      column: is(field, Column) && field.dataType !== 'json' ? field : null,
-    }));
+    const entries = Object.entries(fields).map(([key, field]) => {
+      const isColumn = is(field, Column);
+      return {
+        key,
+        name: isColumn ? field.name : null,
+        // A json or jsonb column, or an expression, arrives as JSON made it.
+        column: isColumn && field.dataType !== 'json' ? field : null,
+      };
+    });
     known = {
       property: entries.map(({ key, column }) => ({ key, jsonKey: key, column })),
       column: entries.map(({ key, name, column }) => ({ key, jsonKey: name ?? key, column })),
@@ -110,15 +113,16 @@ export function jsonObject<T extends Fields>(
 }
 
 /** `element` of every matching row, in `orderBy`'s order, as one JSON array (`[]` for none). */
+function aggregate(element: SQL, orderBy: SQL): SQL {
+  return sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`;
+}
+
 function jsonList<T extends Fields>(
   element: SQL,
   orderBy: SQL,
   read: (item: Record<string, unknown>) => JsonRow<T>,
 ): SQL<JsonRow<T>[]> {
-  return readWith(
-    sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
-    (json: Record<string, unknown>[]) => json.map(read),
-  );
+  return readWith(aggregate(element, orderBy), (json: Record<string, unknown>[]) => json.map(read));
 }
 
 /**
@@ -133,7 +137,7 @@ export type TJsonText = string & { readonly __jsonText: true };
  */
 export function jsonArrayText(fields: Fields, orderBy: SQL): SQL<TJsonText> {
   return readWith(
-    sql`coalesce(json_agg(${buildObject(fields)} order by ${orderBy}), '[]'::json)::text`,
+    sql`${aggregate(buildObject(fields), orderBy)}::text`,
     (text: string) => text as TJsonText,
   );
 }

@@ -14,10 +14,11 @@ export async function waitForStillness(page: Page) {
   );
 }
 
-/** True once an animation or transition has started in the page since `watchForMotion`. */
 declare global {
   interface Window {
+    /** Set when an animation or transition starts; cleared before each scan. */
     __motionSinceScan?: boolean;
+    __isWatchingMotion?: boolean;
   }
 }
 
@@ -32,11 +33,10 @@ async function scanWhenStill(page: Page) {
     await waitForStillness(page);
     await page.evaluate(() => {
       window.__motionSinceScan = false;
-      const moved = () => {
-        window.__motionSinceScan = true;
-      };
+      if (window.__isWatchingMotion) return;
+      window.__isWatchingMotion = true;
       for (const type of ['animationstart', 'transitionstart'])
-        document.addEventListener(type, moved, { capture: true, once: true });
+        document.addEventListener(type, () => (window.__motionSinceScan = true), { capture: true });
     });
     const results = await new AxeBuilder({ page })
       .setLegacyMode(true)
