@@ -392,6 +392,15 @@ test('a later admin session verifies with a code from the authenticator app', as
   await expect(
     admin.getByRole('heading', { name: `Welcome, ${adminUser.firstName}` }),
   ).toBeVisible();
+  // An admin on the free tier has the cloud (D3): the dashboard says so, and only so.
+  await expect(
+    admin.getByText(
+      'Your messages for the people you love, kept safe on this device and in the cloud.',
+    ),
+  ).toBeVisible();
+  await expect(
+    admin.getByRole('alert', { name: 'Community Edition - Local Storage' }),
+  ).toHaveCount(0);
   await admin.goto('/admin');
   const verify = admin.getByRole('region', { name: 'Confirm it is you' });
   await expect(verify).toBeVisible();

@@ -14,6 +14,7 @@ import {
   Users,
   Video,
 } from 'lucide-react';
+import { hasCloudSync } from '@shared/domain/plans';
 import { isPrimaryUser } from '@web/app/route-guards';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -86,8 +87,11 @@ export default function HomePage() {
   const lastSync = formatLastSync(
     cloudStatus.data?.lastSyncAt ?? deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt,
   );
-  const isCommunityEdition = user.subscriptionTier === 'free';
-  const keptWhere = keptWhereFor(isPrimaryDevice, cloudStatus.data?.hasCloudSync ?? false);
+  // One rule for the banner, the local-storage card and the sync itself (app-layout.tsx): an
+  // admin or a VIP on the free tier has the cloud, so is told neither 'only on this device' nor
+  // to view the plans (SPEC §6, D3).
+  const isCloudSynced = hasCloudSync(user);
+  const keptWhere = keptWhereFor(isPrimaryDevice, isCloudSynced);
 
   function signOut() {
     logout()
@@ -121,7 +125,7 @@ export default function HomePage() {
       {canManageSecurity && <InterruptedRecordingNotice creatorId={user.id} />}
       {canManageSecurity && <MissingVideosWarning user={user} />}
 
-      {isCommunityEdition && (
+      {!isCloudSynced && (
         <Alert
           variant="warm"
           title="Community Edition - Local Storage"
