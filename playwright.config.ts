@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
@@ -29,7 +30,10 @@ export default defineConfig({
   // Each test is queued on its own (a file's tests spread over the workers) except where a file
   // asks for serial mode (decision 031).
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One worker more than the machine has cores: a test spends part of its time waiting (on the
+  // server, a timer, the mail), so with one worker a core, a third of a 2-core machine sat idle
+  // (decision 031, third round). `E2E_WORKERS` sets another number.
+  workers: Number(process.env.E2E_WORKERS ?? Math.min(4, availableParallelism() + 1)),
   // One folder per engine: CI runs both at once, and each run empties its own at the start.
   outputDir: path.join('test-results', process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'),
   retries: 0,
