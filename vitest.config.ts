@@ -1,7 +1,25 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Files that start and stop whole servers one after another: the longest files of the run. */
+const SERIAL_SERVER_FILES = ['/server-lifecycle.test.ts', '/data-dir.test.ts'];
+
+/**
+ * Vitest queues the longest files first from its cache of the last run, but a clean checkout (CI)
+ * has none and queues the largest files first. These two small files then start last and run
+ * alone on one core for their 10-20 s: queued first, they run beside the rest (decision 031).
+ */
+class SerialServerFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const isSerial = (file: TestSpecification) =>
+      SERIAL_SERVER_FILES.some((name) => file.moduleId.endsWith(name));
+    return [...sorted.filter(isSerial), ...sorted.filter((file) => !isSerial(file))];
+  }
+}
 
 // API and unit tests. Each PGlite instance holds ~300 MB, so workers are capped.
 export default defineConfig({
@@ -16,6 +34,7 @@ export default defineConfig({
     globalSetup: ['tests/setup/global-setup.ts'],
     environment: 'node',
     maxWorkers: 4,
+    sequence: { sequencer: SerialServerFilesFirst },
     // Each test file opens its PGlite databases (WebAssembly) in a process of its own. V8's
     // baseline compiler alone, as the server itself runs PGlite (src/server/db/client.ts), spares
     // each one the optimising recompile it would not live long enough to repay: the PGlite-heavy

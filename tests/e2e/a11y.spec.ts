@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import {
   acceptTerms,
   completeOnboarding,
@@ -47,227 +47,237 @@ const SIGNED_OUT_PAGES = [
   ...PUBLIC_PAGES,
 ] as const;
 
-for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-  test.describe(`accessibility on a ${name}`, () => {
-    test.use({ viewport });
-
-    test('the cookie banner of a first visit, and its full settings', async ({
-      page,
-    }, testInfo) => {
-      await page.goto('/auth');
-      await expect(cookieBanner(page)).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `cookie banner (${name})`);
-      await cookieBanner(page).getByRole('button', { name: 'Choose Cookies' }).click();
-      await expect(cookieDialog(page)).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `cookie dialog (${name})`);
-    });
-
-    test('signed-out pages', async ({ page }, testInfo) => {
-      // Eleven pages and eleven axe scans: on a busy machine more than the default minute.
-      test.slow();
-      await openApp(page, '/auth');
-      for (const { path, heading } of SIGNED_OUT_PAGES) {
-        await page.goto(path);
-        await expect(
-          page.getByRole('heading', { level: 1, name: heading, exact: true }),
-        ).toBeVisible();
-        await expectNoSeriousViolations(page, testInfo, `${path} (${name})`);
-      }
-    });
-
-    test('the open states of the public pages', async ({ page }, testInfo) => {
-      // Ten axe scans.
-      test.slow();
-      await openApp(page, '/about');
-      await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `about with its buttons (${name})`);
-
-      await page.goto('/faq');
-      const questions = page.getByRole('main').getByRole('button', { expanded: false });
-      await expect(questions).toHaveCount(6);
-      while ((await questions.count()) > 0) await questions.first().click();
-      await expectNoSeriousViolations(page, testInfo, `every FAQ answer open (${name})`);
-
-      await page.goto('/support');
-      await page.getByLabel('Your location').selectOption({ label: 'Asia' });
-      await expect(
-        page.getByText('We have not yet been able to check services in Asia'),
-      ).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `support without services (${name})`);
-
-      await page.goto('/marketing');
-      for (let slide = 2; slide <= 8; slide += 1) {
-        await page.getByRole('button', { name: 'Next' }).click();
-        await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
-        await expectNoSeriousViolations(page, testInfo, `deck slide ${slide} (${name})`);
-      }
-    });
-
-    test('the public pages signed in, and a chosen plan', async ({ page }, testInfo) => {
-      test.slow();
-      await registerUser(page);
-      for (const { path, heading } of PUBLIC_PAGES) {
-        await page.goto(path);
-        await expect(
-          page.getByRole('heading', { level: 1, name: heading, exact: true }),
-        ).toBeVisible();
-        await expectNoSeriousViolations(page, testInfo, `${path} signed in (${name})`);
-      }
-      await page.goto('/features');
-      await page.getByRole('button', { name: 'Choose Standard' }).click();
-      await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
-      await expectNoSeriousViolations(page, testInfo, `a chosen plan (${name})`);
-    });
-
-    test('registration, the terms of service, the dashboard and its reset dialog', async ({
-      page,
-    }, testInfo) => {
-      // Registration and the whole onboarding come before the dashboard is scanned.
-      test.slow();
-      await openApp(page, '/auth?mode=community');
-      await page.getByRole('button', { name: 'Create Account' }).click();
-      await expect(page.getByText('First name is required')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `registration errors (${name})`);
-
-      const user = makeUser();
-      await fillRegistration(page, user);
-      await expect(termsDialog(page)).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `terms of service dialog (${name})`);
-
-      await acceptTerms(page);
-      await completeOnboarding(page);
-      await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `dashboard (${name})`);
-
-      await page.getByRole('button', { name: 'Emergency Device Reset' }).click();
-      await expect(page.getByRole('dialog', { name: 'Emergency Device Reset' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `emergency reset dialog (${name})`);
-    });
-
-    test('the forgot-password, reset-password and emergency access views', async ({
-      page,
-    }, testInfo) => {
-      await openApp(page, '/auth');
-      await page.getByRole('button', { name: 'Forgot your password?' }).click();
-      await page.getByRole('button', { name: 'Send Reset Code' }).click();
-      await expect(page.getByText('Email is required')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `forgot password (${name})`);
-
-      await page.getByLabel('Email', { exact: true }).fill('someone@example.test');
-      await page.getByRole('button', { name: 'Send Reset Code' }).click();
-      await expect(page.getByRole('alert', { name: 'Reset Instructions Sent' })).toBeVisible();
-      await page.getByRole('button', { name: 'Reset Password' }).click();
-      await expect(page.getByText('Code is required')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `reset password (${name})`);
-
-      await page.getByRole('button', { name: 'Back to sign in' }).click();
-      await page.getByRole('button', { name: 'Emergency access for next of kin' }).click();
-      await page.getByLabel('Your email', { exact: true }).fill('someone@example.test');
-      await page.getByLabel('Emergency code', { exact: true }).fill('ABCD-EFGH-JKLM-NP23');
-      await page.getByLabel('New password for their account', { exact: true }).fill('Short');
-      await page.getByRole('button', { name: 'Reset Password' }).click();
-      await expect(page.getByText('Password must be at least 12 characters')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `emergency access (${name})`);
-    });
-
-    test('the onboarding steps and the emergency code', async ({ page }, testInfo) => {
-      const user = makeUser();
-      await openApp(page, '/auth?mode=community');
-      await submitRegistration(page, user);
-      await expect(page.getByRole('heading', { name: 'Why This Matters' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `onboarding step 1 (${name})`);
-      await tickAllBoxes(page);
-      await page.getByRole('button', { name: 'Continue' }).click();
-
-      await fillNextOfKin(page, {
-        firstName: 'Susan',
-        lastName: 'Hughes',
-        email: 'not-an-email',
-        phone: '0207 946 0018',
-        relationship: 'Daughter',
-      });
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(page.getByText('Please enter a valid email address')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `onboarding step 2 (${name})`);
-      await page.getByLabel('Email', { exact: true }).fill(`kin-${user.username}@example.test`);
-      await page.getByRole('button', { name: 'Continue' }).click();
-
-      await expect(page.getByRole('heading', { name: 'Emergency Access Setup' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `onboarding step 3 (${name})`);
-      await tickAllBoxes(page);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(page.getByRole('heading', { name: 'Review & Confirm' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `onboarding step 4 (${name})`);
-
-      await page.getByRole('button', { name: 'Complete Setup' }).click();
-      await expect(page.getByTestId('emergency-code')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `emergency code (${name})`);
-    });
-
-    test('recording, the recipients page, a recipient’s videos and the player', async ({
-      page,
-    }, testInfo) => {
-      test.slow();
-      await registerUser(page);
-      await page.getByRole('link', { name: 'Record New Video Message' }).click();
-      await page.getByRole('button', { name: 'Turn On Camera' }).click();
-      await expect(page.getByText('Please give your message a title')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `record page errors (${name})`);
-
-      await page.getByLabel('Message title').fill('A song for you');
-      await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
-      await page.getByLabel('Prompt (optional)').selectOption({ index: 1 });
-      await page.getByRole('button', { name: 'Turn On Camera' }).click();
-      await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `camera on (${name})`);
-      await recordFor(page, 2);
-      await expectNoSeriousViolations(page, testInfo, `recording preview (${name})`);
-      await page.getByRole('button', { name: 'Save Message' }).click();
-      await expect(page).toHaveURL(/\/$/);
-
-      await page.getByRole('link', { name: 'Manage Recipients' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Your Recipients' })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `recipients (${name})`);
-      await page
-        .getByRole('button', { name: /^View Videos for / })
-        .first()
-        .click();
-      await expect(page.getByText('A song for you')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `a recipient’s videos (${name})`);
-      await page.getByRole('button', { name: 'Play A song for you' }).click();
-      await expect(page.getByTestId('video-player')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `video player (${name})`);
-    });
-
-    test('the password dialog, the security log, moving device and setting a password', async ({
-      page,
-      newDevice,
-    }, testInfo) => {
-      // Registration, onboarding, a second device and four scans.
-      test.slow();
-      const user = await registerUser(page);
-
-      await page.getByRole('button', { name: 'Reset Password' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Reset Password' });
-      await dialog.getByRole('button', { name: 'Reset Password' }).click();
-      await expect(dialog.getByText('Current password is required')).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `reset password dialog (${name})`);
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-
-      await page.getByRole('link', { name: 'View Security Audit Logs' }).click();
-      await expect(page.getByText('Setup completed').filter({ visible: true })).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, `security audit logs (${name})`);
-
-      const replacement = await newDevice();
-      await openApp(replacement, '/auth');
-      await submitSignIn(replacement, user);
-      const denied = replacement.getByRole('alert', { name: 'Device Access Denied' });
-      await denied.getByRole('button', { name: 'Use this device instead' }).click();
-      await expect(denied.getByLabel('Code from the email', { exact: true })).toBeVisible();
-      await expectNoSeriousViolations(replacement, testInfo, `moving device (${name})`);
-    });
-  });
+/**
+ * Scans the page as it stands at each size, a phone's and then a laptop's, and leaves it at the
+ * phone's. The layout is CSS alone (no script reads the window's size), so a page resized is laid
+ * out exactly as one opened at that size; each flow is walked once and every state of it scanned
+ * at both sizes (decision 031, third round).
+ */
+async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, testInfo, `${label} (${name})`);
+  }
+  await page.setViewportSize(VIEWPORTS.phone);
 }
+
+test.describe('accessibility on a phone and on a laptop', () => {
+  test.use({ viewport: VIEWPORTS.phone });
+
+  test('the cookie banner of a first visit, and its full settings', async ({ page }, testInfo) => {
+    await page.goto('/auth');
+    await expect(cookieBanner(page)).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'cookie banner');
+    await cookieBanner(page).getByRole('button', { name: 'Choose Cookies' }).click();
+    await expect(cookieDialog(page)).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'cookie dialog');
+  });
+
+  test('signed-out pages', async ({ page }, testInfo) => {
+    // Eleven pages, each scanned at two sizes: on a busy machine more than the default minute.
+    test.slow();
+    await openApp(page, '/auth');
+    for (const { path, heading } of SIGNED_OUT_PAGES) {
+      await page.goto(path);
+      await expect(
+        page.getByRole('heading', { level: 1, name: heading, exact: true }),
+      ).toBeVisible();
+      await scanAtBothSizes(page, testInfo, path);
+    }
+  });
+
+  test('the open states of the public pages', async ({ page }, testInfo) => {
+    // Ten states, each scanned at two sizes.
+    test.slow();
+    await openApp(page, '/about');
+    await expect(page.getByRole('link', { name: /Make a Donation/ })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'about with its buttons');
+
+    await page.goto('/faq');
+    const questions = page.getByRole('main').getByRole('button', { expanded: false });
+    await expect(questions).toHaveCount(6);
+    while ((await questions.count()) > 0) await questions.first().click();
+    await scanAtBothSizes(page, testInfo, 'every FAQ answer open');
+
+    await page.goto('/support');
+    await page.getByLabel('Your location').selectOption({ label: 'Asia' });
+    await expect(
+      page.getByText('We have not yet been able to check services in Asia'),
+    ).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'support without services');
+
+    await page.goto('/marketing');
+    for (let slide = 2; slide <= 8; slide += 1) {
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
+      await scanAtBothSizes(page, testInfo, `deck slide ${slide}`);
+    }
+  });
+
+  test('the public pages signed in, and a chosen plan', async ({ page }, testInfo) => {
+    test.slow();
+    await registerUser(page);
+    for (const { path, heading } of PUBLIC_PAGES) {
+      await page.goto(path);
+      await expect(
+        page.getByRole('heading', { level: 1, name: heading, exact: true }),
+      ).toBeVisible();
+      await scanAtBothSizes(page, testInfo, `${path} signed in`);
+    }
+    await page.goto('/features');
+    await page.getByRole('button', { name: 'Choose Standard' }).click();
+    await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await scanAtBothSizes(page, testInfo, 'a chosen plan');
+  });
+
+  test('registration, the terms of service, the dashboard and its reset dialog', async ({
+    page,
+  }, testInfo) => {
+    // Registration and the whole onboarding come before the dashboard is scanned.
+    test.slow();
+    await openApp(page, '/auth?mode=community');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('First name is required')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'registration errors');
+
+    const user = makeUser();
+    await fillRegistration(page, user);
+    await expect(termsDialog(page)).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'terms of service dialog');
+
+    await acceptTerms(page);
+    await completeOnboarding(page);
+    await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'dashboard');
+
+    await page.getByRole('button', { name: 'Emergency Device Reset' }).click();
+    await expect(page.getByRole('dialog', { name: 'Emergency Device Reset' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'emergency reset dialog');
+  });
+
+  test('the forgot-password, reset-password and emergency access views', async ({
+    page,
+  }, testInfo) => {
+    await openApp(page, '/auth');
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByRole('button', { name: 'Send Reset Code' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'forgot password');
+
+    await page.getByLabel('Email', { exact: true }).fill('someone@example.test');
+    await page.getByRole('button', { name: 'Send Reset Code' }).click();
+    await expect(page.getByRole('alert', { name: 'Reset Instructions Sent' })).toBeVisible();
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Code is required')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'reset password');
+
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+    await page.getByRole('button', { name: 'Emergency access for next of kin' }).click();
+    await page.getByLabel('Your email', { exact: true }).fill('someone@example.test');
+    await page.getByLabel('Emergency code', { exact: true }).fill('ABCD-EFGH-JKLM-NP23');
+    await page.getByLabel('New password for their account', { exact: true }).fill('Short');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Password must be at least 12 characters')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'emergency access');
+  });
+
+  test('the onboarding steps and the emergency code', async ({ page }, testInfo) => {
+    const user = makeUser();
+    await openApp(page, '/auth?mode=community');
+    await submitRegistration(page, user);
+    await expect(page.getByRole('heading', { name: 'Why This Matters' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'onboarding step 1');
+    await tickAllBoxes(page);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await fillNextOfKin(page, {
+      firstName: 'Susan',
+      lastName: 'Hughes',
+      email: 'not-an-email',
+      phone: '0207 946 0018',
+      relationship: 'Daughter',
+    });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'onboarding step 2');
+    await page.getByLabel('Email', { exact: true }).fill(`kin-${user.username}@example.test`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Emergency Access Setup' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'onboarding step 3');
+    await tickAllBoxes(page);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Review & Confirm' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'onboarding step 4');
+
+    await page.getByRole('button', { name: 'Complete Setup' }).click();
+    await expect(page.getByTestId('emergency-code')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'emergency code');
+  });
+
+  test('recording, the recipients page, a recipient’s videos and the player', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await registerUser(page);
+    await page.getByRole('link', { name: 'Record New Video Message' }).click();
+    await page.getByRole('button', { name: 'Turn On Camera' }).click();
+    await expect(page.getByText('Please give your message a title')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'record page errors');
+
+    await page.getByLabel('Message title').fill('A song for you');
+    await page.getByLabel('Recipient', { exact: true }).selectOption({ index: 1 });
+    await page.getByLabel('Prompt (optional)').selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Turn On Camera' }).click();
+    await expect(page.getByRole('button', { name: 'Start Recording' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'camera on');
+    await recordFor(page, 2);
+    await scanAtBothSizes(page, testInfo, 'recording preview');
+    await page.getByRole('button', { name: 'Save Message' }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    await page.getByRole('link', { name: 'Manage Recipients' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Recipients' })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'recipients');
+    await page
+      .getByRole('button', { name: /^View Videos for / })
+      .first()
+      .click();
+    await expect(page.getByText('A song for you')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'a recipient’s videos');
+    await page.getByRole('button', { name: 'Play A song for you' }).click();
+    await expect(page.getByTestId('video-player')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'video player');
+  });
+
+  test('the password dialog, the security log, moving device and setting a password', async ({
+    page,
+    newDevice,
+  }, testInfo) => {
+    // A registration, a second device and three states, each scanned at two sizes.
+    test.slow();
+    const user = await registerUser(page);
+
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset Password' });
+    await dialog.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(dialog.getByText('Current password is required')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'reset password dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('link', { name: 'View Security Audit Logs' }).click();
+    await expect(page.getByText('Setup completed').filter({ visible: true })).toBeVisible();
+    await scanAtBothSizes(page, testInfo, 'security audit logs');
+
+    const replacement = await newDevice();
+    await openApp(replacement, '/auth');
+    await submitSignIn(replacement, user);
+    const denied = replacement.getByRole('alert', { name: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Use this device instead' }).click();
+    await expect(denied.getByLabel('Code from the email', { exact: true })).toBeVisible();
+    await scanAtBothSizes(replacement, testInfo, 'moving device');
+  });
+});
 
 test('the dashboard banner moves for a few seconds, then rests on its picture (WCAG 2.2.2)', async ({
   page,
