@@ -19,8 +19,8 @@ import {
 import { expectNoSeriousViolations } from './support/axe';
 import { recordFor } from './support/recording';
 
-// Registration and every onboarding step are clicked through and scanned at both sizes by the
-// tests 'registration, the terms of service…' and 'the onboarding steps…' below. The tests that
+// Registration and every onboarding step are clicked through at a phone's size and scanned at
+// both sizes by the tests 'registration, the terms of service…' and 'the onboarding steps…'. The tests that
 // only need a signed-in account to reach their pages make it with `registerUser` (the app's own
 // requests, decision 031): the same account, without clicking through the same forms again.
 const VIEWPORTS = {
