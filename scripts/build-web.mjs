@@ -9,7 +9,7 @@ import { buildUnlessCurrent } from './build-stamp.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Everything `vite build` reads besides node_modules, which package-lock.json stands for. */
-const WEB_SOURCES = [
+export const WEB_SOURCES = [
   'src/web',
   'src/shared',
   'vite.config.ts',
@@ -18,20 +18,25 @@ const WEB_SOURCES = [
   'package-lock.json',
 ];
 
+export const WEB_ENTRY = path.join(root, 'dist/web/index.html');
+
+/** `vite build` into dist/web. Throws when vite fails (its own output says why). */
+export function buildWeb() {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
+}
+
 /** Throws when vite fails (its own output says why). */
 export async function buildWebUnlessCurrent() {
   await buildUnlessCurrent({
     name: 'web',
     sources: WEB_SOURCES,
-    output: path.join(root, 'dist/web/index.html'),
-    build() {
-      const result = spawnSync(
-        process.execPath,
-        [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-        { cwd: root, stdio: 'inherit' },
-      );
-      if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
-    },
+    output: WEB_ENTRY,
+    build: buildWeb,
   });
 }
 

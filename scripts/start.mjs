@@ -1,22 +1,18 @@
 // `npm start`: builds the web app and the server when either is missing or older than its
 // sources, then runs the built server (plain JavaScript, decision 026) serving the web app and
 // the API from one port.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SERVER_ENTRY, SERVER_SOURCES, buildServer, isBuildStale } from './build-server.mjs';
+import { WEB_ENTRY, WEB_SOURCES, buildWeb } from './build-web.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const webSources = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json'];
-
-if (isBuildStale(path.join(root, 'dist/web/index.html'), webSources)) {
+if (isBuildStale(WEB_ENTRY, WEB_SOURCES)) {
   console.log('Building the web app…');
-  const build = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  try {
+    buildWeb();
+  } catch (error) {
+    // Vite has already said what went wrong.
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 if (isBuildStale(SERVER_ENTRY, SERVER_SOURCES)) {
