@@ -1,3 +1,4 @@
+import { useLayoutEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -62,10 +63,12 @@ export function AddRecipientDialog({
   });
   const category = useWatch({ control, name: 'category' });
 
-  function changeOpen(next: boolean) {
-    onOpenChange(next);
-    if (!next) setTimeout(() => reset(EMPTY), 300);
-  }
+  // Emptied as it opens, before it is drawn: the last person's details stay in view while the
+  // dialog fades out, and someone who reopens it at once and starts typing keeps every letter
+  // (a reset timed after closing once wiped what was typed in the first 300 ms).
+  useLayoutEffect(() => {
+    if (open) reset(EMPTY);
+  }, [open, reset]);
 
   async function onSubmit(values: TAddRecipientForm) {
     const parsed = ZAddRecipientForm.parse(values);
@@ -79,11 +82,11 @@ export function AddRecipientDialog({
           ? { phoneNumber: parsed.phoneNumber, relationship: parsed.relationship }
           : {}),
       });
-      changeOpen(false);
+      onOpenChange(false);
       onAdded(created);
     } catch (error) {
       if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') {
-        changeOpen(false);
+        onOpenChange(false);
         onUpgradeRequired(error.message);
         return;
       }
@@ -99,7 +102,7 @@ export function AddRecipientDialog({
   }
 
   return (
-    <Dialog open={open} onOpenChange={changeOpen}>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-xl">
         <DialogHeader>
           <DialogTitle>Add Recipient</DialogTitle>
@@ -200,7 +203,7 @@ export function AddRecipientDialog({
             </Alert>
           )}
           <DialogFooter>
-            <Button variant="outline" onClick={() => changeOpen(false)}>
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
             <Button type="submit" disabled={isSubmitting}>
