@@ -1,7 +1,11 @@
 // The web app's production build (`vite build` into dist/web), skipped when the build there was
 // made from exactly the sources there are now (scripts/build-stamp.mjs). CI runs the browser tests
 // once per database engine on the same checkout; they share one build (decision 031).
+//
+// Vite writes beside dist/web and the finished build then takes its place (decision 037): a
+// server that is running meanwhile keeps serving the build it has, never an emptied folder.
 import { spawnSync } from 'node:child_process';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildUnlessCurrent } from './build-stamp.mjs';
@@ -18,16 +22,42 @@ export const WEB_SOURCES = [
   'package-lock.json',
 ];
 
-export const WEB_ENTRY = path.join(root, 'dist/web/index.html');
+const WEB_DIR = path.join(root, 'dist/web');
+export const WEB_ENTRY = path.join(WEB_DIR, 'index.html');
+const NEXT_WEB_DIR = path.join(root, 'dist/.web-next');
+
+/**
+ * Puts the folder `next` where `live` is, in two renames: the old build moves aside whole and the
+ * new one moves in whole, so a reader of `live` finds one complete build or the other. The old
+ * one is removed after; a file being sent from it is sent to the end (the inode lives on).
+ */
+export function replaceDirectory(next, live) {
+  const old = `${live}.old`;
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(live)) renameSync(live, old);
+  renameSync(next, live);
+  rmSync(old, { recursive: true, force: true });
+}
 
 /** `vite build` into dist/web. Throws when vite fails (its own output says why). */
 export function buildWeb() {
   const result = spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      NEXT_WEB_DIR,
+    ],
     { cwd: root, stdio: 'inherit' },
   );
-  if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
+  if (result.status !== 0) {
+    rmSync(NEXT_WEB_DIR, { recursive: true, force: true });
+    throw new Error(`vite build failed (${result.status})`);
+  }
+  replaceDirectory(NEXT_WEB_DIR, WEB_DIR);
 }
 
 /** Throws when vite fails (its own output says why). */

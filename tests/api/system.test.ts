@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
 import { FIRST_PAINT_SCRIPT_HASH } from '../../src/server/plugins/web-app';
@@ -128,6 +130,62 @@ describe('serving the web app', () => {
       const missing = await web.app.inject({ method: 'GET', url: '/assets/app-old999.js' });
       expect(missing.statusCode).toBe(404);
       expect(missing.headers['content-type']).toContain('application/json');
+    } finally {
+      await web.close();
+    }
+  });
+});
+
+describe('a rebuild under a running server (decision 037)', () => {
+  it('serves the old build or the new one, never an empty folder', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'memento-dist-'));
+    const live = path.join(dist, 'web');
+    mkdirSync(live);
+    writeFileSync(path.join(live, 'index.html'), '<title>build 0</title>');
+    const web = await buildTestApp({ webDir: live });
+    // Another process builds 40 times over, as `npm run build` beside a running server does.
+    const builds = 40;
+    const builder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
+          import { mkdirSync, writeFileSync } from 'node:fs';
+          import path from 'node:path';
+          const { replaceDirectory } = await import(${JSON.stringify(
+            pathToFileURL(path.resolve('scripts/build-web.mjs')).href,
+          )});
+          const [dist, builds] = [process.argv[1], Number(process.argv[2])];
+          for (let build = 1; build <= builds; build += 1) {
+            const next = path.join(dist, '.web-next');
+            mkdirSync(path.join(next, 'assets'), { recursive: true });
+            writeFileSync(path.join(next, 'assets', 'app-' + build + '.js'), 'x'.repeat(200000));
+            writeFileSync(path.join(next, 'index.html'), '<title>build ' + build + '</title>');
+            replaceDirectory(next, path.join(dist, 'web'));
+          }
+        `,
+        dist,
+        String(builds),
+      ],
+      { stdio: 'inherit' },
+    );
+    const finished = new Promise<number | null>((resolve) => builder.on('exit', resolve));
+    let isBuilding = true;
+    void finished.then(() => (isBuilding = false));
+    try {
+      const answers: string[] = [];
+      while (isBuilding) {
+        const page = await web.app.inject({ method: 'GET', url: '/recipients' });
+        answers.push(`${page.statusCode} ${page.body}`);
+      }
+      expect(await finished).toBe(0);
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.filter((answer) => !/^200 <title>build \d+<\/title>$/.test(answer))).toEqual(
+        [],
+      );
+      const last = await web.app.inject({ method: 'GET', url: '/recipients' });
+      expect(last.body).toBe(`<title>build ${builds}</title>`);
     } finally {
       await web.close();
     }
