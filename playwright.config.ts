@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './tests/e2e/support/browser.mjs';
+import { ensureFakeCamera } from './tests/e2e/support/fake-camera';
 import {
   E2E_ADMIN_EMAIL,
   E2E_DONATION_URL,
@@ -24,6 +25,17 @@ process.env.E2E_DATA_DIR ??= path.join(
 const appUrl = `http://localhost:${port}`;
 
 const chromiumPath = findChromium()?.path;
+
+/** Chromium as every browser test and benchmark starts it: a fake camera and microphone. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -48,19 +60,19 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromiumPath,
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
+        ...CHROMIUM_ARGS,
+        // A small camera of the tests' own (tests/e2e/support/fake-camera.ts).
+        `--use-file-for-fake-video-capture=${ensureFakeCamera()}`,
       ],
     },
-    // A failed test keeps its trace (actions, DOM snapshots, network, console) but no screencast:
-    // the trace's stream of screenshots cost the browser about a third of its CPU in every test,
-    // passed or not (decision 031). `screenshot` still saves the page as it failed.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+    // A failed test keeps a screenshot of the page as it failed and Playwright's error context
+    // (the page's accessibility tree). Traces only when asked for (`E2E_TRACE=1`, for a failure
+    // to be read step by step): recorded for every test, passed or not, they cost about a tenth
+    // of the browser run's CPU (decision 031, fourth round). Without the screencast even then:
+    // that was a third.
+    trace: process.env.E2E_TRACE
+      ? { mode: 'retain-on-failure', screenshots: false, snapshots: true }
+      : 'off',
     screenshot: 'only-on-failure',
   },
   // Projects are queued in this order: the tests tagged LONG_WAIT (a minute or more of real time)

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { LONG_WAIT, expect, registerUser, test, toastMessage } from './fixtures';
+import { FAKE_CAMERA_FILE } from './support/fake-camera';
 import { readCode, waitForMail } from './support/outbox';
 import { signInAsRecipient } from './support/recipients';
 import {
@@ -74,8 +75,9 @@ test('a primary user records a message for their next of kin, sees it counted, p
 
   await page.getByRole('button', { name: 'Turn On Camera' }).click();
   await expect(page.getByTestId('camera-preview')).toBeVisible();
+  // Chromium names a camera played from a file by the file's path.
   await expect(page.getByLabel('Camera', { exact: true }).locator('option:checked')).toHaveText(
-    'fake_device_0',
+    FAKE_CAMERA_FILE,
   );
   await expect(page.getByLabel('Microphone', { exact: true }).locator('option')).not.toHaveCount(0);
   await expect(page.getByTestId('time-left')).toHaveText('1:00 left');
