@@ -143,8 +143,8 @@ describe('a rebuild under a running server (decision 037)', () => {
     mkdirSync(live);
     writeFileSync(path.join(live, 'index.html'), '<title>build 0</title>');
     const web = await buildTestApp({ webDir: live });
-    // Another process builds 40 times over, as `npm run build` beside a running server does.
-    const builds = 40;
+    // Another process builds 100 times over, as `npm run build` beside a running server does.
+    const builds = 100;
     const builder = spawn(
       process.execPath,
       [

@@ -24,6 +24,7 @@ export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'dist/web');
 export const FIRST_PAINT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(COOKIE_CHOICE_SCRIPT).digest('base64')}'`;
 
 const PAGE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+const SHELL_RETRY_MS = 50;
 
 interface WebAppOptions {
   webDir?: string;
@@ -65,6 +66,23 @@ async function readVisitorPage(
 }
 
 /**
+ * The app's shell, index.html, read whole in one open file, so a request never mixes two builds
+ * (a new build moves in beside a running server, decision 037: sending by path, as the static
+ * handler does, took the length from one build's file and the bytes from the next). Read again
+ * once if it is missing for the microseconds between the two renames of that move.
+ */
+async function readShell(webDir: string): Promise<string> {
+  const file = path.join(webDir, 'index.html');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await new Promise((resolve) => setTimeout(resolve, SHELL_RETRY_MS));
+    return readFile(file, 'utf8');
+  }
+}
+
+/**
  * Serves the built web app: hashed assets cached for a year, everything else revalidated, and
  * index.html for every other GET so that client-side routes (and the 404 page) work. The first
  * screens a visitor meets come rendered (decision 030).
@@ -76,6 +94,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const hasAnalytics = options.publicConfig.analyticsScriptUrl !== null;
   // The rendered sign-in screen has no provider buttons: with a provider set up, the app draws it.
   const hasRenderedPages = options.publicConfig.externalProviders.length === 0;
+
+  /** A page rendered at build time, else the app's shell. */
+  const sendHtml = async (reply: FastifyReply, page: string | null) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', PAGE_CACHE_CONTROL)
+      .send(page ?? (await readShell(webDir)));
 
   if (hasWebApp) {
     await app.register(fastifyStatic, {
@@ -101,11 +126,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const page = hasRenderedPages
         ? await readVisitorPage(webDir, request, address, hasAnalytics)
         : null;
-      if (page === null) return reply.sendFile('index.html', webDir);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', PAGE_CACHE_CONTROL)
-        .send(page.replace(CONFIG_PLACEHOLDER, configElement));
+      return sendHtml(reply, page?.replace(CONFIG_PLACEHOLDER, configElement) ?? null);
     };
     // '/' included: the static handler treats it as a directory; the front door is a page.
     for (const address of Object.keys(PRERENDERED_PAGES)) {
@@ -127,6 +148,6 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .type('text/plain')
         .send('The web app is not built. Run `npm run build`.');
     }
-    return reply.sendFile('index.html', webDir);
+    return sendHtml(reply, null);
   });
 }
