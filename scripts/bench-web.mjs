@@ -73,7 +73,13 @@ async function measure(url) {
       onlyCategories: ['performance'],
       logLevel: 'error',
     });
-    const { audits, categories } = result.lhr;
+    const { audits, categories, runtimeError } = result.lhr;
+    // A run Lighthouse could not finish scores null: say why rather than print a 0.
+    if (categories.performance.score === null) {
+      console.log(
+        `  ${url}: Lighthouse could not score this run (${runtimeError?.code ?? 'no score'}: ${runtimeError?.message ?? ''})`,
+      );
+    }
     const scripts = audits['resource-summary'].details.items.find(
       (item) => item.resourceType === 'script',
     );
