@@ -124,6 +124,27 @@ describe('serving the web app', () => {
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
       writeFileSync(path.join(webDir, 'assets', 'app-rebuilt456.js'), 'console.log("new")');
+      // Asked again with its ETag (pages are revalidated on every visit): 304, no body. A new
+      // build's shell has another ETag and comes whole.
+      const etag = page.headers.etag as string;
+      expect(etag).toMatch(/^W\/"[\w-]+"$/);
+      const again = await web.app.inject({
+        method: 'GET',
+        url: '/auth?mode=community',
+        headers: { 'if-none-match': etag },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Memento 2</title>');
+      const changed = await web.app.inject({
+        method: 'GET',
+        url: '/auth?mode=community',
+        headers: { 'if-none-match': etag },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.body).toContain('<title>Memento 2</title>');
+      expect(changed.headers.etag).not.toBe(etag);
+
       const rebuilt = await web.app.inject({ method: 'GET', url: '/assets/app-rebuilt456.js' });
       expect(rebuilt.body).toBe('console.log("new")');
 
@@ -234,6 +255,14 @@ describe('serving the first screens rendered at build time (decision 030)', () =
       // `/` shows a visitor the sign-in page; the browser then names it /auth.
       const home = await web.app.inject({ method: 'GET', url: '/' });
       expect(home.body).toContain('data-prerendered-page="/auth"');
+
+      // The rendered page revalidates with its ETag too.
+      const revisit = await web.app.inject({
+        method: 'GET',
+        url: '/auth',
+        headers: { 'if-none-match': visitor.headers.etag as string },
+      });
+      expect(revisit.statusCode).toBe(304);
 
       // Signed in (or once was): the app decides, as before.
       const member = await web.app.inject({

@@ -95,12 +95,20 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   // The rendered sign-in screen has no provider buttons: with a provider set up, the app draws it.
   const hasRenderedPages = options.publicConfig.externalProviders.length === 0;
 
-  /** A page rendered at build time, else the app's shell. */
-  const sendHtml = async (reply: FastifyReply, page: string | null) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', PAGE_CACHE_CONTROL)
-      .send(page ?? (await readShell(webDir)));
+  /**
+   * A page rendered at build time, else the app's shell, with an ETag of its words: a browser
+   * that asks again with it (every visit: pages are revalidated) is answered 304, no body.
+   */
+  const sendHtml = async (request: FastifyRequest, reply: FastifyReply, page: string | null) => {
+    const html = page ?? (await readShell(webDir));
+    // Weak: the same words are sent compressed or not (@fastify/compress), byte for byte different.
+    const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+    reply.type('text/html; charset=utf-8').header('cache-control', PAGE_CACHE_CONTROL);
+    reply.header('etag', etag);
+    const asked = request.headers['if-none-match']?.split(',').map((tag) => tag.trim());
+    if (asked?.includes(etag)) return reply.code(304).send();
+    return reply.send(html);
+  };
 
   if (hasWebApp) {
     await app.register(fastifyStatic, {
@@ -126,7 +134,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const page = hasRenderedPages
         ? await readVisitorPage(webDir, request, address, hasAnalytics)
         : null;
-      return sendHtml(reply, page?.replace(CONFIG_PLACEHOLDER, configElement) ?? null);
+      return sendHtml(request, reply, page?.replace(CONFIG_PLACEHOLDER, configElement) ?? null);
     };
     // '/' included: the static handler treats it as a directory; the front door is a page.
     for (const address of Object.keys(PRERENDERED_PAGES)) {
@@ -148,6 +156,6 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .type('text/plain')
         .send('The web app is not built. Run `npm run build`.');
     }
-    return sendHtml(reply, null);
+    return sendHtml(request, reply, null);
   });
 }
