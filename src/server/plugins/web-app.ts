@@ -102,9 +102,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const sendHtml = async (request: FastifyRequest, reply: FastifyReply, page: string | null) => {
     const html = page ?? (await readShell(webDir));
     // Weak: the same words are sent compressed or not (@fastify/compress), byte for byte different.
-    const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
-    reply.type('text/html; charset=utf-8').header('cache-control', PAGE_CACHE_CONTROL);
-    reply.header('etag', etag);
+    const etag = `W/"${createHash('sha256').update(html).digest('base64url')}"`;
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', PAGE_CACHE_CONTROL)
+      .header('etag', etag);
     const asked = request.headers['if-none-match']?.split(',').map((tag) => tag.trim());
     if (asked?.includes(etag)) return reply.code(304).send();
     return reply.send(html);

@@ -4,7 +4,7 @@
 // second, and encoding that cost the minute-long recording test a third of its CPU. The app
 // takes whatever size the camera gives (only `ideal` constraints), so nothing it does changes.
 // `npm run bench:recording` keeps the built-in camera: it measures a full-size recording.
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,7 +41,7 @@ function frame(index: number): Buffer {
  * runner and workers (each loads the config) never read one half written.
  */
 export function ensureFakeCamera(): string {
-  if (existsSync(FAKE_CAMERA_FILE) && statSync(FAKE_CAMERA_FILE).size === FILE_BYTES) {
+  if (statSync(FAKE_CAMERA_FILE, { throwIfNoEntry: false })?.size === FILE_BYTES) {
     return FAKE_CAMERA_FILE;
   }
   mkdirSync(path.dirname(FAKE_CAMERA_FILE), { recursive: true });
