@@ -132,22 +132,15 @@ function jsonList<T extends Fields>(
 export type TJsonText = string & { readonly __jsonText: true };
 
 /**
- * `fields` of every matching row, in `orderBy`'s order, as the text of one JSON array: each field
- * already in the shape the client reads (see `isoTimestamp`), so the text is the response.
+ * The JSON texts in `entries` (a column the database keeps, such as videos.index_entry, decision
+ * 038) of every matching row, in `orderBy`'s order, joined into the text of one JSON array: `[]`
+ * for none. Nothing is built per request; the texts are the response.
  */
-export function jsonArrayText(fields: Fields, orderBy: SQL): SQL<TJsonText> {
+export function joinedJsonTexts(entries: Column, orderBy: SQL): SQL<TJsonText> {
   return readWith(
-    sql`${aggregate(buildObject(fields), orderBy)}::text`,
+    sql`coalesce('[' || string_agg(${entries}, ',' order by ${orderBy}) || ']', '[]')`,
     (text: string) => text as TJsonText,
   );
-}
-
-/**
- * A timestamp as JavaScript's `toISOString()` writes it (UTC, milliseconds, 'Z'). Both drop the
- * microseconds rather than round them, so a time reads the same from either.
- */
-export function isoTimestamp(column: Column | SQL): SQL<string> {
-  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 /** Chosen fields of every matching row, in `orderBy`'s order, as one JSON array. */

@@ -292,6 +292,12 @@ export const videos = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /**
+     * The row as the library's index presents it (`toVideoIndexEntry`), as JSON text: written by
+     * the database itself on every insert and update (the trigger in migration 0008, decision
+     * 038), so that GET /api/videos joins the rows' texts rather than build each one afresh.
+     */
+    indexEntry: text('index_entry'),
   },
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),

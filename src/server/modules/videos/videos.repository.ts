@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { asSubquery, isoTimestamp, jsonArrayText } from '../../db/json-rows';
+import { asSubquery, joinedJsonTexts } from '../../db/json-rows';
 import { videos } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
 
@@ -38,28 +38,19 @@ export type TVideoIndexRow = Pick<
   | 'createdAt'
 >;
 
-/** Titles reach the server only with a cloud copy (DESIGN.md principle 1): these states show one. */
+/**
+ * Titles reach the server only with a cloud copy (DESIGN.md principle 1): these states show one.
+ * The trigger of migration 0008 writes the same rule into `index_entry` (decision 038).
+ */
 export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
 
 /**
  * The library's index of the signed-in user's videos, newest first, read with the request
- * (decision 033) and written by the database as the response's JSON text (decision 034): each
- * entry as `toVideoIndexEntry` presents a row.
+ * (decision 033): each row's entry as the database keeps it (`index_entry`, decision 038), joined
+ * into the response's JSON text (decision 034).
  */
 export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) => {
-  const entries = jsonArrayText(
-    {
-      id: videos.id,
-      recipientId: videos.recipientId,
-      title: sql`case when ${inArray(videos.syncStatus, [...SYNC_STATUSES_WITH_TITLE])} then ${videos.title} end`,
-      deviceId: videos.deviceId,
-      storageType: videos.storageType,
-      syncStatus: videos.syncStatus,
-      metadata: sql`json_build_object('byteSize', ${videos.byteSize}, 'durationMs', ${videos.durationMs}, 'mimeType', ${videos.mimeType})`,
-      createdAt: isoTimestamp(videos.createdAt),
-    },
-    sql`${videos.createdAt} desc`,
-  );
+  const entries = joinedJsonTexts(videos.indexEntry, sql`${videos.createdAt} desc`);
   const query = db.select({ entries }).from(videos).where(eq(videos.creatorId, reader.userId));
   return asSubquery(query, entries);
 });
