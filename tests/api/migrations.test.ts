@@ -89,16 +89,17 @@ describe('upgrading an installation', () => {
 
     await database.migrate();
 
-    const rows = await db.execute<Record<string, unknown>>(
+    // Both drivers answer `execute` with the rows under `rows`.
+    const { rows } = (await db.execute(
       sql`select id, recipient_id as "recipientId", title, device_id as "deviceId",
         storage_type as "storageType", sync_status as "syncStatus", byte_size as "byteSize",
         duration_ms as "durationMs", mime_type as "mimeType",
         (extract(epoch from created_at) * 1000)::float8 as "createdAtMs",
         index_entry as "indexEntry" from videos order by id`,
-    );
-    const entries = rows.rows.map((row) => JSON.parse(row.indexEntry as string) as unknown);
+    )) as unknown as { rows: Record<string, unknown>[] };
+    const entries = rows.map((row) => JSON.parse(row.indexEntry as string) as unknown);
     expect(entries).toEqual(
-      rows.rows.map((row) =>
+      rows.map((row) =>
         toVideoIndexEntry({
           id: row.id as string,
           recipientId: row.recipientId as number,

@@ -2,10 +2,12 @@ import type { TAdminDevice, TAdminUser } from '../../../shared/schemas/admin';
 import { toAccountIdentity } from '../users/users.presenter';
 import type { UserRow } from '../users/users.repository';
 
-/** An account as the admin dashboard sees it: never a hash, token or secret. */
+/**
+ * An account as the admin dashboard sees it: never a hash, token or secret. `Object.assign`, not
+ * a literal opening with a spread (see `toUserResponse`): this runs for every row of a page.
+ */
 export function toAdminUser(user: UserRow, dependentCount: number): TAdminUser {
-  return {
-    ...toAccountIdentity(user),
+  return Object.assign(toAccountIdentity(user), {
     subscriptionTier: user.subscriptionTier,
     isVIP: user.isVIP,
     tierOverriddenBy: user.tierOverriddenBy,
@@ -16,7 +18,7 @@ export function toAdminUser(user: UserRow, dependentCount: number): TAdminUser {
     firstLogin: user.firstLogin,
     dependentCount,
     createdAt: user.createdAt.toISOString(),
-  };
+  });
 }
 
 type AssociationRow = Omit<TAdminDevice, 'createdAt' | 'lastSyncAt' | 'lastSeen'> & {

@@ -98,7 +98,7 @@ export async function findRequestContext<T = null>(
 ): Promise<(TRequestContextRow & { read: T | null }) | undefined> {
   const params = { deviceId, idHash: sessionIdHash ?? '', now: new Date() };
   const [row] = read
-    ? await read.of.statement(db).execute({ ...read.params, ...params })
+    ? await read.of.statement(db).execute(Object.assign({}, read.params, params))
     : await requestContext(db).execute(params);
   return row;
 }
