@@ -118,4 +118,26 @@ describe('upgrading an installation', () => {
     expect(entries[0]).toMatchObject({ title: null, createdAt: '2026-03-01T09:15:30.123Z' });
     expect(entries[1]).toMatchObject({ title: 'For Susan', metadata: { byteSize: 5000000000 } });
   });
+
+  it('counts the videos each recipient already had before migration 0009 (decision 040)', async () => {
+    const database = await databaseAt('0008_video_index_entries');
+    const { db } = database;
+    await db.execute(sql`insert into users (id, username, first_name, last_name, email, category, created_by_id)
+      values (1, 'rose', 'Rose', 'Hill', 'rose@example.test', 'primary', null),
+             (2, 'susan', 'Susan', 'Hill', 'susan@example.test', 'next_of_kin', 1),
+             (3, 'tom', 'Tom', 'Hill', 'tom@example.test', 'family', 1)`);
+    await db.execute(sql`insert into videos (id, creator_id, recipient_id, byte_size, duration_ms, mime_type)
+      select gen_random_uuid(), 1, 2, 1000, 1000, 'video/webm' from generate_series(1, 3)`);
+
+    await database.migrate();
+
+    const { rows } = (await db.execute(
+      sql`select id, video_count as "videoCount" from users order by id`,
+    )) as unknown as { rows: { id: number; videoCount: number }[] };
+    expect(rows).toEqual([
+      { id: 1, videoCount: 0 },
+      { id: 2, videoCount: 3 },
+      { id: 3, videoCount: 0 },
+    ]);
+  });
 });

@@ -83,6 +83,47 @@ describe('GET /api/recipients', () => {
     expect(bobs.recipients.map((r: { id: number }) => r.id)).toEqual([bob.nextOfKin.id]);
   });
 
+  it('keeps each count as videos are indexed again, removed, moved and deleted with a recipient', async () => {
+    const alice = await createOnboardedUser(t);
+    const kin = alice.nextOfKin.id;
+    const family = (await alice.device.post('/api/recipients', person())).json<{ id: number }>();
+    const ids = [
+      await indexVideoFor(alice.device, family.id),
+      await indexVideoFor(alice.device, family.id),
+      await indexVideoFor(alice.device, family.id),
+      await indexVideoFor(alice.device, kin),
+    ];
+    const counts = async () =>
+      Object.fromEntries(
+        (await alice.device.get('/api/recipients'))
+          .json<{ recipients: { id: number; videoCount: number }[] }>()
+          .recipients.map((r) => [r.id, r.videoCount]),
+      );
+    expect(await counts()).toEqual({ [kin]: 1, [family.id]: 3 });
+
+    // The same index row sent again (a retry) is stored once and counted once.
+    const again = await alice.device.post('/api/videos', {
+      id: ids[0],
+      recipientId: family.id,
+      metadata: { byteSize: 120_000, durationMs: 3000, mimeType: 'video/webm;codecs=vp8,opus' },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await counts()).toEqual({ [kin]: 1, [family.id]: 3 });
+
+    expect((await alice.device.delete('/api/videos', { ids: [ids[1]] })).statusCode).toBe(200);
+    expect(await counts()).toEqual({ [kin]: 1, [family.id]: 2 });
+
+    // A row moved to another recipient (no route does this; the count follows the row anyway).
+    await t.db.update(videos).set({ recipientId: kin }).where(eq(videos.id, ids[2]!));
+    await t.db.update(videos).set({ title: 'Unchanged recipient' }).where(eq(videos.id, ids[3]!));
+    expect(await counts()).toEqual({ [kin]: 2, [family.id]: 1 });
+
+    expect((await alice.device.delete(`/api/recipients/${family.id}`)).statusCode).toBe(200);
+    expect(await counts()).toEqual({ [kin]: 2 });
+    const [row] = await t.db.select({ n: users.videoCount }).from(users).where(eq(users.id, kin));
+    expect(row!.n).toBe(2);
+  });
+
   it('refuses the signed-out and recipients', async () => {
     const anonymous = await TestDevice.create(t.app);
     expect((await anonymous.get('/api/recipients')).statusCode).toBe(401);

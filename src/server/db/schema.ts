@@ -63,6 +63,11 @@ export const users = pgTable(
     createdById: integer('created_by_id'),
     phoneNumber: text('phone_number'),
     relationship: text('relationship'),
+    /**
+     * For a recipient: how many videos are indexed for them. Kept by the database (the trigger on
+     * videos in migration 0009, decision 040), so the recipients page counts no rows.
+     */
+    videoCount: integer('video_count').notNull().default(0),
     emergencyAccessCodeHash: text('emergency_access_code_hash'),
     emergencyAccessCodeExpiry: timestamp('emergency_access_code_expiry', { withTimezone: true }),
     tosAccepted: boolean('tos_accepted').notNull().default(false),

@@ -168,7 +168,9 @@ function selectAssociations(
           : undefined,
       ),
     )
-    .orderBy(desc(devices.createdAt), asc(devices.id))
+    // As devices_created_idx is ordered (created_at DESC NULLS LAST, id): a plain DESC means
+    // NULLS FIRST, which that index cannot give, and the list fell back to sorting every device.
+    .orderBy(sql`${devices.createdAt} desc nulls last`, asc(devices.id))
     .$dynamic();
   const chosenDevices = (options.limit === undefined ? chosen : chosen.limit(options.limit + 2)).as(
     'chosen_devices',

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { asSubquery, jsonArray } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
-import { users, videos } from '../../db/schema';
+import { users } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
 
@@ -41,16 +41,12 @@ const RECIPIENT_LIST_COLUMNS = {
 
 /**
  * The recipients of `ownerId` (a placeholder, or the request's own reader), as one JSON array
- * (decision 032); each recipient's count read from videos_recipient_idx.
+ * (decision 032), each with the count of videos the database keeps for it (decision 040). Videos
+ * are indexed only for the owner's own recipients (`findRecipientOf`), so a recipient's count is
+ * the owner's videos for them.
  */
 function recipientsWithVideoCountsOf(db: DbOrTx, ownerId: SQLWrapper) {
-  const rows = jsonArray(
-    {
-      ...RECIPIENT_LIST_COLUMNS,
-      videoCount: sql<number>`(select count(*) from ${videos} where ${videos.recipientId} = ${users.id} and ${videos.creatorId} = ${ownerId})::int`,
-    },
-    sql`${users.id}`,
-  );
+  const rows = jsonArray({ ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount }, sql`${users.id}`);
   const query = db
     .select({ rows })
     .from(users)
