@@ -46,7 +46,10 @@ const RECIPIENT_LIST_COLUMNS = {
  * the owner's videos for them.
  */
 function recipientsWithVideoCountsOf(db: DbOrTx, ownerId: SQLWrapper) {
-  const rows = jsonArray({ ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount }, sql`${users.id}`);
+  const rows = jsonArray(
+    { ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount },
+    sql`${users.id}`,
+  );
   const query = db
     .select({ rows })
     .from(users)
