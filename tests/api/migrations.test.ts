@@ -1,21 +1,15 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createPgliteDatabase,
-  createPostgresDatabase,
-  PGLITE_EXTENSIONS,
-  type Database,
-} from '../../src/server/db/client';
+import { createPgliteDatabase, PGLITE_EXTENSIONS, type Database } from '../../src/server/db/client';
 import { PROJECT_ROOT } from '../../src/server/lib/paths';
 import { toVideoIndexEntry } from '../../src/server/modules/videos/videos.presenter';
+import { createServerTestDatabase } from '../setup/database';
 
 /**
  * An installation's database as an earlier release left it: migrated up to and including
@@ -52,19 +46,10 @@ async function databaseAt(lastTag: string): Promise<Database> {
     cleanups.push(() => database.close());
     return database;
   }
-  const name = `memento_upgrade_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = createPostgresDatabase(url.toString());
-  await migratePg(database.db as never, { migrationsFolder });
-  cleanups.push(async () => {
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+  const database = await createServerTestDatabase(serverUrl, {
+    migrate: (direct) => migratePg(direct.db as never, { migrationsFolder }),
   });
+  cleanups.push(() => database.close());
   return database;
 }
 

@@ -32,11 +32,12 @@ export const LOCAL_POSTGRES_URL =
 
 /**
  * A new, migrated database on a PostgreSQL server, dropped on close. `connectPort` lets the app
- * reach it through another port (a test's TCP proxy) while set-up and clean-up go direct.
+ * reach it through another port (a test's TCP proxy) while set-up and clean-up go direct;
+ * `migrate` replaces the full migration (an upgrade test's older schema).
  */
 export async function createServerTestDatabase(
   serverUrl: string,
-  options: { connectPort?: number } = {},
+  options: { connectPort?: number; migrate?: (database: Database) => Promise<void> } = {},
 ): Promise<Database & { url: string }> {
   const name = `memento_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -47,7 +48,7 @@ export async function createServerTestDatabase(
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const direct = createPostgresDatabase(url.toString());
-  await direct.migrate();
+  await (options.migrate ? options.migrate(direct) : direct.migrate());
   await direct.close();
   if (options.connectPort) url.port = String(options.connectPort);
   const database = createPostgresDatabase(url.toString());
