@@ -18,6 +18,8 @@ import autocannon from 'autocannon';
 import { buildServer } from './build-server.mjs';
 import {
   cpuMicroseconds,
+  machineBusyMicroseconds,
+  postgresMicroseconds,
   profileFlags,
   root,
   residentMegabytes,
@@ -53,6 +55,12 @@ interface TRun {
   errors: number;
   /** The server process's CPU time per answer, in µs: steadier than throughput on a busy machine. */
   cpuPerRequest: number;
+  /** The whole machine's busy CPU per answer, in µs: the server, the database and autocannon. */
+  machinePerRequest: number;
+  /** PostgreSQL's server processes' CPU per answer, in µs (0 on PGlite, which runs in the app). */
+  databasePerRequest: number;
+  /** autocannon's CPU per answer (this process), in µs. */
+  loadPerRequest: number;
 }
 
 /**
@@ -78,6 +86,9 @@ async function cannon(
   let failed = 0;
   let measuring = false;
   let cpuBefore = 0;
+  let machineBefore = 0;
+  let databaseBefore = 0;
+  let loadBefore = 0;
   let startedAt = 0;
   const run = autocannon({
     url,
@@ -94,6 +105,9 @@ async function cannon(
   const settled = setTimeout(() => {
     measuring = true;
     cpuBefore = cpuMicroseconds(pid);
+    machineBefore = machineBusyMicroseconds();
+    databaseBefore = postgresMicroseconds();
+    loadBefore = ownCpuMicroseconds();
     startedAt = performance.now();
   }, SETTLE_SECONDS * 1000);
   const result = await run;
@@ -101,12 +115,18 @@ async function cannon(
   measuring = false;
   const measuredSeconds = (performance.now() - startedAt) / 1000;
   const cpu = cpuMicroseconds(pid) - cpuBefore;
+  const machine = machineBusyMicroseconds() - machineBefore;
+  const database = postgresMicroseconds() - databaseBefore;
+  const load = ownCpuMicroseconds() - loadBefore;
   latencies.sort((a, b) => a - b);
   return {
     requestsPerSecond: latencies.length / measuredSeconds,
     p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
     errors: result.errors + result.timeouts + failed,
     cpuPerRequest: cpu / Math.max(latencies.length, 1),
+    machinePerRequest: machine / Math.max(latencies.length, 1),
+    databasePerRequest: database / Math.max(latencies.length, 1),
+    loadPerRequest: load / Math.max(latencies.length, 1),
   };
 }
 
@@ -136,13 +156,25 @@ interface TPaired {
   bare: TRun;
 }
 
+function average(runs: TRun[], key: keyof TRun): number {
+  return runs.reduce((sum, run) => sum + run[key], 0) / runs.length;
+}
+
+function ownCpuMicroseconds(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
+
 function combine(runs: TRun[]): TRun {
   const sorted = runs.map((run) => run.p99).sort((a, b) => a - b);
   return {
     requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
     p99: sorted[Math.floor(sorted.length / 2)]!,
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
-    cpuPerRequest: runs.reduce((sum, run) => sum + run.cpuPerRequest, 0) / runs.length,
+    cpuPerRequest: average(runs, 'cpuPerRequest'),
+    machinePerRequest: average(runs, 'machinePerRequest'),
+    databasePerRequest: average(runs, 'databasePerRequest'),
+    loadPerRequest: average(runs, 'loadPerRequest'),
   };
 }
 
@@ -214,6 +246,16 @@ async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string
   }
 }
 
+/** Where one answer's CPU went, in µs: the whole machine (database + autocannon + the rest). */
+function cpuShares(run: TRun): string {
+  const rest =
+    run.machinePerRequest - run.cpuPerRequest - run.databasePerRequest - run.loadPerRequest;
+  return (
+    `${run.machinePerRequest.toFixed(0)} (db ${run.databasePerRequest.toFixed(0)}` +
+    ` + load ${run.loadPerRequest.toFixed(0)} + other ${rest.toFixed(0)})`
+  );
+}
+
 await buildServer();
 for (const engine of engines) {
   const { paired, memory } =
@@ -234,6 +276,7 @@ for (const engine of engines) {
         `  | bare ${bare.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${bare.p99} ms` +
         `  → ${ratio.toFixed(2)}× throughput, ${p99Ratio.toFixed(2)}× p99` +
         `; CPU ${app.cpuPerRequest.toFixed(0)} vs ${bare.cpuPerRequest.toFixed(0)} µs an answer` +
+        `; machine ${cpuShares(app)} vs ${cpuShares(bare)}` +
         (app.errors || bare.errors ? `  (${app.errors + bare.errors} errors!)` : ''),
     );
   }

@@ -54,10 +54,12 @@ const SEED = [
    where users.id = counted.recipient_id`,
   'alter table videos enable trigger videos_recipient_count',
   'vacuum users',
-  `insert into audit_logs (event_type, user_id, username, timestamp, ip_address, successful, details)
+  // Worded as insertAuditRow words a sign-in; the trigger of migration 0010 makes each entry.
+  `insert into audit_logs (event_type, user_id, username, timestamp, ip_address, successful, details, summary)
    select 'login', o.id, o.username, now() - make_interval(mins => n * 37, secs => o.id),
      '203.0.113.7', true,
-     '{"method":"username_password","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36"}'
+     '{"method":"username_password","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36"}',
+     'with username and password · Chrome on Linux'
    from users o cross join generate_series(1, ${AUDIT_ROWS_PER_OWNER}) n
    where o.category = 'primary'`,
   'analyze',
@@ -139,7 +141,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       [
         'owner: videos',
         () => asRouteReads(owner, 'bench-owner-session', OWN_VIDEO_INDEX_READ),
-        "select '[' || string_agg(index_entry, ',' order by created_at desc) || ']' from videos where creator_id = $1",
+        "select '[' || array_to_string(array(select index_entry from videos where creator_id = $1 order by created_at desc), ',') || ']'",
         [owner.id],
       ],
       [
@@ -152,13 +154,13 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       [
         'owner: audit log',
         () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage),
-        'select * from audit_logs where user_id = $1 order by timestamp desc, id desc limit 200',
+        "select '[' || array_to_string(array(select entry from audit_logs where user_id = $1 order by timestamp desc, id desc limit 200), ',') || ']'",
         [owner.id],
       ],
       [
         'admin: audit log, all',
         () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
-        'select * from audit_logs order by timestamp desc, id desc limit 200',
+        "select '[' || array_to_string(array(select entry from audit_logs order by timestamp desc, id desc limit 200), ',') || ']'",
         [],
       ],
       [

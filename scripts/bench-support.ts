@@ -2,7 +2,7 @@
 // server sees it (a device id and a cookie), and an onboarded owner to act as.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -60,6 +60,31 @@ export function cpuMicroseconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** CPU time the whole machine spent busy (every process, the kernel included), in µs. */
+export function machineBusyMicroseconds(): number {
+  // The first line of /proc/stat: user nice system idle iowait irq softirq steal …, in ticks.
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1);
+  const total = ticks.slice(0, 8).reduce((sum, tick) => sum + Number(tick), 0);
+  const idle = Number(ticks[3]) + Number(ticks[4]);
+  return ((total - idle) * 1_000_000) / 100;
+}
+
+/** CPU time of every PostgreSQL server process on this machine (none for PGlite), in µs. */
+export function postgresMicroseconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      total += cpuMicroseconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 }
 
 export async function waitForHealth(base: string) {

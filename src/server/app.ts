@@ -24,6 +24,7 @@ import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { runCloudRetention } from './modules/cloud/retention.service';
 import type { VideoStore } from './modules/cloud/video-store';
+import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { passwordRoutes } from './modules/auth/passwords.routes';
@@ -247,11 +248,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const retention = setInterval(runRetention, RETENTION_INTERVAL_MS);
   retention.unref();
 
+  // Events from before migration 0010 get their words after the start (decision 041).
+  const closing = new AbortController();
+  let wording: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
     mail.start();
     void runRetention();
+    wording = wordEarlierAuditEntries(database.db, { signal: closing.signal })
+      .then((count) => count > 0 && app.log.info({ count }, 'earlier audit events worded'))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'wording audit events failed'));
   });
   app.addHook('onClose', async () => {
+    closing.abort();
+    await wording;
     clearInterval(cleanup);
     clearInterval(retention);
     redis?.disconnect();

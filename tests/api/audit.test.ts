@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { auditLogs } from '../../src/server/db/schema';
+import { wordEarlierAuditEntries } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
 import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
 
@@ -57,6 +59,50 @@ describe('GET /api/audit-logs', () => {
       expect(res.json<TAuditLogEntry[]>()).toEqual([
         expect.objectContaining({ userId: alice.user.id, eventType: 'register' }),
       ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("shows an admin everyone's events newest first without a filter, and only theirs with their own id", async () => {
+    const fresh = await buildTestApp();
+    try {
+      const admin = await createPrimaryUser(fresh);
+      const alice = await createPrimaryUser(fresh);
+      const bob = await createPrimaryUser(fresh);
+      const everyone = (await admin.device.get('/api/audit-logs')).json<TAuditLogEntry[]>();
+      expect(
+        everyone.filter((entry) => entry.eventType === 'register').map((entry) => entry.userId),
+      ).toEqual([bob.user.id, alice.user.id, admin.user.id]);
+      const times = everyone.map((entry) => entry.timestamp);
+      expect(times).toEqual([...times].sort().reverse());
+
+      const own = (await admin.device.get(`/api/audit-logs?userId=${admin.user.id}`)).json<
+        TAuditLogEntry[]
+      >();
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.every((entry) => entry.userId === admin.user.id)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('shows an event from before migration 0010 without its words until they are written (decision 041)', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const owner = await createPrimaryUser(fresh);
+      const shown = async () =>
+        (await owner.device.get('/api/audit-logs')).json<TAuditLogEntry[]>()[0];
+      const worded = await shown();
+      expect(worded).toMatchObject({ eventType: 'register', details: expect.any(String) });
+      // As migration 0010 leaves an earlier row: no words, no entry (the trigger is held off).
+      await fresh.db.execute(sql`alter table audit_logs disable trigger audit_logs_entry`);
+      await fresh.db.execute(sql`update audit_logs set summary = null, actor = null, entry = null`);
+      await fresh.db.execute(sql`alter table audit_logs enable trigger audit_logs_entry`);
+      expect(await shown()).toEqual({ ...worded, details: null, actor: null });
+
+      expect(await wordEarlierAuditEntries(fresh.db)).toBeGreaterThan(0);
+      expect(await shown()).toEqual(worded);
     } finally {
       await fresh.close();
     }

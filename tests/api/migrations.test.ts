@@ -8,6 +8,10 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPgliteDatabase, PGLITE_EXTENSIONS, type Database } from '../../src/server/db/client';
 import { PROJECT_ROOT } from '../../src/server/lib/paths';
+import {
+  insertAuditRow,
+  wordEarlierAuditEntries,
+} from '../../src/server/modules/audit/audit.repository';
 import { toVideoIndexEntry } from '../../src/server/modules/videos/videos.presenter';
 import { createServerTestDatabase } from '../setup/database';
 
@@ -15,6 +19,8 @@ import { createServerTestDatabase } from '../setup/database';
  * An installation's database as an earlier release left it: migrated up to and including
  * `lastTag`, on PGlite or (with TEST_DATABASE_URL) on a new database of that server.
  */
+const CHROME_ON_LINUX =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const work = mkdtempSync(path.join(os.tmpdir(), 'memento-migrations-'));
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -124,5 +130,58 @@ describe('upgrading an installation', () => {
       { id: 2, videoCount: 3 },
       { id: 3, videoCount: 0 },
     ]);
+  });
+
+  it('words the audit events written before migration 0010, newest first, a batch at a time (decision 041)', async () => {
+    const database = await databaseAt('0009_recipient_video_counts');
+    const { db } = database;
+    await db.execute(sql`insert into audit_logs
+      (event_type, user_id, username, timestamp, ip_address, successful, details)
+      values
+      ('login', 7, 'rose', '2026-03-01 09:15:30.123456+00', '203.0.113.7', true,
+       ${JSON.stringify({ method: 'username_password', userAgent: CHROME_ON_LINUX })}::jsonb),
+      ('password_reset', 7, 'rose', '2026-03-02 10:00:00+00', null, true,
+       ${JSON.stringify({ admin: 'ada', userAgent: null })}::jsonb),
+      ('login_failed', null, null, '2026-03-03 11:00:00+00', '198.51.100.2', false, '{}')`);
+
+    await database.migrate();
+    const entries = async () => {
+      const { rows } = (await db.execute(
+        sql`select entry from audit_logs order by id`,
+      )) as unknown as { rows: { entry: string | null }[] };
+      return rows.map((row) => (row.entry === null ? null : (JSON.parse(row.entry) as unknown)));
+    };
+    expect(await entries()).toEqual([null, null, null]);
+
+    expect(await wordEarlierAuditEntries(database.db, { batchSize: 2 })).toBe(3);
+    expect(await entries()).toEqual([
+      {
+        id: 1,
+        eventType: 'login',
+        userId: 7,
+        username: 'rose',
+        timestamp: '2026-03-01T09:15:30.123Z',
+        ipAddress: '203.0.113.7',
+        successful: true,
+        details: 'with username and password · Chrome on Linux',
+        actor: null,
+      },
+      expect.objectContaining({ id: 2, details: null, actor: 'Administrator ada' }),
+      expect.objectContaining({ id: 3, userId: null, successful: false, details: null }),
+    ]);
+    expect(await wordEarlierAuditEntries(database.db)).toBe(0);
+
+    // An event written after the migration has its entry at once, worded as it is written.
+    await insertAuditRow(db, {
+      eventType: 'login',
+      userId: 7,
+      username: 'rose',
+      details: { method: 'email_access_code', userAgent: CHROME_ON_LINUX },
+    });
+    expect((await entries())[3]).toMatchObject({
+      id: 4,
+      details: 'with an access code · Chrome on Linux',
+      actor: null,
+    });
   });
 });

@@ -39,14 +39,6 @@ export function readAs<T>(value: SQL<T>, expression: SQL): SQL<T> {
   return readWith(expression, read) as SQL<T>;
 }
 
-/**
- * A select of one JSON value built here (`value`) as a scalar subquery of another statement, read
- * back as `value` is: so one statement can answer what would otherwise be two (decision 033).
- */
-export function asSubquery<T>(query: SQLWrapper, value: SQL<T>): SQL<T> {
-  return readAs(value, sql`(${query})`);
-}
-
 /** How one field of a JSON object is read: from which key, and mapped by which column. */
 type FieldReader = { key: string; jsonKey: string; column: Column | null };
 
@@ -112,17 +104,28 @@ export function jsonObject<T extends Fields>(
   );
 }
 
-/** `element` of every matching row, in `orderBy`'s order, as one JSON array (`[]` for none). */
-function aggregate(element: SQL, orderBy: SQL): SQL {
-  return sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`;
+/** Chosen fields of one row as one JSON value, read back by property name. */
+export function jsonFields<T extends Fields>(fields: T): SQL<JsonRow<T>> {
+  return readWith(buildObject(fields), (json: Record<string, unknown>) =>
+    readObject(fields, json, 'property'),
+  );
 }
 
-function jsonList<T extends Fields>(
-  element: SQL,
-  orderBy: SQL,
-  read: (item: Record<string, unknown>) => JsonRow<T>,
-): SQL<JsonRow<T>[]> {
-  return readWith(aggregate(element, orderBy), (json: Record<string, unknown>[]) => json.map(read));
+/** A timestamptz as JavaScript's toISOString() writes it: UTC, to the millisecond, with 'Z'. */
+export function isoTimestamp(column: Column): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * The one JSON value `query` selects from each of its rows (`element`, built here), in the
+ * query's own ORDER BY, as one JSON array: `[]` for none. ARRAY(subquery) keeps the subquery's
+ * order, so an index that gives that order is read without sorting; an aggregate's own ORDER BY
+ * (`json_agg(… order by …)`) sorts its input again on PostgreSQL 15, whatever the index gives.
+ */
+export function jsonArrayOf<T>(query: SQLWrapper, element: SQL<T>): SQL<T[]> {
+  const read = readers.get(element);
+  if (!read) throw new Error('jsonArrayOf: the element was not built by json-rows');
+  return readWith(sql`array_to_json(array(${query}))`, (json: never[]) => json.map(read) as T[]);
 }
 
 /**
@@ -132,20 +135,16 @@ function jsonList<T extends Fields>(
 export type TJsonText = string & { readonly __jsonText: true };
 
 /**
- * The JSON texts in `entries` (a column the database keeps, such as videos.index_entry, decision
- * 038) of every matching row, in `orderBy`'s order, joined into the text of one JSON array: `[]`
- * for none. Nothing is built per request; the texts are the response.
+ * The JSON texts `query` selects (one column the database keeps, such as videos.index_entry,
+ * decision 038), in the query's own ORDER BY, joined into the text of one JSON array: `[]` for
+ * none. Nothing is built per request; the texts are the response. As in `jsonArrayOf`, the
+ * order comes from the query (and its index), not from sorting again.
  */
-export function joinedJsonTexts(entries: Column, orderBy: SQL): SQL<TJsonText> {
+export function joinedJsonTexts(query: SQLWrapper): SQL<TJsonText> {
   return readWith(
-    sql`coalesce('[' || string_agg(${entries}, ',' order by ${orderBy}) || ']', '[]')`,
+    sql`'[' || array_to_string(array(${query}), ',') || ']'`,
     (text: string) => text as TJsonText,
   );
-}
-
-/** Chosen fields of every matching row, in `orderBy`'s order, as one JSON array. */
-export function jsonArray<T extends Fields>(fields: T, orderBy: SQL): SQL<JsonRow<T>[]> {
-  return jsonList(buildObject(fields), orderBy, (item) => readObject(fields, item, 'property'));
 }
 
 /**
@@ -158,16 +157,5 @@ export function jsonWholeRow<T extends Record<string, Column>>(
 ): SQL<JsonRow<T>> {
   return readWith(sql`to_json(${sql.identifier(source)})`, (json: Record<string, unknown>) =>
     readObject(columns, json, 'column'),
-  );
-}
-
-/** Every column of every matching row of `source`, in `orderBy`'s order, as one JSON array. */
-export function jsonWholeRows<T extends Record<string, Column>>(
-  source: string,
-  columns: T,
-  orderBy: SQL,
-): SQL<JsonRow<T>[]> {
-  return jsonList(sql`${sql.identifier(source)}`, orderBy, (item) =>
-    readObject(columns, item, 'column'),
   );
 }

@@ -179,12 +179,25 @@ export const auditLogs = pgTable(
     deviceId: uuid('device_id'),
     successful: boolean('successful').notNull().default(true),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    /** The details in words, and who did it (audit.presenter.ts), written with the row. */
+    summary: text('summary'),
+    actor: text('actor'),
+    /**
+     * The row as the audit log shows it (TAuditLogEntry), as JSON text written by the database on
+     * every insert and update (migration 0010, decision 041); NULL only for a row from before
+     * 0010 not yet worded (`wordEarlierAuditEntries`).
+     */
+    entry: text('entry'),
   },
   (t) => [
     index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
     index('audit_logs_failures_idx').on(t.userId, t.eventType, t.deviceId, t.timestamp),
     // The admin's log of every account, newest first (issue 15 item 4: 5,000,000 rows).
     index('audit_logs_time_idx').on(t.timestamp, t.id),
+    // The rows from before migration 0010 still to be worded: none, once they are.
+    index('audit_logs_unworded_idx')
+      .on(t.id)
+      .where(sql`${t.entry} is null`),
   ],
 );
 

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gt, sql, type SQLWrapper } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { asSubquery, jsonWholeRows, readAs } from '../../db/json-rows';
+import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { isoTimestamp, joinedJsonTexts, readAs } from '../../db/json-rows';
+import { describeActor, describeDetails } from './audit.presenter';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
@@ -8,8 +9,57 @@ import { defineContextRead } from '../auth/request-context.repository';
 
 export type NewAuditRow = typeof auditLogs.$inferInsert;
 
-export async function insertAuditRow(db: DbOrTx, values: NewAuditRow): Promise<void> {
-  await db.insert(auditLogs).values(values);
+/** Appends one event, with its details in words: the database makes its entry (decision 041). */
+export async function insertAuditRow(
+  db: DbOrTx,
+  values: Omit<NewAuditRow, 'summary' | 'actor' | 'entry'>,
+): Promise<void> {
+  const details = values.details ?? {};
+  await db.insert(auditLogs).values(
+    Object.assign({}, values, {
+      summary: describeDetails(details),
+      actor: describeActor(details),
+    }),
+  );
+}
+
+/**
+ * Words the events written before migration 0010, which have no entry yet, newest first and a
+ * batch at a time, so the log a person opens first is worded first; answers how many. Servers
+ * sharing a database may run it at once: each takes rows the others have not locked. Stops
+ * between batches once `signal` aborts (the server closing); the next start goes on.
+ */
+export async function wordEarlierAuditEntries(
+  db: Db,
+  options: { batchSize?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? 500;
+  let worded = 0;
+  while (!options.signal?.aborted) {
+    const count = await db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: auditLogs.id, details: auditLogs.details })
+        .from(auditLogs)
+        .where(isNull(auditLogs.entry))
+        .orderBy(desc(auditLogs.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      if (rows.length === 0) return 0;
+      const words = rows.map(
+        (row) =>
+          sql`(${row.id}::int, ${describeDetails(row.details)}::text, ${describeActor(row.details)}::text)`,
+      );
+      // The update makes each row's entry (the trigger of migration 0010).
+      await tx.execute(sql`update ${auditLogs}
+        set summary = words.summary, actor = words.actor
+        from (values ${sql.join(words, sql`, `)}) as words (id, summary, actor)
+        where ${auditLogs.id} = words.id`);
+      return rows.length;
+    });
+    if (count === 0) break;
+    worded += count;
+  }
+  return worded;
 }
 
 /** Failed events of one type against an account since a moment, optionally from one device. */
@@ -35,42 +85,49 @@ export async function countFailures(
 /** How many events one read of the audit log answers, newest first. */
 export const AUDIT_PAGE_SIZE = 200;
 
+/** Newest first, the order of audit_logs_user_time_idx and audit_logs_time_idx. */
+const NEWEST_FIRST = [desc(auditLogs.timestamp), desc(auditLogs.id)] as const;
+
 /**
- * Newest first, a page of them, as one JSON array (decision 032): of one user (a placeholder or
- * the request's reader; uses audit_logs_user_time_idx) or, with `userId` null, of everyone.
+ * One user's events (or, with `userId` null, everyone's), newest first, a page of them: the
+ * entries the database keeps, joined into the text of one JSON array (decision 041). An event
+ * from before migration 0010 not yet worded reads without its words meanwhile.
  */
-function auditPageOf(db: DbOrTx, userId: SQLWrapper | null) {
-  const page = db
-    .select()
-    .from(auditLogs)
-    .where(userId ? eq(auditLogs.userId, userId) : undefined)
-    .orderBy(desc(auditLogs.timestamp), desc(auditLogs.id))
-    .limit(sql.placeholder('limit'))
-    .as('page');
-  const rows = jsonWholeRows(
-    'page',
-    page._.selectedFields,
-    sql`${page.timestamp} desc, ${page.id} desc`,
+function auditPageOf(db: DbOrTx, userId: SQL | null) {
+  const unworded = sql`json_build_object(
+    'id', ${auditLogs.id}, 'eventType', ${auditLogs.eventType}, 'userId', ${auditLogs.userId},
+    'username', ${auditLogs.username}, 'timestamp', ${isoTimestamp(auditLogs.timestamp)},
+    'ipAddress', ${auditLogs.ipAddress}, 'successful', ${auditLogs.successful},
+    'details', null, 'actor', null)::text`;
+  return joinedJsonTexts(
+    db
+      .select({ entry: sql`coalesce(${auditLogs.entry}, ${unworded})` })
+      .from(auditLogs)
+      .where(userId ? eq(auditLogs.userId, userId) : undefined)
+      .orderBy(...NEWEST_FIRST)
+      .limit(sql.placeholder('limit')),
   );
-  return { query: db.select({ rows }).from(page), rows };
 }
 
 /**
  * The audit log page, read with the request (decision 033). D15: a user reads their own events
- * whatever `userId` says; an admin reads everyone's, or the one user `userId` names. Each branch
- * is its own subquery, so each keeps its own index; only the branch taken is run.
+ * whatever `userId` says (audit_logs_user_time_idx); an admin reads the one user `userId` names,
+ * the same way, or without it everyone's (audit_logs_time_idx). Two branches, each its own
+ * subquery keeping its own index; only the one taken is run, but PostgreSQL sets up every branch
+ * on each execution, so there is no third for the admin's filter (decision 041).
  */
 export const AUDIT_PAGE_READ = defineContextRead(
   'audit_page',
   (db, reader) => {
-    const own = auditPageOf(db, reader.userId);
-    const filtered = auditPageOf(db, sql.placeholder('filterUserId'));
-    const everyone = auditPageOf(db, null);
+    const filterUserId = sql`${sql.placeholder('filterUserId')}::int`;
+    const ownOrFiltered = auditPageOf(
+      db,
+      sql`case when ${reader.isAdmin} then ${filterUserId} else ${reader.userId} end`,
+    );
     return readAs(
-      own.rows,
-      sql`case when not ${reader.isAdmin} then ${asSubquery(own.query, own.rows)}
-        when ${sql.placeholder('filterUserId')}::int is null then ${asSubquery(everyone.query, everyone.rows)}
-        else ${asSubquery(filtered.query, filtered.rows)} end`,
+      ownOrFiltered,
+      sql`case when ${reader.isAdmin} and ${filterUserId} is null
+        then ${auditPageOf(db, null)} else ${ownOrFiltered} end`,
     );
   },
   (query) => {

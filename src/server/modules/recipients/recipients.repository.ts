@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { asSubquery, jsonArray } from '../../db/json-rows';
+import { jsonArrayOf, jsonFields } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { users } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
@@ -39,38 +39,35 @@ const RECIPIENT_LIST_COLUMNS = {
   createdAt: users.createdAt,
 };
 
+/** Each with the count of videos the database keeps for it (decision 040). */
+const RECIPIENT_WITH_COUNT_COLUMNS = { ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount };
+
 /**
- * The recipients of `ownerId` (a placeholder, or the request's own reader), as one JSON array
- * (decision 032), each with the count of videos the database keeps for it (decision 040). Videos
- * are indexed only for the owner's own recipients (`findRecipientOf`), so a recipient's count is
- * the owner's videos for them.
+ * The recipients of `ownerId` (a placeholder, or the request's own reader). Videos are indexed
+ * only for the owner's own recipients (`findRecipientOf`), so a recipient's count is the owner's
+ * videos for them.
  */
-function recipientsWithVideoCountsOf(db: DbOrTx, ownerId: SQLWrapper) {
-  const rows = jsonArray(
-    { ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount },
-    sql`${users.id}`,
-  );
-  const query = db
-    .select({ rows })
-    .from(users)
-    .where(and(eq(users.createdById, ownerId), inArray(users.category, [...RECIPIENT_CATEGORIES])));
-  return { query, rows };
+function recipientsOf(ownerId: SQLWrapper) {
+  return and(eq(users.createdById, ownerId), inArray(users.category, [...RECIPIENT_CATEGORIES]));
 }
 
 const recipientsWithVideoCounts = definePrepared((db) =>
-  recipientsWithVideoCountsOf(db, sql.placeholder('ownerId')).query.prepare(
-    'recipients_with_video_counts',
-  ),
+  db
+    .select(RECIPIENT_WITH_COUNT_COLUMNS)
+    .from(users)
+    .where(recipientsOf(sql.placeholder('ownerId')))
+    .orderBy(users.id)
+    .prepare('recipients_with_video_counts'),
 );
 
-/** The recipients page's list, read with the request's own lookups (decision 033). */
+/** The recipients page's list, oldest first, read with the request's own lookups (decision 033). */
 export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineContextRead('recipients', (db, reader) => {
-  const { query, rows } = recipientsWithVideoCountsOf(db, reader.userId);
-  return asSubquery(query, rows);
+  const row = jsonFields(RECIPIENT_WITH_COUNT_COLUMNS);
+  const query = db.select({ row }).from(users).where(recipientsOf(reader.userId)).orderBy(users.id);
+  return jsonArrayOf(query, row);
 });
 
 /** The owner's recipients with the number of indexed videos for each, in one query. */
-export async function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
-  const [result] = await recipientsWithVideoCounts(db).execute({ ownerId });
-  return result?.rows ?? [];
+export function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {
+  return recipientsWithVideoCounts(db).execute({ ownerId });
 }

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { asSubquery, joinedJsonTexts } from '../../db/json-rows';
+import { joinedJsonTexts } from '../../db/json-rows';
 import { videos } from '../../db/schema';
 import { defineContextRead } from '../auth/request-context.repository';
 
@@ -49,11 +49,15 @@ export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
  * (decision 033): each row's entry as the database keeps it (`index_entry`, decision 038), joined
  * into the response's JSON text (decision 034).
  */
-export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) => {
-  const entries = joinedJsonTexts(videos.indexEntry, sql`${videos.createdAt} desc`);
-  const query = db.select({ entries }).from(videos).where(eq(videos.creatorId, reader.userId));
-  return asSubquery(query, entries);
-});
+export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) =>
+  joinedJsonTexts(
+    db
+      .select({ entry: videos.indexEntry })
+      .from(videos)
+      .where(eq(videos.creatorId, reader.userId))
+      .orderBy(desc(videos.createdAt)),
+  ),
+);
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {
   return db
