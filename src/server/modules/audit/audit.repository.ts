@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { isoTimestamp, joinedJsonTexts, readAs } from '../../db/json-rows';
-import { describeActor, describeDetails } from './audit.presenter';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
 import { defineContextRead } from '../auth/request-context.repository';
+import { describeActor, describeDetails } from './audit.presenter';
 
 export type NewAuditRow = typeof auditLogs.$inferInsert;
 
@@ -15,12 +15,9 @@ export async function insertAuditRow(
   values: Omit<NewAuditRow, 'summary' | 'actor' | 'entry'>,
 ): Promise<void> {
   const details = values.details ?? {};
-  await db.insert(auditLogs).values(
-    Object.assign({}, values, {
-      summary: describeDetails(details),
-      actor: describeActor(details),
-    }),
-  );
+  await db
+    .insert(auditLogs)
+    .values({ ...values, summary: describeDetails(details), actor: describeActor(details) });
 }
 
 /**
