@@ -3,8 +3,9 @@
 // (absolute numbers drift on a shared machine, the ratio much less). For each engine (PGlite, and
 // PostgreSQL at BENCH_DATABASE_URL or the local server; BENCH_ENGINE=pglite|postgres picks one;
 // BENCH_ROUTES=/api/user,… picks routes)
-// it starts the built server on a fresh DATA_DIR or database, signs an owner up with a next of
-// kin, a recipient and 20 messages, starts the baseline beside it (on PGlite, on a copy of the
+// it starts the built server on a fresh DATA_DIR or database, signs up the installation's admin
+// and then an ordinary owner with a next of kin, a recipient and 20 messages (the owner reads each
+// route; a route ending in `#admin` is read by the admin), starts the baseline beside it (on PGlite, on a copy of the
 // seeded data), and runs autocannon (50 connections, BENCH_SECONDS per route, 10 by default, in
 // BENCH_ROUNDS rounds, 3 by default) on each route, each round paired with a round of the
 // baseline. It prints throughput, p99 and their ratios, and the app's resident memory at idle
@@ -30,11 +31,16 @@ import {
   withPostgresDatabase,
 } from './bench-support';
 
+/**
+ * Read by an ordinary owner; `#admin` reads as the installation's admin instead (the audit log
+ * without `userId`: every account's events, as the Admin Panel reads it).
+ */
 const ROUTES = process.env.BENCH_ROUTES?.split(',') ?? [
   '/api/user',
   '/api/recipients',
   '/api/videos',
   '/api/audit-logs',
+  '/api/audit-logs#admin',
 ];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -130,7 +136,9 @@ async function cannon(
   };
 }
 
+/** The admin (the first account) and an ordinary owner with a recipient and 20 messages. */
 async function seed() {
+  const admin = (await signUpOwner(base, 'admin')).client;
   const { client, recipientId } = await signUpOwner(base);
   const added = await client.call('POST', '/api/recipients', {
     firstName: 'Tom',
@@ -147,7 +155,10 @@ async function seed() {
     });
     if (!video.ok) throw new Error(`video: ${await video.text()}`);
   }
-  return { 'x-device-id': client.deviceId, cookie: client.cookie };
+  return {
+    owner: { 'x-device-id': client.deviceId, cookie: client.cookie },
+    admin: { 'x-device-id': admin.deviceId, cookie: admin.cookie },
+  };
 }
 
 /** Throughput and p99 of one route over several rounds, each paired with a baseline round. */
@@ -190,7 +201,8 @@ async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string
   let baseline: ChildProcess | undefined;
   try {
     await waitForHealth(base);
-    const headers = await seed();
+    const accounts = await seed();
+    const headers = accounts.owner;
     // PGlite's directory is one process's: the baseline gets a copy of the seeded data.
     const baselineDir = path.join(dataDir, 'baseline-pgdata');
     if (engine === 'pglite') {
@@ -215,9 +227,15 @@ async function measureEngine(engine: 'pglite' | 'postgres', databaseUrl?: string
     for (const route of ROUTES) rounds[route] = { app: [], bare: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const route of ROUTES) {
+        const [path, reader] = route.split('#');
         const measureApp = async () =>
           rounds[route]!.app.push(
-            await cannon(`${base}${route}`, headers, ROUND_SECONDS, app.pid!),
+            await cannon(
+              `${base}${path}`,
+              accounts[reader === 'admin' ? 'admin' : 'owner'],
+              ROUND_SECONDS,
+              app.pid!,
+            ),
           );
         const measureBare = async () =>
           rounds[route]!.bare.push(
@@ -272,7 +290,7 @@ for (const engine of engines) {
     const ratio = app.requestsPerSecond / bare.requestsPerSecond;
     const p99Ratio = app.p99 / Math.max(bare.p99, 1);
     console.log(
-      `  ${route.padEnd(15)}${app.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${app.p99} ms` +
+      `  ${route.padEnd(22)}${app.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${app.p99} ms` +
         `  | bare ${bare.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${bare.p99} ms` +
         `  → ${ratio.toFixed(2)}× throughput, ${p99Ratio.toFixed(2)}× p99` +
         `; CPU ${app.cpuPerRequest.toFixed(0)} vs ${bare.cpuPerRequest.toFixed(0)} µs an answer` +

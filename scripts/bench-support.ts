@@ -136,21 +136,27 @@ export class Client {
   }
 }
 
-/** Registers a primary user on a new device and finishes onboarding with a next of kin. */
-export async function signUpOwner(base: string): Promise<{ client: Client; recipientId: number }> {
+/**
+ * Registers a primary user on a new device and finishes onboarding with a next of kin. The
+ * installation's first account is its admin (D1); `name` tells accounts apart.
+ */
+export async function signUpOwner(
+  base: string,
+  name = 'bench',
+): Promise<{ client: Client; recipientId: number }> {
   const client = new Client(base);
-  const device = await client.call('POST', '/api/device/register', { fingerprint: 'bench' });
+  const device = await client.call('POST', '/api/device/register', { fingerprint: name });
   client.deviceId = ((await device.json()) as { deviceId: string }).deviceId;
   const registered = await client.call('POST', '/api/register', {
     firstName: 'Bench',
     lastName: 'Owner',
-    email: 'bench@example.test',
-    username: 'benchowner',
+    email: `${name}@example.test`,
+    username: `${name}owner`,
     password: 'Tulips&Tea-2026',
     tosAccepted: true,
     tosAcceptedAt: new Date().toISOString(),
     deviceId: client.deviceId,
-    fingerprint: 'bench',
+    fingerprint: name,
   });
   if (!registered.ok) throw new Error(`register: ${await registered.text()}`);
   const kin = await client.call('POST', '/api/recipients', {
