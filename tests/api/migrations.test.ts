@@ -142,7 +142,8 @@ describe('upgrading an installation', () => {
        ${JSON.stringify({ method: 'username_password', userAgent: CHROME_ON_LINUX })}::jsonb),
       ('password_reset', 7, 'rose', '2026-03-02 10:00:00+00', null, true,
        ${JSON.stringify({ admin: 'ada', userAgent: null })}::jsonb),
-      ('login_failed', null, null, '2026-03-03 11:00:00+00', '198.51.100.2', false, '{}')`);
+      ('login_failed', null, null, '2026-03-03 11:00:00+00', '198.51.100.2', false, '{}'),
+      ('login_failed', null, null, '2026-03-04 12:00:00+00', null, false, 'null')`);
 
     await database.migrate();
     const entries = async () => {
@@ -151,9 +152,9 @@ describe('upgrading an installation', () => {
       )) as unknown as { rows: { entry: string | null }[] };
       return rows.map((row) => (row.entry === null ? null : (JSON.parse(row.entry) as unknown)));
     };
-    expect(await entries()).toEqual([null, null, null]);
+    expect(await entries()).toEqual([null, null, null, null]);
 
-    expect(await wordEarlierAuditEntries(database.db, { batchSize: 2 })).toBe(3);
+    expect(await wordEarlierAuditEntries(database.db, { batchSize: 2 })).toBe(4);
     expect(await entries()).toEqual([
       {
         id: 1,
@@ -168,6 +169,7 @@ describe('upgrading an installation', () => {
       },
       expect.objectContaining({ id: 2, details: null, actor: 'Administrator ada' }),
       expect.objectContaining({ id: 3, userId: null, successful: false, details: null }),
+      expect.objectContaining({ id: 4, ipAddress: null, details: null, actor: null }),
     ]);
     expect(await wordEarlierAuditEntries(database.db)).toBe(0);
 
@@ -178,8 +180,8 @@ describe('upgrading an installation', () => {
       username: 'rose',
       details: { method: 'email_access_code', userAgent: CHROME_ON_LINUX },
     });
-    expect((await entries())[3]).toMatchObject({
-      id: 4,
+    expect((await entries())[4]).toMatchObject({
+      id: 5,
       details: 'with an access code · Chrome on Linux',
       actor: null,
     });

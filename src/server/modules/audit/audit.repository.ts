@@ -42,10 +42,11 @@ export async function wordEarlierAuditEntries(
         .limit(batchSize)
         .for('update', { skipLocked: true });
       if (rows.length === 0) return 0;
-      const words = rows.map(
-        (row) =>
-          sql`(${row.id}::int, ${describeDetails(row.details)}::text, ${describeActor(row.details)}::text)`,
-      );
+      const words = rows.map((row) => {
+        // A JSON null or a non-object stored by some older release words as no details.
+        const details = typeof row.details === 'object' && row.details !== null ? row.details : {};
+        return sql`(${row.id}::int, ${describeDetails(details)}::text, ${describeActor(details)}::text)`;
+      });
       // The update makes each row's entry (the trigger of migration 0010).
       await tx.execute(sql`update ${auditLogs}
         set summary = words.summary, actor = words.actor
