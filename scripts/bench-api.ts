@@ -91,10 +91,14 @@ async function cannon(
   const latencies: number[] = [];
   let failed = 0;
   let measuring = false;
-  let cpuBefore = 0;
-  let machineBefore = 0;
-  let databaseBefore = 0;
-  let loadBefore = 0;
+  // CPU time so far, in µs: the server's, the whole machine's, PostgreSQL's, autocannon's.
+  const meters = () => [
+    cpuMicroseconds(pid),
+    machineBusyMicroseconds(),
+    postgresMicroseconds(),
+    ownCpuMicroseconds(),
+  ];
+  let before = [0, 0, 0, 0];
   let startedAt = 0;
   const run = autocannon({
     url,
@@ -110,29 +114,25 @@ async function cannon(
   } as autocannon.Options);
   const settled = setTimeout(() => {
     measuring = true;
-    cpuBefore = cpuMicroseconds(pid);
-    machineBefore = machineBusyMicroseconds();
-    databaseBefore = postgresMicroseconds();
-    loadBefore = ownCpuMicroseconds();
+    before = meters();
     startedAt = performance.now();
   }, SETTLE_SECONDS * 1000);
   const result = await run;
   clearTimeout(settled);
   measuring = false;
   const measuredSeconds = (performance.now() - startedAt) / 1000;
-  const cpu = cpuMicroseconds(pid) - cpuBefore;
-  const machine = machineBusyMicroseconds() - machineBefore;
-  const database = postgresMicroseconds() - databaseBefore;
-  const load = ownCpuMicroseconds() - loadBefore;
+  const [cpu, machine, database, load] = meters().map(
+    (now, i) => (now - before[i]!) / Math.max(latencies.length, 1),
+  );
   latencies.sort((a, b) => a - b);
   return {
     requestsPerSecond: latencies.length / measuredSeconds,
     p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
     errors: result.errors + result.timeouts + failed,
-    cpuPerRequest: cpu / Math.max(latencies.length, 1),
-    machinePerRequest: machine / Math.max(latencies.length, 1),
-    databasePerRequest: database / Math.max(latencies.length, 1),
-    loadPerRequest: load / Math.max(latencies.length, 1),
+    cpuPerRequest: cpu!,
+    machinePerRequest: machine!,
+    databasePerRequest: database!,
+    loadPerRequest: load!,
   };
 }
 

@@ -13,6 +13,7 @@ import { createPostgresDatabase, type Db } from '../src/server/db/client';
 import { AUDIT_PAGE_READ, AUDIT_PAGE_SIZE } from '../src/server/modules/audit/audit.repository';
 import {
   findRequestContext,
+  requestContextParams,
   type TContextRead,
 } from '../src/server/modules/auth/request-context.repository';
 import { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from '../src/server/modules/recipients/recipients.repository';
@@ -150,6 +151,11 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         ? (JSON.parse(read) as unknown[])
         : ((read ?? []) as unknown[]);
     };
+    /** The plan of a statement: a query written here, or the EXECUTE of a prepared one. */
+    const explainSql = (text: string, params: unknown[]) => async (): Promise<string[]> => {
+      const plan = await client.query(`explain (analyze, costs off, timing off) ${text}`, params);
+      return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
+    };
     /**
      * The plan PostgreSQL keeps for a route's own statement (decision 033), as the app runs it:
      * the statement's SQL, prepared, with a generic plan, executed with the request's values.
@@ -158,11 +164,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       (who: { device_id: string }, idHash: string, of: TContextRead<unknown>, params = {}) =>
       async (): Promise<string[]> => {
         const statement = of.statement(db) as unknown as { queryString: string; params: unknown[] };
-        const values = Object.assign({}, params, {
-          deviceId: who.device_id,
-          idHash,
-          now: new Date(),
-        });
+        const values = requestContextParams(who.device_id, idHash, params);
         const literals = fillPlaceholders(statement.params, values).map((value) =>
           value === null
             ? 'null'
@@ -171,20 +173,12 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         await client.query('set plan_cache_mode = force_generic_plan');
         await client.query(`prepare bench_route as ${statement.queryString}`);
         try {
-          const plan = await client.query(
-            `explain (analyze, costs off, timing off) execute bench_route(${literals.join(', ')})`,
-          );
-          return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
+          return await explainSql(`execute bench_route(${literals.join(', ')})`, [])();
         } finally {
           await client.query('deallocate bench_route');
           await client.query('reset plan_cache_mode');
         }
       };
-    /** The plan of a query written here, for a list the app reads with a statement of its own. */
-    const explainSql = (text: string, params: unknown[]) => async (): Promise<string[]> => {
-      const plan = await client.query(`explain (analyze, costs off, timing off) ${text}`, params);
-      return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
-    };
     const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
     const lists: Array<[string, () => Promise<unknown[]>, () => Promise<string[]>]> = [
       [

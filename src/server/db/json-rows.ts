@@ -93,17 +93,6 @@ function buildObject(fields: Fields): SQL {
   return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
 }
 
-/** Chosen fields of one row as one JSON value; NULL when `presentWhen` is (a left join's miss). */
-export function jsonObject<T extends Fields>(
-  fields: T,
-  presentWhen: Column,
-): SQL<JsonRow<T> | null> {
-  return readWith(
-    sql`case when ${presentWhen} is null then null else ${buildObject(fields)} end`,
-    (json: Record<string, unknown>) => readObject(fields, json, 'property'),
-  );
-}
-
 /** Chosen fields of one row as one JSON value, read back by property name. */
 export function jsonFields<T extends Fields>(fields: T): SQL<JsonRow<T>> {
   return readWith(buildObject(fields), (json: Record<string, unknown>) =>
@@ -111,9 +100,13 @@ export function jsonFields<T extends Fields>(fields: T): SQL<JsonRow<T>> {
   );
 }
 
-/** A timestamptz as JavaScript's toISOString() writes it: UTC, to the millisecond, with 'Z'. */
-export function isoTimestamp(column: Column): SQL<string> {
-  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** Chosen fields of one row as one JSON value; NULL when `presentWhen` is (a left join's miss). */
+export function jsonObject<T extends Fields>(
+  fields: T,
+  presentWhen: Column,
+): SQL<JsonRow<T> | null> {
+  const object = jsonFields(fields);
+  return readAs(object, sql`case when ${presentWhen} is null then null else ${object} end`);
 }
 
 /**

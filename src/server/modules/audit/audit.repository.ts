@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { isoTimestamp, joinedJsonTexts, readAs } from '../../db/json-rows';
+import { joinedJsonTexts, readAs } from '../../db/json-rows';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
@@ -89,17 +89,13 @@ const NEWEST_FIRST = [desc(auditLogs.timestamp), desc(auditLogs.id)] as const;
 /**
  * One user's events (or, with `userId` null, everyone's), newest first, a page of them: the
  * entries the database keeps, joined into the text of one JSON array (decision 041). An event
- * from before migration 0010 not yet worded reads without its words meanwhile.
+ * from before migration 0010 not yet worded reads as `audit_log_entry` makes it meanwhile, the
+ * same entry without its words.
  */
 function auditPageOf(db: DbOrTx, userId: SQL | null) {
-  const unworded = sql`json_build_object(
-    'id', ${auditLogs.id}, 'eventType', ${auditLogs.eventType}, 'userId', ${auditLogs.userId},
-    'username', ${auditLogs.username}, 'timestamp', ${isoTimestamp(auditLogs.timestamp)},
-    'ipAddress', ${auditLogs.ipAddress}, 'successful', ${auditLogs.successful},
-    'details', null, 'actor', null)::text`;
   return joinedJsonTexts(
     db
-      .select({ entry: sql`coalesce(${auditLogs.entry}, ${unworded})` })
+      .select({ entry: sql`coalesce(${auditLogs.entry}, audit_log_entry(${auditLogs}))` })
       .from(auditLogs)
       .where(userId ? eq(auditLogs.userId, userId) : undefined)
       .orderBy(...NEWEST_FIRST)

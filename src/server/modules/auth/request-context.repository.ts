@@ -89,6 +89,16 @@ export function defineContextRead<T>(
   };
 }
 
+/** The values of the lookups' placeholders, after those of a route's read (`readParams`). */
+export function requestContextParams(
+  deviceId: string,
+  sessionIdHash: string | null,
+  readParams?: Record<string, unknown>,
+): Record<string, unknown> {
+  const params = { deviceId, idHash: sessionIdHash ?? '', now: new Date() };
+  return readParams ? Object.assign({}, readParams, params) : params;
+}
+
 /** The request's lookups, with `read` (and its placeholders' values) when the route has one. */
 export async function findRequestContext<T = null>(
   db: Db,
@@ -96,9 +106,10 @@ export async function findRequestContext<T = null>(
   sessionIdHash: string | null,
   read?: { of: TContextRead<T>; params: Record<string, unknown> },
 ): Promise<(TRequestContextRow & { read: T | null }) | undefined> {
-  const params = { deviceId, idHash: sessionIdHash ?? '', now: new Date() };
   const [row] = read
-    ? await read.of.statement(db).execute(Object.assign({}, read.params, params))
-    : await requestContext(db).execute(params);
+    ? await read.of
+        .statement(db)
+        .execute(requestContextParams(deviceId, sessionIdHash, read.params))
+    : await requestContext(db).execute(requestContextParams(deviceId, sessionIdHash));
   return row;
 }
