@@ -144,7 +144,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       who: { device_id: string },
       idHash: string,
       of: TContextRead<unknown>,
-      params: Record<string, unknown> = {},
+      params: Record<string, unknown> = of.params({})!,
     ): Promise<unknown[]> => {
       const read = (await findRequestContext(db, who.device_id, idHash, { of, params }))?.read;
       return typeof read === 'string'
@@ -161,7 +161,12 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
      * the statement's SQL, prepared, with a generic plan, executed with the request's values.
      */
     const explainRead =
-      (who: { device_id: string }, idHash: string, of: TContextRead<unknown>, params = {}) =>
+      (
+        who: { device_id: string },
+        idHash: string,
+        of: TContextRead<unknown>,
+        params = of.params({})!,
+      ) =>
       async (): Promise<string[]> => {
         const statement = of.statement(db) as unknown as { queryString: string; params: unknown[] };
         const values = requestContextParams(who.device_id, idHash, params);

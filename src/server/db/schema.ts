@@ -68,6 +68,13 @@ export const users = pgTable(
      * videos in migration 0009, decision 040), so the recipients page counts no rows.
      */
     videoCount: integer('video_count').notNull().default(0),
+    /**
+     * For an owner: a number the database raises whenever what their lists show changes (their
+     * videos' index, their recipients; the triggers of migration 0011, decision 042). A server
+     * keeps the list it last sent a session with this number and sends it again, without reading
+     * the rows, while the number read with the request is the same.
+     */
+    listsVersion: integer('lists_version').notNull().default(0),
     emergencyAccessCodeHash: text('emergency_access_code_hash'),
     emergencyAccessCodeExpiry: timestamp('emergency_access_code_expiry', { withTimezone: true }),
     tosAccepted: boolean('tos_accepted').notNull().default(false),

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { sha256 } from '../lib/crypto';
 import type { RequestContext } from '../modules/audit/audit.service';
+import { KeptAnswers } from '../modules/auth/kept-answers';
 import { findRequestContext, type TContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
 import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
@@ -18,6 +19,8 @@ export const SESSION_COOKIE = 'memento_session';
 export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
 const SLIDE_AFTER_MS = 3600_000;
 const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
+/** Characters of kept answers a server holds (decision 042): about 600 libraries of 20 videos. */
+const KEPT_ANSWERS_BUDGET = 4_000_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,6 +118,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('sessionSecondFactorAt', null);
   app.decorateRequest('contextReadAnswer', null);
+  const kept = new KeptAnswers(KEPT_ANSWERS_BUDGET);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
@@ -143,7 +147,7 @@ export function registerRequestContext(
     const contextRead = request.routeOptions.config.contextRead;
     const readParams = contextRead?.params(request.query) ?? null;
     const read = contextRead && readParams ? { of: contextRead, params: readParams } : undefined;
-    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, read);
+    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, read, kept);
     if (!found) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
     const device = found.device;
     request.device = device;

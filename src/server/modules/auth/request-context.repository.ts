@@ -4,6 +4,7 @@ import { jsonObject, jsonWholeRow } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { devices, sessions, users } from '../../db/schema';
 import type { DeviceRow } from '../devices/devices.repository';
+import type { KeptAnswers } from './kept-answers';
 import { SESSION_USER_COLUMNS, type SessionUser } from '../users/users.repository';
 
 const SESSION_COLUMNS = {
@@ -23,10 +24,11 @@ export interface TRequestContextRow {
 
 const DEVICE_COLUMNS = getTableColumns(devices);
 
-/** Who a request's statement reads for: the session's user, both NULL without a live session. */
+/** Who a request's statement reads for: the session's user, all NULL without a live session. */
 export interface TContextReader {
   userId: typeof sessions.userId;
   isAdmin: typeof users.isAdmin;
+  listsVersion: typeof users.listsVersion;
 }
 
 /**
@@ -37,13 +39,18 @@ export interface TContextReader {
  * `read` is a route's own read for the session's user, answered by the same statement (decision
  * 033); NULL for every other route.
  */
-function requestContextQuery<T>(db: DbOrTx, read: SQL<T | null>) {
+function requestContextQuery<T>(
+  db: DbOrTx,
+  read: SQL<T | null>,
+  readVersion: SQL<number | null> = sql`null`,
+) {
   return db
     .select({
       device: jsonWholeRow('devices', DEVICE_COLUMNS),
       session: jsonObject(SESSION_COLUMNS, sessions.idHash),
       user: jsonObject(SESSION_USER_COLUMNS, users.id),
       read,
+      readVersion,
     })
     .from(devices)
     .leftJoin(
@@ -68,11 +75,24 @@ const requestContext = definePrepared((db) =>
  * string, or null when that does not validate (the route's own validation then answers).
  */
 export interface TContextRead<T> {
+  readonly name: string;
   readonly statement: (db: DbOrTx) => TPrepared<T>;
   readonly params: (query: unknown) => Record<string, unknown> | null;
+  /** Set for a read whose answer may be sent again while the reader's version stays. */
+  readonly kept: TKeptRead<T> | null;
 }
+/**
+ * A kept read (`defineKeptContextRead`): the lookups with the reader's version alone, asked
+ * instead of the whole read when an answer is kept, and how much an answer counts against the
+ * budget.
+ */
+interface TKeptRead<T> {
+  versionStatement(db: DbOrTx): TPrepared<null>;
+  sizeOf(value: T): number;
+}
+type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | null };
 type TPrepared<T> = {
-  execute(params: Record<string, unknown>): Promise<(TRequestContextRow & { read: T | null })[]>;
+  execute(params: Record<string, unknown>): Promise<TContextRow<T>[]>;
 };
 
 export function defineContextRead<T>(
@@ -80,12 +100,51 @@ export function defineContextRead<T>(
   value: (db: DbOrTx, reader: TContextReader) => SQL<T | null>,
   params: (query: unknown) => Record<string, unknown> | null = () => ({}),
 ): TContextRead<T> {
-  const reader = { userId: sessions.userId, isAdmin: users.isAdmin };
   return {
+    name,
     statement: definePrepared((db) =>
-      requestContextQuery(db, value(db, reader)).prepare(`request_context_${name}`),
+      requestContextQuery(db, value(db, READER)).prepare(`request_context_${name}`),
     ),
     params,
+    kept: null,
+  };
+}
+
+const READER: TContextReader = {
+  userId: sessions.userId,
+  isAdmin: users.isAdmin,
+  listsVersion: users.listsVersion,
+};
+
+/**
+ * A read whose every change raises `version` in the database, so that a server may keep what it
+ * last sent a session and send it again without reading it (decision 042). With an answer kept,
+ * the request's statement reads the lookups and the version alone; only when the user or the
+ * version differs is the read asked for, with the version it was read at. `size` says how much an
+ * answer counts against the server's budget (`KeptAnswers`), in characters or near enough.
+ */
+export function defineKeptContextRead<T>(
+  name: string,
+  value: (db: DbOrTx, reader: TContextReader) => SQL<T>,
+  version: (reader: TContextReader) => typeof users.listsVersion,
+  size: (value: T) => number,
+): TContextRead<T> {
+  return {
+    name,
+    statement: definePrepared((db) =>
+      requestContextQuery(db, value(db, READER), sql`${version(READER)}`).prepare(
+        `request_context_${name}`,
+      ),
+    ),
+    params: () => ({}),
+    kept: {
+      versionStatement: definePrepared((db) =>
+        requestContextQuery(db, sql<null>`null`, sql`${version(READER)}`).prepare(
+          `request_context_${name}_version`,
+        ),
+      ),
+      sizeOf: size,
+    },
   };
 }
 
@@ -99,17 +158,45 @@ export function requestContextParams(
   return readParams ? Object.assign({}, readParams, params) : params;
 }
 
-/** The request's lookups, with `read` (and its placeholders' values) when the route has one. */
+/**
+ * The request's lookups, with `read` (and its placeholders' values) when the route has one. A kept
+ * read (`defineKeptContextRead`) is answered from `kept` when the database says it is unchanged,
+ * and what it reads is kept there for the session's next request.
+ */
 export async function findRequestContext<T = null>(
   db: Db,
   deviceId: string,
   sessionIdHash: string | null,
   read?: { of: TContextRead<T>; params: Record<string, unknown> },
-): Promise<(TRequestContextRow & { read: T | null }) | undefined> {
-  const [row] = read
-    ? await read.of
-        .statement(db)
-        .execute(requestContextParams(deviceId, sessionIdHash, read.params))
-    : await requestContext(db).execute(requestContextParams(deviceId, sessionIdHash));
+  kept?: KeptAnswers,
+): Promise<TContextRow<T> | undefined> {
+  if (!read) {
+    const [row] = await requestContext(db).execute(requestContextParams(deviceId, sessionIdHash));
+    return row;
+  }
+  const keptRead = read.of.kept;
+  const keptAnswer =
+    keptRead && sessionIdHash ? kept?.find<T>(read.of.name, sessionIdHash) : undefined;
+  if (keptRead && keptAnswer) {
+    const [current] = await keptRead
+      .versionStatement(db)
+      .execute(requestContextParams(deviceId, sessionIdHash));
+    // No device, or no live session: nothing is read, and nothing kept is sent.
+    if (!current?.user) return current;
+    if (current.user.id === keptAnswer.userId && current.readVersion === keptAnswer.version) {
+      return { ...current, read: keptAnswer.value };
+    }
+  }
+  const [row] = await read.of
+    .statement(db)
+    .execute(requestContextParams(deviceId, sessionIdHash, read.params));
+  if (!keptRead || !row?.user || row.read === null || row.readVersion === null) return row;
+  if (!sessionIdHash || !kept) return row;
+  kept.keep(read.of.name, sessionIdHash, {
+    userId: row.user.id,
+    version: row.readVersion,
+    value: row.read,
+    size: keptRead.sizeOf(row.read),
+  });
   return row;
 }

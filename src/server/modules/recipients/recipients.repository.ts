@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { jsonArrayOf, jsonFields } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { users } from '../../db/schema';
-import { defineContextRead } from '../auth/request-context.repository';
+import { defineKeptContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
 
 const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
@@ -60,12 +60,25 @@ const recipientsWithVideoCounts = definePrepared((db) =>
     .prepare('recipients_with_video_counts'),
 );
 
-/** The recipients page's list, oldest first, read with the request's own lookups (decision 033). */
-export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineContextRead('recipients', (db, reader) => {
-  const row = jsonFields(RECIPIENT_WITH_COUNT_COLUMNS);
-  const query = db.select({ row }).from(users).where(recipientsOf(reader.userId)).orderBy(users.id);
-  return jsonArrayOf(query, row);
-});
+/**
+ * The recipients page's list, oldest first, read with the request's own lookups (decision 033);
+ * read only when the owner's lists version is not the one this server last sent the session the
+ * list with (decision 042). A row counts as about 300 characters kept.
+ */
+export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineKeptContextRead(
+  'recipients',
+  (db, reader) => {
+    const row = jsonFields(RECIPIENT_WITH_COUNT_COLUMNS);
+    const query = db
+      .select({ row })
+      .from(users)
+      .where(recipientsOf(reader.userId))
+      .orderBy(users.id);
+    return jsonArrayOf(query, row);
+  },
+  (reader) => reader.listsVersion,
+  (rows) => rows.length * 300,
+);
 
 /** The owner's recipients with the number of indexed videos for each, in one query. */
 export function findRecipientsWithVideoCounts(db: DbOrTx, ownerId: number) {

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { joinedJsonTexts } from '../../db/json-rows';
 import { videos } from '../../db/schema';
-import { defineContextRead } from '../auth/request-context.repository';
+import { defineKeptContextRead } from '../auth/request-context.repository';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
@@ -47,16 +47,21 @@ export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
 /**
  * The library's index of the signed-in user's videos, newest first, read with the request
  * (decision 033): each row's entry as the database keeps it (`index_entry`, decision 038), joined
- * into the response's JSON text (decision 034).
+ * into the response's JSON text (decision 034). Read only when the owner's lists version is not
+ * the one this server last sent the session the list with (decision 042).
  */
-export const OWN_VIDEO_INDEX_READ = defineContextRead('videos', (db, reader) =>
-  joinedJsonTexts(
-    db
-      .select({ entry: videos.indexEntry })
-      .from(videos)
-      .where(eq(videos.creatorId, reader.userId))
-      .orderBy(desc(videos.createdAt)),
-  ),
+export const OWN_VIDEO_INDEX_READ = defineKeptContextRead(
+  'videos',
+  (db, reader) =>
+    joinedJsonTexts(
+      db
+        .select({ entry: videos.indexEntry })
+        .from(videos)
+        .where(eq(videos.creatorId, reader.userId))
+        .orderBy(desc(videos.createdAt)),
+    ),
+  (reader) => reader.listsVersion,
+  (text) => text.length,
 );
 
 export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {

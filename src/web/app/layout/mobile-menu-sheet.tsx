@@ -30,10 +30,10 @@ export function MobileMenuSheet({
   return (
     <DialogPrimitive.Root open={isOpen} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-[#1b1714]/55 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out" />
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-[#1b1714]/55 data-[state=open]:animate-fade-in" />
         <DialogPrimitive.Content
           onCloseAutoFocus={onCloseAutoFocus}
-          className="fixed inset-y-0 right-0 z-50 flex w-[min(22rem,88vw)] flex-col gap-6 overflow-y-auto bg-card p-5 shadow-lifted data-[state=open]:animate-sheet-in data-[state=closed]:animate-sheet-out"
+          className="fixed inset-y-0 right-0 z-50 flex w-[min(22rem,88vw)] flex-col gap-6 overflow-y-auto bg-card p-5 shadow-lifted data-[state=open]:animate-sheet-in"
         >
           <div className="flex items-center justify-between gap-3">
             <BrandLink onClick={close} />

@@ -7,6 +7,9 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
+// Dialogs open with a short fade and close at once, with no animation out (decision 043): while a
+// closing dialog faded, its layer still took a click outside it as one to dismiss, so the click
+// that reopened it at once could close it again.
 export function DialogOverlay({
   className,
   ...props
@@ -14,7 +17,7 @@ export function DialogOverlay({
   return (
     <DialogPrimitive.Overlay
       className={cn(
-        'fixed inset-0 z-50 bg-[#1b1714]/55 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out',
+        'fixed inset-0 z-50 bg-[#1b1714]/55 data-[state=open]:animate-fade-in',
         className,
       )}
       {...props}
@@ -44,7 +47,7 @@ export function DialogContent({
       <DialogPrimitive.Content
         className={cn(
           'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-5 overflow-y-auto rounded-xl border border-border bg-card p-5 shadow-lifted sm:p-8',
-          'data-[state=open]:animate-dialog-in data-[state=closed]:animate-dialog-out',
+          'data-[state=open]:animate-dialog-in',
           className,
         )}
         onOpenAutoFocus={(event) => {

@@ -63,9 +63,8 @@ export function AddRecipientDialog({
   });
   const category = useWatch({ control, name: 'category' });
 
-  // Emptied as it opens, before it is drawn: the last person's details stay in view while the
-  // dialog fades out, and someone who reopens it at once and starts typing keeps every letter
-  // (a reset timed after closing once wiped what was typed in the first 300 ms).
+  // Emptied as it opens, before it is drawn: someone who reopens it at once and starts typing
+  // keeps every letter (a reset timed after closing once wiped what was typed in the first 300 ms).
   useLayoutEffect(() => {
     if (open) reset(EMPTY);
   }, [open, reset]);

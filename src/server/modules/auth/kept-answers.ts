@@ -1,0 +1,44 @@
+/** An answer a server sent a session, with the user and the version it was read for. */
+export interface TKeptAnswer<T> {
+  userId: number;
+  version: number;
+  value: T;
+  /** What it counts against the budget: its length in characters, or near enough. */
+  size: number;
+}
+
+/**
+ * What this server last sent each session for its kept reads (decision 042), up to a budget of
+ * characters, the one kept longest ago dropped first. Only a hint: the request's own statement
+ * says whether an answer is still current (its user and version), so one kept by a server that
+ * never heard of a change is never sent, and a session that ended finds no user to be sent to.
+ */
+export class KeptAnswers {
+  private readonly answers = new Map<string, TKeptAnswer<unknown>>();
+  private size = 0;
+
+  constructor(private readonly budget: number) {}
+
+  find<T>(readName: string, sessionIdHash: string): TKeptAnswer<T> | undefined {
+    return this.answers.get(`${readName} ${sessionIdHash}`) as TKeptAnswer<T> | undefined;
+  }
+
+  keep<T>(readName: string, sessionIdHash: string, answer: TKeptAnswer<T>): void {
+    const key = `${readName} ${sessionIdHash}`;
+    this.forget(key);
+    if (answer.size > this.budget) return;
+    this.answers.set(key, answer);
+    this.size += answer.size;
+    for (const oldest of this.answers.keys()) {
+      if (this.size <= this.budget) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const answer = this.answers.get(key);
+    if (!answer) return;
+    this.answers.delete(key);
+    this.size -= answer.size;
+  }
+}
