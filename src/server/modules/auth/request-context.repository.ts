@@ -24,11 +24,10 @@ export interface TRequestContextRow {
 
 const DEVICE_COLUMNS = getTableColumns(devices);
 
-/** Who a request's statement reads for: the session's user, all NULL without a live session. */
+/** Who a request's statement reads for: the session's user, both NULL without a live session. */
 export interface TContextReader {
   userId: typeof sessions.userId;
   isAdmin: typeof users.isAdmin;
-  listsVersion: typeof users.listsVersion;
 }
 
 /**
@@ -95,6 +94,8 @@ type TPrepared<T> = {
   execute(params: Record<string, unknown>): Promise<TContextRow<T>[]>;
 };
 
+const READER: TContextReader = { userId: sessions.userId, isAdmin: users.isAdmin };
+
 export function defineContextRead<T>(
   name: string,
   value: (db: DbOrTx, reader: TContextReader) => SQL<T | null>,
@@ -110,36 +111,29 @@ export function defineContextRead<T>(
   };
 }
 
-const READER: TContextReader = {
-  userId: sessions.userId,
-  isAdmin: users.isAdmin,
-  listsVersion: users.listsVersion,
-};
-
 /**
- * A read whose every change raises `version` in the database, so that a server may keep what it
- * last sent a session and send it again without reading it (decision 042). With an answer kept,
- * the request's statement reads the lookups and the version alone; only when the user or the
- * version differs is the read asked for, with the version it was read at. `size` says how much an
- * answer counts against the server's budget (`KeptAnswers`), in characters or near enough.
+ * A read of one of the owner's lists, whose every change raises their lists version in the
+ * database (`users.lists_version`, migration 0011), so that a server may keep what it last sent a
+ * session and send it again without reading it (decision 042). With an answer kept, the request's
+ * statement reads the lookups and the version alone; only when the user or the version differs is
+ * the read asked for, with the version it was read at. `size` says how much an answer counts
+ * against the server's budget (`KeptAnswers`), in characters or near enough.
  */
 export function defineKeptContextRead<T>(
   name: string,
   value: (db: DbOrTx, reader: TContextReader) => SQL<T>,
-  version: (reader: TContextReader) => typeof users.listsVersion,
   size: (value: T) => number,
 ): TContextRead<T> {
+  const version = sql<number | null>`${users.listsVersion}`;
   return {
     name,
     statement: definePrepared((db) =>
-      requestContextQuery(db, value(db, READER), sql`${version(READER)}`).prepare(
-        `request_context_${name}`,
-      ),
+      requestContextQuery(db, value(db, READER), version).prepare(`request_context_${name}`),
     ),
     params: () => ({}),
     kept: {
       versionStatement: definePrepared((db) =>
-        requestContextQuery(db, sql<null>`null`, sql`${version(READER)}`).prepare(
+        requestContextQuery(db, sql<null>`null`, version).prepare(
           `request_context_${name}_version`,
         ),
       ),

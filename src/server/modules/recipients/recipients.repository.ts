@@ -76,7 +76,6 @@ export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineKeptContextRead(
       .orderBy(users.id);
     return jsonArrayOf(query, row);
   },
-  (reader) => reader.listsVersion,
   (rows) => rows.length * 300,
 );
 

@@ -60,7 +60,6 @@ export const OWN_VIDEO_INDEX_READ = defineKeptContextRead(
         .where(eq(videos.creatorId, reader.userId))
         .orderBy(desc(videos.createdAt)),
     ),
-  (reader) => reader.listsVersion,
   (text) => text.length,
 );
 
