@@ -14,9 +14,9 @@ out_dir="${1:-$(dirname "$0")/../src/web/public/media}"
 mkdir -p "$out_dir"
 
 duration=8       # seconds in one loop
-fps=24
-width=1280
-height=400
+fps=12           # a slow drift: twelve frames a second are smooth enough, and half the work
+width=640        # shown 200 px high and soft all over: a phone decodes a quarter of 1280x400
+height=200
 small_w=160      # render size; the aspect ratio must match width/height
 small_h=50
 
@@ -64,7 +64,7 @@ blue=$(channel  82     90   24      70    10    12    10    74    22)
 
 filter="nullsrc=s=${small_w}x${small_h}:r=${fps}:d=${duration},format=gbrp,"
 filter+="geq=r='${red}':g='${green}':b='${blue}',"
-filter+="scale=${width}:${height}:flags=bicubic,gblur=sigma=6,"
+filter+="scale=${width}:${height}:flags=bicubic,gblur=sigma=3,"
 filter+="vignette=angle=PI/5,format=yuv420p"
 
 tmp_dir=$(mktemp -d)
