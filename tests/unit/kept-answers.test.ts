@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { KeptAnswers } from '../../src/server/modules/auth/kept-answers';
+
+const answer = (value: string) => ({ userId: 1, version: 1, value, size: value.length });
+
+describe('the answers a server keeps (decision 042)', () => {
+  it('finds an answer by the read and the session, and keeps one a session and read', () => {
+    const kept = new KeptAnswers(100);
+    kept.keep('videos', 'a', answer('[1]'));
+    kept.keep('recipients', 'a', answer('[2]'));
+    kept.keep('videos', 'a', answer('[3]'));
+    expect(kept.find('videos', 'a')?.value).toBe('[3]');
+    expect(kept.find('recipients', 'a')?.value).toBe('[2]');
+    expect(kept.find('videos', 'b')).toBeUndefined();
+  });
+
+  it('drops the answers kept longest ago to stay within its budget, and never keeps one larger', () => {
+    const kept = new KeptAnswers(10);
+    kept.keep('videos', 'a', answer('aaaa'));
+    kept.keep('videos', 'b', answer('bbbb'));
+    kept.keep('videos', 'c', answer('cccc'));
+    expect(kept.find('videos', 'a')).toBeUndefined();
+    expect(kept.find('videos', 'b')?.value).toBe('bbbb');
+    expect(kept.find('videos', 'c')?.value).toBe('cccc');
+
+    // Too large to keep: not kept, and the session's older answer is gone too (it is stale).
+    kept.keep('videos', 'b', answer('x'.repeat(11)));
+    expect(kept.find('videos', 'b')).toBeUndefined();
+    expect(kept.find('videos', 'c')?.value).toBe('cccc');
+  });
+});
