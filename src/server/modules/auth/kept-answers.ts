@@ -20,11 +20,11 @@ export class KeptAnswers {
   constructor(private readonly budget: number) {}
 
   find<T>(readName: string, sessionIdHash: string): TKeptAnswer<T> | undefined {
-    return this.answers.get(`${readName} ${sessionIdHash}`) as TKeptAnswer<T> | undefined;
+    return this.answers.get(keyOf(readName, sessionIdHash)) as TKeptAnswer<T> | undefined;
   }
 
   keep<T>(readName: string, sessionIdHash: string, answer: TKeptAnswer<T>): void {
-    const key = `${readName} ${sessionIdHash}`;
+    const key = keyOf(readName, sessionIdHash);
     this.forget(key);
     if (answer.size > this.budget) return;
     this.answers.set(key, answer);
@@ -42,3 +42,5 @@ export class KeptAnswers {
     this.size -= answer.size;
   }
 }
+
+const keyOf = (readName: string, sessionIdHash: string) => `${readName} ${sessionIdHash}`;

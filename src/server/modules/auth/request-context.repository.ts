@@ -80,13 +80,8 @@ export interface TContextRead<T> {
   /** Set for a read whose answer may be sent again while the reader's version stays. */
   readonly kept: TKeptRead<T> | null;
 }
-/**
- * A kept read (`defineKeptContextRead`): the lookups with the reader's version alone, asked
- * instead of the whole read when an answer is kept, and how much an answer counts against the
- * budget.
- */
+/** A kept read (`defineKeptContextRead`): how much an answer counts against the budget. */
 interface TKeptRead<T> {
-  versionStatement(db: DbOrTx): TPrepared<null>;
   sizeOf(value: T): number;
 }
 type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | null };
@@ -111,6 +106,16 @@ export function defineContextRead<T>(
   };
 }
 
+const LISTS_VERSION = sql<number | null>`${users.listsVersion}`;
+
+/**
+ * The lookups with the reader's lists version alone: one statement, asked instead of any kept
+ * read's own when an answer is kept (decision 042).
+ */
+const requestContextWithListsVersion = definePrepared((db) =>
+  requestContextQuery(db, sql<null>`null`, LISTS_VERSION).prepare('request_context_lists_version'),
+);
+
 /**
  * A read of one of the owner's lists, whose every change raises their lists version in the
  * database (`users.lists_version`, migration 0011), so that a server may keep what it last sent a
@@ -124,21 +129,13 @@ export function defineKeptContextRead<T>(
   value: (db: DbOrTx, reader: TContextReader) => SQL<T>,
   size: (value: T) => number,
 ): TContextRead<T> {
-  const version = sql<number | null>`${users.listsVersion}`;
   return {
     name,
     statement: definePrepared((db) =>
-      requestContextQuery(db, value(db, READER), version).prepare(`request_context_${name}`),
+      requestContextQuery(db, value(db, READER), LISTS_VERSION).prepare(`request_context_${name}`),
     ),
     params: () => ({}),
-    kept: {
-      versionStatement: definePrepared((db) =>
-        requestContextQuery(db, sql<null>`null`, version).prepare(
-          `request_context_${name}_version`,
-        ),
-      ),
-      sizeOf: size,
-    },
+    kept: { sizeOf: size },
   };
 }
 
@@ -172,9 +169,9 @@ export async function findRequestContext<T = null>(
   const keptAnswer =
     keptRead && sessionIdHash ? kept?.find<T>(read.of.name, sessionIdHash) : undefined;
   if (keptRead && keptAnswer) {
-    const [current] = await keptRead
-      .versionStatement(db)
-      .execute(requestContextParams(deviceId, sessionIdHash));
+    const [current] = await requestContextWithListsVersion(db).execute(
+      requestContextParams(deviceId, sessionIdHash),
+    );
     // No device, or no live session: nothing is read, and nothing kept is sent.
     if (!current?.user) return current;
     if (current.user.id === keptAnswer.userId && current.readVersion === keptAnswer.version) {
