@@ -6,6 +6,12 @@ ALTER TABLE "users" ADD COLUMN "lists_version" integer DEFAULT 0 NOT NULL;--> st
 -- video count included). A server sends a session a list it kept only while the number it was
 -- read with is still the one read with the request. An owner being deleted takes their videos
 -- and recipients with them; the version of a row already gone is simply not found.
+-- The one write both triggers make: the owners a row belonged to before and after the change
+-- (either NULL where there is none) have their lists version raised, each once.
+CREATE FUNCTION "raise_lists_versions"("owner_before" integer, "owner_after" integer)
+  RETURNS void LANGUAGE sql AS $$
+  UPDATE users SET lists_version = lists_version + 1 WHERE id IN ("owner_before", "owner_after");
+$$;--> statement-breakpoint
 CREATE FUNCTION "videos_raise_lists_version"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE'
@@ -14,12 +20,7 @@ BEGIN
     AND OLD.index_entry IS NOT DISTINCT FROM NEW.index_entry THEN
     RETURN NULL;
   END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE users SET lists_version = lists_version + 1 WHERE id = OLD.creator_id;
-  END IF;
-  IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND OLD.creator_id <> NEW.creator_id) THEN
-    UPDATE users SET lists_version = lists_version + 1 WHERE id = NEW.creator_id;
-  END IF;
+  PERFORM "raise_lists_versions"(OLD.creator_id, NEW.creator_id);
   RETURN NULL;
 END
 $$;--> statement-breakpoint
@@ -27,6 +28,7 @@ CREATE TRIGGER "videos_lists_version" AFTER INSERT OR DELETE OR UPDATE ON "video
   FOR EACH ROW EXECUTE FUNCTION "videos_raise_lists_version"();--> statement-breakpoint
 -- A recipient is a user row whose created_by_id is its owner; what the recipients page shows of
 -- it is the fields compared here (RECIPIENT_WITH_COUNT_COLUMNS in recipients.repository.ts).
+-- Raising an owner's own version is an update that leaves those fields, so it stops here.
 CREATE FUNCTION "recipients_raise_lists_version"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE'
@@ -37,13 +39,7 @@ BEGIN
          NEW.phone_number, NEW.relationship, NEW.created_at, NEW.video_count) THEN
     RETURN NULL;
   END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.created_by_id IS NOT NULL THEN
-    UPDATE users SET lists_version = lists_version + 1 WHERE id = OLD.created_by_id;
-  END IF;
-  IF (TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND OLD.created_by_id IS DISTINCT FROM NEW.created_by_id))
-    AND NEW.created_by_id IS NOT NULL THEN
-    UPDATE users SET lists_version = lists_version + 1 WHERE id = NEW.created_by_id;
-  END IF;
+  PERFORM "raise_lists_versions"(OLD.created_by_id, NEW.created_by_id);
   RETURN NULL;
 END
 $$;--> statement-breakpoint
