@@ -3,7 +3,13 @@ import { sql } from 'drizzle-orm';
 import { auditLogs } from '../../src/server/db/schema';
 import { wordEarlierAuditEntries } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
-import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import {
+  buildTestApp,
+  createPrimaryUser,
+  TestDevice,
+  withTestApp,
+  type TestApp,
+} from '../setup/app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,22 +57,18 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('lets an admin filter by any user', async () => {
-    const fresh = await buildTestApp();
-    try {
+    await withTestApp(async (fresh) => {
       const admin = await createPrimaryUser(fresh);
       const alice = await createPrimaryUser(fresh);
       const res = await admin.device.get(`/api/audit-logs?userId=${alice.user.id}`);
       expect(res.json<TAuditLogEntry[]>()).toEqual([
         expect.objectContaining({ userId: alice.user.id, eventType: 'register' }),
       ]);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   it("shows an admin everyone's events newest first without a filter, and only theirs with their own id", async () => {
-    const fresh = await buildTestApp();
-    try {
+    await withTestApp(async (fresh) => {
       const admin = await createPrimaryUser(fresh);
       const alice = await createPrimaryUser(fresh);
       const bob = await createPrimaryUser(fresh);
@@ -82,14 +84,11 @@ describe('GET /api/audit-logs', () => {
       >();
       expect(own.length).toBeGreaterThan(0);
       expect(own.every((entry) => entry.userId === admin.user.id)).toBe(true);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   it('shows an event from before migration 0010 without its words until they are written (decision 041)', async () => {
-    const fresh = await buildTestApp();
-    try {
+    await withTestApp(async (fresh) => {
       const owner = await createPrimaryUser(fresh);
       const shown = async () =>
         (await owner.device.get('/api/audit-logs')).json<TAuditLogEntry[]>()[0];
@@ -103,26 +102,21 @@ describe('GET /api/audit-logs', () => {
 
       expect(await wordEarlierAuditEntries(fresh.db)).toBeGreaterThan(0);
       expect(await shown()).toEqual(worded);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   it('shows an empty detail as null and keeps rows of unknown users', async () => {
     await t.db
       .insert(auditLogs)
       .values({ eventType: 'login_failed', username: null, successful: false, details: {} });
-    const fresh = await buildTestApp();
-    try {
+    await withTestApp(async (fresh) => {
       const admin = await createPrimaryUser(fresh);
       await fresh.db
         .insert(auditLogs)
         .values({ eventType: 'login_failed', username: null, successful: false, details: {} });
       const entries = (await admin.device.get('/api/audit-logs')).json<TAuditLogEntry[]>();
       expect(entries[0]).toMatchObject({ username: null, details: null, successful: false });
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   it('is refused when signed out and rejects a bad userId', async () => {

@@ -59,6 +59,19 @@ export async function buildTestApp(
   };
 }
 
+/** A fresh app of its own for one test, closed after it whatever happens. */
+export async function withTestApp<T>(
+  run: (testApp: TestApp) => Promise<T>,
+  options?: Parameters<typeof buildTestApp>[0],
+): Promise<T> {
+  const testApp = await buildTestApp(options);
+  try {
+    return await run(testApp);
+  } finally {
+    await testApp.close();
+  }
+}
+
 let ipCounter = 0;
 
 /**
