@@ -56,8 +56,13 @@ export function residentMegabytes(pid: number): number {
 
 /** CPU time a process has used so far (user and system), in microseconds. */
 export function cpuMicroseconds(pid: number): number {
+  return statCpuMicroseconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The CPU time in the text of a /proc/<pid>/stat, in microseconds. */
+function statCpuMicroseconds(stat: string): number {
   // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = stat.split(') ')[1]!.split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / 100; // USER_HZ is 100 on Linux
 }
@@ -78,8 +83,7 @@ export function postgresMicroseconds(): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      total += cpuMicroseconds(Number(entry));
+      if (stat.includes('(postgres)')) total += statCpuMicroseconds(stat);
     } catch {
       // the process ended meanwhile
     }
