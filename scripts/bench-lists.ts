@@ -11,6 +11,7 @@ import { fillPlaceholders } from 'drizzle-orm';
 import pg from 'pg';
 import { createPostgresDatabase, type Db } from '../src/server/db/client';
 import { AUDIT_PAGE_READ, AUDIT_PAGE_SIZE } from '../src/server/modules/audit/audit.repository';
+import { KeptAnswers } from '../src/server/modules/auth/kept-answers';
 import {
   findRequestContext,
   requestContextParams,
@@ -145,8 +146,10 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       idHash: string,
       of: TContextRead<unknown>,
       params: Record<string, unknown> = of.params({})!,
+      kept?: KeptAnswers,
     ): Promise<unknown[]> => {
-      const read = (await findRequestContext(db, who.device_id, idHash, { of, params }))?.read;
+      const read = (await findRequestContext(db, who.device_id, idHash, { of, params }, kept))
+        ?.read;
       return typeof read === 'string'
         ? (JSON.parse(read) as unknown[])
         : ((read ?? []) as unknown[]);
@@ -159,6 +162,8 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
     /**
      * The plan PostgreSQL keeps for a route's own statement (decision 033), as the app runs it:
      * the statement's SQL, prepared, with a generic plan, executed with the request's values.
+     * With `check`, of the statement asked instead while an answer is kept (decisions 042, 044),
+     * for an answer kept at a snapshot taken now.
      */
     const explainRead =
       (
@@ -166,10 +171,16 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         idHash: string,
         of: TContextRead<unknown>,
         params = of.params({})!,
+        check = false,
       ) =>
       async (): Promise<string[]> => {
-        const statement = of.statement(db) as unknown as { queryString: string; params: unknown[] };
-        const values = requestContextParams(who.device_id, idHash, params);
+        const prepared = check ? of.kept!.check(db) : of.statement(db);
+        const statement = prepared as unknown as { queryString: string; params: unknown[] };
+        const snapshot = await client.query('select pg_current_snapshot()::text as kept');
+        const values = requestContextParams(who.device_id, idHash, {
+          ...params,
+          keptVersion: (snapshot.rows[0] as { kept: string }).kept,
+        });
         const literals = fillPlaceholders(statement.params, values).map((value) =>
           value === null
             ? 'null'
@@ -185,6 +196,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         }
       };
     const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
+    const kept = new KeptAnswers(10_000_000);
     const lists: Array<[string, () => Promise<unknown[]>, () => Promise<string[]>]> = [
       [
         'owner: request lookups',
@@ -213,6 +225,18 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         'admin: audit log, all',
         () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
         explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
+      ],
+      // The same pages sent again while kept: the statement asked is the lookups and whether an
+      // entry in the page's scope was written since (decision 044).
+      [
+        'owner: audit log, kept',
+        () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, kept),
+        explainRead(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, true),
+      ],
+      [
+        'admin: audit log, kept',
+        () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, kept),
+        explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, true),
       ],
       [
         'admin: users, a page',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { KeptAnswers } from '../../src/server/modules/auth/kept-answers';
 
-const answer = (value: string) => ({ userId: 1, version: 1, value, size: value.length });
+const answer = (value: string) => ({
+  userId: 1,
+  isAdmin: false,
+  version: 1,
+  value,
+  size: value.length,
+});
 
 describe('the answers a server keeps (decision 042)', () => {
   it('finds an answer by the read and the session, and keeps one a session and read', () => {

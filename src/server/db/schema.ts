@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -23,6 +24,9 @@ import type {
   TTier,
   TUserCategory,
 } from '../../shared/domain/enums';
+
+/** A transaction id, 64 bits, as PostgreSQL's pg_current_xact_id() gives it; read as text. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -195,6 +199,12 @@ export const auditLogs = pgTable(
      * 0010 not yet worded (`wordEarlierAuditEntries`).
      */
     entry: text('entry'),
+    /**
+     * The transaction that last wrote `entry`, set by the same trigger (migration 0012): which
+     * entries a reader's snapshot had not seen, so that a server may send a page it kept while
+     * none has come since (decision 044). NULL for a row from before 0012 until it is written.
+     */
+    entryWrittenIn: xid8('entry_written_in'),
   },
   (t) => [
     index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
@@ -205,6 +215,13 @@ export const auditLogs = pgTable(
     index('audit_logs_unworded_idx')
       .on(t.id)
       .where(sql`${t.entry} is null`),
+    // The entries written since a snapshot: one account's (its own page), and everyone's.
+    index('audit_logs_user_written_idx')
+      .on(t.userId, t.entryWrittenIn)
+      .where(sql`${t.entryWrittenIn} is not null`),
+    index('audit_logs_written_idx')
+      .on(t.entryWrittenIn)
+      .where(sql`${t.entryWrittenIn} is not null`),
   ],
 );
 

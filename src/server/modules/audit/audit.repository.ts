@@ -4,7 +4,11 @@ import { joinedJsonTexts, readAs } from '../../db/json-rows';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
-import { defineContextRead } from '../auth/request-context.repository';
+import {
+  defineKeptContextRead,
+  defineKeptVersionCheck,
+  type TContextReader,
+} from '../auth/request-context.repository';
 import { describeActor, describeDetails } from './audit.presenter';
 
 export type NewAuditRow = typeof auditLogs.$inferInsert;
@@ -104,26 +108,73 @@ function auditPageOf(db: DbOrTx, userId: SQL | null) {
 }
 
 /**
- * The audit log page, read with the request (decision 033). D15: a user reads their own events
- * whatever `userId` says (audit_logs_user_time_idx); an admin reads the one user `userId` names,
- * the same way, or without it everyone's (audit_logs_time_idx). Two branches, each its own
+ * Where the page a reader asks for looks: D15: a user reads their own events whatever `userId`
+ * says; an admin reads the one user `userId` names, or without it everyone's (`null`).
+ */
+function pageScope(reader: TContextReader, filterUserId: SQL): { everyone: SQL; userId: SQL } {
+  return {
+    everyone: sql`${reader.isAdmin} and ${filterUserId} is null`,
+    userId: sql`case when ${reader.isAdmin} then ${filterUserId} else ${reader.userId} end`,
+  };
+}
+
+const filterUserIdPlaceholder = () => sql`${sql.placeholder('filterUserId')}::int`;
+
+/**
+ * Whether an entry in the scope (one account's, or with `userId` null everyone's) was written by
+ * a transaction that the snapshot `since` had not seen: committed after it, or running then
+ * (audit_logs_user_written_idx, audit_logs_written_idx; decision 044). Every such transaction
+ * is at or after the snapshot's xmin, and one this statement sees is before its own snapshot's
+ * xmax: bounded on both sides, the range reads as a narrow one to the plan PostgreSQL keeps for
+ * the statement, which then takes the index for everyone's entries too, not a scan of them all.
+ */
+function writtenSince(db: DbOrTx, userId: SQL | null, since: SQL): SQL<boolean> {
+  const writtenIn = auditLogs.entryWrittenIn;
+  return sql<boolean>`exists (${db
+    .select({ one: sql`1` })
+    .from(auditLogs)
+    .where(
+      and(
+        userId ? eq(auditLogs.userId, userId) : undefined,
+        sql`${writtenIn} >= pg_snapshot_xmin(${since})`,
+        sql`${writtenIn} < pg_snapshot_xmax(pg_current_snapshot())`,
+        sql`not pg_visible_in_snapshot(${writtenIn}, ${since})`,
+      ),
+    )})`;
+}
+
+/**
+ * The lookups with the snapshot an audit log page was kept at (`keptVersion`), as long as no entry
+ * of the page's scope has been written since; NULL once one has (decision 044).
+ */
+const AUDIT_PAGE_UNCHANGED = defineKeptVersionCheck('audit_page_unchanged', (db, reader) => {
+  const since = sql`${sql.placeholder('keptVersion')}::text::pg_snapshot`;
+  const scope = pageScope(reader, filterUserIdPlaceholder());
+  return sql<string | null>`case when not (case when ${scope.everyone}
+    then ${writtenSince(db, null, since)} else ${writtenSince(db, scope.userId, since)} end)
+    then ${sql.placeholder('keptVersion')}::text end`;
+});
+
+/**
+ * The audit log page, read with the request (decision 033), and kept by the server for the
+ * session while no entry in its scope is written (decision 044). D15: a user reads their own
+ * events whatever `userId` says (audit_logs_user_time_idx); an admin reads the one user `userId`
+ * names, the same way, or without it everyone's (audit_logs_time_idx). Two branches, each its own
  * subquery keeping its own index; only the one taken is run, but PostgreSQL sets up every branch
  * on each execution, so there is no third for the admin's filter (decision 041).
  */
-export const AUDIT_PAGE_READ = defineContextRead(
+export const AUDIT_PAGE_READ = defineKeptContextRead(
   'audit_page',
   (db, reader) => {
-    const filterUserId = sql`${sql.placeholder('filterUserId')}::int`;
-    const ownOrFiltered = auditPageOf(
-      db,
-      sql`case when ${reader.isAdmin} then ${filterUserId} else ${reader.userId} end`,
-    );
+    const scope = pageScope(reader, filterUserIdPlaceholder());
+    const ownOrFiltered = auditPageOf(db, scope.userId);
     return readAs(
       ownOrFiltered,
-      sql`case when ${reader.isAdmin} and ${filterUserId} is null
-        then ${auditPageOf(db, null)} else ${ownOrFiltered} end`,
+      sql`case when ${scope.everyone} then ${auditPageOf(db, null)} else ${ownOrFiltered} end`,
     );
   },
+  (text) => text.length,
+  { version: sql<string>`pg_current_snapshot()::text`, check: AUDIT_PAGE_UNCHANGED },
   (query) => {
     const parsed = ZAuditLogQuery.safeParse(query);
     if (!parsed.success) return null;

@@ -1,7 +1,10 @@
 /** An answer a server sent a session, with the user and the version it was read for. */
 export interface TKeptAnswer<T> {
   userId: number;
-  version: number;
+  /** An admin reads more than their own (the audit log of every account). */
+  isAdmin: boolean;
+  /** A lists version, or the snapshot an audit log page was read in (decisions 042, 044). */
+  version: number | string;
   value: T;
   /** What it counts against the budget: its length in characters, or near enough. */
   size: number;

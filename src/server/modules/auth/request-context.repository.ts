@@ -41,7 +41,7 @@ export interface TContextReader {
 function requestContextQuery<T>(
   db: DbOrTx,
   read: SQL<T | null>,
-  readVersion: SQL<number | null> = sql`null`,
+  readVersion: SQL<number | string | null> = sql`null`,
 ) {
   return db
     .select({
@@ -80,11 +80,23 @@ export interface TContextRead<T> {
   /** Set for a read whose answer may be sent again while the reader's version stays. */
   readonly kept: TKeptRead<T> | null;
 }
-/** A kept read (`defineKeptContextRead`): how much an answer counts against the budget. */
+/** A kept read (`defineKeptContextRead`): how much an answer counts, how it is checked. */
 interface TKeptRead<T> {
   sizeOf(value: T): number;
+  /**
+   * The lookups with the version the reader's answer stands at now (`readVersion`), given the
+   * read's placeholders and the version an answer was kept at (`keptVersion`).
+   */
+  check: (db: DbOrTx) => TPrepared<null>;
 }
-type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | null };
+/** What a kept read's answer is read at, and how a server asks whether it still stands. */
+export interface TKeptVersion {
+  /** Read with the answer: the version it stands at. */
+  readonly version: SQL<number | string>;
+  /** The prepared lookups whose `readVersion` equals the kept version while the answer stands. */
+  readonly check: (db: DbOrTx) => TPrepared<null>;
+}
+type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | string | null };
 type TPrepared<T> = {
   execute(params: Record<string, unknown>): Promise<TContextRow<T>[]>;
 };
@@ -106,36 +118,54 @@ export function defineContextRead<T>(
   };
 }
 
-const LISTS_VERSION = sql<number | null>`${users.listsVersion}`;
-
 /**
- * The lookups with the reader's lists version alone: one statement, asked instead of any kept
- * read's own when an answer is kept (decision 042).
+ * The lookups with `version` as the reader's version: the statement a kept read asks instead of
+ * its own while an answer is kept (decision 042), prepared as `request_context_${name}`.
  */
-const requestContextWithListsVersion = definePrepared((db) =>
-  requestContextQuery(db, sql<null>`null`, LISTS_VERSION).prepare('request_context_lists_version'),
-);
+export function defineKeptVersionCheck(
+  name: string,
+  version: (db: DbOrTx, reader: TContextReader) => SQL<number | string | null>,
+): (db: DbOrTx) => TPrepared<null> {
+  return definePrepared((db) =>
+    requestContextQuery(db, sql<null>`null`, version(db, READER)).prepare(
+      `request_context_${name}`,
+    ),
+  );
+}
 
 /**
- * A read of one of the owner's lists, whose every change raises their lists version in the
- * database (`users.lists_version`, migration 0011), so that a server may keep what it last sent a
- * session and send it again without reading it (decision 042). With an answer kept, the request's
- * statement reads the lookups and the version alone; only when the user or the version differs is
- * the read asked for, with the version it was read at. `size` says how much an answer counts
- * against the server's budget (`KeptAnswers`), in characters or near enough.
+ * The owner's lists version (`users.lists_version`, migration 0011), raised by the database on
+ * every change to their videos or recipients lists. One shared statement checks it.
+ */
+export const LISTS_VERSION: TKeptVersion = {
+  version: sql<number>`${users.listsVersion}`,
+  check: defineKeptVersionCheck('lists_version', () => sql<number>`${users.listsVersion}`),
+};
+
+/**
+ * A read a server may keep and send a session again without reading it, while the version read
+ * with the request says it is unchanged (decisions 042, 044): by default one of the owner's lists,
+ * whose every change raises their lists version. With an answer kept, the request's statement is
+ * `versioned.check`, the lookups and the version alone; only when the user, their admin flag or
+ * the version differs is the read asked for, with the version it was read at. `size` says how much
+ * an answer counts against the server's budget (`KeptAnswers`), in characters or near enough.
  */
 export function defineKeptContextRead<T>(
   name: string,
   value: (db: DbOrTx, reader: TContextReader) => SQL<T>,
   size: (value: T) => number,
+  versioned: TKeptVersion = LISTS_VERSION,
+  params: (query: unknown) => Record<string, unknown> | null = () => ({}),
 ): TContextRead<T> {
   return {
     name,
     statement: definePrepared((db) =>
-      requestContextQuery(db, value(db, READER), LISTS_VERSION).prepare(`request_context_${name}`),
+      requestContextQuery(db, value(db, READER), versioned.version).prepare(
+        `request_context_${name}`,
+      ),
     ),
-    params: () => ({}),
-    kept: { sizeOf: size },
+    params,
+    kept: { sizeOf: size, check: versioned.check },
   };
 }
 
@@ -166,15 +196,24 @@ export async function findRequestContext<T = null>(
     return row;
   }
   const keptRead = read.of.kept;
-  const keptAnswer =
-    keptRead && sessionIdHash ? kept?.find<T>(read.of.name, sessionIdHash) : undefined;
+  // An answer is kept for the read's own placeholders: an admin's page of one account is not
+  // their page of another.
+  const keptName = keptRead ? `${read.of.name} ${JSON.stringify(read.params)}` : '';
+  const keptAnswer = keptRead && sessionIdHash ? kept?.find<T>(keptName, sessionIdHash) : undefined;
   if (keptRead && keptAnswer) {
-    const [current] = await requestContextWithListsVersion(db).execute(
-      requestContextParams(deviceId, sessionIdHash),
+    const [current] = await keptRead.check(db).execute(
+      requestContextParams(deviceId, sessionIdHash, {
+        ...read.params,
+        keptVersion: keptAnswer.version,
+      }),
     );
     // No device, or no live session: nothing is read, and nothing kept is sent.
     if (!current?.user) return current;
-    if (current.user.id === keptAnswer.userId && current.readVersion === keptAnswer.version) {
+    if (
+      current.user.id === keptAnswer.userId &&
+      current.user.isAdmin === keptAnswer.isAdmin &&
+      current.readVersion === keptAnswer.version
+    ) {
       return { ...current, read: keptAnswer.value };
     }
   }
@@ -183,8 +222,9 @@ export async function findRequestContext<T = null>(
     .execute(requestContextParams(deviceId, sessionIdHash, read.params));
   if (!keptRead || !row?.user || row.read === null || row.readVersion === null) return row;
   if (!sessionIdHash || !kept) return row;
-  kept.keep(read.of.name, sessionIdHash, {
+  kept.keep(keptName, sessionIdHash, {
     userId: row.user.id,
+    isAdmin: row.user.isAdmin,
     version: row.readVersion,
     value: row.read,
     size: keptRead.sizeOf(row.read),
