@@ -174,7 +174,9 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         check = false,
       ) =>
       async (): Promise<string[]> => {
-        const prepared = check ? of.kept!.check(db) : of.statement(db);
+        const prepared = check
+          ? of.kept!.check(db, { isAdmin: who === admin, params })
+          : of.statement(db);
         const statement = prepared as unknown as { queryString: string; params: unknown[] };
         const snapshot = await client.query('select pg_current_snapshot()::text as kept');
         const values = requestContextParams(who.device_id, idHash, {

@@ -145,15 +145,22 @@ function writtenSince(db: DbOrTx, userId: SQL | null, since: SQL): SQL<boolean> 
 
 /**
  * The lookups with the snapshot an audit log page was kept at (`keptVersion`), as long as no entry
- * of the page's scope has been written since; NULL once one has (decision 044).
+ * of the page's scope has been written since; NULL once one has (decision 044). One statement
+ * for each scope, each with the one subquery it runs: the page kept for an admin without a
+ * filter is everyone's; any other is one account's (if the reader's admin flag has changed since,
+ * the answer is not sent whatever the statement says).
  */
-const AUDIT_PAGE_UNCHANGED = defineKeptVersionCheck('audit_page_unchanged', (db, reader) => {
+const unchangedSince = (db: DbOrTx, userId: SQL | null) => {
   const since = sql`${sql.placeholder('keptVersion')}::text::pg_snapshot`;
-  const scope = pageScope(reader, filterUserIdPlaceholder());
-  return sql<string | null>`case when not (case when ${scope.everyone}
-    then ${writtenSince(db, null, since)} else ${writtenSince(db, scope.userId, since)} end)
+  return sql<string | null>`case when not ${writtenSince(db, userId, since)}
     then ${sql.placeholder('keptVersion')}::text end`;
-});
+};
+const ONE_ACCOUNTS_PAGE_UNCHANGED = defineKeptVersionCheck('audit_page_unchanged', (db, reader) =>
+  unchangedSince(db, pageScope(reader, filterUserIdPlaceholder()).userId),
+);
+const EVERYONES_PAGE_UNCHANGED = defineKeptVersionCheck('audit_log_unchanged', (db) =>
+  unchangedSince(db, null),
+);
 
 /**
  * The audit log page, read with the request (decision 033), and kept by the server for the
@@ -174,7 +181,13 @@ export const AUDIT_PAGE_READ = defineKeptContextRead(
     );
   },
   (text) => text.length,
-  { version: sql<string>`pg_current_snapshot()::text`, check: AUDIT_PAGE_UNCHANGED },
+  {
+    version: sql<string>`pg_current_snapshot()::text`,
+    check: (db, kept) =>
+      kept.isAdmin && kept.params.filterUserId === null
+        ? EVERYONES_PAGE_UNCHANGED(db)
+        : ONE_ACCOUNTS_PAGE_UNCHANGED(db),
+  },
   (query) => {
     const parsed = ZAuditLogQuery.safeParse(query);
     if (!parsed.success) return null;

@@ -87,14 +87,20 @@ interface TKeptRead<T> {
    * The lookups with the version the reader's answer stands at now (`readVersion`), given the
    * read's placeholders and the version an answer was kept at (`keptVersion`).
    */
-  check: (db: DbOrTx) => TPrepared<null>;
+  check: TKeptVersion['check'];
 }
 /** What a kept read's answer is read at, and how a server asks whether it still stands. */
 export interface TKeptVersion {
   /** Read with the answer: the version it stands at. */
   readonly version: SQL<number | string>;
-  /** The prepared lookups whose `readVersion` equals the kept version while the answer stands. */
-  readonly check: (db: DbOrTx) => TPrepared<null>;
+  /**
+   * The prepared lookups whose `readVersion` equals the kept version while the answer stands, for
+   * an answer kept for a reader with that admin flag and the read's placeholders.
+   */
+  readonly check: (
+    db: DbOrTx,
+    kept: { isAdmin: boolean; params: Record<string, unknown> },
+  ) => TPrepared<null>;
 }
 type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | string | null };
 type TPrepared<T> = {
@@ -201,7 +207,8 @@ export async function findRequestContext<T = null>(
   const keptName = keptRead ? `${read.of.name} ${JSON.stringify(read.params)}` : '';
   const keptAnswer = keptRead && sessionIdHash ? kept?.find<T>(keptName, sessionIdHash) : undefined;
   if (keptRead && keptAnswer) {
-    const [current] = await keptRead.check(db).execute(
+    const check = keptRead.check(db, { isAdmin: keptAnswer.isAdmin, params: read.params });
+    const [current] = await check.execute(
       requestContextParams(deviceId, sessionIdHash, {
         ...read.params,
         keptVersion: keptAnswer.version,
