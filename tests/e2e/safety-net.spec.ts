@@ -407,6 +407,12 @@ test('the audit log lists the account’s events and shows a stranger’s attemp
     `Added next of kin ${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName}`,
   );
   await expect(auditRow(page, 'Sign-in failed', 'Failed')).toHaveCount(0);
+  // Every word of a detail is on the screen, wrapped, never cut off behind an ellipsis.
+  const cutOff = await page
+    .getByRole('row')
+    .locator('td')
+    .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth).length);
+  expect(cutOff).toBe(0);
 
   // Someone elsewhere tries the password: the open page shows it without a reload.
   const stranger = await newDevice();

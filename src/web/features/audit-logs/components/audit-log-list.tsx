@@ -71,9 +71,7 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
               <td className="px-4 py-3">
                 <StatusBadge isSuccessful={entry.successful} />
               </td>
-              <td className="truncate px-4 py-3" title={entry.details ?? undefined}>
-                {entry.details || NO_DETAILS}
-              </td>
+              <td className="px-4 py-3 break-words">{entry.details || NO_DETAILS}</td>
             </tr>
           ))}
         </tbody>
