@@ -1,16 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../src/server/db/client';
 import { users, videos } from '../../src/server/db/schema';
 import {
   buildTestApp,
+  buildTwoTestApps,
   createOnboardedUser,
   createPrimaryUser,
   type TestApp,
   type TestDevice,
 } from '../setup/app';
-import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database';
 
 // Decision 042: a server sends a session the list it sent before (the library's index, the
 // recipients page), without reading the rows, only while the owner's lists version read with the
@@ -170,16 +169,12 @@ describe('GET /api/videos on one server', () => {
 describe('GET /api/videos on two servers sharing one PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await createServerTestDatabase(LOCAL_POSTGRES_URL);
-    a = await buildTestApp({ database });
-    b = await buildTestApp({ database: createPostgresDatabase(database.url) });
+    ({ a, b, close } = await buildTwoTestApps());
     await createPrimaryUser(a, { email: 'admin@care.test' });
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  afterAll(() => close());
 
   it('shows on one server what was changed through the other at once', async () => {
     const alice = await createOnboardedUser(a);

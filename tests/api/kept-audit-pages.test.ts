@@ -1,17 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../src/server/db/client';
 import { users } from '../../src/server/db/schema';
 import { insertAuditRow } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
 import {
   buildTestApp,
+  buildTwoTestApps,
   createOnboardedUser,
   createPrimaryUser,
   type TestApp,
   type TestDevice,
 } from '../setup/app';
-import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database';
 
 // Decision 044: a server sends a session the audit log page it sent before, without reading the
 // rows, only while no entry of that page (the account's own, one account's for the admin's filter,
@@ -142,16 +141,12 @@ describe('GET /api/audit-logs kept on one server', () => {
 describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await createServerTestDatabase(LOCAL_POSTGRES_URL);
-    a = await buildTestApp({ database });
-    b = await buildTestApp({ database: createPostgresDatabase(database.url) });
+    ({ a, b, close } = await buildTwoTestApps());
     await createPrimaryUser(a, { email: 'admin@care.test' });
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  afterAll(() => close());
 
   it('shows on one server an event written through the other at once', async () => {
     const alice = await createOnboardedUser(a);

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type Limits } from '../../src/server/app';
 import { parseConfig, type TConfig } from '../../src/server/config';
-import type { Database, Db } from '../../src/server/db/client';
+import { createPostgresDatabase, type Database, type Db } from '../../src/server/db/client';
 import type { TUser } from '../../src/shared/schemas/auth';
 import { sessions } from '../../src/server/db/schema';
 import { randomToken, sha256 } from '../../src/server/lib/crypto';
-import { createTestDatabase } from './database';
+import { createServerTestDatabase, createTestDatabase, LOCAL_POSTGRES_URL } from './database';
 
 export const TEST_APP_URL = 'http://localhost:5000';
 export const GOOD_PASSWORD = 'Tulips&Tea-2026';
@@ -70,6 +70,28 @@ export async function withTestApp<T>(
   } finally {
     await testApp.close();
   }
+}
+
+/**
+ * Two servers sharing one fresh database on the local PostgreSQL, as several instances of the app
+ * run behind one address, each with its own connections; `close` closes both.
+ */
+export async function buildTwoTestApps(): Promise<{
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}> {
+  const database = await createServerTestDatabase(LOCAL_POSTGRES_URL);
+  const a = await buildTestApp({ database });
+  const b = await buildTestApp({ database: createPostgresDatabase(database.url) });
+  return {
+    a,
+    b,
+    async close() {
+      await b.close();
+      await a.close();
+    },
+  };
 }
 
 let ipCounter = 0;
