@@ -178,11 +178,11 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
           ? of.kept!.check(db, { isAdmin: who === admin, params })
           : of.statement(db);
         const statement = prepared as unknown as { queryString: string; params: unknown[] };
-        const snapshot = await client.query('select pg_current_snapshot()::text as kept');
-        const values = requestContextParams(who.device_id, idHash, {
-          ...params,
-          keptVersion: (snapshot.rows[0] as { kept: string }).kept,
-        });
+        const keptVersion = check
+          ? (await client.query<{ now: string }>('select pg_current_snapshot()::text as now'))
+              .rows[0]!.now
+          : undefined;
+        const values = requestContextParams(who.device_id, idHash, { ...params, keptVersion });
         const literals = fillPlaceholders(statement.params, values).map((value) =>
           value === null
             ? 'null'

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, videos } from '../../src/server/db/schema';
 import {
   buildTestApp,
-  buildTwoTestApps,
   createOnboardedUser,
   createPrimaryUser,
   type TestApp,
   type TestDevice,
+  useTwoTestApps,
 } from '../setup/app';
 
 // Decision 042: a server sends a session the list it sent before (the library's index, the
@@ -167,18 +167,11 @@ describe('GET /api/videos on one server', () => {
 });
 
 describe('GET /api/videos on two servers sharing one PostgreSQL', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ a, b, close } = await buildTwoTestApps());
-    await createPrimaryUser(a, { email: 'admin@care.test' });
-  });
-  afterAll(() => close());
+  const servers = useTwoTestApps();
 
   it('shows on one server what was changed through the other at once', async () => {
-    const alice = await createOnboardedUser(a);
-    const onB = alice.device.onApp(b.app);
+    const alice = await createOnboardedUser(servers.a);
+    const onB = alice.device.onApp(servers.b.app);
     const first = indexBody(alice.nextOfKin.id, 60);
     await alice.device.post('/api/videos', first);
     expect(await libraryIds(alice.device)).toEqual([first.id]);
@@ -193,8 +186,8 @@ describe('GET /api/videos on two servers sharing one PostgreSQL', () => {
   });
 
   it('shows a recipient added through one server on the other at once', async () => {
-    const alice = await createOnboardedUser(a);
-    const onB = alice.device.onApp(b.app);
+    const alice = await createOnboardedUser(servers.a);
+    const onB = alice.device.onApp(servers.b.app);
     expect(await recipientsShown(alice.device)).toEqual(['Susan 0']);
     const email = `tom.${alice.user.username}@example.test`;
     expect((await onB.post('/api/recipients', { ...TOM, email })).statusCode).toBe(201);
@@ -202,11 +195,11 @@ describe('GET /api/videos on two servers sharing one PostgreSQL', () => {
   });
 
   it('ends a session on one server at once on the other, list kept or not', async () => {
-    const alice = await createOnboardedUser(a);
+    const alice = await createOnboardedUser(servers.a);
     await alice.device.post('/api/videos', indexBody(alice.nextOfKin.id, 10));
     const oldTabOnA = alice.device.withDeviceId(alice.device.deviceId);
     expect(await libraryIds(oldTabOnA)).toHaveLength(1);
-    expect((await alice.device.onApp(b.app).post('/api/logout')).statusCode).toBe(200);
+    expect((await alice.device.onApp(servers.b.app).post('/api/logout')).statusCode).toBe(200);
     expect((await oldTabOnA.get('/api/videos')).statusCode).toBe(401);
   });
 });

@@ -5,11 +5,11 @@ import { insertAuditRow } from '../../src/server/modules/audit/audit.repository'
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
 import {
   buildTestApp,
-  buildTwoTestApps,
   createOnboardedUser,
   createPrimaryUser,
   type TestApp,
   type TestDevice,
+  useTwoTestApps,
 } from '../setup/app';
 
 // Decision 044: a server sends a session the audit log page it sent before, without reading the
@@ -139,18 +139,11 @@ describe('GET /api/audit-logs kept on one server', () => {
 });
 
 describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ a, b, close } = await buildTwoTestApps());
-    await createPrimaryUser(a, { email: 'admin@care.test' });
-  });
-  afterAll(() => close());
+  const servers = useTwoTestApps();
 
   it('shows on one server an event written through the other at once', async () => {
-    const alice = await createOnboardedUser(a);
-    const onB = alice.device.onApp(b.app);
+    const alice = await createOnboardedUser(servers.a);
+    const onB = alice.device.onApp(servers.b.app);
     const before = await auditPage(alice.device);
     expect(await auditPage(onB)).toEqual(before);
     const added = await onB.post('/api/recipients', {
@@ -164,14 +157,14 @@ describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () =>
   });
 
   it('shows an event whose transaction was still running when the page was read', async () => {
-    const alice = await createOnboardedUser(a);
+    const alice = await createOnboardedUser(servers.a);
     const shownBefore = await auditPage(alice.device);
-    await b.db.transaction(async (tx) => {
+    await servers.b.db.transaction(async (tx) => {
       // Written (its id and time taken) but not committed...
       await insertAuditRow(tx, failedSignIn(alice.user));
       // ...when another event commits: the page is read again, and kept on server A with a
       // snapshot in which the first one's transaction is still running.
-      await insertAuditRow(a.db, failedSignIn(alice.user));
+      await insertAuditRow(servers.a.db, failedSignIn(alice.user));
       expect(await auditPage(alice.device)).toHaveLength(shownBefore.length + 1);
     });
     // The first commits with an id and a time below the second's: it shows all the same.
@@ -181,10 +174,10 @@ describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () =>
   });
 
   it('ends a session on one server at once on the other, page kept or not', async () => {
-    const alice = await createOnboardedUser(a);
+    const alice = await createOnboardedUser(servers.a);
     const oldTabOnA = alice.device.withDeviceId(alice.device.deviceId);
     expect((await auditPage(oldTabOnA)).length).toBeGreaterThan(0);
-    expect((await alice.device.onApp(b.app).post('/api/logout')).statusCode).toBe(200);
+    expect((await alice.device.onApp(servers.b.app).post('/api/logout')).statusCode).toBe(200);
     expect((await oldTabOnA.get('/api/audit-logs')).statusCode).toBe(401);
   });
 });

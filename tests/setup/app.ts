@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type Limits } from '../../src/server/app';
 import { parseConfig, type TConfig } from '../../src/server/config';
 import { createPostgresDatabase, type Database, type Db } from '../../src/server/db/client';
@@ -73,25 +74,24 @@ export async function withTestApp<T>(
 }
 
 /**
- * Two servers sharing one fresh database on the local PostgreSQL, as several instances of the app
- * run behind one address, each with its own connections; `close` closes both.
+ * For the tests of one `describe`: two servers sharing one fresh database on the local PostgreSQL,
+ * as several instances of the app run behind one address, each with its own connections. The
+ * installation's admin registers first (on `a`), so the accounts the tests make are ordinary.
+ * Both are closed after the tests.
  */
-export async function buildTwoTestApps(): Promise<{
-  a: TestApp;
-  b: TestApp;
-  close(): Promise<void>;
-}> {
-  const database = await createServerTestDatabase(LOCAL_POSTGRES_URL);
-  const a = await buildTestApp({ database });
-  const b = await buildTestApp({ database: createPostgresDatabase(database.url) });
-  return {
-    a,
-    b,
-    async close() {
-      await b.close();
-      await a.close();
-    },
-  };
+export function useTwoTestApps(): { readonly a: TestApp; readonly b: TestApp } {
+  const servers = {} as { a: TestApp; b: TestApp };
+  beforeAll(async () => {
+    const database = await createServerTestDatabase(LOCAL_POSTGRES_URL);
+    servers.a = await buildTestApp({ database });
+    servers.b = await buildTestApp({ database: createPostgresDatabase(database.url) });
+    await createPrimaryUser(servers.a, { email: 'admin@care.test' });
+  });
+  afterAll(async () => {
+    await servers.b?.close();
+    await servers.a?.close();
+  });
+  return servers;
 }
 
 let ipCounter = 0;

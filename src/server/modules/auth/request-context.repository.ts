@@ -143,9 +143,10 @@ export function defineKeptVersionCheck(
  * The owner's lists version (`users.lists_version`, migration 0011), raised by the database on
  * every change to their videos or recipients lists. One shared statement checks it.
  */
-export const LISTS_VERSION: TKeptVersion = {
-  version: sql<number>`${users.listsVersion}`,
-  check: defineKeptVersionCheck('lists_version', () => sql<number>`${users.listsVersion}`),
+const listsVersion = sql<number>`${users.listsVersion}`;
+const LISTS_VERSION: TKeptVersion = {
+  version: listsVersion,
+  check: defineKeptVersionCheck('lists_version', () => listsVersion),
 };
 
 /**
