@@ -48,6 +48,10 @@ describe('the app while PostgreSQL goes away and comes back', () => {
   it('answers 503 while the link is cut and refused, then recovers with sessions intact', async () => {
     const { device, user } = await createPrimaryUser(t);
     expect((await device.get('/api/user')).statusCode).toBe(200);
+    // A page the server keeps for the session (decision 044) is sent only after the database says
+    // it stands: without the database, it is not sent either.
+    const keptPage = await device.get('/api/audit-logs');
+    expect(keptPage.statusCode).toBe(200);
     // Idle pooled clients now hold open connections; cutting them is what used to kill the server.
     expect(proxy.openConnections).toBeGreaterThan(0);
 
@@ -61,6 +65,9 @@ describe('the app while PostgreSQL goes away and comes back', () => {
     const signedIn = await device.get('/api/user');
     expect(signedIn.statusCode).toBe(503);
     expect(signedIn.json()).toEqual(DATABASE_UNAVAILABLE);
+    const kept = await device.get('/api/audit-logs');
+    expect(kept.statusCode).toBe(503);
+    expect(kept.json()).toEqual(DATABASE_UNAVAILABLE);
 
     const write = await device.post('/api/recipients', {
       firstName: 'Ann',
@@ -81,6 +88,9 @@ describe('the app while PostgreSQL goes away and comes back', () => {
     );
     expect(recovered.statusCode).toBe(200);
     expect(recovered.json()).toMatchObject({ id: user.id, username: user.username });
+    const keptAgain = await device.get('/api/audit-logs');
+    expect(keptAgain.statusCode).toBe(200);
+    expect(keptAgain.body).toBe(keptPage.body);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });
 
