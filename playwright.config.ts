@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { findChromium } from './tests/e2e/support/browser.mjs';
+import { DISABLE_FEATURES_SWITCH, findChromium } from './tests/e2e/support/browser.mjs';
 import { ensureFakeCamera } from './tests/e2e/support/fake-camera';
 import {
   E2E_ADMIN_EMAIL,
@@ -35,6 +35,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--use-fake-device-for-media-stream',
   '--use-fake-ui-for-media-stream',
+  DISABLE_FEATURES_SWITCH,
 ];
 
 export default defineConfig({

@@ -16,6 +16,49 @@ export function findChromium() {
   return null;
 }
 
+/** The features Playwright 1.65.1 turns off in its own `--disable-features` (chromiumSwitches). */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * The address bar's popup, a page of Chromium's own (chrome://omnibox-popup.top-chrome) that
+ * every new window loads ahead of time in a renderer of its own. Each browser context of a test
+ * (a device) opens a window, and its popup cost about 0.8 s of CPU, four times what the rest of a
+ * new context costs, for an address bar a headless browser never shows (decision 031, seventh
+ * round).
+ */
+const ADDRESS_BAR_POPUP_FEATURES = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+];
+
+/**
+ * One `--disable-features` for Chromium: it keeps only the last one it is given, so this one
+ * repeats Playwright's own list (tests/unit/chromium-switches.test.ts checks it against the
+ * installed Playwright) and adds the address bar's popup.
+ */
+export const DISABLE_FEATURES_SWITCH = `--disable-features=${[
+  ...PLAYWRIGHT_DISABLED_FEATURES,
+  ...ADDRESS_BAR_POPUP_FEATURES,
+].join(',')}`;
+
 export const HOW_TO_GET_CHROMIUM = [
   'The browser tests need Chromium, and none was found.',
   '',
