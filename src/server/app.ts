@@ -44,6 +44,7 @@ import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerErrorHandler } from './plugins/error-handler';
+import { DiskSpace } from './lib/disk-space';
 import { registerRequestContext } from './plugins/request-context';
 import { FIRST_PAINT_SCRIPT_HASH, registerWebApp } from './plugins/web-app';
 import { toPublicConfig } from './modules/system/public-config';
@@ -93,6 +94,8 @@ export interface AppDeps {
   /** The external sign-in providers this installation has set up (issue 16). */
   externalProviders: ExternalProviders;
   log: FastifyBaseLogger;
+  /** Whether DATA_DIR (or PostgreSQL's disk, by a write it refused) is full just now. */
+  diskSpace: DiskSpace;
 }
 
 export interface BuildAppOptions {
@@ -148,7 +151,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  const diskSpace = new DiskSpace(config.DATA_DIR, {
+    hasExternalDatabase: Boolean(config.DATABASE_URL),
+  });
+  registerErrorHandler(app, diskSpace);
 
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : null;
   const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
@@ -170,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     externalProviders: new ExternalProviders(config),
     redis,
     log: app.log,
+    diskSpace,
   };
   const isHttps = config.APP_URL.startsWith('https:');
   // S3 mode: the browser sends parts to the store and plays presigned URLs from it.

@@ -11,8 +11,8 @@ function featuresPlaywrightDisables(): string[] {
   );
   const source = readFileSync(path.join(playwrightCore, 'lib/coreBundle.js'), 'utf8');
   const list = /disabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(source);
-  if (!list) throw new Error('playwright-core no longer lists its disabled features this way');
-  return [...list[1].matchAll(/^\s*"([A-Za-z0-9]+)"/gm)].map((match) => match[1]);
+  if (!list?.[1]) throw new Error('playwright-core no longer lists its disabled features this way');
+  return [...list[1].matchAll(/^\s*"([A-Za-z0-9]+)"/gm)].map((match) => match[1] ?? '');
 }
 
 describe('the browser tests’ Chromium switches', () => {

@@ -7,31 +7,36 @@ const ROOM_AGAIN_BYTES = 16 * 1024 * 1024;
 /** A disk-full error this recent still counts (PostgreSQL's own disk cannot be measured here). */
 const RECENT_MS = 30_000;
 
-let lastDiskFullAt = 0;
+/** What one server knows of its disks: each server (two share a process in tests) its own. */
+export class DiskSpace {
+  private lastFullAt = 0;
 
-/** Called when a write failed for want of space anywhere (DATA_DIR or PostgreSQL's disk). */
-export function noteDiskFull(): void {
-  lastDiskFullAt = Date.now();
-}
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: { hasExternalDatabase: boolean },
+  ) {}
 
-/**
- * Whether the server can write just now, for /api/health: DATA_DIR's free space, and a recent
- * write that failed for want of space (on PostgreSQL's server, only that can tell). Space coming
- * back ends it by itself.
- */
-export async function isDiskFullNow(
-  dataDir: string,
-  options: { hasExternalDatabase: boolean },
-): Promise<boolean> {
-  const isRecent = Date.now() - lastDiskFullAt < RECENT_MS;
-  let free: number;
-  try {
-    const stats = await statfs(dataDir);
-    free = stats.bavail * stats.bsize;
-  } catch {
-    return isRecent;
+  /** Called when a write failed for want of space anywhere (DATA_DIR or PostgreSQL's disk). */
+  noteFull(): void {
+    this.lastFullAt = Date.now();
   }
-  if (free < FULL_BELOW_BYTES) return true;
-  if (!isRecent) return false;
-  return options.hasExternalDatabase || free < ROOM_AGAIN_BYTES;
+
+  /**
+   * Whether the server can write just now, for /api/health: DATA_DIR's free space, and a recent
+   * write that failed for want of space (on PostgreSQL's server, only that can tell). Space coming
+   * back ends it by itself.
+   */
+  async isFullNow(): Promise<boolean> {
+    const isRecent = Date.now() - this.lastFullAt < RECENT_MS;
+    let free: number;
+    try {
+      const stats = await statfs(this.dataDir);
+      free = stats.bavail * stats.bsize;
+    } catch {
+      return isRecent;
+    }
+    if (free < FULL_BELOW_BYTES) return true;
+    if (!isRecent) return false;
+    return this.options.hasExternalDatabase || free < ROOM_AGAIN_BYTES;
+  }
 }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
 import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
-import { noteDiskFull } from '../lib/disk-space';
+import type { DiskSpace } from '../lib/disk-space';
 import { AppError } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
@@ -29,7 +29,7 @@ function send(
 }
 
 /** One place that turns every failure into `{ code, message }` and hides internals on 5xx. */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(app: FastifyInstance, diskSpace: DiskSpace) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       return send(reply, error.statusCode, {
@@ -73,7 +73,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
 
     if (isDiskFull(error)) {
-      noteDiskFull();
+      diskSpace.noteFull();
       request.log.error({ err: error }, 'disk full: nothing was saved');
       return send(reply, 507, { code: 'DISK_FULL', message: MESSAGES.diskFull });
     }

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../app';
-import { isDiskFullNow } from '../../lib/disk-space';
 import { toPublicConfig } from './public-config';
 
 /** A health probe must answer promptly even when the database's network hangs. */
@@ -24,8 +23,7 @@ export const systemRoutes =
       const redis = deps.redis
         ? { redis: deps.redis.status === 'ready' ? 'ok' : 'unreachable (limits in this process)' }
         : {};
-      const hasExternalDatabase = Boolean(deps.config.DATABASE_URL);
-      if (await isDiskFullNow(deps.config.DATA_DIR, { hasExternalDatabase })) {
+      if (await deps.diskSpace.isFullNow()) {
         return reply.status(503).send({ status: 'error', database: 'ok', disk: 'full', ...redis });
       }
       try {
