@@ -42,9 +42,10 @@ export default defineConfig({
     execArgv: ['--liftoff-only'],
     // A worker runs its files one after another in one module graph: the app's modules are
     // imported once a worker rather than once a file (import was 35 of the run's 65 s summed
-    // over the files; the whole run used 15 % less CPU). Each file still makes its own app,
-    // database and servers, and the server keeps no state of its own in a module: what one app
-    // instance learns (a full disk) lives on that instance (decision 031, seventh round).
+    // over the files; the whole run used 8-13 % less CPU). Each file still makes its own app,
+    // database and servers. The server's modules hold only caches of answers that never differ
+    // (parsed user agents, statement names); what one app instance learns (a full disk) lives on
+    // that instance (decision 031, seventh round).
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
