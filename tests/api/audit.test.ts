@@ -126,6 +126,10 @@ describe('GET /api/audit-logs', () => {
     const device = await TestDevice.create(t.app);
     expect((await device.get('/api/audit-logs')).statusCode).toBe(401);
     const owner = await createPrimaryUser(t);
-    expect((await owner.device.get('/api/audit-logs?userId=abc')).statusCode).toBe(400);
+    for (const userId of ['abc', '0', '1.5']) {
+      const refused = await owner.device.get(`/api/audit-logs?userId=${userId}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ fields: { userId: 'User not found' } });
+    }
   });
 });

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { DEVICE_ID_PATTERN } from '../domain/device';
 import { TIERS, type TRole, type TTier, type TUserCategory } from '../domain/enums';
 import { ADMIN_MESSAGES } from '../domain/admin-messages';
-import { ZEmail, ZNewPassword } from './common';
+import { ZEmail, ZNewPassword, ZUserId } from './common';
 
 export { ADMIN_MESSAGES };
 
-export const ZUserIdParams = z.object({ userId: z.coerce.number().int().positive() });
+export const ZUserIdParams = z.object({ userId: ZUserId });
 export const ZDeviceIdParams = z.object({ deviceId: z.uuid({ error: 'Device ID not found' }) });
 
 /** A 6-digit TOTP code, or a recovery code (XXXX-XXXX-XXXX-XXXX; case, spaces, hyphens free). */

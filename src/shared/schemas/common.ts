@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MESSAGES, PASSWORD_REQUIREMENTS, isCommonPassword } from '../domain/passwords';
 import { DEVICE_ID_PATTERN } from '../domain/device';
 import { MESSAGES } from '../domain/errors';
+import { ADMIN_MESSAGES } from '../domain/admin-messages';
 
 /** Lowercased and trimmed before it is checked (SPEC §5). */
 export const ZEmail = z
@@ -24,6 +25,12 @@ export const ZNewPassword = z
       ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooCommon });
     }
   });
+
+/** A user's id from an address or a query string: anything but a positive whole number names nobody. */
+export const ZUserId = z.coerce
+  .number({ error: ADMIN_MESSAGES.userNotFound })
+  .int(ADMIN_MESSAGES.userNotFound)
+  .positive(ADMIN_MESSAGES.userNotFound);
 
 export const ZDeviceId = z
   .string({ error: MESSAGES.deviceInitRequired })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMERGENCY_CODE_LENGTH, ONE_TIME_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
-import { ZDeviceId, ZEmail, ZNewPassword, requiredText, singleLineText } from './common';
+import { ZDeviceId, ZEmail, ZNewPassword, ZUserId, requiredText, singleLineText } from './common';
 import { ZUsername } from './auth';
 
 export const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
@@ -157,5 +157,5 @@ export interface TAuditLogEntry {
 }
 
 export const ZAuditLogQuery = z.object({
-  userId: z.coerce.number().int().positive().optional(),
+  userId: ZUserId.optional(),
 });
