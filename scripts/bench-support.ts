@@ -59,11 +59,16 @@ export function cpuMicroseconds(pid: number): number {
   return statCpuMicroseconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
-/** The CPU time in the text of a /proc/<pid>/stat, in microseconds. */
-function statCpuMicroseconds(stat: string): number {
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+/**
+ * The CPU time in the text of a /proc/<pid>/stat, in microseconds; with `reapedChildren`, that of
+ * its children that have ended and been waited for too.
+ */
+function statCpuMicroseconds(stat: string, options: { reapedChildren?: boolean } = {}): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th,
+  // cutime and cstime the 14th and 15th.
   const fields = stat.split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
+  let ticks = Number(fields[11]) + Number(fields[12]);
+  if (options.reapedChildren) ticks += Number(fields[13]) + Number(fields[14]);
   return (ticks * 1_000_000) / 100; // USER_HZ is 100 on Linux
 }
 
@@ -76,14 +81,18 @@ export function machineBusyMicroseconds(): number {
   return ((total - idle) * 1_000_000) / 100;
 }
 
-/** CPU time of every PostgreSQL server process on this machine (none for PGlite), in µs. */
+/**
+ * CPU time of every PostgreSQL server process on this machine (none for PGlite), in µs. A
+ * backend that ends (a pool closing an idle connection) is waited for by the postmaster, whose
+ * count of ended children then holds its time: the total never goes down.
+ */
 export function postgresMicroseconds(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.includes('(postgres)')) total += statCpuMicroseconds(stat);
+      if (stat.includes('(postgres)')) total += statCpuMicroseconds(stat, { reapedChildren: true });
     } catch {
       // the process ended meanwhile
     }
