@@ -64,6 +64,11 @@ export default defineConfig({
         ...CHROMIUM_ARGS,
         // A small camera of the tests' own (tests/e2e/support/fake-camera.ts).
         `--use-file-for-fake-video-capture=${ensureFakeCamera()}`,
+        // The tests' pages run their JavaScript for seconds, not hours: V8's baseline compiler
+        // alone serves them with less CPU than its optimising tiers spend compiling (decision
+        // 031, eighth round). Not for the benchmarks (playwright.bench.config.ts), which
+        // measure the app as a visitor's browser runs it.
+        '--js-flags=--max-opt=1',
       ],
     },
     // A failed test keeps a screenshot of the page as it failed and Playwright's error context

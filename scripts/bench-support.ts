@@ -26,11 +26,16 @@ export function startServer(options: {
   port: number;
   dataDir: string;
   env?: Record<string, string>;
+  /** Another program to start in the server's place, with the server's environment. */
+  entry?: string;
 }): ChildProcess {
   const base = `http://127.0.0.1:${options.port}`;
   return spawn(
     process.execPath,
-    [...profileFlags(), process.env.BENCH_SERVER_ENTRY || path.join(root, 'dist/server/main.js')],
+    [
+      ...profileFlags(),
+      options.entry ?? (process.env.BENCH_SERVER_ENTRY || path.join(root, 'dist/server/main.js')),
+    ],
     {
       env: {
         ...process.env,

@@ -80,25 +80,39 @@ export async function buildServer() {
   rmSync(path.join(root, 'dist/server'), { recursive: true, force: true });
   rmSync(DATABASE_TEMPLATE, { recursive: true, force: true });
   await build({
-    absWorkingDir: root,
+    ...BUNDLE_OPTIONS,
     entryPoints,
     outdir: 'dist/server',
-    bundle: true,
-    external: LEFT_IN_NODE_MODULES,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    // Bundled CommonJS packages require Node's own modules; an ES module has no `require`.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
     // Separate chunks for what is loaded only when configured (the S3 client, Redis, SMTP).
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: true,
-    logLevel: 'warning',
   });
   makeDatabaseTemplate();
+}
+
+/** How the server is bundled: what stays in node_modules, for which Node, as which modules. */
+const BUNDLE_OPTIONS = {
+  absWorkingDir: root,
+  bundle: true,
+  external: LEFT_IN_NODE_MODULES,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  // Bundled CommonJS packages require Node's own modules; an ES module has no `require`.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+};
+
+/**
+ * One more program bundled as the server is (for a benchmark's bare baseline to start as the
+ * server starts): `entry` into the single file `outfile`, which must lie inside the project so
+ * that what stays in node_modules is found.
+ */
+export async function bundleLikeServer(entry, outfile) {
+  await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile });
 }
 
 /**
