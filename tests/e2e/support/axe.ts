@@ -81,4 +81,28 @@ export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, 
     });
   }
   expect(describe(blocking), `serious or critical accessibility problems on ${label}`).toEqual([]);
+  expect(await smallText(page), `text under 18 px on ${label}`).toEqual([]);
+}
+
+/**
+ * Every piece of text on screen smaller than 18 px, as "tag: px: its first words" (the floor for
+ * older eyes); text a person cannot see (screen-reader only, hidden, off-screen) is not counted.
+ */
+function smallText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const element = node.parentElement;
+      if (!text || !element || element.closest('.sr-only, [aria-hidden="true"]')) continue;
+      const box = element.getBoundingClientRect();
+      const style = getComputedStyle(element);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      if (box.bottom < 0 || box.right < 0) continue; // moved off-screen until focused
+      const size = parseFloat(style.fontSize);
+      if (size < 18) found.add(`${element.tagName.toLowerCase()}: ${size}: ${text.slice(0, 30)}`);
+    }
+    return [...found];
+  });
 }

@@ -320,7 +320,7 @@ function StepProgress({ step, completed }: { step: number; completed: ReadonlySe
             >
               <span
                 className={cn(
-                  'inline-flex size-7 shrink-0 items-center justify-center rounded-full border-2 text-sm font-bold',
+                  'inline-flex size-8 shrink-0 items-center justify-center rounded-full border-2 text-base font-bold',
                   isDone
                     ? 'border-primary bg-primary text-primary-foreground'
                     : isCurrent

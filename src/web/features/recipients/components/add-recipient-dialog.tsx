@@ -164,7 +164,7 @@ export function AddRecipientDialog({
                   />
                   <span className="flex flex-col">
                     <span className="font-semibold">{RECIPIENT_CATEGORY_LABELS[value]}</span>
-                    <span className="text-sm text-muted-foreground">{CATEGORY_HINTS[value]}</span>
+                    <span className="text-base text-muted-foreground">{CATEGORY_HINTS[value]}</span>
                   </span>
                 </label>
               ))}

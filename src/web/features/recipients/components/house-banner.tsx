@@ -13,7 +13,7 @@ export function HouseBanner() {
     >
       <Cloud className="size-10 shrink-0 text-primary" aria-hidden="true" />
       <div className="flex flex-1 flex-col gap-1">
-        <p className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">
+        <p className="text-base font-semibold tracking-wide text-muted-foreground uppercase">
           From Memento
         </p>
         <p className="text-lg font-semibold">

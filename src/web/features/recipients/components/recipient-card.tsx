@@ -52,7 +52,7 @@ export function RecipientCard({
             {name}
           </h2>
           <p className="flex flex-wrap items-center gap-x-2 text-base text-muted-foreground">
-            <span className="rounded-full bg-primary-soft px-2.5 py-0.5 text-sm font-semibold text-primary">
+            <span className="rounded-full bg-primary-soft px-2.5 py-0.5 text-base font-semibold text-primary">
               {RECIPIENT_CATEGORY_LABELS[recipient.category]}
             </span>
             <Mail className="size-4" aria-hidden="true" />

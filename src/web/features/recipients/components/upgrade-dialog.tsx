@@ -44,7 +44,7 @@ export function UpgradeDialog({
               <div className="flex flex-wrap items-center gap-2">
                 <h3 className="text-xl font-bold">{plan.name}</h3>
                 {plan.badge && (
-                  <span className="rounded-full bg-warm px-3 py-0.5 text-sm font-semibold text-warm-foreground">
+                  <span className="rounded-full bg-warm px-3 py-0.5 text-base font-semibold text-warm-foreground">
                     {plan.badge}
                   </span>
                 )}
