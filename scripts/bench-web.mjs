@@ -93,6 +93,10 @@ async function measure(url) {
       opportunities: Object.values(audits)
         .filter((audit) => audit.details?.type === 'opportunity' && (audit.numericValue ?? 0) > 100)
         .map((audit) => `${audit.id} ${Math.round(audit.numericValue)} ms`),
+      // Where the main thread's time went (what blocking time is made of), largest first.
+      mainThread: audits['mainthread-work-breakdown'].details.items
+        .slice(0, 4)
+        .map((item) => `${item.groupLabel} ${Math.round(item.duration)} ms`),
     };
   } finally {
     await chrome.kill();
@@ -108,7 +112,8 @@ function report(label, runs) {
       `  TBT ${Math.round(median(runs.map((r) => r.tbt)))} ms` +
       `  CLS ${median(runs.map((r) => r.cls)).toFixed(3)}` +
       `  script ${median(runs.map((r) => r.scriptKiB)).toFixed(0)} KiB` +
-      (best.opportunities.length ? `\n           ${best.opportunities.join('; ')}` : ''),
+      (best.opportunities.length ? `\n           ${best.opportunities.join('; ')}` : '') +
+      `\n           main thread: ${best.mainThread.join('; ')}`,
   );
 }
 
