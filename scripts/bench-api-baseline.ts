@@ -27,6 +27,7 @@ async function connect(): Promise<Query> {
 }
 
 const query = await connect();
+await query('ready', 'select 1', []);
 const app = Fastify();
 app.get('/api/health', async () => ({ ok: true }));
 app.get('/api/user', async (request, reply) => {

@@ -4,7 +4,7 @@
 // PostgreSQL ≤ 150 MB. The server runs as `npm start` runs it (decision 027). It also prints how
 // long each start took to answer /api/health (issue 15 item 7: goal 1 s on either engine), beside
 // the bare start of Node, Fastify and the same engine on the same data in the same run (the median
-// of three; scripts/bench-start-baseline.ts): a start's time on this shared machine drifts with
+// of three; scripts/bench-api-baseline.ts): a start's time on this shared machine drifts with
 // the machine, and the bare start says how fast the machine was.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import {
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const IDLE_MS = 5000;
 const BARE_STARTS = 3;
-const BARE_ENTRY = path.join(root, '.tmp/bench-start-baseline.mjs');
+const BARE_ENTRY = path.join(root, '.tmp/bench-api-baseline.mjs');
 const port = 5700 + (process.pid % 100);
 const base = `http://127.0.0.1:${port}`;
 
@@ -49,10 +49,11 @@ async function idleMemory(options: {
 
 /** The median time the bare baseline took to answer, over BARE_STARTS starts on the same data. */
 async function bareStartMs(options: { dataDir: string; env?: Record<string, string> }) {
+  const env = { PGLITE_DIR: path.join(options.dataDir, 'pgdata'), ...options.env };
   const times: number[] = [];
   for (let i = 0; i < BARE_STARTS; i += 1) {
     const started = performance.now();
-    const bare = startServer({ port, ...options, entry: BARE_ENTRY });
+    const bare = startServer({ port, dataDir: options.dataDir, env, entry: BARE_ENTRY });
     try {
       await waitForHealth(base);
       times.push(Math.round(performance.now() - started));
@@ -77,7 +78,7 @@ function line(
 
 async function main() {
   await buildServer();
-  await bundleLikeServer('scripts/bench-start-baseline.ts', BARE_ENTRY);
+  await bundleLikeServer('scripts/bench-api-baseline.ts', BARE_ENTRY);
   const work = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-memory-'));
   try {
     const dataDir = path.join(work, 'pglite');
