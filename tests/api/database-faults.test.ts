@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createPrimaryUser, type TestApp } from '../setup/app';
 import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database';
@@ -31,10 +32,11 @@ async function eventually<T>(probe: () => Promise<T>, isDone: (value: T) => bool
 describe('the app while PostgreSQL goes away and comes back', () => {
   let proxy: TcpProxy;
   let t: TestApp;
+  let database: Awaited<ReturnType<typeof createServerTestDatabase>>;
 
   beforeAll(async () => {
     proxy = await TcpProxy.start(target);
-    const database = await createServerTestDatabase(LOCAL_POSTGRES_URL, {
+    database = await createServerTestDatabase(LOCAL_POSTGRES_URL, {
       connectPort: proxy.port,
     });
     t = await buildTestApp({ database });
@@ -94,6 +96,24 @@ describe('the app while PostgreSQL goes away and comes back', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });
 
+  // A client lent out for a transaction is heard by nobody but its user: a connection lost between
+  // two of its statements once took the whole process down (an 'error' event nobody listened to).
+  it('fails a transaction whose connection is cut between its statements, and goes on', async () => {
+    const { device } = await createPrimaryUser(t);
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      proxy.cut();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await tx.execute(sql`select 1`);
+    });
+    await expect(transaction).rejects.toThrow();
+    const recovered = await eventually(
+      () => device.get('/api/user'),
+      (res) => res.statusCode === 200,
+    );
+    expect(recovered.statusCode).toBe(200);
+  });
+
   it('survives connections dropped mid-query and while idle, again and again', async () => {
     const { device } = await createPrimaryUser(t);
     for (let round = 0; round < 3; round += 1) {
@@ -140,7 +160,7 @@ describe('the real server process when PostgreSQL drops its connections', () => 
 
     await proxy.refuse();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(server.exitCode()).toBeUndefined();
+    expect(server.exitCode(), server.output()).toBeUndefined();
     const down = await fetch(`${server.baseUrl}/api/health`);
     expect(down.status).toBe(503);
 
@@ -150,6 +170,6 @@ describe('the real server process when PostgreSQL drops its connections', () => 
       (status) => status === 200,
     );
     expect(up).toBe(200);
-    expect(server.exitCode()).toBeUndefined();
+    expect(server.exitCode(), server.output()).toBeUndefined();
   });
 });

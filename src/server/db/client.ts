@@ -80,6 +80,8 @@ export function createPgliteDatabase(client: PGlite): Database {
 const CONNECT_TIMEOUT_MS = 5_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
+function ignoreLentClientError() {}
+
 export function createPostgresDatabase(connectionString: string): Database {
   const pool = new pg.Pool({
     connectionString,
@@ -94,6 +96,11 @@ export function createPostgresDatabase(connectionString: string): Database {
   let report: (error: Error) => void = (error) =>
     console.warn(`database connection lost: ${error.message}`);
   pool.on('error', (error) => report(error));
+  // The pool listens to a client only while it is idle. A client lent out (a transaction, between
+  // two of its statements or during one) that loses its connection emits 'error' too, and
+  // unheard that ends the process. Its own query already fails with the error, and the pool drops
+  // the client when it comes back unqueryable, so the listener has nothing more to do.
+  pool.on('connect', (client) => client.on('error', ignoreLentClientError));
   const db = drizzlePg(pool, { schema });
   return {
     db: db as unknown as Db,
