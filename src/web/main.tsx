@@ -1,114 +1,46 @@
-import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { AwakenRenderedPage } from './app/awaken-rendered-page';
-import { AppErrorBoundary, ApplicationErrorPage } from './app/application-error';
-import { createAppRouter, preloadFirstPage } from './app/router';
-import { readVisitorSnapshot } from './app/visitor-snapshot';
+// The app starts in steps, each in a task of its own: React, then the app's code, then the first
+// render or the adoption of a page rendered at build time. One script doing all of it held the
+// browser for the whole start, and a tap or a scroll waited behind it (issue 15 item 3, decision
+// 045). The build preloads every step's code with the page, so the steps wait on nothing.
 import './styles.css';
 
-declare global {
-  interface Window {
-    /** Set once the app is mounted, so a second execution of this script does nothing. */
-    __mementoMounted?: boolean;
-  }
+const START_FAILED =
+  'Memento could not load. Please refresh the page; if that does not help, clear your browser’s cache or open Memento in a new tab.';
+
+/** Lets the browser paint and answer input before the next step. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
-
-const ROOT_MISSING = 'Error: Application root element not found. Please refresh the page.';
-
-/** SPEC §8: permission prompts refused and dropped sockets are expected, not crashes. */
-function isExpectedRejection(reason: unknown): boolean {
-  if (!(reason instanceof Error)) return false;
-  return (
-    reason.name === 'NotAllowedError' ||
-    /permission/i.test(reason.message) ||
-    /websocket/i.test(reason.message)
-  );
-}
-
-function ignoreExpectedRejections() {
-  window.addEventListener('unhandledrejection', (event) => {
-    if (!isExpectedRejection(event.reason)) return;
-    event.preventDefault();
-    console.warn('Ignored browser error:', event.reason);
-  });
-}
-
-const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
 
 /**
- * After a redeploy an open tab asks for page chunks that no longer exist. Reload once to pick up
- * the new version instead of showing an error; a second failure goes to the error page.
+ * Waits for the page's first paint (a frame, then the task after it), so that the start never
+ * holds up the words a rendered page already carries. A tab opened in the background paints
+ * nothing until it is shown, so there it starts at once.
  */
-function reloadOnStaleChunks() {
-  window.addEventListener('vite:preloadError', (event) => {
-    if (sessionStorage.getItem(RELOADED_FOR_NEW_VERSION)) return;
-    event.preventDefault();
-    sessionStorage.setItem(RELOADED_FOR_NEW_VERSION, '1');
-    window.location.reload();
-  });
-  // Forget the reload once this version has run for a while, so a later redeploy reloads too.
-  window.setTimeout(() => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION), 30_000);
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState === 'hidden') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
-function showRootMissing() {
+/** The app's code did not arrive (a dropped connection): React cannot show its error page. */
+function showStartFailed(error: unknown) {
+  console.warn('Memento could not start', error);
+  const root = document.getElementById('root');
+  root?.removeAttribute('inert');
   const message = document.createElement('p');
-  message.textContent = ROOT_MISSING;
+  message.textContent = START_FAILED;
   message.setAttribute('role', 'alert');
   message.style.cssText = 'color:#b42318;font:600 1.25rem/1.5 system-ui,sans-serif;padding:2rem;';
-  document.body.appendChild(message);
+  (root ?? document.body).prepend(message);
 }
 
-function mount() {
-  const rootElement = document.getElementById('root');
-  if (!rootElement) {
-    showRootMissing();
-    return;
-  }
-  if (window.__mementoMounted) {
-    console.warn('Memento is already mounted; skipping a second mount.');
-    return;
-  }
-  window.__mementoMounted = true;
-  ignoreExpectedRejections();
-  reloadOnStaleChunks();
-
-  const visitor = readVisitorSnapshot(rootElement);
-  // `/` holds the sign-in page for a visitor: the address says so before the router starts.
-  if (visitor && visitor.path !== window.location.pathname) {
-    window.history.replaceState(window.history.state, '', visitor.path + window.location.hash);
-  }
-  const app = (
-    <StrictMode>
-      <AwakenRenderedPage>
-        <AppErrorBoundary>
-          <App router={createAppRouter()} visitor={visitor} />
-        </AppErrorBoundary>
-      </AwakenRenderedPage>
-    </StrictMode>
-  );
-  if (visitor) {
-    // The page is already on screen: React adopts it once the page's code is here. Should it
-    // differ from what the app renders, React renders afresh in the browser and says why here.
-    // As a transition, React hydrates in small slices and a tap in between is not held up.
-    void preloadFirstPage(visitor.path)
-      .catch((error: unknown) => console.warn('Loading the page ahead failed', error))
-      .then(() =>
-        startTransition(() => {
-          hydrateRoot(rootElement, app, {
-            onRecoverableError: (error) => console.warn('The rendered page was redrawn', error),
-          });
-        }),
-      );
-    return;
-  }
-  const root = createRoot(rootElement);
-  try {
-    root.render(app);
-  } catch (error) {
-    console.warn('Mounting Memento failed', error);
-    root.render(<ApplicationErrorPage />);
-  }
+async function start() {
+  await afterFirstPaint();
+  await import('react-dom/client');
+  await nextTask();
+  const { mount } = await import('./app/mount');
+  await nextTask();
+  await mount(nextTask);
 }
 
-mount();
+start().catch(showStartFailed);

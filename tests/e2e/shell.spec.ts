@@ -24,6 +24,39 @@ test('the first visit gives this browser a device id in local and session storag
   expect(await readDeviceId(page, 'session')).toBe(deviceId);
 });
 
+// Decisions 030 and 045: a visitor's first page arrives rendered and the app adopts the very
+// elements on screen, in small steps. Drawn again, it would flash and cost a phone the time the
+// rendering saved.
+test('the rendered first pages are taken over as they are, never drawn again', async ({ page }) => {
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+  });
+  // Marks the heading the HTML brought, before any script of the app has run.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const heading = document.querySelector('#root h1') as
+        (Element & { fromHtml?: boolean }) | null;
+      if (heading) heading.fromHtml = true;
+    });
+  });
+  for (const [address, heading] of [
+    ['/', 'Sign In'],
+    ['/auth', 'Sign In'],
+    ['/features', 'Features & Pricing'],
+  ] as const) {
+    await page.goto(address);
+    await expect(page.locator('#root')).not.toHaveAttribute('inert');
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    const isAdopted = await page.evaluate(
+      () =>
+        (document.querySelector('#root h1') as { fromHtml?: boolean } | null)?.fromHtml === true,
+    );
+    expect(isAdopted, `${address}: the heading on screen is the one the HTML brought`).toBe(true);
+  }
+  expect(warnings.filter((text) => /redrawn|could not start|hydrat/i.test(text))).toEqual([]);
+});
+
 test('a stored device id that is not a UUID is thrown away and replaced', async ({ page }) => {
   await openApp(page, '/auth');
   await page.evaluate(() => {

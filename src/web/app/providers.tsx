@@ -4,7 +4,7 @@ import { useToasts } from '@web/components/ui/use-toast';
 import { AuthProvider } from '@web/features/auth/auth-provider';
 import { DeviceProvider } from '@web/features/device/device-provider';
 import { createQueryClient } from './query-client';
-import { seedVisitorQueries, type TVisitorSnapshot } from './visitor-snapshot';
+import { RenderedPageContext, seedVisitorQueries, type TVisitorSnapshot } from './visitor-snapshot';
 
 const Toaster = lazy(() =>
   import('@web/components/ui/toast').then((module) => ({ default: module.Toaster })),
@@ -38,9 +38,11 @@ export function AppProviders({ children, visitor }: AppProvidersProps) {
   });
   return (
     <QueryClientProvider client={queryClient}>
-      <DeviceProvider isVisitorPage={visitor !== null}>
-        <AuthProvider>{children}</AuthProvider>
-      </DeviceProvider>
+      <RenderedPageContext.Provider value={visitor?.path ?? null}>
+        <DeviceProvider isVisitorPage={visitor !== null}>
+          <AuthProvider>{children}</AuthProvider>
+        </DeviceProvider>
+      </RenderedPageContext.Provider>
       <LazyToaster />
     </QueryClientProvider>
   );

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { CONFIG_ELEMENT_ID } from '@shared/domain/first-paint';
 import type { TPublicConfig } from '@shared/schemas/config';
@@ -34,4 +35,18 @@ export function readVisitorSnapshot(root: HTMLElement): TVisitorSnapshot | null 
 export function seedVisitorQueries(queryClient: QueryClient, snapshot: TVisitorSnapshot): void {
   queryClient.setQueryData(CONFIG_QUERY_KEY, snapshot.config);
   queryClient.setQueryData(USER_QUERY_KEY, null);
+}
+
+/** The path of the page this visit arrived rendered, or null (AppProviders provides it). */
+export const RenderedPageContext = createContext<string | null>(null);
+
+/**
+ * Whether `pathname` is the page this visit arrived rendered. React hydrates what a Suspense
+ * boundary holds only after the rest has been adopted and its effects have run; an update from
+ * one of them (the device registering) then made React adopt the whole page in one long,
+ * uninterruptible step. Without the boundary, the page is adopted in the same small slices as
+ * everything around it (decision 045).
+ */
+export function useIsRenderedPage(pathname: string): boolean {
+  return useContext(RenderedPageContext) === pathname;
 }

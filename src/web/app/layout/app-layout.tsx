@@ -1,10 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { hasCloudSync } from '@shared/domain/plans';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
+import { useIsRenderedPage } from '../visitor-snapshot';
 import { SiteHeader } from './site-header';
 
 const CloudSync = lazy(() => import('@web/features/sync/cloud-sync'));
@@ -23,6 +24,8 @@ function CloudSyncMount() {
 }
 
 export function AppLayout() {
+  // The page this visit arrived rendered has its code already (mount.tsx): nothing to wait for.
+  const isRenderedPage = useIsRenderedPage(useLocation().pathname);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -38,9 +41,13 @@ export function AppLayout() {
         tabIndex={-1}
         className="flex w-full flex-1 flex-col px-4 py-6 outline-none sm:px-6 sm:py-10"
       >
-        <Suspense fallback={<PageSpinner />}>
+        {isRenderedPage ? (
           <Outlet />
-        </Suspense>
+        ) : (
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        )}
       </main>
       <SiteFooter />
       <CloudSyncMount />

@@ -1,0 +1,115 @@
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app';
+import { AwakenRenderedPage } from './awaken-rendered-page';
+import { AppErrorBoundary, ApplicationErrorPage } from './application-error';
+import { createAppRouter, preloadFirstPage } from './router';
+import { readVisitorSnapshot } from './visitor-snapshot';
+
+declare global {
+  interface Window {
+    /** Set once the app is mounted, so a second execution of this script does nothing. */
+    __mementoMounted?: boolean;
+  }
+}
+
+const ROOT_MISSING = 'Error: Application root element not found. Please refresh the page.';
+
+/** SPEC §8: permission prompts refused and dropped sockets are expected, not crashes. */
+function isExpectedRejection(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return false;
+  return (
+    reason.name === 'NotAllowedError' ||
+    /permission/i.test(reason.message) ||
+    /websocket/i.test(reason.message)
+  );
+}
+
+function ignoreExpectedRejections() {
+  window.addEventListener('unhandledrejection', (event) => {
+    if (!isExpectedRejection(event.reason)) return;
+    event.preventDefault();
+    console.warn('Ignored browser error:', event.reason);
+  });
+}
+
+const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
+
+/**
+ * After a redeploy an open tab asks for page chunks that no longer exist. Reload once to pick up
+ * the new version instead of showing an error; a second failure goes to the error page.
+ */
+function reloadOnStaleChunks() {
+  window.addEventListener('vite:preloadError', (event) => {
+    if (sessionStorage.getItem(RELOADED_FOR_NEW_VERSION)) return;
+    event.preventDefault();
+    sessionStorage.setItem(RELOADED_FOR_NEW_VERSION, '1');
+    window.location.reload();
+  });
+  // Forget the reload once this version has run for a while, so a later redeploy reloads too.
+  window.setTimeout(() => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION), 30_000);
+}
+
+function showRootMissing() {
+  const message = document.createElement('p');
+  message.textContent = ROOT_MISSING;
+  message.setAttribute('role', 'alert');
+  message.style.cssText = 'color:#b42318;font:600 1.25rem/1.5 system-ui,sans-serif;padding:2rem;';
+  document.body.appendChild(message);
+}
+
+/**
+ * Mounts the app on the root element; on a page rendered at build time, hydrates it. Runs in
+ * steps with `nextTask` between them (main.tsx), so no one step holds the browser for long.
+ */
+export async function mount(nextTask: () => Promise<void>): Promise<void> {
+  const rootElement = document.getElementById('root');
+  if (!rootElement) {
+    showRootMissing();
+    return;
+  }
+  if (window.__mementoMounted) {
+    console.warn('Memento is already mounted; skipping a second mount.');
+    return;
+  }
+  window.__mementoMounted = true;
+  ignoreExpectedRejections();
+  reloadOnStaleChunks();
+
+  const visitor = readVisitorSnapshot(rootElement);
+  // `/` holds the sign-in page for a visitor: the address says so before the router starts.
+  if (visitor && visitor.path !== window.location.pathname) {
+    window.history.replaceState(window.history.state, '', visitor.path + window.location.hash);
+  }
+  const app = (
+    <StrictMode>
+      <AwakenRenderedPage>
+        <AppErrorBoundary>
+          <App router={createAppRouter()} visitor={visitor} />
+        </AppErrorBoundary>
+      </AwakenRenderedPage>
+    </StrictMode>
+  );
+  if (visitor) {
+    // The page is already on screen: React adopts it once the page's code is here. Should it
+    // differ from what the app renders, React renders afresh in the browser and says why here.
+    // As a transition, React hydrates in small slices and a tap in between is not held up.
+    await preloadFirstPage(visitor.path).catch((error: unknown) =>
+      console.warn('Loading the page ahead failed', error),
+    );
+    await nextTask();
+    startTransition(() => {
+      hydrateRoot(rootElement, app, {
+        onRecoverableError: (error) => console.warn('The rendered page was redrawn', error),
+      });
+    });
+    return;
+  }
+  const root = createRoot(rootElement);
+  try {
+    root.render(app);
+  } catch (error) {
+    console.warn('Mounting Memento failed', error);
+    root.render(<ApplicationErrorPage />);
+  }
+}
