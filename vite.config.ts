@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -23,9 +23,10 @@ function prerenderFirstPages(): Plugin {
     configResolved(config) {
       resolved = config;
     },
-    async closeBundle() {
-      if (resolved.build.ssr) return;
+    async closeBundle(error?: Error) {
       const outDir = resolved.build.outDir;
+      // A build that failed has no index.html to render into: its own error is the one to read.
+      if (error || resolved.build.ssr || !existsSync(path.join(outDir, 'index.html'))) return;
       const renderDir = path.join(outDir, '..', '.prerender');
       await build({
         configFile: resolved.configFile,
@@ -76,9 +77,9 @@ function precompressAssets(): Plugin {
     configResolved(config) {
       resolved = config;
     },
-    closeBundle() {
-      if (resolved.build.ssr) return;
+    closeBundle(error?: Error) {
       const assetsDir = path.join(resolved.build.outDir, resolved.build.assetsDir);
+      if (error || resolved.build.ssr || !existsSync(assetsDir)) return;
       for (const name of readdirSync(assetsDir)) {
         if (!/\.(js|css)$/.test(name)) continue;
         const content = readFileSync(path.join(assetsDir, name));
@@ -107,6 +108,12 @@ function preloadStartSteps(): Plugin {
       order: 'post',
       handler(_html, { bundle, chunk }) {
         if (!bundle || !chunk) return [];
+        // A step the entry also imports statically would run in the entry's own task, and a
+        // failure to fetch it would leave the page without its message (main.tsx).
+        const eager = chunk.imports.filter((fileName) => chunk.dynamicImports.includes(fileName));
+        if (eager.length > 0) {
+          throw new Error(`The entry imports its start steps at once: ${eager.join(', ')}`);
+        }
         const files = new Set<string>();
         const visit = (fileName: string) => {
           const imported = bundle[fileName];

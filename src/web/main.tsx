@@ -2,8 +2,10 @@
 // render or the adoption of a page rendered at build time. One script doing all of it held the
 // browser for the whole start, and a tap or a scroll waited behind it (issue 15 item 3, decision
 // 045). The build preloads every step's code with the page, so the steps wait on nothing.
+import { showPlainAlert } from './lib/plain-alert';
 import './styles.css';
 
+const ROOT_MISSING = 'Error: Application root element not found. Please refresh the page.';
 const START_FAILED =
   'Memento could not load. Please refresh the page; if that does not help, clear your browser’s cache or open Memento in a new tab.';
 
@@ -27,20 +29,21 @@ function showStartFailed(error: unknown) {
   console.warn('Memento could not start', error);
   const root = document.getElementById('root');
   root?.removeAttribute('inert');
-  const message = document.createElement('p');
-  message.textContent = START_FAILED;
-  message.setAttribute('role', 'alert');
-  message.style.cssText = 'color:#b42318;font:600 1.25rem/1.5 system-ui,sans-serif;padding:2rem;';
-  (root ?? document.body).prepend(message);
+  showPlainAlert(START_FAILED, root ?? document.body);
 }
 
 async function start() {
+  const rootElement = document.getElementById('root');
+  if (!rootElement) {
+    showPlainAlert(ROOT_MISSING);
+    return;
+  }
   await afterFirstPaint();
   await import('react-dom/client');
   await nextTask();
   const { mount } = await import('./app/mount');
   await nextTask();
-  await mount(nextTask);
+  await mount(rootElement, nextTask);
 }
 
 start().catch(showStartFailed);

@@ -57,6 +57,18 @@ test('the rendered first pages are taken over as they are, never drawn again', a
   expect(warnings.filter((text) => /redrawn|could not start|hydrat/i.test(text))).toEqual([]);
 });
 
+test('when the app’s code cannot be fetched, the page says so and what to do', async ({ page }) => {
+  // A connection that drops after the page came: the app's own code never arrives.
+  await page.route(/\/assets\/app-[^/]+\.js$/, (route) => route.abort('internetdisconnected'));
+  await page.goto('/auth');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Memento could not load. Please refresh the page; if that does not help, clear your browser’s cache or open Memento in a new tab.',
+  );
+  // The rendered page stays readable and is no longer held still.
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+});
+
 test('a stored device id that is not a UUID is thrown away and replaced', async ({ page }) => {
   await openApp(page, '/auth');
   await page.evaluate(() => {

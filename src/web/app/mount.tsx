@@ -13,8 +13,6 @@ declare global {
   }
 }
 
-const ROOT_MISSING = 'Error: Application root element not found. Please refresh the page.';
-
 /** SPEC §8: permission prompts refused and dropped sockets are expected, not crashes. */
 function isExpectedRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
@@ -50,24 +48,14 @@ function reloadOnStaleChunks() {
   window.setTimeout(() => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION), 30_000);
 }
 
-function showRootMissing() {
-  const message = document.createElement('p');
-  message.textContent = ROOT_MISSING;
-  message.setAttribute('role', 'alert');
-  message.style.cssText = 'color:#b42318;font:600 1.25rem/1.5 system-ui,sans-serif;padding:2rem;';
-  document.body.appendChild(message);
-}
-
 /**
  * Mounts the app on the root element; on a page rendered at build time, hydrates it. Runs in
  * steps with `nextTask` between them (main.tsx), so no one step holds the browser for long.
  */
-export async function mount(nextTask: () => Promise<void>): Promise<void> {
-  const rootElement = document.getElementById('root');
-  if (!rootElement) {
-    showRootMissing();
-    return;
-  }
+export async function mount(
+  rootElement: HTMLElement,
+  nextTask: () => Promise<void>,
+): Promise<void> {
   if (window.__mementoMounted) {
     console.warn('Memento is already mounted; skipping a second mount.');
     return;
