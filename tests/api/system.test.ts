@@ -122,6 +122,15 @@ describe('serving the web app', () => {
       expect(asset.body).toBe('console.log("hi")');
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // A script is no document: it goes without the page's policies, not without the ones
+      // that keep it a script for this origin only.
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(asset.headers['content-security-policy']).toBeUndefined();
+      expect(asset.headers['x-frame-options']).toBeUndefined();
+      expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
 
       writeFileSync(path.join(webDir, 'assets', 'app-rebuilt456.js'), 'console.log("new")');
       // Asked again with its ETag (pages are revalidated on every visit): 304, no body. A new
@@ -149,6 +158,9 @@ describe('serving the web app', () => {
       const missing = await web.app.inject({ method: 'GET', url: '/assets/app-old999.js' });
       expect(missing.statusCode).toBe(404);
       expect(missing.headers['content-type']).toContain('application/json');
+      // Whatever else asks under /assets/ is answered with every header.
+      const other = await web.app.inject({ method: 'GET', url: '/assets/../index.html' });
+      expect(other.headers['content-security-policy']).toContain("default-src 'self'");
     } finally {
       await web.close();
     }
