@@ -51,7 +51,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<
     Object.entries(headers).filter(([name]) => !DOCUMENT_ONLY_HEADERS.includes(name)),
   );
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SCRIPT_OR_STYLESHEET.test(request.url) ? subresourceHeaders : headers);
+    const isSubresource =
+      request.url.startsWith('/assets/') && SCRIPT_OR_STYLESHEET.test(request.url);
+    reply.headers(isSubresource ? subresourceHeaders : headers);
     done();
   });
 }
