@@ -114,16 +114,18 @@ function preloadStartSteps(): Plugin {
         if (eager.length > 0) {
           throw new Error(`The entry imports its start steps at once: ${eager.join(', ')}`);
         }
-        const files = new Set<string>();
+        // What the entry imports statically, Vite preloads already.
+        const seen = new Set(chunk.imports);
+        const files: string[] = [];
         const visit = (fileName: string) => {
           const imported = bundle[fileName];
-          if (files.has(fileName) || imported?.type !== 'chunk') return;
-          files.add(fileName);
+          if (seen.has(fileName) || imported?.type !== 'chunk') return;
+          seen.add(fileName);
+          files.push(fileName);
           imported.imports.forEach(visit);
         };
         chunk.dynamicImports.forEach(visit);
-        chunk.imports.forEach((fileName) => files.delete(fileName));
-        return [...files].map((fileName) => ({
+        return files.map((fileName) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
           injectTo: 'head' as const,

@@ -76,21 +76,6 @@ function makeDatabaseTemplate() {
   renameSync(partial, DATABASE_TEMPLATE);
 }
 
-export async function buildServer() {
-  rmSync(path.join(root, 'dist/server'), { recursive: true, force: true });
-  rmSync(DATABASE_TEMPLATE, { recursive: true, force: true });
-  await build({
-    ...BUNDLE_OPTIONS,
-    entryPoints,
-    outdir: 'dist/server',
-    // Separate chunks for what is loaded only when configured (the S3 client, Redis, SMTP).
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    sourcemap: true,
-  });
-  makeDatabaseTemplate();
-}
-
 /** How the server is bundled: what stays in node_modules, for which Node, as which modules. */
 const BUNDLE_OPTIONS = {
   absWorkingDir: root,
@@ -105,6 +90,21 @@ const BUNDLE_OPTIONS = {
   },
   logLevel: 'warning',
 };
+
+export async function buildServer() {
+  rmSync(path.join(root, 'dist/server'), { recursive: true, force: true });
+  rmSync(DATABASE_TEMPLATE, { recursive: true, force: true });
+  await build({
+    ...BUNDLE_OPTIONS,
+    entryPoints,
+    outdir: 'dist/server',
+    // Separate chunks for what is loaded only when configured (the S3 client, Redis, SMTP).
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: true,
+  });
+  makeDatabaseTemplate();
+}
 
 /**
  * One more program bundled as the server is (for a benchmark's bare baseline to start as the

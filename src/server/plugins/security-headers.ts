@@ -42,8 +42,9 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-dns-prefetch-control',
 ];
 
-/** The web build's hashed scripts and stylesheets (never a page: nothing else lives there). */
-const SCRIPT_OR_STYLESHEET = /^\/assets\/[^?#]+\.(?:js|css)(?:[?#]|$)/;
+/** The web build's hashed scripts and stylesheets live under /assets/ (never a page). */
+const ASSETS = '/assets/';
+const SCRIPT_OR_STYLESHEET_END = /\.(?:js|css)(?:[?#]|$)/;
 
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>) {
   const headers = computeSecurityHeaders(options);
@@ -52,7 +53,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<
   );
   app.addHook('onRequest', (request, reply, done) => {
     const isSubresource =
-      request.url.startsWith('/assets/') && SCRIPT_OR_STYLESHEET.test(request.url);
+      request.url.startsWith(ASSETS) && SCRIPT_OR_STYLESHEET_END.test(request.url);
     reply.headers(isSubresource ? subresourceHeaders : headers);
     done();
   });
