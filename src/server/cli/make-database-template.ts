@@ -2,7 +2,12 @@
 // 036). Makes a new PGlite cluster at <directory> with every migration applied, for a first start
 // to copy instead of running initdb and the migrations itself.
 import { rmSync } from 'node:fs';
-import { createPgliteDatabase, createPgliteDirectory, openPgliteDirectory } from '../db/client';
+import {
+  createPgliteDatabase,
+  createPgliteDirectory,
+  openPgliteDirectory,
+  shrinkNewCluster,
+} from '../db/client';
 
 const directory = process.argv[2];
 if (!directory) {
@@ -11,6 +16,8 @@ if (!directory) {
 }
 rmSync(directory, { recursive: true, force: true });
 await createPgliteDirectory(directory);
-const database = createPgliteDatabase(await openPgliteDirectory(directory));
+const client = await openPgliteDirectory(directory);
+const database = createPgliteDatabase(client);
 await database.migrate();
+await shrinkNewCluster(client);
 await database.close();

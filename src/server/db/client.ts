@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { copyPrivateTree } from '../lib/data-dir';
 import { PROJECT_ROOT } from '../lib/paths';
 import { preparedPgliteQuery } from './pglite-statements';
 import * as schema from './schema';
@@ -134,6 +135,23 @@ export const PGLITE_START_PARAMS = [
 ];
 
 /**
+ * A new cluster made smaller for copying (decision 047): the app uses the `postgres` database
+ * only, so `template0` (a pristine copy kept for CREATE DATABASE … TEMPLATE template0, 300 files)
+ * goes; `template1` stays, as PostgreSQL's tools expect it. The write-ahead log then moves to a
+ * new segment and a checkpoint deletes the old one (`wal_recycle` off: recycled, it would keep its
+ * 9 MB of old records), so the one segment left is zeros past the checkpoint's page. Used for the
+ * build's template (a first start copies it, leaving those zeros as a hole) and the API tests'.
+ */
+export async function shrinkNewCluster(client: PGlite): Promise<void> {
+  // One statement a call: DROP DATABASE refuses to run inside a string of several.
+  await client.exec("UPDATE pg_database SET datistemplate = false WHERE datname = 'template0'");
+  await client.exec('DROP DATABASE template0');
+  await client.exec('SET wal_recycle = off');
+  await client.query('SELECT pg_switch_wal()');
+  await client.exec('CHECKPOINT');
+}
+
+/**
  * A new, migrated PGlite cluster that the server build makes (scripts/build-server.mjs, decision
  * 036): a first start copies it rather than running initdb and every migration.
  */
@@ -175,7 +193,7 @@ async function initialisePgliteDirectory(directory: string): Promise<void> {
   }
   const partial = `${directory}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  cpSync(DATABASE_TEMPLATE, partial, { recursive: true });
+  copyPrivateTree(DATABASE_TEMPLATE, partial);
   rmSync(directory, { recursive: true, force: true });
   renameSync(partial, directory);
 }
