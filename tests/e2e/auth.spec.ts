@@ -5,7 +5,7 @@ import {
   expect,
   makeUser,
   openApp,
-  registerUserThroughUi,
+  registerUser,
   signOutFromDashboard,
   submitSignIn,
   test,
@@ -150,7 +150,7 @@ test('the registration form says what is missing or wrong, and opens no terms un
 });
 
 test('signing in with the wrong password says so without saying more', async ({ page }) => {
-  const user = await registerUserThroughUi(page);
+  const user = await registerUser(page);
   await signOutFromDashboard(page);
 
   await submitSignIn(page, { username: user.username, password: 'Wrong&Password-1' });

@@ -196,27 +196,12 @@ export async function completeOnboarding(
 export type RegisteredUser = TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string };
 
 /**
- * Registers a unique user through the real UI, completes onboarding as a person would and waits
- * for the dashboard greeting. For the tests about registration and onboarding themselves.
- */
-export async function registerUserThroughUi(
-  page: Page,
-  overrides: Partial<TestUser> = {},
-): Promise<RegisteredUser> {
-  const user = makeUser(overrides);
-  await openApp(page, '/auth?mode=community');
-  await submitRegistration(page, user);
-  const { nextOfKin, code } = await completeOnboarding(page);
-  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
-  return { ...user, nextOfKin, emergencyCode: code };
-}
-
-/**
- * The same account as `registerUserThroughUi` (registered, next of kin saved and emailed their
- * code, setup completed), made with the requests the app itself sends, from inside the page (its
- * device id, its cookie), then the dashboard opened. Set-up for tests about what comes after:
- * clicking through the form and the four onboarding steps took most of such a test's time
- * (decision 031).
+ * A unique user as registration and onboarding leave them (registered, next of kin saved and
+ * emailed their code, setup completed), made with the requests the app itself sends, from inside
+ * the page (its device id, its cookie), then the dashboard opened. Set-up for tests about what
+ * comes after: clicking through the form and the four onboarding steps took most of such a test's
+ * time (decision 031). The tests of registration and onboarding themselves click through them
+ * (`submitRegistration`, `completeOnboarding`).
  */
 export async function registerUser(
   page: Page,

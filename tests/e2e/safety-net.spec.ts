@@ -7,7 +7,7 @@ import {
   makeNextOfKin,
   makeUser,
   openApp,
-  registerUserThroughUi,
+  registerUser,
   signOutFromDashboard,
   submitRegistration,
   submitSignIn,
@@ -200,7 +200,7 @@ test('break-glass: the next of kin resets the password with the emailed code, an
   page,
   newDevice,
 }) => {
-  const owner = await registerUserThroughUi(page, { firstName: 'Margaret' });
+  const owner = await registerUser(page, { firstName: 'Margaret' });
   const { nextOfKin } = owner;
   await signOutFromDashboard(page);
   const code = readCode(await waitForMail(nextOfKin.email, NEXT_OF_KIN_MAIL));
@@ -270,7 +270,7 @@ test('break-glass: the next of kin resets the password with the emailed code, an
 test('forgot password: the same answer for any email, the emailed code resets it, and the owner signs in', async ({
   page,
 }) => {
-  const owner = await registerUserThroughUi(page);
+  const owner = await registerUser(page);
   await signOutFromDashboard(page);
 
   await page.getByRole('button', { name: 'Forgot your password?' }).click();
@@ -320,7 +320,7 @@ test('the reset link in the email fills in the form and leaves no code in the ad
   page,
   baseURL,
 }) => {
-  const owner = await registerUserThroughUi(page);
+  const owner = await registerUser(page);
   await signOutFromDashboard(page);
   await page.getByRole('button', { name: 'Forgot your password?' }).click();
   await page.getByLabel('Email', { exact: true }).fill(owner.email);
@@ -356,7 +356,7 @@ test('the reset link in the email fills in the form and leaves no code in the ad
 test('the dashboard Reset Password dialog checks every field and changes the password', async ({
   page,
 }) => {
-  const owner = await registerUserThroughUi(page);
+  const owner = await registerUser(page);
   await page.getByRole('button', { name: 'Reset Password' }).click();
   const dialog = page.getByRole('dialog', { name: 'Reset Password' });
   await expect(dialog).toBeVisible();
@@ -396,7 +396,7 @@ test('the audit log lists the account’s events and shows a stranger’s attemp
   page,
   newDevice,
 }) => {
-  const owner = await registerUserThroughUi(page);
+  const owner = await registerUser(page);
   await openAuditLogs(page);
   for (const column of ['Time', 'Event', 'User', 'Status', 'Details']) {
     await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
@@ -427,7 +427,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('the audit log shows cards instead of a table', async ({ page }) => {
-    const owner = await registerUserThroughUi(page);
+    const owner = await registerUser(page);
     await page.goto('/audit-logs');
     const events = page.getByRole('list', { name: 'Your security events, newest first' });
     await expect(events).toBeVisible();
@@ -438,7 +438,7 @@ test.describe('on a phone', () => {
   });
 
   test('a next of kin’s sign-in reads as theirs, not the owner’s', async ({ page, newDevice }) => {
-    const owner = await registerUserThroughUi(page, { firstName: 'Albert' });
+    const owner = await registerUser(page, { firstName: 'Albert' });
     const kin = owner.nextOfKin;
     const phone = await newDevice();
     await signInAsRecipient(phone, kin.email, owner.emergencyCode);
@@ -461,7 +461,7 @@ test('a primary user whose device was wiped moves the account to a new device wi
   page,
   newDevice,
 }) => {
-  const owner = await registerUserThroughUi(page);
+  const owner = await registerUser(page);
 
   const replacement = await newDevice();
   await openApp(replacement, '/auth');
