@@ -474,6 +474,21 @@ describe('sessions', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  it('refuses a real session’s token under any signature but its own, after the real cookie was used', async () => {
+    const { device } = await createPrimaryUser(t);
+    // The server has now checked this cookie's signature, and remembers that it held.
+    expect((await device.get('/api/user')).statusCode).toBe(200);
+    const signed = device.sessionCookie!;
+    const token = signed.slice(0, signed.lastIndexOf('.'));
+    for (const forged of [`${token}.${'A'.repeat(43)}`, token, `${signed}A`, `x${signed}`]) {
+      const res = await device.get('/api/user', { cookie: `memento_session=${forged}` });
+      expect(res.statusCode, forged).toBe(401);
+    }
+    // The real cookie still works; the forged ones cleared it from the jar.
+    device.setSessionCookie(signed);
+    expect((await device.get('/api/user')).statusCode).toBe(200);
+  });
+
   it('POST /api/logout ends the session for good and audits it', async () => {
     const { device, user } = await createPrimaryUser(t);
     const before = await t.db.select().from(sessions).where(eq(sessions.userId, user.id));

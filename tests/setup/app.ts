@@ -150,6 +150,11 @@ export class TestDevice {
     return this.cookies.has('memento_session');
   }
 
+  /** The session cookie's value as the server signed it (token, a dot, the signature). */
+  get sessionCookie(): string | undefined {
+    return this.cookies.get('memento_session');
+  }
+
   async request(
     options: InjectOptions & { method: string; url: string },
   ): Promise<LightMyRequestResponse> {

@@ -5,11 +5,11 @@ import { MESSAGES } from '../../shared/domain/errors';
 import type { TConfig } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
-import { sha256 } from '../lib/crypto';
 import type { RequestContext } from '../modules/audit/audit.service';
 import { KeptAnswers } from '../modules/auth/kept-answers';
 import { findRequestContext, type TContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
+import { VerifiedCookies } from '../modules/auth/verified-cookies';
 import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
 import type { SessionUser } from '../modules/users/users.repository';
 
@@ -21,6 +21,8 @@ const SLIDE_AFTER_MS = 3600_000;
 const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
 /** Characters of kept answers a server holds (decision 042): about 600 libraries of 20 videos. */
 const KEPT_ANSWERS_BUDGET = 4_000_000;
+/** Session cookies whose signature a server remembers having checked (decision 048). */
+const VERIFIED_COOKIES_LIMIT = 5_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -119,6 +121,9 @@ export function registerRequestContext(
   app.decorateRequest('sessionSecondFactorAt', null);
   app.decorateRequest('contextReadAnswer', null);
   const kept = new KeptAnswers(KEPT_ANSWERS_BUDGET);
+  const verifiedCookies = new VerifiedCookies(VERIFIED_COOKIES_LIMIT, (cookie) =>
+    app.unsignCookie(cookie),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
@@ -136,13 +141,10 @@ export function registerRequestContext(
     }
     // The session cookie is checked before the one query that finds the device and the session.
     const cookie = request.cookies[SESSION_COOKIE];
-    let token: string | null = null;
-    if (cookie) {
-      const unsigned = request.unsignCookie(cookie);
-      if (unsigned.valid && unsigned.value) token = unsigned.value;
-      else clearSessionCookie(reply);
-    }
-    const idHash = token ? sha256(token) : null;
+    const verified = cookie ? verifiedCookies.verify(cookie) : null;
+    if (cookie && !verified) clearSessionCookie(reply);
+    const token = verified?.token ?? null;
+    const idHash = verified?.idHash ?? null;
     // A route's own read rides along (decision 033) unless its query string does not validate.
     const contextRead = request.routeOptions.config.contextRead;
     const readParams = contextRead?.params(request.query) ?? null;
