@@ -161,6 +161,17 @@ const ONE_ACCOUNTS_PAGE_UNCHANGED = defineKeptVersionCheck('audit_page_unchanged
 const EVERYONES_PAGE_UNCHANGED = defineKeptVersionCheck('audit_log_unchanged', (db) =>
   unchangedSince(db, null),
 );
+/**
+ * The lookups with the kept snapshot answered back only while the statement's own snapshot is
+ * that very one (decision 049). A snapshot is the oldest running transaction, one past the newest
+ * that has ended, and those below it still running: any commit since moves the second or takes
+ * one out of the third, so an equal snapshot means nothing at all has committed. No index of the
+ * log is asked (PostgreSQL sets up a subquery on every execution, run or not).
+ */
+const NOTHING_COMMITTED_SINCE = defineKeptVersionCheck('audit_nothing_committed', () => {
+  const kept = sql`${sql.placeholder('keptVersion')}::text`;
+  return sql<string | null>`case when pg_current_snapshot()::text = ${kept} then ${kept} end`;
+});
 
 /**
  * The audit log page, read with the request (decision 033), and kept by the server for the
@@ -187,6 +198,7 @@ export const AUDIT_PAGE_READ = defineKeptContextRead(
       kept.isAdmin && kept.params.filterUserId === null
         ? EVERYONES_PAGE_UNCHANGED(db)
         : ONE_ACCOUNTS_PAGE_UNCHANGED(db),
+    unchangedAtAll: NOTHING_COMMITTED_SINCE,
   },
   (query) => {
     const parsed = ZAuditLogQuery.safeParse(query);
