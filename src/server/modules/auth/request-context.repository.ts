@@ -162,8 +162,8 @@ const LISTS_VERSION: TKeptVersion = {
  * whose every change raises their lists version. With an answer kept, the request's statement is
  * `versioned.check`, the lookups and the version alone (after `versioned.unchangedAtAll`, where
  * there is one); only when the user, their admin flag or the version differs is the read asked
- * for, with the version it was read at. `size` says how much
- * an answer counts against the server's budget (`KeptAnswers`), in characters or near enough.
+ * for, with the version it was read at. `size` says how much an answer counts against the
+ * server's budget (`KeptAnswers`), in characters or near enough.
  */
 export function defineKeptContextRead<T>(
   name: string,
