@@ -64,9 +64,11 @@ export function securePrivateDataDir(dataDir: string): TDataDirReport {
   return { loosened };
 }
 
+const ZERO_PAGE = Buffer.alloc(PAGE_BYTES);
+
+/** Whether `bytes[start, end)` (at most a page) holds only zeros, compared as memory is. */
 function isAllZero(bytes: Buffer, start: number, end: number): boolean {
-  for (let index = start; index < end; index += 1) if (bytes[index] !== 0) return false;
-  return true;
+  return bytes.subarray(start, end).equals(ZERO_PAGE.subarray(0, end - start));
 }
 
 /**

@@ -81,14 +81,8 @@ export interface TContextRead<T> {
   readonly kept: TKeptRead<T> | null;
 }
 /** A kept read (`defineKeptContextRead`): how much an answer counts, how it is checked. */
-interface TKeptRead<T> {
+interface TKeptRead<T> extends Pick<TKeptVersion, 'check' | 'unchangedAtAll'> {
   sizeOf(value: T): number;
-  /**
-   * The lookups with the version the reader's answer stands at now (`readVersion`), given the
-   * read's placeholders and the version an answer was kept at (`keptVersion`).
-   */
-  check: TKeptVersion['check'];
-  unchangedAtAll: TKeptVersion['unchangedAtAll'];
 }
 /** What a kept read's answer is read at, and how a server asks whether it still stands. */
 export interface TKeptVersion {
