@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isSingleLine, SINGLE_LINE_MESSAGE } from './common';
 import { ZCreateUploadBody } from './cloud';
+import { ZVideoType } from './videos';
 
 /** Import from mobile (issue 13 item 5): a phone paired for a while to upload, nothing more. */
 export const PAIRING_HEADER = 'x-pairing-token';
@@ -40,11 +40,6 @@ export const ZPairingVideoBody = ZCreateUploadBody.extend({
     .int()
     .min(0)
     .max(24 * 60 * 60 * 1000),
-  mimeType: z
-    .string()
-    .trim()
-    .max(100)
-    .regex(/^video\/[a-z0-9.+-]+(;.*)?$/i, 'Only videos can be imported')
-    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
+  mimeType: ZVideoType('Only videos can be imported'),
 }).omit({ videoId: true });
 export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseVideoType, VIDEO_TYPE_MESSAGE } from '../domain/video-types';
 
 export const VIDEO_SYNC_STATUSES = ['local_only', 'pending_sync', 'synced', 'conflict'] as const;
 export type TVideoSyncStatus = (typeof VIDEO_SYNC_STATUSES)[number];
@@ -7,6 +8,18 @@ export type TVideoSyncStatus = (typeof VIDEO_SYNC_STATUSES)[number];
 export const MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024;
 
 const ZVideoId = z.uuid({ error: 'Video id must be a UUID' });
+
+/** A video's type, kept only in its one written form; any other type is refused with `message`. */
+export function ZVideoType(message: string) {
+  return z.string({ error: message }).transform((raw, ctx) => {
+    const type = normaliseVideoType(raw);
+    if (type === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return type;
+  });
+}
 
 /**
  * POST /api/videos: the server's index row for a local video (DESIGN.md principle 1). No title,
@@ -29,11 +42,7 @@ export const ZCreateVideoIndexBody = z.object({
       .int()
       .min(0)
       .max(24 * 60 * 60 * 1000),
-    mimeType: z
-      .string()
-      .trim()
-      .max(100)
-      .regex(/^video\/[a-z0-9.+-]+(;.*)?$/i, 'Only video recordings can be saved'),
+    mimeType: ZVideoType(VIDEO_TYPE_MESSAGE),
   }),
   createdAt: z.iso.datetime().optional(),
 });

@@ -2,6 +2,11 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
 import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
+import {
+  normaliseVideoType,
+  servedVideoType,
+  UNKNOWN_VIDEO_TYPE,
+} from '../../../shared/domain/video-types';
 import { CLOUD_MESSAGES, type TCloudStatus, type TPlayback } from '../../../shared/schemas/cloud';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
@@ -38,7 +43,9 @@ export async function getPlayback(
   deps: AppDeps,
   input: { user: SessionUser; videoId: string },
 ): Promise<TPlayback> {
-  const video = await findWatchableVideo(deps, input.user, input.videoId);
+  const found = await findWatchableVideo(deps, input.user, input.videoId);
+  // A row saved before the list of video types existed may hold any type: never pass it on.
+  const video = { ...found, mimeType: normaliseVideoType(found.mimeType) ?? UNKNOWN_VIDEO_TYPE };
   const expiresAt = Math.floor(Date.now() / 1000) + PLAYBACK_URL_SECONDS;
   const presigned = await deps.videoStore.presignedPlaybackUrl(video.cloudPath, video.mimeType);
   const url = presigned ?? signedContentUrl(deps, video, expiresAt);
@@ -111,9 +118,15 @@ export async function streamVideo(
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
   }
 
+  // Only ever a video to play (or, for an old row of another type, a file to save): the browser
+  // may not guess another type, show it as a page or run anything in it.
+  const served = servedVideoType(query.type);
   reply
     .header('accept-ranges', 'bytes')
-    .header('content-type', query.type)
+    .header('content-type', served.contentType)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', served.disposition)
+    .header('content-security-policy', "sandbox; default-src 'none'")
     .header('cache-control', 'private, max-age=300')
     .header('etag', `"${query.key}"`);
 

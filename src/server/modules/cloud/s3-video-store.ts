@@ -11,6 +11,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { servedVideoType } from '../../../shared/domain/video-types';
 import {
   hashStream,
   PART_URL_SECONDS,
@@ -53,11 +54,15 @@ export class S3VideoStore implements VideoStore {
   }
 
   async createMultipart(objectKey: string, mimeType: string) {
+    // Stored as a video only (S3 cannot keep a nosniff header with an object); every GET the app
+    // signs sets both again in any case.
+    const served = servedVideoType(mimeType);
     const created = await this.client.send(
       new CreateMultipartUploadCommand({
         Bucket: this.settings.bucket,
         Key: objectKey,
-        ContentType: mimeType,
+        ContentType: served.contentType,
+        ContentDisposition: served.disposition,
       }),
     );
     if (!created.UploadId) throw new Error('the store gave no upload id');
@@ -124,12 +129,14 @@ export class S3VideoStore implements VideoStore {
   }
 
   async presignedPlaybackUrl(objectKey: string, mimeType: string): Promise<string> {
+    const served = servedVideoType(mimeType);
     return getSignedUrl(
       this.client,
       new GetObjectCommand({
         Bucket: this.settings.bucket,
         Key: objectKey,
-        ResponseContentType: mimeType,
+        ResponseContentType: served.contentType,
+        ResponseContentDisposition: served.disposition,
       }),
       { expiresIn: PLAYBACK_URL_SECONDS },
     );
