@@ -265,7 +265,10 @@ export const mailQueue = pgTable(
   (t) => [index('mail_queue_due_idx').on(t.status, t.nextAttemptAt)],
 );
 
-/** One-time codes sent by email: password recovery and moving an account to a new device (D18). */
+/**
+ * One-time codes sent by email: password recovery, moving an account to a new device (D18),
+ * adding a device, and proving an account to link a sign-in provider to it.
+ */
 export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
@@ -273,9 +276,14 @@ export const oneTimeCodes = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose').$type<'password_reset' | 'device_move' | 'device_add'>().notNull(),
+    purpose: text('purpose')
+      .$type<'password_reset' | 'device_move' | 'device_add' | 'provider_link'>()
+      .notNull(),
     codeHash: text('code_hash').notNull(),
-    /** device_move: the device the account moves to; device_add: the device being added. */
+    /**
+     * device_move: the device the account moves to; device_add: the device being added;
+     * provider_link: the device the provider sign-in is finished on.
+     */
     deviceId: uuid('device_id'),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
