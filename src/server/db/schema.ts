@@ -355,6 +355,10 @@ export const videos = pgTable(
     index('videos_recipient_synced_idx')
       .on(t.recipientId, t.createdAt)
       .where(sql`${t.syncStatus} = 'synced'`),
+    // One owner row per stored object; the nightly sweep asks by key.
+    uniqueIndex('videos_cloud_path_idx')
+      .on(t.cloudPath)
+      .where(sql`${t.cloudPath} is not null`),
   ],
 );
 
@@ -396,8 +400,21 @@ export const uploads = pgTable(
       .on(t.videoId)
       .where(sql`${t.status} = 'active'`),
     index('uploads_user_status_idx').on(t.userId, t.status),
+    index('uploads_object_key_idx').on(t.objectKey),
   ],
 );
+
+/**
+ * Each run of the nightly sweep of stored objects that no row owns: claimed once a day across app
+ * servers, and what it removed (decision 051).
+ */
+export const orphanSweeps = pgTable('orphan_sweeps', {
+  id: serial('id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  objectsRemoved: integer('objects_removed').notNull().default(0),
+  uploadsRemoved: integer('uploads_removed').notNull().default(0),
+});
 
 /** SPEC §3 Tier downgrade record: cloud copies kept for a while after a move to free. */
 export const tierDowngrades = pgTable(
