@@ -146,6 +146,9 @@ export const PLANS: readonly TPlan[] = [
 /** Care homes may try the organisation plans free for this many days (SPEC §9). */
 export const CARE_HOME_TRIAL_DAYS = 30;
 
+/** Cloud copies are kept this long after a move to a plan without cloud sync (decision 022). */
+export const CLOUD_RETENTION_DAYS = 30;
+
 export function findPlan(tier: TTier): TPlan {
   return PLANS.find((plan) => plan.tier === tier) ?? PLANS[0]!;
 }
