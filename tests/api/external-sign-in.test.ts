@@ -6,12 +6,17 @@ import {
   devices,
   externalIdentities,
   externalSignInFlows,
+  oneTimeCodes,
   sessions,
   users,
 } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
-import type { TExternalPending, TSignInMethods } from '../../src/shared/schemas/external-sign-in';
+import type {
+  TExternalLinkCodeResponse,
+  TExternalPending,
+  TSignInMethods,
+} from '../../src/shared/schemas/external-sign-in';
 import type { TUser } from '../../src/shared/schemas/auth';
 import type { TPublicConfig } from '../../src/shared/schemas/config';
 import {
@@ -30,18 +35,22 @@ import {
   type ProviderPerson,
   type TestIdentityProvider,
 } from '../setup/oidc-idp.mjs';
+import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 
 type TProvider = 'google' | 'apple' | 'oidc';
 
 let idp: TestIdentityProvider;
+let smtp: TestSmtpServer;
 let t: TestApp;
 beforeAll(async () => {
   idp = await startTestIdentityProvider({ appUrls: [TEST_APP_URL] });
-  t = await buildTestApp({ env: idp.env });
+  smtp = await startSmtpServer();
+  t = await buildTestApp({ env: { ...idp.env, SMTP_URL: smtp.url } });
 });
 afterAll(async () => {
   await t.close();
   await idp.stop();
+  await smtp.close();
 });
 
 let counter = 0;
@@ -572,5 +581,301 @@ describe('linking and unlinking from the account', () => {
 
     const missing = await device.delete('/api/auth/identities/apple');
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('a provider that follows the standard: the email and name only from UserInfo', () => {
+  // Google and the installation's own provider answer as oidc-provider does by default
+  // (conformIdTokenClaims: the ID token carries only the subject); 'Apple' as Apple does: the
+  // email in the ID token, the name in its form POST, and no UserInfo endpoint at all.
+  let standard: TestIdentityProvider;
+  let appleLike: TestIdentityProvider;
+  let s: TestApp;
+  beforeAll(async () => {
+    standard = await startTestIdentityProvider({
+      appUrls: [TEST_APP_URL],
+      conformIdTokenClaims: true,
+    });
+    appleLike = await startTestIdentityProvider({ appUrls: [TEST_APP_URL], hasUserInfo: false });
+    s = await buildTestApp({
+      env: {
+        ...standard.env,
+        APPLE_ISSUER: appleLike.issuer,
+        APPLE_PRIVATE_KEY: appleLike.env.APPLE_PRIVATE_KEY!,
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    await standard.stop();
+    await appleLike.stop();
+  });
+
+  it('signs a new person up end to end with what UserInfo says', async () => {
+    const discovery = await fetch(`${standard.issuer}/.well-known/openid-configuration`);
+    expect(await discovery.json()).toMatchObject({ userinfo_endpoint: expect.any(String) });
+    const device = await TestDevice.create(s.app);
+    const email = uniqueEmail('nell');
+    const asked = standard.stats.userInfoAnswered;
+
+    expect(
+      await goThroughProvider(device, 'oidc', { email, firstName: 'Nell', lastName: 'Gwyn' }),
+    ).toBe('/auth?signIn=continue');
+    expect(standard.stats.userInfoAnswered).toBe(asked + 1);
+    expect((await device.get('/api/auth/external/pending')).json<TExternalPending>()).toMatchObject(
+      { step: 'terms', email, firstName: 'Nell' },
+    );
+    const finished = await device.post('/api/auth/external/finish', {
+      tosAccepted: true,
+      tosAcceptedAt: new Date().toISOString(),
+    });
+    expect(finished.statusCode, finished.body).toBe(200);
+    expect(finished.json<TUser>()).toMatchObject({ email, firstName: 'Nell', lastName: 'Gwyn' });
+    const [stored] = await s.db.select().from(users).where(eq(users.email, email));
+    expect(stored).toMatchObject({ authProvider: 'oidc', passwordHash: null });
+    const identities = await s.db
+      .select()
+      .from(externalIdentities)
+      .where(eq(externalIdentities.userId, stored!.id));
+    expect(identities).toEqual([
+      expect.objectContaining({ provider: 'oidc', subject: subjectFor(email), email }),
+    ]);
+
+    // Back again later: signed in on the subject alone.
+    await device.post('/api/logout');
+    expect(await goThroughProvider(device, 'oidc', { email })).toBe('/auth?signIn=continue');
+    const again = await device.post('/api/auth/external/finish', {});
+    expect(again.statusCode).toBe(200);
+    expect(again.json<TUser>().id).toBe(stored!.id);
+  });
+
+  it('takes whether the email is verified from UserInfo too', async () => {
+    const { user, device } = await createPrimaryUser(s);
+    await device.post('/api/logout');
+    await goThroughProvider(device, 'google', { email: user.email });
+    expect((await device.get('/api/auth/external/pending')).json<TExternalPending>()).toMatchObject(
+      { step: 'link', email: user.email, username: user.username },
+    );
+
+    const other = (await createPrimaryUser(s)).device.withoutCookies();
+    await goThroughProvider(other, 'google', { email: user.email, isEmailUnverified: true });
+    expect((await other.get('/api/auth/external/pending')).json<TExternalPending>()).toMatchObject({
+      step: 'link',
+      email: user.email,
+      username: null,
+    });
+  });
+
+  it('asks nothing of a provider without UserInfo (Apple): the ID token and its form POST do', async () => {
+    const device = await TestDevice.create(s.app);
+    const email = uniqueEmail('kit');
+    const user = await signUp(device, 'apple', { email, firstName: 'Kit', lastName: 'Marlowe' });
+    expect(user).toMatchObject({ email, firstName: 'Kit', lastName: 'Marlowe' });
+    expect(appleLike.stats.appleSecretsAccepted).toBe(1);
+    expect(appleLike.stats.userInfoAnswered).toBe(0);
+  });
+});
+
+describe('proving the matching account with an emailed code instead of its password', () => {
+  /** Back from the provider at the link step, with a code asked for and read from the mail. */
+  async function askForCode(device: TestDevice, provider: TProvider, email: string) {
+    expect(await goThroughProvider(device, provider, { email })).toBe('/auth?signIn=continue');
+    expect((await device.get('/api/auth/external/pending')).json<TExternalPending>().step).toBe(
+      'link',
+    );
+    const sentBefore = smtp.messages.length;
+    const res = await device.post('/api/auth/external/link-code', {});
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await smtp.waitFor(
+      (m) => smtp.messages.indexOf(m) >= sentBefore && m.to.includes(email),
+    );
+    return { answer: res.json<TExternalLinkCodeResponse>(), mail, code: extractCode(mail, 8) };
+  }
+
+  async function identitiesOf(userId: number) {
+    return t.db.select().from(externalIdentities).where(eq(externalIdentities.userId, userId));
+  }
+
+  async function codesOf(userId: number) {
+    return t.db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'provider_link')));
+  }
+
+  it('links a provider to an account that never set a password, and signs in', async () => {
+    const device = await TestDevice.create(t.app);
+    const email = uniqueEmail('wren');
+    const user = await signUp(device, 'google', { email, firstName: 'Wren' });
+    await device.post('/api/logout');
+
+    const { answer, mail, code } = await askForCode(device, 'apple', email);
+    expect(answer.message).toBe(
+      `We sent a code to ${answer.maskedEmail}. It works for 30 minutes.`,
+    );
+    expect(answer.maskedEmail).toMatch(/^w•+@example\.test$/);
+    expect(mail.subject).toBe('Your Memento code to sign in with Apple');
+    expect(mail.text).toContain('Dear Wren,');
+    expect(mail.text).toContain('Enter it there to link Apple to your account');
+    const [stored] = await codesOf(user.id);
+    expect(stored).toMatchObject({ deviceId: device.deviceId, attempts: 0, usedAt: null });
+    const lifetime = stored!.expiresAt.getTime() - stored!.createdAt.getTime();
+    expect(lifetime).toBeGreaterThan(29 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(30 * 60_000 + 1000);
+
+    // Codes are typed without regard to case or hyphens, as every emailed code is.
+    const res = await device.post('/api/auth/external/finish', {
+      code: code.toLowerCase().replace('-', ' '),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<TUser>()).toMatchObject({ id: user.id, deviceStatus: 'primary' });
+    expect((await device.get('/api/user')).json<TUser>().id).toBe(user.id);
+    expect((await identitiesOf(user.id)).map((row) => row.provider).sort()).toEqual([
+      'apple',
+      'google',
+    ]);
+    expect((await codesOf(user.id)).every((row) => row.usedAt !== null)).toBe(true);
+    const rows = await auditRowsOf(user.id);
+    expect(rows.slice(-2)).toEqual([
+      expect.objectContaining({
+        eventType: 'provider_linked',
+        successful: true,
+        deviceId: device.deviceId,
+        details: expect.objectContaining({
+          providerName: 'Apple',
+          message: 'proven with a code sent by email',
+        }),
+      }),
+      expect.objectContaining({ eventType: 'login', successful: true }),
+    ]);
+
+    // From now on Apple signs in by itself, and the used code proves nothing again.
+    await device.post('/api/logout');
+    expect(await goThroughProvider(device, 'apple', { email })).toBe('/auth?signIn=continue');
+    expect((await device.get('/api/auth/external/pending')).json<TExternalPending>().step).toBe(
+      'sign_in',
+    );
+    expect((await device.post('/api/auth/external/finish', {})).statusCode).toBe(200);
+  });
+
+  it('counts wrong codes: after five the code is dead, and nothing is linked', async () => {
+    const { user, device } = await createPrimaryUser(t);
+    await device.post('/api/logout');
+    const { code } = await askForCode(device, 'oidc', user.email);
+    const wrong = code.startsWith('A') ? 'BBBB-BBBB' : 'AAAA-AAAA';
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const res = await device.post('/api/auth/external/finish', { code: wrong });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'INVALID_CODE',
+        message: 'This code is not right or has expired. Please check it, or ask for a new one.',
+      });
+    }
+    const [stored] = await codesOf(user.id);
+    expect(stored!.attempts).toBe(5);
+
+    const right = await device.post('/api/auth/external/finish', { code });
+    expect([400, 429]).toContain(right.statusCode);
+    expect(device.hasSessionCookie).toBe(false);
+    expect(await identitiesOf(user.id)).toEqual([]);
+    const failures = (await auditRowsOf(user.id)).filter(
+      (row) => row.eventType === 'provider_linked' && !row.successful,
+    );
+    expect(failures.length).toBeGreaterThanOrEqual(5);
+    expect(failures[0]!.details).toMatchObject({ reason: 'wrong emailed code', provider: 'oidc' });
+  });
+
+  it('refuses an expired code; a new one works', async () => {
+    const { user, device } = await createPrimaryUser(t);
+    await device.post('/api/logout');
+    const first = await askForCode(device, 'google', user.email);
+    await t.db
+      .update(oneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oneTimeCodes.userId, user.id));
+    const expired = await device.post('/api/auth/external/finish', { code: first.code });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ code: 'INVALID_CODE' });
+    expect(await identitiesOf(user.id)).toEqual([]);
+
+    const sentBefore = smtp.messages.length;
+    expect((await device.post('/api/auth/external/link-code', {})).statusCode).toBe(200);
+    const mail = await smtp.waitFor(
+      (m) => smtp.messages.indexOf(m) >= sentBefore && m.to.includes(user.email),
+    );
+    const res = await device.post('/api/auth/external/finish', { code: extractCode(mail, 8) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await identitiesOf(user.id)).toEqual([
+      expect.objectContaining({ provider: 'google', email: user.email }),
+    ]);
+  });
+
+  it('a code for another account is useless', async () => {
+    const rose = await createPrimaryUser(t);
+    const lily = await createPrimaryUser(t);
+    await rose.device.post('/api/logout');
+    await lily.device.post('/api/logout');
+    const roseCode = (await askForCode(rose.device, 'oidc', rose.user.email)).code;
+    const lilyCode = (await askForCode(lily.device, 'oidc', lily.user.email)).code;
+
+    const crossed = await rose.device.post('/api/auth/external/finish', { code: lilyCode });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json()).toMatchObject({ code: 'INVALID_CODE' });
+    expect(await identitiesOf(rose.user.id)).toEqual([]);
+    expect(await identitiesOf(lily.user.id)).toEqual([]);
+    // Lily's own code is untouched by the wrong try on Rose's account.
+    expect((await codesOf(lily.user.id))[0]!.attempts).toBe(0);
+
+    expect(
+      (await rose.device.post('/api/auth/external/finish', { code: roseCode })).json<TUser>().id,
+    ).toBe(rose.user.id);
+    expect(
+      (await lily.device.post('/api/auth/external/finish', { code: lilyCode })).json<TUser>().id,
+    ).toBe(lily.user.id);
+  });
+
+  it('sends nothing to a device that could not open the account, and caps the requests', async () => {
+    const { user, device } = await createPrimaryUser(t);
+    const stranger = await TestDevice.create(t.app);
+    expect(await goThroughProvider(stranger, 'oidc', { email: user.email })).toBe(
+      '/auth?signIn=continue',
+    );
+    const refused = await stranger.post('/api/auth/external/link-code', {});
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      code: 'NOT_PRIMARY_DEVICE',
+      message: MESSAGES.notPrimaryDevice,
+    });
+    expect(await codesOf(user.id)).toEqual([]);
+
+    await device.post('/api/logout');
+    expect(await goThroughProvider(device, 'oidc', { email: user.email })).toBe(
+      '/auth?signIn=continue',
+    );
+    for (let request = 1; request <= 5; request += 1) {
+      expect((await device.post('/api/auth/external/link-code', {})).statusCode).toBe(200);
+    }
+    const capped = await device.post('/api/auth/external/link-code', {});
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json<{ message: string }>().message).toMatch(
+      /^We have sent several codes just now\. Please use the newest, or ask again in \d+ minutes?\.$/,
+    );
+    expect(await codesOf(user.id)).toHaveLength(5);
+  });
+
+  it('is only for the link step', async () => {
+    const device = await TestDevice.create(t.app);
+    expect(await goThroughProvider(device, 'google', { email: uniqueEmail('fern') })).toBe(
+      '/auth?signIn=continue',
+    );
+    const res = await device.post('/api/auth/external/link-code', {});
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      message: 'This sign-in does not need a code. Please continue.',
+    });
+    const none = await TestDevice.create(t.app);
+    const expired = await none.post('/api/auth/external/link-code', {});
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ code: 'SIGN_IN_EXPIRED' });
   });
 });

@@ -6,13 +6,15 @@ export declare const IDP_CLIENTS: {
 export declare function subjectFor(email: string): string;
 export interface TestIdentityProvider {
   issuer: string;
-  stats: { appleSecretsAccepted: number; appleSecretsRefused: number };
+  stats: { appleSecretsAccepted: number; appleSecretsRefused: number; userInfoAnswered: number };
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 export declare function startTestIdentityProvider(options: {
   appUrls: string[];
   issuerHost?: string;
+  conformIdTokenClaims?: boolean;
+  hasUserInfo?: boolean;
 }): Promise<TestIdentityProvider>;
 export interface ProviderPerson {
   email?: string;

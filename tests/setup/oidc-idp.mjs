@@ -63,10 +63,18 @@ function signInPage(uid, clientLabel) {
 /**
  * Starts the provider. `appUrls` are the Memento base URLs whose callbacks it accepts;
  * `issuerHost` 'localhost' makes it the same site as a Memento on http://localhost, so that
- * Apple's form POST brings back a SameSite=Lax cookie as it does over https with SameSite=None. Answers
- * the issuer, the settings Memento needs (as environment variables) and a way to stop it.
+ * Apple's form POST brings back a SameSite=Lax cookie as it does over https with SameSite=None.
+ * `conformIdTokenClaims` true (oidc-provider's own default, as the standard has it) keeps the
+ * email and name out of the ID token, so they come only from the UserInfo endpoint;
+ * `hasUserInfo` false leaves that endpoint out, as Apple does. Answers the issuer, the settings
+ * Memento needs (as environment variables) and a way to stop it.
  */
-export async function startTestIdentityProvider({ appUrls, issuerHost = '127.0.0.1' }) {
+export async function startTestIdentityProvider({
+  appUrls,
+  issuerHost = '127.0.0.1',
+  conformIdTokenClaims = false,
+  hasUserInfo = true,
+}) {
   const server = http.createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://${issuerHost}:${server.address().port}`;
@@ -79,7 +87,7 @@ export async function startTestIdentityProvider({ appUrls, issuerHost = '127.0.0
   const accounts = new Map();
   /** Accounts that authorized Apple's client before: Apple sends the name only the first time. */
   const appleAuthorized = new Set();
-  const stats = { appleSecretsAccepted: 0, appleSecretsRefused: 0 };
+  const stats = { appleSecretsAccepted: 0, appleSecretsRefused: 0, userInfoAnswered: 0 };
 
   const callbacksOf = (provider) => appUrls.map((url) => `${url}/auth/${provider}/callback`);
   const provider = new Provider(issuer, {
@@ -114,10 +122,11 @@ export async function startTestIdentityProvider({ appUrls, issuerHost = '127.0.0
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
     },
-    // Like Google and Apple: the person's email (and, for Google, name) are in the ID token.
-    conformIdTokenClaims: false,
+    // false is like Google and Apple: the person's email (and, for Google, name) are in the ID
+    // token.
+    conformIdTokenClaims,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, userinfo: { enabled: hasUserInfo } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const claims = accounts.get(sub);
@@ -185,6 +194,11 @@ export async function startTestIdentityProvider({ appUrls, issuerHost = '127.0.0
       '<noscript>',
       `<input type="hidden" name="user" value="${escapeHtml(user)}"/>\n<noscript>`,
     );
+  });
+
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'userinfo' && ctx.status === 200) stats.userInfoAnswered += 1;
   });
 
   const callback = provider.callback();

@@ -30,7 +30,8 @@ export interface TExternalProviderInfo {
  * GET /api/auth/external/pending: what is left to do after the provider answered.
  * - sign_in: nothing but to finish (the page does so at once);
  * - terms: a new account, once the Terms of Service are accepted;
- * - link: an account with this email exists, so its password is asked once before linking.
+ * - link: an account with this email exists, so its password (or a code emailed to it) is asked
+ *   once before linking.
  */
 export interface TExternalPending {
   provider: TExternalProvider;
@@ -48,8 +49,16 @@ export const ZExternalFinishBody = z.object({
   tosAccepted: z.literal(true, { error: MESSAGES.tosRequired }).optional(),
   tosAcceptedAt: z.iso.datetime({ error: MESSAGES.tosRequired }).optional(),
   password: z.string().max(256).optional(),
+  /** step link, instead of the password: the code from POST /api/auth/external/link-code. */
+  code: z.string().max(64).optional(),
 });
 export type TExternalFinishBody = z.input<typeof ZExternalFinishBody>;
+
+/** POST /api/auth/external/link-code: a code was emailed to the matching account. */
+export interface TExternalLinkCodeResponse {
+  message: string;
+  maskedEmail: string;
+}
 
 /** GET /api/auth/identities: the sign-in methods of the signed-in account. */
 export interface TSignInMethods {

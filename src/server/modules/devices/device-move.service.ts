@@ -69,15 +69,16 @@ export async function requestDeviceMove(
 }
 
 /**
- * Step 1 of moving the account to a device or adding one: a code to the account's email.
- * Requests are counted and recorded in one step, so parallel ones cannot overshoot (issue 14).
+ * Step 1 of moving the account to a device, adding one, or linking a sign-in provider on it: a
+ * code to the account's email. Requests are counted and recorded in one step, so parallel ones
+ * cannot overshoot.
  */
 export async function emailDeviceCode(
   deps: AppDeps,
   input: {
     user: SessionUser;
     device: DeviceRow;
-    purpose: 'device_move' | 'device_add';
+    purpose: 'device_move' | 'device_add' | 'provider_link';
     limit: KeyLimit;
     store: typeof addOneTimeCode;
     makeMail: (code: string) => OutgoingMail;

@@ -6,6 +6,7 @@ import {
   ZExternalFinishBody,
   ZExternalProviderParams,
   ZExternalStartBody,
+  type TExternalLinkCodeResponse,
   type TExternalPending,
   type TExternalStartResponse,
   type TSignInMethods,
@@ -21,6 +22,7 @@ import {
 import { toUserResponse } from '../users/users.presenter';
 import {
   completeAtCallback,
+  emailLinkCode,
   findPendingSignIn,
   finishExternalSignIn,
   listSignInMethods,
@@ -162,6 +164,16 @@ export const externalSignInRoutes =
         flowToken: readFlowToken(request),
         device: requireDevice(request),
       }),
+    );
+
+    app.post(
+      '/api/auth/external/link-code',
+      { config: { rateLimit } },
+      async (request): Promise<TExternalLinkCodeResponse> =>
+        emailLinkCode(deps, getRequestContext(request), {
+          flowToken: readFlowToken(request),
+          device: requireDevice(request),
+        }),
     );
 
     app.post(

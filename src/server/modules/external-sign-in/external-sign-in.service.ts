@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { normalizeCode } from '../../../shared/domain/codes';
 import type { TExternalProvider } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import {
@@ -8,14 +9,24 @@ import {
 } from '../../../shared/domain/external-sign-in-errors';
 import type {
   TExternalFinishBody,
+  TExternalLinkCodeResponse,
   TExternalPending,
   TSignInMethods,
 } from '../../../shared/schemas/external-sign-in';
 import type { AppDeps } from '../../app';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { randomToken, sha256 } from '../../lib/crypto';
+import { randomToken, sha256, verifySecret } from '../../lib/crypto';
+import {
+  ATTEMPT_POLICIES,
+  isFamiliarDevice,
+  releaseAttempt,
+  reserveAttempt,
+  type TAttemptPolicy,
+} from '../audit/attempt-guard';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { KEY_LIMITS, type KeyLimit } from '../audit/throttle';
+import { throttledMessage } from '../audit/throttle-messages';
 import {
   assertMaySignInHere,
   checkCredentials,
@@ -23,7 +34,16 @@ import {
   openSession,
   type SignedIn,
 } from '../auth/auth.service';
+import {
+  addOneTimeCode,
+  countWrongTry,
+  findLiveOneTimeCodes,
+  retireOneTimeCodes,
+} from '../auth/one-time-codes.repository';
+import { ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
+import { emailDeviceCode } from '../devices/device-move.service';
 import type { DeviceRow } from '../devices/devices.repository';
+import { providerLinkCodeMail } from '../mail/mail.templates';
 import {
   findPrimaryByEmail,
   findUserById,
@@ -43,10 +63,26 @@ import {
   type FlowRow,
   type IdentityRow,
 } from './external-sign-in.repository';
-import { readIdentity, type ProviderIdentity, type ProviderSettings } from './providers';
+import {
+  needsUserInfo,
+  readIdentity,
+  type ProviderIdentity,
+  type ProviderSettings,
+} from './providers';
 
 /** A sign-in with a provider must come back within 10 minutes, and each step works once. */
 export const FLOW_LIFETIME_MS = 10 * 60_000;
+
+/** Codes to prove an account for linking are asked for as often as codes to move a device. */
+const LINK_CODE_REQUESTS: KeyLimit = {
+  ...KEY_LIMITS.deviceMovePerAccount,
+  kind: 'provider_link:account',
+};
+/** And checked as reset codes are, counted apart from them. */
+const LINK_CODE_CHECKS: TAttemptPolicy = {
+  ...ATTEMPT_POLICIES.resetCode,
+  scope: 'provider_link_code',
+};
 
 interface FlowChecks {
   state: string;
@@ -237,7 +273,13 @@ export async function completeAtCallback(
       expectedNonce: checks.nonce,
       idTokenExpected: true,
     });
-    identity = readIdentity(tokens.claims()!, input.params.get('user') ?? undefined);
+    const idToken = tokens.claims()!;
+    // The subject check makes sure UserInfo speaks of the person the ID token names.
+    const userInfo =
+      tokens.access_token && needsUserInfo(idToken, client)
+        ? await oidc.fetchUserInfo(client, tokens.access_token, idToken.sub)
+        : undefined;
+    identity = readIdentity(idToken, userInfo, input.params.get('user') ?? undefined);
   } catch (cause) {
     deps.log.info({ err: cause, provider: settings.id }, 'external sign-in refused');
     const isCancelled =
@@ -356,6 +398,92 @@ export async function findPendingSignIn(
   };
 }
 
+/**
+ * Instead of the password (never set, or forgotten): a code to the matching account's email,
+ * for this device. Only a device that may open the account gets one sent, so a stranger
+ * elsewhere cannot fill the owner's inbox.
+ */
+export async function emailLinkCode(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { flowToken: string | null; device: DeviceRow },
+): Promise<TExternalLinkCodeResponse> {
+  const { settings, identity } = await findReturnedFlow(deps, input);
+  const resolved = await resolveStep(deps.db, settings.id, identity);
+  if (resolved.step !== 'link') {
+    throw new AppError('VALIDATION', 'This sign-in does not need a code. Please continue.');
+  }
+  const { user } = resolved;
+  await assertMaySignInHere(deps.db, context, {
+    user,
+    device: input.device,
+    auditDetails: auditDetailsFor(settings),
+  });
+  return emailDeviceCode(deps, {
+    user,
+    device: input.device,
+    purpose: 'provider_link',
+    limit: LINK_CODE_REQUESTS,
+    // Every code sent to this device works until it expires: asking again never spoils one
+    // already on its way.
+    store: addOneTimeCode,
+    makeMail: (code) =>
+      providerLinkCodeMail({
+        owner: user,
+        code,
+        providerName: settings.name,
+        deviceName: input.device.deviceName,
+      }),
+  });
+}
+
+/** The emailed code, throttled like a reset code; each wrong one also counts against the codes. */
+async function checkLinkCode(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { user: UserRow; device: DeviceRow; code: string; settings: ProviderSettings },
+): Promise<void> {
+  const { user, device } = input;
+  const slot = await reserveAttempt(deps.db, {
+    policy: LINK_CODE_CHECKS,
+    account: `user:${user.id}`,
+    deviceId: device.id,
+    ip: context.ip,
+    isFamiliarSource: await isFamiliarDevice(deps.db, [user.id], device.id),
+  });
+  const auditFailure = (reason: string) =>
+    recordAudit(deps.db, context, {
+      eventType: 'provider_linked',
+      userId: user.id,
+      username: user.username,
+      successful: false,
+      details: { ...auditDetailsFor(input.settings), reason },
+    });
+  if (!slot.isAllowed) {
+    await auditFailure(`throttled (${slot.reason})`);
+    throw new AppError('RATE_LIMITED', throttledMessage(slot));
+  }
+
+  const live = (
+    await findLiveOneTimeCodes(deps.db, user.id, 'provider_link', ONE_TIME_CODE_MAX_TRIES)
+  ).filter((row) => row.deviceId === device.id);
+  let isRight = false;
+  for (const candidate of live) {
+    if (await verifySecret(candidate.codeHash, normalizeCode(input.code))) {
+      isRight = true;
+      break;
+    }
+  }
+  if (!isRight) {
+    for (const row of live) await countWrongTry(deps.db, row.id);
+    await auditFailure(live.length > 0 ? 'wrong emailed code' : 'no live emailed code');
+    throw new AppError('INVALID_CODE', MESSAGES.deviceMoveCodeInvalid, {
+      code: MESSAGES.deviceMoveCodeInvalid,
+    });
+  }
+  await releaseAttempt(deps.db, slot);
+}
+
 /** Usernames for provider sign-ups, from the email's local part, made unique with digits. */
 async function chooseUsername(db: DbOrTx, email: string): Promise<string> {
   const local = (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9._-]/g, '');
@@ -414,21 +542,28 @@ export async function finishExternalSignIn(
   }
 
   if (resolved.step === 'link') {
-    if (!body.password) {
+    if (!body.password && !body.code) {
       throw new AppError('VALIDATION', 'Password is required', {
         password: 'Password is required',
       });
     }
     // Never linked on the email alone: the account's own password, throttled and audited as
-    // any sign-in.
-    const user = await checkCredentials(deps.db, context, {
-      device,
-      username: resolved.user.username,
-      password: body.password,
-    });
+    // any sign-in, or a code sent to the account's email.
+    const isByCode = Boolean(body.code);
+    let user = resolved.user;
+    if (body.code) {
+      await checkLinkCode(deps, context, { user, device, code: body.code, settings });
+    } else {
+      user = await checkCredentials(deps.db, context, {
+        device,
+        username: resolved.user.username,
+        password: body.password!,
+      });
+    }
     await assertMaySignInHere(deps.db, context, { user, device, auditDetails });
     return deps.db.transaction(async (tx) => {
       await endFlow(tx, flow, settings);
+      if (isByCode) await retireOneTimeCodes(tx, user.id, 'provider_link');
       await insertIdentity(tx, {
         userId: user.id,
         provider: settings.id,
@@ -440,7 +575,9 @@ export async function finishExternalSignIn(
         eventType: 'provider_linked',
         userId: user.id,
         username: user.username,
-        details: auditDetails,
+        details: isByCode
+          ? { ...auditDetails, message: 'proven with a code sent by email' }
+          : auditDetails,
       });
       return openSession(tx, context, { ...session, user });
     });

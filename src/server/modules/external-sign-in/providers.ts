@@ -22,7 +22,7 @@ export interface ProviderSettings {
   responseMode: 'query' | 'form_post';
 }
 
-/** Who the provider says the person is, from the ID token (never from the browser). */
+/** Who the provider says the person is, from the ID token and UserInfo (never from the browser). */
 export interface ProviderIdentity {
   subject: string;
   email: string | null;
@@ -171,10 +171,46 @@ function readAppleName(userParam: string | undefined): {
   }
 }
 
+const NAME_CLAIMS = ['name', 'given_name', 'family_name'] as const;
+
+/**
+ * A provider that follows the standard may keep the email and name out of the ID token and give
+ * them only from its UserInfo endpoint; asked only then, and only where there is one (Apple has
+ * none, and puts the email in the ID token).
+ */
+export function needsUserInfo(claims: oidc.IDToken, client: oidc.Configuration): boolean {
+  const lacksEmail = typeof claims.email !== 'string';
+  const lacksName = NAME_CLAIMS.every((claim) => readName(claims[claim]) === null);
+  return (lacksEmail || lacksName) && Boolean(client.serverMetadata().userinfo_endpoint);
+}
+
+/**
+ * The ID token's claims, with what it lacks taken from UserInfo. An email and whether it was
+ * verified always come from the same answer, so one source's flag never vouches for another's
+ * address.
+ */
+function mergeClaims(
+  idToken: oidc.IDToken,
+  userInfo: oidc.UserInfoResponse | undefined,
+): Record<string, unknown> & { sub: string } {
+  const merged: Record<string, unknown> & { sub: string } = { ...idToken };
+  if (!userInfo) return merged;
+  if (typeof idToken.email !== 'string' && typeof userInfo.email === 'string') {
+    merged.email = userInfo.email;
+    merged.email_verified = userInfo.email_verified;
+  }
+  for (const claim of NAME_CLAIMS) {
+    if (readName(merged[claim]) === null) merged[claim] = userInfo[claim];
+  }
+  return merged;
+}
+
 export function readIdentity(
-  claims: oidc.IDToken,
+  idToken: oidc.IDToken,
+  userInfo: oidc.UserInfoResponse | undefined,
   appleUserParam: string | undefined,
 ): ProviderIdentity {
+  const claims = mergeClaims(idToken, userInfo);
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null;
   // Apple sends booleans as strings.
   const isEmailVerified = claims.email_verified === true || claims.email_verified === 'true';
