@@ -146,6 +146,24 @@ export const PLANS: readonly TPlan[] = [
 /** Care homes may try the organisation plans free for this many days (SPEC §9). */
 export const CARE_HOME_TRIAL_DAYS = 30;
 
+/** The plans a person buys themselves through the payment provider (decision 056). */
+export const PAID_TIERS = [
+  'standard',
+  'premium',
+  'professional',
+] as const satisfies readonly TTier[];
+export type TPaidTier = (typeof PAID_TIERS)[number];
+
+/** The one paid plan that offers the care-home trial, once per account (decision 056). */
+export const TRIAL_TIER: TPaidTier = 'professional';
+
+/** After a failed payment the plan stays this many days while the card is put right (decision 056). */
+export const PAYMENT_GRACE_DAYS = 14;
+
+export function isPaidTier(tier: string): tier is TPaidTier {
+  return (PAID_TIERS as readonly string[]).includes(tier);
+}
+
 /** Cloud copies are kept this long after a move to a plan without cloud sync (decision 022). */
 export const CLOUD_RETENTION_DAYS = 30;
 
