@@ -23,6 +23,32 @@ export function PlanBadge({ badge }: { badge: TPlan['badge'] }) {
   );
 }
 
+/** The remembered choice while payments are not taken (decision 021). */
+export function ComingSoon({ plan }: { plan: TPlan }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <Button size="lg" disabled aria-describedby={`coming-soon-${plan.tier}`}>
+        <Clock aria-hidden="true" />
+        Coming Soon
+      </Button>
+      <p id={`coming-soon-${plan.tier}`} role="status" className="text-base">
+        We have noted that you chose {plan.name}. Paying for a plan is not available yet; your
+        videos and recipients stay as they are in the meantime.
+      </p>
+    </div>
+  );
+}
+
+/** The plan the account is on now. */
+export function CurrentPlanMark() {
+  return (
+    <p className="flex min-h-12 items-center gap-2 rounded-lg bg-success-soft px-4 text-base font-semibold text-success">
+      <Check className="size-5" aria-hidden="true" />
+      Your current plan
+    </p>
+  );
+}
+
 /**
  * SPEC §2 and §4: signed out, a plan leads to /auth (the free plan to /auth?mode=community);
  * signed in, the choice is remembered and, until billing exists, shows 'Coming Soon'.
@@ -52,32 +78,12 @@ function PlanAction({ plan }: { plan: TPlan }) {
     );
   }
 
-  if (plan.tier === user.subscriptionTier) {
-    return (
-      <p className="flex min-h-12 items-center gap-2 rounded-lg bg-success-soft px-4 text-base font-semibold text-success">
-        <Check className="size-5" aria-hidden="true" />
-        Your current plan
-      </p>
-    );
-  }
+  if (plan.tier === user.subscriptionTier) return <CurrentPlanMark />;
 
   if (plan.tier === 'free') return null;
 
   const isChosen = choice?.tier === plan.tier;
-  if (isChosen && !config.data?.billingEnabled) {
-    return (
-      <div className="flex flex-col gap-2">
-        <Button size="lg" disabled aria-describedby={`coming-soon-${plan.tier}`}>
-          <Clock aria-hidden="true" />
-          Coming Soon
-        </Button>
-        <p id={`coming-soon-${plan.tier}`} role="status" className="text-base">
-          We have noted that you chose {plan.name}. Paying for a plan is not available yet; your
-          videos and recipients stay as they are in the meantime.
-        </p>
-      </div>
-    );
-  }
+  if (isChosen && !config.data?.billingEnabled) return <ComingSoon plan={plan} />;
 
   return (
     <Button

@@ -32,6 +32,7 @@ import { RecipientHome } from './recipient-home';
 import { VideoCountLine } from './video-count-line';
 import { type TKeptWhere, WelcomeBanner } from './welcome-banner';
 import { CloudLibrary } from '@web/features/sync/components/cloud-library';
+import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/sync/cloud-api';
 
@@ -118,6 +119,8 @@ export default function HomePage() {
         </p>
         {canManageSecurity && <VideoCountLine userId={user.id} />}
       </div>
+
+      <BillingNotice user={user} />
 
       {!isPrimaryDevice && user.isPrimary && !user.isAdmin && !user.isVIP && (
         <NonPrimaryDeviceAlert />

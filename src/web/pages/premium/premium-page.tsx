@@ -1,73 +1,82 @@
 import { Link } from 'react-router';
-import { Check, Clock, Sparkles } from 'lucide-react';
-import { findPlan } from '@shared/domain/plans';
+import { Sparkles } from 'lucide-react';
+import { hasFullAccess } from '@shared/domain/plans';
 import { Button } from '@web/components/ui/button';
-import { Card } from '@web/components/ui/card';
 import { useAuth } from '@web/features/auth/auth-provider';
+import {
+  CheckoutReturnNotice,
+  useCheckoutReturn,
+} from '@web/features/billing/components/checkout-return';
+import { PremiumPlans } from '@web/features/billing/components/premium-plans';
+import { hasPlanToDescribe, YourPlan } from '@web/features/billing/components/your-plan';
+import { useAppConfig } from '@web/features/config/config-api';
 import { PageIntro } from '@web/features/public-site/page-intro';
-import { usePlanChoice } from '@web/features/public-site/plan-choice';
 import { usePageTitle } from '@web/lib/use-page-title';
 
-const premium = findPlan('premium');
-
-/** SPEC §2 upgrade page. Payments do not exist yet, so the upgrade shows 'Coming Soon' (SPEC §8). */
+/**
+ * The plans page every upgrade leads to: the plans from the one list, the current one marked, and
+ * a button for each — checkout with billing switched on, the remembered choice with 'Coming Soon'
+ * without it (decision 021). An account holder with a plan sees how it stands and 'Manage billing'.
+ */
 export default function PremiumPage() {
-  usePageTitle('Upgrade to Premium');
   const { user } = useAuth();
-  const choice = usePlanChoice(user?.id);
-  const chosenPlan = choice ? findPlan(choice.tier) : null;
+  const config = useAppConfig();
+  const isAccountHolder = user?.category === 'primary';
+  const checkout = useCheckoutReturn({ enabled: isAccountHolder });
+  const billing = checkout.billingQuery.data;
+  const billingEnabled = billing?.enabled ?? config.data?.billingEnabled ?? false;
+  const hasPlan = user ? user.subscriptionTier !== 'free' || hasFullAccess(user) : false;
+  const title = hasPlan ? 'Your plan' : 'Upgrade to Premium';
+  usePageTitle(title);
 
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-8">
-      <PageIntro eyebrow="Upgrade" title="Upgrade to Premium">
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-8">
+      <PageIntro eyebrow="Plans" title={title}>
         <p>
-          Premium is for families who want every message everywhere: unlimited recipients, longer
-          messages and, when cloud sync arrives, your videos on all your devices with an automatic
-          backup.
+          {hasPlan
+            ? 'What your plan includes, what it costs and when it renews. You can change your plan or your card, see your invoices, or cancel in Manage billing.'
+            : 'Premium is for families who want every message everywhere: unlimited recipients, messages up to 10 minutes, and every message copied safely to the cloud so the people you love can watch on their own phone or computer.'}
         </p>
+        {!billingEnabled && (
+          <p className="mt-3">
+            Paying for a plan is not available yet. You can choose a plan and we will note it;
+            nothing is charged.
+          </p>
+        )}
       </PageIntro>
 
-      <Card className="flex flex-col gap-5 p-6 sm:p-8">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 className="text-2xl font-bold tracking-tight">{premium.name}</h2>
-          <p className="text-2xl font-bold text-primary">{premium.priceLabel}</p>
-        </div>
-        <ul className="flex flex-col gap-2 text-lg">
-          {[
-            ...premium.highlights,
-            'Unlimited device sync and automatic content backup (coming soon)',
-          ].map((line) => (
-            <li key={line} className="flex gap-2.5">
-              <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
-              <span>{line}</span>
-            </li>
-          ))}
-        </ul>
-        {user ? (
-          <div className="flex flex-col gap-3">
-            <Button size="lg" disabled className="self-start" aria-describedby="premium-status">
-              <Clock aria-hidden="true" />
-              Coming Soon
-            </Button>
-            <p id="premium-status" role="status" className="text-lg">
-              {chosenPlan ? `We have noted that you chose ${chosenPlan.name}. ` : ''}
-              Paying for a plan is not available yet. Your videos and recipients stay exactly as
-              they are in the meantime.
-            </p>
-          </div>
-        ) : (
-          <Button asChild size="lg" className="self-start">
-            <Link to="/auth">
-              <Sparkles aria-hidden="true" />
-              Sign in to upgrade
-            </Link>
-          </Button>
-        )}
-      </Card>
+      {user && <CheckoutReturnNotice phase={checkout.phase} billing={billing} />}
 
-      <Button asChild variant="link" className="self-start text-lg">
-        <Link to="/features">Compare all plans</Link>
-      </Button>
+      {user && isAccountHolder && billing && hasPlanToDescribe(user, billing) && (
+        <YourPlan user={user} billing={billing} />
+      )}
+
+      {user && !isAccountHolder && (
+        <p className="text-lg">
+          Plans are chosen by the person who records messages for you. Everything here is for them.
+        </p>
+      )}
+
+      {!user && (
+        <Button asChild size="lg" className="self-start">
+          <Link to="/auth">
+            <Sparkles aria-hidden="true" />
+            Sign in to upgrade
+          </Link>
+        </Button>
+      )}
+
+      <PremiumPlans context={{ user, billing, billingEnabled }} />
+
+      <div className="flex flex-col gap-1 text-lg">
+        <p>
+          Enterprise and Nonprofit plans for larger organisations and charities are arranged
+          directly with each organisation.
+        </p>
+        <Button asChild variant="link" className="self-start text-lg">
+          <Link to="/features">Compare all plans</Link>
+        </Button>
+      </div>
     </div>
   );
 }

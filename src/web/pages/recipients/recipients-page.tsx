@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trash2, UserPlus } from 'lucide-react';
@@ -17,6 +17,7 @@ import { HouseBanner } from '@web/features/recipients/components/house-banner';
 import { RecipientCard } from '@web/features/recipients/components/recipient-card';
 import { ShareCodeDialog } from '@web/features/recipients/components/share-code-dialog';
 import { UpgradeDialog } from '@web/features/recipients/components/upgrade-dialog';
+import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { ViewVideosDialog } from '@web/features/recipients/components/view-videos-dialog';
 import {
   deleteRecipient,
@@ -53,10 +54,24 @@ export default function RecipientsPage() {
       </div>
     );
   }
-  return <RecipientsManager userId={user.id} ownerName={`${user.firstName} ${user.lastName}`} />;
+  return (
+    <RecipientsManager
+      userId={user.id}
+      ownerName={`${user.firstName} ${user.lastName}`}
+      notice={<BillingNotice user={user} />}
+    />
+  );
 }
 
-function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: string }) {
+function RecipientsManager({
+  userId,
+  ownerName,
+  notice,
+}: {
+  userId: number;
+  ownerName: string;
+  notice: ReactNode;
+}) {
   const queryClient = useQueryClient();
   const { data, isLoading, error } = useRecipients();
   const localVideos = useLiveQuery(() => listVideos(userId), [userId]);
@@ -151,6 +166,7 @@ function RecipientsManager({ userId, ownerName }: { userId: number; ownerName: s
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
       <BackHomeLink />
+      {notice}
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="flex flex-col gap-2">
           <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Your Recipients</h1>

@@ -23,7 +23,7 @@ export function HouseBanner() {
         <p className="text-base text-muted-foreground">{standard.priceLabel}</p>
       </div>
       <Button asChild variant="outline">
-        <Link to="/features">See plans</Link>
+        <Link to="/premium">See plans</Link>
       </Button>
     </aside>
   );

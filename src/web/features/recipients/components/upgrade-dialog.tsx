@@ -10,10 +10,16 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
+import { useAuth } from '@web/features/auth/auth-provider';
+import { useAppConfig } from '@web/features/config/config-api';
+import { rememberPlanChoice } from '@web/features/public-site/plan-choice';
 
 const UPGRADE_TIERS = new Set(['standard', 'premium']);
 
-/** SPEC §8: 'The upgrade button shows Coming Soon' until billing exists. */
+/**
+ * SPEC §8: 'The upgrade button shows Coming Soon' until billing exists; with billing, each plan
+ * leads to /premium, where it is bought.
+ */
 export function UpgradeDialog({
   message,
   onOpenChange,
@@ -22,6 +28,8 @@ export function UpgradeDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const [chosen, setChosen] = useState<string | null>(null);
+  const { user } = useAuth();
+  const billingEnabled = useAppConfig().data?.billingEnabled ?? false;
   return (
     <Dialog
       open={message !== null}
@@ -55,14 +63,24 @@ export function UpgradeDialog({
                   <li key={line}>{line}</li>
                 ))}
               </ul>
-              <Button
-                className="mt-auto"
-                disabled={chosen === plan.tier}
-                onClick={() => setChosen(plan.tier)}
-              >
-                <Sparkles aria-hidden="true" />
-                {chosen === plan.tier ? 'Coming Soon' : `Choose ${plan.name}`}
-              </Button>
+              {billingEnabled && user ? (
+                // The plans page says the price, the current plan and the trial before paying.
+                <Button asChild className="mt-auto">
+                  <Link to="/premium" onClick={() => rememberPlanChoice(user.id, plan.tier)}>
+                    <Sparkles aria-hidden="true" />
+                    Choose {plan.name}
+                  </Link>
+                </Button>
+              ) : (
+                <Button
+                  className="mt-auto"
+                  disabled={chosen === plan.tier}
+                  onClick={() => setChosen(plan.tier)}
+                >
+                  <Sparkles aria-hidden="true" />
+                  {chosen === plan.tier ? 'Coming Soon' : `Choose ${plan.name}`}
+                </Button>
+              )}
             </li>
           ))}
         </ul>
@@ -73,7 +91,7 @@ export function UpgradeDialog({
           </p>
         )}
         <Button asChild variant="link" className="self-start">
-          <Link to="/features">Compare all plans</Link>
+          <Link to="/premium">See all plans</Link>
         </Button>
       </DialogContent>
     </Dialog>

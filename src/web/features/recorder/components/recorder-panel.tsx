@@ -6,10 +6,13 @@ import {
   MicOff,
   RotateCcw,
   Save,
+  Sparkles,
   Square,
   TimerReset,
   VideoOff,
 } from 'lucide-react';
+import { Link } from 'react-router';
+import { PLANS } from '@shared/domain/plans';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Label } from '@web/components/ui/label';
@@ -19,6 +22,8 @@ import type { TRecorderStatus, useRecorder } from '../use-recorder';
 import { AudioLevelMeter } from './audio-level-meter';
 
 type TRecorder = ReturnType<typeof useRecorder>;
+
+const LONGEST_RECORDING_SECONDS = Math.max(...PLANS.map((plan) => plan.maxRecordingSeconds));
 
 interface RecorderPanelProps {
   recorder: TRecorder;
@@ -331,6 +336,21 @@ export function RecorderPanel({
                 Your plan records up to {describeSeconds(maxSeconds)}. Everything up to that point
                 has been kept.
               </p>
+              {maxSeconds < LONGEST_RECORDING_SECONDS && (
+                <>
+                  <p>
+                    The paid plans record longer messages. Save this one first, then have a look.
+                  </p>
+                  <div>
+                    <Button asChild variant="outline">
+                      <Link to="/premium">
+                        <Sparkles aria-hidden="true" />
+                        See plans with longer messages
+                      </Link>
+                    </Button>
+                  </div>
+                </>
+              )}
             </Alert>
           )}
           {!recording.hasSound && (

@@ -8,6 +8,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { formatBytes } from '@web/features/backup/format-bytes';
+import { FREE_PLAN_CHANGES } from '@web/features/billing/billing-wording';
 import { useRecipients } from '@web/features/recipients/recipients-api';
 import { formatClock } from '@web/features/recorder/recording-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
@@ -124,6 +125,9 @@ export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimary
                 {untilFormat.format(new Date(cloud.retentionExpiresAt))}, so your recipients can
                 still watch them. Keep them all on this device before then; nothing here is deleted.
               </p>
+              {FREE_PLAN_CHANGES.map((line) => (
+                <p key={line}>{line}</p>
+              ))}
               <div>
                 <KeepAllOnDeviceButton userId={user.id} items={items} />
               </div>
