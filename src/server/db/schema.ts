@@ -98,6 +98,20 @@ export const users = pgTable(
     subscriptionTier: text('subscription_tier').$type<TTier>().notNull().default('free'),
     paymentCustomerId: text('payment_customer_id'),
     paymentSubscriptionId: text('payment_subscription_id'),
+    /**
+     * Billing (decision 056): the plan the subscription pays for while it grants one (null
+     * otherwise); subscriptionTier is what the app grants, which an admin's override may hold.
+     */
+    billedTier: text('billed_tier').$type<TTier>(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** A payment failed: the plan stays until then. */
+    graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    /** The care-home trial is offered once per account. */
+    trialUsedAt: timestamp('trial_used_at', { withTimezone: true }),
+    /** When the subscription state applied here was read from Stripe; an older read is not applied. */
+    billingSyncedAt: timestamp('billing_synced_at', { withTimezone: true }),
     isVIP: boolean('is_vip').notNull().default(false),
     vipOverriddenBy: integer('vip_overridden_by'),
     vipOverriddenAt: timestamp('vip_overridden_at', { withTimezone: true }),
@@ -120,8 +134,25 @@ export const users = pgTable(
     uniqueIndex('users_recipient_email_idx')
       .on(t.createdById, sql`lower(${t.email})`)
       .where(sql`${t.createdById} is not null`),
+    // Webhooks find the account by its Stripe customer.
+    uniqueIndex('users_payment_customer_idx')
+      .on(t.paymentCustomerId)
+      .where(sql`${t.paymentCustomerId} is not null`),
+    // The hourly billing pass reads only accounts whose subscription grants a plan.
+    index('users_billed_idx')
+      .on(t.currentPeriodEnd)
+      .where(sql`${t.billedTier} is not null`),
   ],
 );
+
+/** Stripe events already applied (decision 056): each is applied once, in its own transaction. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** No foreign key: the record of what was applied outlives the account. */
+  userId: integer('user_id'),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** SPEC §3 Device. A device holds at most one account binding (userId). */
 export const devices = pgTable(
