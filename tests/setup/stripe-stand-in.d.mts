@@ -1,0 +1,126 @@
+/** Stripe's objects as the stand-in keeps them: the fields Memento reads, and any others. */
+export interface StandInObject {
+  id: string;
+  object: string;
+  [field: string]: unknown;
+}
+export interface StandInSubscription extends StandInObject {
+  object: 'subscription';
+  customer: string;
+  status: string;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  trial_end: number | null;
+  metadata: Record<string, string>;
+  items: {
+    data: Array<{
+      current_period_start: number;
+      current_period_end: number;
+      price: { id: string; unit_amount: number };
+    }>;
+  };
+}
+export interface StandInCheckoutSession extends StandInObject {
+  object: 'checkout.session';
+  url: string;
+  mode: string;
+  status: 'open' | 'complete';
+  customer: string | null;
+  client_reference_id: string | null;
+  line_items: Array<{ price: string; quantity?: string }>;
+  subscription_data: { trial_period_days?: string; metadata?: Record<string, string> } | null;
+  success_url: string;
+  cancel_url: string;
+  subscription: string | null;
+}
+export interface StandInPortalSession extends StandInObject {
+  customer: string;
+  return_url: string;
+  url: string;
+}
+export interface StandInEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  created: number;
+  data: { object: StandInObject };
+  [field: string]: unknown;
+}
+export interface StandInDelivery {
+  event: StandInEvent;
+  status: number;
+  body: string;
+}
+export interface StandInRequest {
+  method: string;
+  path: string;
+  params: Record<string, unknown>;
+}
+export interface SendOptions {
+  /** The event's id (a fresh one when absent). */
+  id?: string;
+  /** The signature's time, in seconds (now when absent). */
+  timestamp?: number;
+  /** Sign with another secret (the webhook secret when absent). */
+  secret?: string;
+}
+export interface StripeStandIn {
+  /** What STRIPE_API_BASE is set to: `http://127.0.0.1:PORT`. */
+  apiBase: string;
+  customers: Map<string, StandInObject>;
+  checkoutSessions: Map<string, StandInCheckoutSession>;
+  portalSessions: Map<string, StandInPortalSession>;
+  subscriptions: Map<string, StandInSubscription>;
+  /** Every API call the app made, in order. */
+  requests: StandInRequest[];
+  /** Every webhook sent, in order, with Memento's answer. */
+  deliveries: StandInDelivery[];
+  buildEvent(type: string, object: object, options?: { id?: string }): StandInEvent;
+  sendEvent(type: string, object: object, options?: SendOptions): Promise<StandInDelivery>;
+  /** Sends an event (again, as Stripe's retries do). */
+  sendSigned(
+    event: StandInEvent,
+    options?: Pick<SendOptions, 'timestamp' | 'secret'>,
+  ): Promise<StandInDelivery>;
+  invoiceFor(subscription: StandInSubscription, status: 'paid' | 'failed'): StandInObject;
+  /** Changes a subscription without telling Memento (send an event to do that). */
+  updateSubscription(
+    id: string,
+    patch: {
+      status?: string;
+      cancel_at_period_end?: boolean;
+      priceId?: string;
+      currentPeriodEnd?: number;
+      trial_end?: number | null;
+    },
+  ): StandInSubscription;
+  /** Ends a subscription now without telling Memento. */
+  endSubscription(id: string): StandInSubscription;
+  /** 'Pay and subscribe': customer, subscription, then the three webhooks. */
+  completeCheckout(sessionId: string): Promise<{
+    session: StandInCheckoutSession;
+    subscription?: StandInSubscription;
+    deliveries: StandInDelivery[];
+  }>;
+  /** The portal's 'Cancel plan', with its webhook. */
+  cancelAtPeriodEnd(subscriptionId: string): Promise<StandInDelivery>;
+  /** A renewal fails: invoice.payment_failed, then customer.subscription.updated. */
+  failPayment(subscriptionId: string): Promise<StandInDelivery[]>;
+  /** A payment goes through: invoice.paid, then customer.subscription.updated. */
+  payInvoice(subscriptionId: string): Promise<StandInDelivery[]>;
+  /** The subscription ends: customer.subscription.deleted. */
+  sendSubscriptionEnded(subscriptionId: string): Promise<StandInDelivery>;
+  /** Waits for webhooks still on their way after API calls. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+export declare function parseStripeForm(text: string): Record<string, unknown>;
+export declare function startStripeStandIn(options: {
+  webhookUrl: string;
+  webhookSecret: string;
+  /** Sends each webhook instead of an HTTP POST (the API tests use app.inject). */
+  deliver?: (request: {
+    payload: string;
+    signature: string;
+  }) => Promise<{ status: number; body: string }>;
+}): Promise<StripeStandIn>;
