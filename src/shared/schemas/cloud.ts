@@ -24,6 +24,7 @@ export const CLOUD_MESSAGES = {
   uploadNotFound: 'This upload has ended. It will start again by itself.',
   partSizeWrong: 'This part of the video is not the expected size.',
   partsMissing: 'Some parts of this video have not arrived yet.',
+  partChecksumsNeeded: 'Please send the SHA-256 of each part.',
   checksumMismatch:
     'The copy that arrived did not match the one on this device, so it was discarded. It will be sent again.',
   videoNotFound: 'This message is no longer available.',
@@ -65,17 +66,28 @@ export type TCreateUploadResult =
       uploadId: string;
       partSize: number;
       partCount: number;
+      /** The store checks each part's SHA-256: send `sha256s` to sign and `sha256` to complete. */
+      needsPartChecksums: boolean;
       /** Where to PUT the first parts (up to MAX_SIGN_BATCH), so sending starts at once. */
       parts: TSignedPart[];
     };
 
-/** POST /api/uploads/:uploadId/sign: URLs to PUT these parts to. */
-export const ZSignPartsBody = z.object({
-  partNumbers: z
-    .array(z.number().int().min(1).max(MAX_UPLOAD_PARTS))
-    .min(1, 'Please name at least one part')
-    .max(MAX_SIGN_BATCH),
-});
+/**
+ * POST /api/uploads/:uploadId/sign: URLs to PUT these parts to. `sha256s` are the parts' SHA-256s
+ * in the same order; the S3 store needs them (each link binds its part's bytes), file mode does not.
+ */
+export const ZSignPartsBody = z
+  .object({
+    partNumbers: z
+      .array(z.number().int().min(1).max(MAX_UPLOAD_PARTS))
+      .min(1, 'Please name at least one part')
+      .max(MAX_SIGN_BATCH),
+    sha256s: z.array(ZSha256).max(MAX_SIGN_BATCH).optional(),
+  })
+  .refine((body) => !body.sha256s || body.sha256s.length === body.partNumbers.length, {
+    message: 'Please send one checksum for each part.',
+    path: ['sha256s'],
+  });
 export type TSignPartsBody = z.input<typeof ZSignPartsBody>;
 
 export interface TSignedPart {
@@ -84,6 +96,8 @@ export interface TSignedPart {
   url: string;
   /** Same-origin part URLs need the X-Device-ID header and the cookie; presigned ones must not. */
   isSameOrigin: boolean;
+  /** Headers the PUT must carry exactly: they are signed into the URL. */
+  headers: Record<string, string>;
 }
 export interface TSignPartsResult {
   parts: TSignedPart[];
@@ -102,6 +116,8 @@ export const ZCompleteUploadBody = z.object({
       z.object({
         partNumber: z.number().int().min(1).max(MAX_UPLOAD_PARTS),
         etag: z.string().trim().min(1).max(200),
+        /** The part's SHA-256 as the device computed it; the S3 store needs it. */
+        sha256: ZSha256.optional(),
       }),
     )
     .min(1, CLOUD_MESSAGES.partsMissing)

@@ -10,6 +10,7 @@ export const PAIRING_MESSAGES = {
   ended: 'This pairing has ended. Ask for a new code on your main device.',
   paidOnly:
     'Importing from a phone is part of the Standard, Premium and Professional plans, on your primary device.',
+  idInUse: 'This video id is already in use. Each video sent from a phone is a new message.',
 } as const;
 
 /** POST /api/pairings: the primary device's new pairing, its link shown as a QR code. */
