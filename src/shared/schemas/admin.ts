@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DEVICE_ID_PATTERN } from '../domain/device';
-import { TIERS, type TRole, type TTier, type TUserCategory } from '../domain/enums';
+import {
+  TIERS,
+  type TRole,
+  type TSubscriptionStatus,
+  type TTier,
+  type TUserCategory,
+} from '../domain/enums';
 import { ADMIN_MESSAGES } from '../domain/admin-messages';
 import { ZEmail, ZNewPassword, ZUserId } from './common';
 
@@ -58,6 +64,18 @@ export interface TAdminUser {
   tierOverrideReason: string | null;
   vipOverriddenBy: number | null;
   vipOverriddenAt: string | null;
+  /** Billing (issue 33), as the payment provider last reported it. */
+  subscriptionStatus: TSubscriptionStatus;
+  /** The plan the subscription pays for; null without one. */
+  billedTier: TTier | null;
+  /** ISO; the end of the paid period. */
+  currentPeriodEnd: string | null;
+  /** Cancelled: the plan stays until currentPeriodEnd, then ends. */
+  cancelAtPeriodEnd: boolean;
+  /** ISO; after a failed payment the plan stays until then. */
+  graceEndsAt: string | null;
+  /** An administrator's tier or VIP setting is in force: it wins over billing. */
+  isSetByAdministrator: boolean;
   firstLogin: boolean;
   /** Recipients (and any other rows) that depend on this account (D23). */
   dependentCount: number;

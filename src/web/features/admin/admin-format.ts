@@ -1,5 +1,5 @@
 import { findPlan } from '@shared/domain/plans';
-import type { TTier, TUserCategory } from '@shared/domain/enums';
+import type { TSubscriptionStatus, TTier, TUserCategory } from '@shared/domain/enums';
 import type { TAdminUser } from '@shared/schemas/admin';
 
 /** The plan's own name ('Community Edition', 'Premium' …), as on the features page. */
@@ -36,4 +36,33 @@ export function describeUser(user: TAdminUser): string {
 
 export function fullName(person: { firstName: string; lastName: string }): string {
   return `${person.firstName} ${person.lastName}`.trim();
+}
+
+const billingDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+
+function formatDay(timestamp: string | null): string | null {
+  if (!timestamp) return null;
+  const when = new Date(timestamp);
+  return Number.isNaN(when.getTime()) ? null : billingDate.format(when);
+}
+
+const STATUS_LABELS: Record<TSubscriptionStatus, string> = {
+  none: 'No subscription',
+  active: 'Active',
+  cancelled: 'Cancelled',
+  past_due: 'Payment failed',
+};
+
+/** One line on billing for the admin's user card: what is paid for, its state and its date. */
+export function describeBilling(user: TAdminUser): string | null {
+  const status = STATUS_LABELS[user.subscriptionStatus] as string | undefined;
+  if (!status) return null;
+  if (user.subscriptionStatus === 'none' && !user.billedTier) return 'No subscription';
+  const parts = [user.billedTier ? describeTier(user.billedTier) : null, status];
+  const periodEnd = formatDay(user.currentPeriodEnd);
+  const graceEnd = formatDay(user.graceEndsAt);
+  if (user.subscriptionStatus === 'past_due' && graceEnd) parts.push(`plan kept until ${graceEnd}`);
+  else if (user.cancelAtPeriodEnd && periodEnd) parts.push(`ends on ${periodEnd}`);
+  else if (user.subscriptionStatus === 'active' && periodEnd) parts.push(`renews on ${periodEnd}`);
+  return parts.filter(Boolean).join(' · ');
 }

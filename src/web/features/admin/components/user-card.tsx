@@ -11,7 +11,13 @@ import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@web/components/ui/tooltip';
 import { cn } from '@web/lib/utils';
-import { describeTier, describeUser, fullName, isRecipientAccount } from '../admin-format';
+import {
+  describeBilling,
+  describeTier,
+  describeUser,
+  fullName,
+  isRecipientAccount,
+} from '../admin-format';
 
 const badgeClass =
   'inline-flex items-center gap-1.5 rounded-full border px-3 py-0.5 text-base font-semibold';
@@ -69,6 +75,27 @@ function UserBadges({ user, parent }: { user: TAdminUser; parent?: TAdminPrimary
         <li className={cn(badgeClass, 'border-success/40 bg-success-soft text-success')}>VIP</li>
       )}
     </ul>
+  );
+}
+
+/** The subscription beside the tier granted; an administrator's setting says that it wins. */
+function BillingLine({ user }: { user: TAdminUser }) {
+  const billing = describeBilling(user);
+  if (!billing && !user.isSetByAdministrator) return null;
+  return (
+    <div className="flex flex-col gap-1 text-base">
+      {billing && (
+        <p>
+          <span className="text-muted-foreground">Billing: </span>
+          <span className="font-semibold">{billing}</span>
+        </p>
+      )}
+      {user.isSetByAdministrator && (
+        <p className="font-semibold">
+          Set by administrator (overrides billing)
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -134,6 +161,7 @@ export function UserCard({
         </div>
       </div>
       <UserBadges user={user} parent={parent} />
+      {!isRecipient && <BillingLine user={user} />}
       <div className="mt-auto flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         {/* Recipients have no password (D22); admins change their own on the dashboard. */}
         {!isRecipient && !isSelf && (
