@@ -11,6 +11,7 @@ import { MESSAGES } from '../shared/domain/errors';
 import { UPLOAD_PART_BYTES } from '../shared/schemas/cloud';
 import type { TConfig } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
+import { serializeError } from './db/database-errors';
 import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
 import { SecretBox } from './lib/secret-box';
@@ -105,6 +106,8 @@ export interface BuildAppOptions {
   limits?: Partial<Limits>;
   webDir?: string;
   uploadPartBytes?: number;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -131,7 +134,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
                 method: request.method,
                 url: request.url.replace(/([?&]sig=)[^&]*/, '$1[redacted]'),
               }),
+              // A failed statement's values (emails, names, codes) never reach the log.
+              err: serializeError,
             },
+            ...(options.logStream ? { stream: options.logStream } : {}),
             // `npm run dev`: readable, coloured lines; JSON everywhere else (issue 17 item 7).
             ...(config.NODE_ENV === 'development'
               ? {

@@ -20,6 +20,12 @@ import { startS3Server } from '../setup/s3';
 
 const PART_BYTES = 64 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** The device's SHA-256 of each of these parts of a recording (the S3 store checks them). */
+const partSums = (bytes: Buffer, partNumbers: readonly number[]) =>
+  partNumbers.map((n) => sha256(bytes.subarray((n - 1) * PART_BYTES, n * PART_BYTES)));
+/** Completed parts as the device reports them: the ETags it was answered and its checksums. */
+const withSums = (bytes: Buffer, parts: Array<{ partNumber: number; etag: string }>) =>
+  parts.map((part) => ({ ...part, sha256: partSums(bytes, [part.partNumber])[0] }));
 
 type Mode = 'file' | 's3';
 
@@ -63,7 +69,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   /** PUTs one part where the server said: its own endpoint, or the store's presigned URL. */
   async function putPart(
     device: TestDevice,
-    part: { url: string; isSameOrigin: boolean },
+    part: { url: string; isSameOrigin: boolean; headers?: Record<string, string> },
     bytes: Buffer,
   ): Promise<{ status: number; etag: string | undefined }> {
     if (part.isSameOrigin) {
@@ -75,7 +81,11 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       });
       return { status: res.statusCode, etag: res.headers.etag as string | undefined };
     }
-    const res = await fetch(part.url, { method: 'PUT', body: new Uint8Array(bytes) });
+    const res = await fetch(part.url, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: part.headers ?? {},
+    });
     return { status: res.status, etag: res.headers.get('etag') ?? undefined };
   }
 
@@ -94,9 +104,27 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
     });
   }
 
-  type TSigned = { partNumber: number; url: string; isSameOrigin: boolean };
+  type TSigned = {
+    partNumber: number;
+    url: string;
+    isSameOrigin: boolean;
+    headers: Record<string, string>;
+  };
 
-  /** The whole client path: create (which signs the first parts), send every part, complete. */
+  /** Links for these parts, with the device's checksums the S3 store binds them to. */
+  async function signParts(device: TestDevice, uploadId: string, bytes: Buffer, numbers: number[]) {
+    const signed = await device.post(`/api/uploads/${uploadId}/sign`, {
+      partNumbers: numbers,
+      sha256s: partSums(bytes, numbers),
+    });
+    expect(signed.statusCode).toBe(200);
+    return signed.json<{ parts: TSigned[] }>().parts;
+  }
+
+  /**
+   * The whole client path: create (which in file mode signs the first parts; an S3 link needs
+   * the part's checksum, so there the device signs them), send every part, complete.
+   */
   async function uploadWhole(device: TestDevice, videoId: string, bytes: Buffer) {
     const created = await startUpload(device, videoId, bytes);
     expect(created.statusCode).toBe(200);
@@ -104,8 +132,19 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       uploadId: string;
       partSize: number;
       partCount: number;
+      needsPartChecksums: boolean;
       parts: TSigned[];
     }>();
+    expect(upload.needsPartChecksums).toBe(mode === 's3');
+    if (upload.needsPartChecksums) {
+      expect(upload.parts).toEqual([]);
+      upload.parts = await signParts(
+        device,
+        upload.uploadId,
+        bytes,
+        Array.from({ length: upload.partCount }, (_, index) => index + 1),
+      );
+    }
     expect(upload.parts.map((part) => part.partNumber)).toEqual(
       Array.from({ length: upload.partCount }, (_, index) => index + 1),
     );
@@ -119,7 +158,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       expect(sent.status).toBe(200);
       parts.push({ partNumber: part.partNumber, etag: sent.etag! });
     }
-    const completed = await device.post(`/api/uploads/${upload.uploadId}/complete`, { parts });
+    const completed = await device.post(`/api/uploads/${upload.uploadId}/complete`, {
+      parts: withSums(bytes, parts),
+    });
     return { upload, completed };
   }
 
@@ -197,12 +238,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
     const bytes = randomBytes(PART_BYTES * 2 + 10);
     const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
     const first = (await startUpload(owner.device, videoId, bytes)).json<{ uploadId: string }>();
-    const signed = await owner.device.post(`/api/uploads/${first.uploadId}/sign`, {
-      partNumbers: [1, 2, 3],
-    });
-    const parts = signed.json<{
-      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
-    }>().parts;
+    const parts = await signParts(owner.device, first.uploadId, bytes, [1, 2, 3]);
     const sentFirst = await putPart(owner.device, parts[0]!, bytes.subarray(0, PART_BYTES));
 
     // The tab closed here. Later the device asks again and gets the same upload.
@@ -226,7 +262,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       });
     }
     const completed = await owner.device.post(`/api/uploads/${first.uploadId}/complete`, {
-      parts: [{ partNumber: 1, etag: sentFirst.etag! }, ...sentRest],
+      parts: withSums(bytes, [{ partNumber: 1, etag: sentFirst.etag! }, ...sentRest]),
     });
     expect(completed.statusCode).toBe(200);
     expect(sha256((await readCloudCopy(owner.device, videoId)).bytes!)).toBe(sha256(bytes));
@@ -240,6 +276,8 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       uploadId: string;
       parts: TSigned[];
     }>();
+    if (mode === 's3')
+      upload.parts = await signParts(owner.device, upload.uploadId, bytes, [1, 2, 3]);
     const etags = [];
     for (const part of upload.parts) {
       const slice = bytes.subarray(
@@ -256,8 +294,10 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
     expect(other.status).toBe(200);
     etags[1] = { partNumber: 2, etag: other.etag! };
 
+    // In S3 mode the link binds part 2's checksum: a real store refuses the other bytes at once;
+    // s3rver keeps them, and completion finds them in the store's listing.
     const completed = await owner.device.post(`/api/uploads/${upload.uploadId}/complete`, {
-      parts: etags,
+      parts: withSums(bytes, etags),
     });
     expect(completed.statusCode).toBe(409);
     expect(completed.json().message).toBe(CLOUD_MESSAGES.checksumMismatch);
@@ -277,13 +317,11 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       sha256: sha256(Buffer.from('something else')),
     });
     const upload = created.json<{ uploadId: string }>();
-    const signed = await owner.device.post(`/api/uploads/${upload.uploadId}/sign`, {
-      partNumbers: [1, 2],
-    });
+    // The device's checksums are of other bytes than arrived: the whole file's in file mode,
+    // each part's in S3 mode (where the store vouches for parts, not the whole).
+    const other = randomBytes(bytes.length);
     const parts = [];
-    for (const part of signed.json<{
-      parts: Array<{ partNumber: number; url: string; isSameOrigin: boolean }>;
-    }>().parts) {
+    for (const part of await signParts(owner.device, upload.uploadId, other, [1, 2])) {
       const slice = bytes.subarray(
         (part.partNumber - 1) * PART_BYTES,
         part.partNumber * PART_BYTES,
@@ -294,7 +332,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       });
     }
     const completed = await owner.device.post(`/api/uploads/${upload.uploadId}/complete`, {
-      parts,
+      parts: withSums(other, parts),
     });
     expect(completed.statusCode).toBe(409);
     expect(completed.json()).toEqual({

@@ -30,6 +30,8 @@ export async function buildTestApp(
     /** A database of the test's own (closed with the app); else a fresh one per file. */
     database?: Database;
     uploadPartBytes?: number;
+    /** Where the app's log lines go (with LOG_LEVEL in `env`). */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApp> {
   const database: Database = options.database ?? (await createTestDatabase());
@@ -47,6 +49,7 @@ export async function buildTestApp(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.webDir ? { webDir: options.webDir } : {}),
     ...(options.uploadPartBytes ? { uploadPartBytes: options.uploadPartBytes } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   return {

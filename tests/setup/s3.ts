@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +38,7 @@ export async function startS3Server(): Promise<{
     directory,
     configureBuckets: [{ name: TEST_BUCKET, configs: [CORS] }],
   });
+  server.middleware.unshift(listParts(directory));
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
@@ -51,5 +54,34 @@ export async function startS3Server(): Promise<{
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * s3rver lacks ListParts, which the app's completion reads. This answers it as S3 does from
+ * s3rver's own files: each part's size, ETag (its MD5) and the SHA-256 of the bytes it holds.
+ */
+function listParts(directory: string) {
+  return async (
+    ctx: Parameters<S3rver['middleware'][number]>[0],
+    next: () => Promise<void>,
+  ): Promise<void> => {
+    const uploadId = ctx.query.uploadId;
+    if (ctx.method !== 'GET' || typeof uploadId !== 'string' || !/^[0-9a-f]+$/.test(uploadId)) {
+      return next();
+    }
+    const [, bucket, ...key] = ctx.path.split('/');
+    const folder = path.join(directory, bucket!, '._S3rver_uploads', uploadId);
+    const names = (await readdir(folder).catch(() => [])).filter((name) => /^\d+$/.test(name));
+    const parts = await Promise.all(
+      names.map(async (name) => {
+        const bytes = await readFile(path.join(folder, name));
+        const md5 = (await readFile(path.join(folder, `${name}.md5`))).toString();
+        const sha256 = createHash('sha256').update(bytes).digest('base64');
+        return `<Part><PartNumber>${name}</PartNumber><ETag>"${md5}"</ETag><Size>${bytes.length}</Size><ChecksumSHA256>${sha256}</ChecksumSHA256></Part>`;
+      }),
+    );
+    ctx.type = 'application/xml';
+    ctx.body = `<?xml version="1.0" encoding="UTF-8"?><ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${bucket}</Bucket><Key>${key.join('/')}</Key><UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
   };
 }

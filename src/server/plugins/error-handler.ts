@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
+import { isDataException } from '../db/database-errors';
 import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
 import type { DiskSpace } from '../lib/disk-space';
 import { AppError } from '../errors';
@@ -84,6 +85,13 @@ export function registerErrorHandler(app: FastifyInstance, diskSpace: DiskSpace)
         code: 'SERVICE_UNAVAILABLE',
         message: MESSAGES.databaseUnavailable,
       });
+    }
+
+    // A value the database refused (out of range, NUL in text, an impossible date) is the
+    // request's fault: the schemas refuse them first, this catches any they let through.
+    if (isDataException(error)) {
+      request.log.warn({ err: error }, 'the database refused a value the schema let through');
+      return send(reply, 400, { code: 'VALIDATION', message: MESSAGES.valueRefused });
     }
 
     request.log.error({ err: error }, 'unhandled error');

@@ -70,6 +70,7 @@ export const MESSAGES = {
   payloadTooLarge: 'The request is too large.',
   notFound: 'Not found',
   internal: 'Something went wrong on our side. Please try again.',
+  valueRefused: 'Some of what was sent cannot be saved. Please check it and try again.',
   diskFull:
     'The server’s disk is full, so nothing was saved. Please tell the person who looks after Memento. Anything recorded is still safe on this device.',
   databaseUnavailable:

@@ -14,7 +14,6 @@ import {
 } from '../../../shared/schemas/cloud';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../app';
-import { AppError } from '../../errors';
 import {
   requireDevice,
   requirePrimaryOnPrimaryDevice,
@@ -46,8 +45,9 @@ const ZContentQuery = z.object({
 });
 
 /**
- * Who is sending parts: a phone paired through import-from-mobile (its pairing token, checked on
- * every call, reaches only its own uploads), else the signed-in owner's own account.
+ * Who is sending, asked again at every step: a phone paired through import-from-mobile (its
+ * pairing token, checked on every call, reaches only its own uploads), else the owner on their
+ * primary device; an added device may watch, never send.
  */
 async function resolveUploadActor(
   deps: AppDeps,
@@ -55,9 +55,8 @@ async function resolveUploadActor(
 ): Promise<TUploadActor> {
   const paired = await resolvePairing(deps, request);
   if (paired) return pairingActor(paired, request);
-  const user = requireUser(request);
-  if (!user.isPrimary) throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyRecord);
-  return { userId: user.id, deviceId: requireDevice(request).id, pairingId: null };
+  const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
+  return { owner, deviceId: requireDevice(request).id, pairingId: null };
 }
 
 /** Issue 13: sending videos to the cloud, and watching them from there. */
@@ -71,7 +70,7 @@ export const cloudRoutes =
         const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
         return createUpload(deps, {
           owner,
-          actor: { userId: owner.id, deviceId: requireDevice(request).id, pairingId: null },
+          actor: { owner, deviceId: requireDevice(request).id, pairingId: null },
           body: request.body,
         });
       },
@@ -85,7 +84,7 @@ export const cloudRoutes =
           deps,
           await resolveUploadActor(deps, request),
           request.params.uploadId,
-          request.body.partNumbers,
+          request.body,
         ),
     );
 

@@ -1,25 +1,35 @@
-import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListPartsCommand,
   NoSuchKey,
   NoSuchUpload,
   S3Client,
   UploadPartCommand,
+  type Part,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { servedVideoType } from '../../../shared/domain/video-types';
 import {
-  hashStream,
+  CopyMismatchError,
   PART_URL_SECONDS,
+  partBytes,
   PLAYBACK_URL_SECONDS,
+  type TPartToSign,
+  type TSentPart,
+  type TSignedPartUrl,
   type TStoreUpload,
   type TStoredObject,
+  type TUploadShape,
   type VideoStore,
 } from './video-store';
+
+const CHECKSUM_HEADER = 'x-amz-checksum-sha256';
+const toBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+const bareEtag = (etag: string | undefined) => (etag ?? '').replaceAll('"', '');
 
 export interface TS3Settings {
   endpoint: string | undefined;
@@ -32,8 +42,8 @@ export interface TS3Settings {
 
 /**
  * S3 mode: the browser PUTs parts straight to the store with presigned URLs, so no video bytes
- * pass through the app servers while uploading. On completion the server reads the object back
- * once to check its SHA-256 against the device's copy (decision 022).
+ * pass through the app servers. Completion checks the store's listing of the parts against the
+ * device's lengths and checksums, and never reads the object back (decisions 022, 052).
  */
 export class S3VideoStore implements VideoStore {
   readonly mode = 's3' as const;
@@ -63,44 +73,92 @@ export class S3VideoStore implements VideoStore {
         Key: objectKey,
         ContentType: served.contentType,
         ContentDisposition: served.disposition,
+        // Each part then carries its SHA-256, which the store checks as it arrives.
+        ChecksumAlgorithm: 'SHA256',
       }),
     );
     if (!created.UploadId) throw new Error('the store gave no upload id');
     return { storeUploadId: created.UploadId };
   }
 
-  async signPart(upload: TStoreUpload, partNumber: number) {
+  /**
+   * The link binds the part's exact length and its SHA-256 (signed headers, not query values), so
+   * the store refuses a longer body or other bytes.
+   */
+  async signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl> {
+    const checksum = part.sha256 ? toBase64(part.sha256) : undefined;
     const url = await getSignedUrl(
       this.client,
       new UploadPartCommand({
         Bucket: this.settings.bucket,
         Key: upload.objectKey,
         UploadId: upload.storeUploadId ?? undefined,
-        PartNumber: partNumber,
+        PartNumber: part.partNumber,
+        ContentLength: part.bytes,
+        ChecksumSHA256: checksum,
       }),
-      { expiresIn: PART_URL_SECONDS },
+      { expiresIn: PART_URL_SECONDS, unhoistableHeaders: new Set([CHECKSUM_HEADER]) },
     );
-    return { url, isSameOrigin: false };
+    return { url, isSameOrigin: false, headers: checksum ? { [CHECKSUM_HEADER]: checksum } : {} };
   }
 
+  private async listParts(upload: TStoreUpload): Promise<Part[]> {
+    const parts: Part[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListPartsCommand({
+          Bucket: this.settings.bucket,
+          Key: upload.objectKey,
+          UploadId: upload.storeUploadId ?? undefined,
+          PartNumberMarker: marker,
+        }),
+      );
+      parts.push(...(page.Parts ?? []));
+      if (!page.IsTruncated || !page.NextPartNumberMarker) return parts;
+      marker = page.NextPartNumberMarker;
+    }
+  }
+
+  /**
+   * Checks the store's own listing, not the bytes: every part is there with its declared length,
+   * the ETag the device was answered and the SHA-256 the device computed (which the store checked
+   * when the part arrived). The whole object is then the device's bytes, so its SHA-256 is the
+   * device's, and no byte is read back.
+   */
   async completeMultipart(
     upload: TStoreUpload,
-    parts: ReadonlyArray<{ partNumber: number; etag: string }>,
+    parts: readonly TSentPart[],
+    expected: TUploadShape,
   ): Promise<TStoredObject> {
+    const listed = new Map((await this.listParts(upload)).map((part) => [part.PartNumber, part]));
+    let byteSize = 0;
+    for (const part of parts) {
+      const held = listed.get(part.partNumber);
+      const matches =
+        held !== undefined &&
+        held.Size === partBytes(expected, part.partNumber) &&
+        bareEtag(held.ETag) === bareEtag(part.etag) &&
+        part.sha256 !== undefined &&
+        held.ChecksumSHA256 === toBase64(part.sha256);
+      if (!matches) throw new CopyMismatchError(`part ${part.partNumber} differs`);
+      byteSize += held.Size ?? 0;
+    }
     await this.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.settings.bucket,
         Key: upload.objectKey,
         UploadId: upload.storeUploadId ?? undefined,
         MultipartUpload: {
-          Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
+          Parts: parts.map((part) => ({
+            PartNumber: part.partNumber,
+            ETag: part.etag,
+            ChecksumSHA256: part.sha256 ? toBase64(part.sha256) : undefined,
+          })),
         },
       }),
     );
-    const object = await this.client.send(
-      new GetObjectCommand({ Bucket: this.settings.bucket, Key: upload.objectKey }),
-    );
-    return hashStream(object.Body as Readable);
+    return { sha256: expected.sha256, byteSize };
   }
 
   async abortMultipart(upload: TStoreUpload): Promise<void> {

@@ -80,23 +80,22 @@ export async function setUploadStatus(
 }
 
 /**
- * Cloud storage an account holds: its synced videos plus uploads under way (one query), leaving
- * out one video being (re)sent so a resumed upload is not counted twice.
+ * Cloud storage an account holds (one query): every synced copy plus the declared size of every
+ * upload under way, a message's new copy and its old one alike, as the store holds both until the
+ * new one is complete.
  */
 export async function sumCloudBytes(
   db: DbOrTx,
   userId: number,
-  exceptVideoId?: string,
 ): Promise<{ usedBytes: number; syncedCount: number }> {
   // Both drivers (PGlite and node-postgres) answer raw SQL with `{ rows }`.
   const result = (await db.execute(sql`
     select
       (select coalesce(sum(${videos.byteSize}), 0) from ${videos}
-        where ${videos.creatorId} = ${userId} and ${videos.syncStatus} = 'synced'
-        ${exceptVideoId ? sql`and ${videos.id} <> ${exceptVideoId}` : sql``})
+        where ${videos.creatorId} = ${userId} and ${videos.syncStatus} = 'synced')
       + (select coalesce(sum(${uploads.byteSize}), 0) from ${uploads}
-        where ${uploads.userId} = ${userId} and ${uploads.status} in ('active', 'completing')
-        ${exceptVideoId ? sql`and ${uploads.videoId} <> ${exceptVideoId}` : sql``}) as used,
+        where ${uploads.userId} = ${userId} and ${uploads.status} in ('active', 'completing'))
+        as used,
       (select count(*) from ${videos}
         where ${videos.creatorId} = ${userId} and ${videos.syncStatus} = 'synced') as synced
   `)) as unknown as {

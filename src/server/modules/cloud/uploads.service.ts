@@ -29,58 +29,88 @@ import {
   type TCloudLeftovers,
   type UploadRow,
 } from './uploads.repository';
-import { FileVideoStore, newObjectKey, PartSizeError } from './video-store';
+import {
+  CopyMismatchError,
+  FileVideoStore,
+  newObjectKey,
+  partBytes,
+  PartSizeError,
+  type TSentPart,
+} from './video-store';
 
-/** Who is sending: the owner's signed-in device, or a phone paired to the owner's account. */
+/**
+ * Who is sending: the owner's primary device, or a phone paired to the owner's account; with the
+ * owner as read on this request, so every step sees the plan as it is now.
+ */
 export interface TUploadActor {
-  userId: number;
+  owner: SessionUser;
   deviceId: string | null;
   pairingId: string | null;
 }
 
 type TCreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
 
-function partBytes(upload: UploadRow, partNumber: number): number {
-  if (partNumber < upload.partCount) return upload.partSize;
-  return upload.byteSize - upload.partSize * (upload.partCount - 1);
-}
+/** The S3 store checks each part against the device's SHA-256; file mode hashes the whole. */
+const needsPartChecksums = (deps: AppDeps) => deps.videoStore.mode === 's3';
 
 /** Signed URLs for these parts of the upload (file mode: its own part endpoint). */
-function signedParts(deps: AppDeps, upload: UploadRow, partNumbers: readonly number[]) {
+function signedParts(
+  deps: AppDeps,
+  upload: UploadRow,
+  partNumbers: readonly number[],
+  sha256s?: readonly string[],
+) {
   return Promise.all(
-    partNumbers.map(async (partNumber) => ({
+    partNumbers.map(async (partNumber, index) => ({
       partNumber,
-      ...(await deps.videoStore.signPart(upload, partNumber)),
+      ...(await deps.videoStore.signPart(upload, {
+        partNumber,
+        bytes: partBytes(upload, partNumber),
+        sha256: sha256s?.[index] ?? null,
+      })),
     })),
   );
 }
 
-/** The upload under way, with the first parts already signed (one round trip fewer). */
+/**
+ * The upload under way, in file mode with the first parts already signed (one round trip fewer);
+ * an S3 link binds its part's checksum, which only the sign step is told.
+ */
 async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCreateUploadResult> {
-  const first = Array.from({ length: Math.min(upload.partCount, MAX_SIGN_BATCH) }, (_, i) => i + 1);
+  const signable = needsPartChecksums(deps) ? 0 : upload.partCount;
+  const first = Array.from({ length: Math.min(signable, MAX_SIGN_BATCH) }, (_, i) => i + 1);
   return {
     state: 'uploading',
     videoId: upload.videoId,
     uploadId: upload.id,
     partSize: upload.partSize,
     partCount: upload.partCount,
+    needsPartChecksums: needsPartChecksums(deps),
     parts: await signedParts(deps, upload, first),
   };
 }
 
-/** An upload the actor may touch, still under way; else a 404 that names nothing. */
+/**
+ * An upload the actor may touch, still under way; else a 404 that names nothing. Every step asks
+ * again: an upload whose owner has lost cloud sync meanwhile ends here (its bytes no longer held).
+ */
 async function requireOwnUpload(
   deps: AppDeps,
   actor: TUploadActor,
   uploadId: string,
+  statuses: ReadonlyArray<UploadRow['status']> = ['active', 'completing'],
 ): Promise<UploadRow> {
   const upload = await findUploadById(deps.db, uploadId);
   const isOwn =
     upload !== undefined &&
-    upload.userId === actor.userId &&
+    upload.userId === actor.owner.id &&
     (actor.pairingId === null || upload.pairingId === actor.pairingId);
-  if (!upload || !isOwn || upload.status === 'aborted' || upload.status === 'completed') {
+  if (!upload || !isOwn || !statuses.includes(upload.status)) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
+  }
+  if (!hasCloudSync(actor.owner)) {
+    if (upload.status === 'active') await abortUploadRow(deps, upload);
+    throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);
   }
   return upload;
 }
@@ -123,7 +153,7 @@ export async function createUpload(
     // One account's uploads are admitted one at a time, so parallel starts cannot overshoot
     // the quota together.
     await tx.execute(sql`select pg_advisory_xact_lock(8101, ${owner.id})`);
-    const { usedBytes } = await sumCloudBytes(tx, owner.id, video.id);
+    const { usedBytes } = await sumCloudBytes(tx, owner.id);
     if (usedBytes + body.byteSize > cloudQuotaFor(owner)) {
       throw new AppError('STORAGE_FULL', CLOUD_MESSAGES.storageFull);
     }
@@ -155,17 +185,23 @@ export async function signParts(
   deps: AppDeps,
   actor: TUploadActor,
   uploadId: string,
-  partNumbers: readonly number[],
+  body: { partNumbers: readonly number[]; sha256s?: readonly string[] | undefined },
 ): Promise<TSignPartsResult> {
-  const upload = await requireOwnUpload(deps, actor, uploadId);
-  const wanted = [...new Set(partNumbers)].sort((a, b) => a - b);
-  const outside = wanted.filter((number) => number > upload.partCount);
-  if (outside.length > 0) {
+  const upload = await requireOwnUpload(deps, actor, uploadId, ['active']);
+  if (body.partNumbers.some((number) => number > upload.partCount)) {
     throw new AppError('VALIDATION', `This upload has ${upload.partCount} parts.`, {
       partNumbers: `This upload has ${upload.partCount} parts.`,
     });
   }
-  return { parts: await signedParts(deps, upload, wanted) };
+  if (needsPartChecksums(deps) && !body.sha256s) {
+    throw new AppError('VALIDATION', CLOUD_MESSAGES.partChecksumsNeeded, {
+      sha256s: CLOUD_MESSAGES.partChecksumsNeeded,
+    });
+  }
+  const checksums = new Map(body.partNumbers.map((number, i) => [number, body.sha256s?.[i]]));
+  const wanted = [...checksums.keys()].sort((a, b) => a - b);
+  const sha256s = body.sha256s ? wanted.map((number) => checksums.get(number)!) : undefined;
+  return { parts: await signedParts(deps, upload, wanted, sha256s) };
 }
 
 /** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
@@ -177,30 +213,36 @@ export async function receivePart(
   const store = deps.videoStore;
   if (!(store instanceof FileVideoStore))
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
-  const upload = await requireOwnUpload(deps, actor, input.uploadId);
+  const upload = await requireOwnUpload(deps, actor, input.uploadId, ['active']);
   if (input.partNumber > upload.partCount) {
     throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
   }
   try {
-    return await store.writePart(upload, input.partNumber, input.body, {
-      bytes: partBytes(upload, input.partNumber),
-      offset: (input.partNumber - 1) * upload.partSize,
-    });
+    return await store.writePart(
+      upload,
+      input.partNumber,
+      input.body,
+      partBytes(upload, input.partNumber),
+    );
   } catch (error) {
     if (error instanceof PartSizeError)
       throw new AppError('VALIDATION', CLOUD_MESSAGES.partSizeWrong);
+    // The upload ended (its folder went) while this part was on the way.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
     throw error;
   }
 }
 
 /**
- * Joins the parts, reads the stored object back and compares its SHA-256 with the one the
- * device computed: only a byte-identical copy makes the message 'synced'.
+ * Joins the parts and compares what the store holds with what the device computed (file mode:
+ * the SHA-256 of the joined file; S3: each part's length and checksum in the store's listing):
+ * only a byte-identical copy makes the message 'synced'.
  */
 export async function completeUpload(
   deps: AppDeps,
   actor: TUploadActor,
-  input: { uploadId: string; parts: ReadonlyArray<{ partNumber: number; etag: string }> },
+  input: { uploadId: string; parts: readonly TSentPart[] },
 ): Promise<VideoRow> {
   const upload = await requireOwnUpload(deps, actor, input.uploadId);
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
@@ -208,6 +250,9 @@ export async function completeUpload(
     parts.length === upload.partCount &&
     parts.every((part, index) => part.partNumber === index + 1);
   if (!isComplete) throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing);
+  if (needsPartChecksums(deps) && parts.some((part) => !part.sha256)) {
+    throw new AppError('VALIDATION', CLOUD_MESSAGES.partChecksumsNeeded);
+  }
 
   const store = deps.videoStore;
   if (store instanceof FileVideoStore) {
@@ -225,8 +270,12 @@ export async function completeUpload(
 
   let stored;
   try {
-    stored = await store.completeMultipart(claimed, parts, claimed.byteSize);
+    stored = await store.completeMultipart(claimed, parts, claimed);
   } catch (error) {
+    if (error instanceof CopyMismatchError) {
+      await abortUploadRow(deps, claimed);
+      throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
+    }
     await releaseUploadClaim(deps.db, claimed.id);
     throw error;
   }

@@ -1,6 +1,6 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,7 +18,7 @@ export interface TStoredObject {
 }
 
 /** How long a signed part URL or playback URL works. */
-export const PART_URL_SECONDS = 3600;
+export const PART_URL_SECONDS = 900;
 export const PLAYBACK_URL_SECONDS = 300;
 
 /**
@@ -30,16 +30,19 @@ export interface VideoStore {
   readonly mode: 'file' | 's3';
   /** Starts a multipart upload; S3 answers with its own upload id. */
   createMultipart(objectKey: string, mimeType: string): Promise<{ storeUploadId: string | null }>;
-  /** URLs to PUT parts to. File mode answers the server's own part endpoint. */
-  signPart(
-    upload: TStoreUpload,
-    partNumber: number,
-  ): Promise<{ url: string; isSameOrigin: boolean }>;
-  /** Joins the parts and answers the stored object's SHA-256 and size, read back from the store. */
+  /**
+   * A URL to PUT one part to, bound to its exact length (and in S3 mode its SHA-256, sent as the
+   * headers answered). File mode answers the server's own part endpoint.
+   */
+  signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl>;
+  /**
+   * Joins the parts and answers the object's SHA-256 and size as the store holds them. Throws
+   * CopyMismatchError when what the store holds is not what the device sent.
+   */
   completeMultipart(
     upload: TStoreUpload,
-    parts: ReadonlyArray<{ partNumber: number; etag: string }>,
-    byteSize?: number,
+    parts: readonly TSentPart[],
+    expected: TUploadShape,
   ): Promise<TStoredObject>;
   abortMultipart(upload: TStoreUpload): Promise<void>;
   deleteObject(objectKey: string): Promise<void>;
@@ -47,41 +50,59 @@ export interface VideoStore {
   presignedPlaybackUrl(objectKey: string, mimeType: string): Promise<string | null>;
 }
 
+export interface TPartToSign {
+  partNumber: number;
+  /** The part's exact length. */
+  bytes: number;
+  /** The device's SHA-256 of the part (hex); the S3 store needs it, file mode hashes itself. */
+  sha256: string | null;
+}
+
+export interface TSignedPartUrl {
+  url: string;
+  isSameOrigin: boolean;
+  /** Headers the PUT must carry because they are signed into the URL. */
+  headers: Record<string, string>;
+}
+
+/** A part as the device says it sent it: the ETag its PUT answered, and its SHA-256 (hex). */
+export interface TSentPart {
+  partNumber: number;
+  etag: string;
+  sha256?: string | undefined;
+}
+
+/** What the device declared when the upload started. */
+export interface TUploadShape {
+  byteSize: number;
+  partSize: number;
+  sha256: string;
+}
+
+/** Every part is the part size but the last, which holds the rest. */
+export function partBytes(shape: Omit<TUploadShape, 'sha256'>, partNumber: number): number {
+  const partCount = Math.max(1, Math.ceil(shape.byteSize / shape.partSize));
+  if (partNumber < partCount) return shape.partSize;
+  return shape.byteSize - shape.partSize * (partCount - 1);
+}
+
 export function newObjectKey(): string {
   return randomBytes(16).toString('hex');
 }
 
-export async function hashStream(stream: Readable): Promise<TStoredObject> {
-  const hash = createHash('sha256');
-  let byteSize = 0;
-  for await (const chunk of stream) {
-    hash.update(chunk as Buffer);
-    byteSize += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), byteSize };
-}
-
 export class PartSizeError extends Error {}
-
-/** The running SHA-256 of an upload whose parts arrived in order, so completion need not re-read. */
-interface TRunningHash {
-  hash: Hash;
-  nextPart: number;
-  /** Bytes hashed so far. */
-  bytes: number;
-}
+/** The store holds other bytes than the device sent. */
+export class CopyMismatchError extends Error {}
 
 /**
- * File mode. Each part is written straight into its place in one file
- * (DATA_DIR/videos/uploads/<upload>/data, at offset (n-1) × part size) and marked done only when
- * exactly its bytes arrived, so a cut connection leaves no part counted. While parts arrive in
- * order the SHA-256 is kept as they stream, and completion is a rename; after a restart, or for
- * parts out of order, completion reads the file once to hash it.
+ * File mode. Each part is written to a temporary name of its own and renamed to
+ * DATA_DIR/videos/uploads/<upload>/<n>.part only when exactly its bytes arrived, so a cut
+ * connection leaves no part counted and two writers of one part never mix. Completion joins the
+ * parts into the object in one pass that also hashes them.
  */
 export class FileVideoStore implements VideoStore {
   readonly mode = 'file' as const;
-  private readonly running = new Map<string, TRunningHash>();
-  /** Uploads whose directory and data file this process has already made. */
+  /** Uploads whose directory this process has already made. */
   private readonly prepared = new Set<string>();
 
   constructor(private readonly root: string) {}
@@ -96,87 +117,72 @@ export class FileVideoStore implements VideoStore {
     return path.join(this.root, 'uploads', uploadId);
   }
 
-  private dataPath(uploadId: string): string {
-    return path.join(this.uploadDir(uploadId), 'data');
-  }
-
-  private doneMarker(uploadId: string, partNumber: number): string {
-    return path.join(this.uploadDir(uploadId), `${partNumber}.done`);
+  private partPath(uploadId: string, partNumber: number): string {
+    return path.join(this.uploadDir(uploadId), `${partNumber}.part`);
   }
 
   async createMultipart(): Promise<{ storeUploadId: null }> {
     return { storeUploadId: null };
   }
 
-  async signPart(upload: TStoreUpload, partNumber: number) {
-    return { url: `/api/uploads/${upload.id}/parts/${partNumber}`, isSameOrigin: true };
+  async signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl> {
+    return {
+      url: `/api/uploads/${upload.id}/parts/${part.partNumber}`,
+      isSameOrigin: true,
+      headers: {},
+    };
   }
 
   /**
-   * Writes one part from the request stream at its offset; answers its ETag. S3 makes it an MD5;
-   * here nothing reads it back (the whole file's SHA-256 is what completion checks), so it names
-   * the part and its size rather than spend an MD5 pass, the slowest step of an upload.
+   * Writes one part from the request stream; answers its ETag. S3 makes it an MD5; here nothing
+   * reads it back (completion hashes the whole), so it names the part and its size rather than
+   * spend an MD5 pass, the slowest step of an upload.
    */
   async writePart(
     upload: TStoreUpload,
     partNumber: number,
     body: Readable,
-    expected: { bytes: number; offset: number },
+    expectedBytes: number,
   ): Promise<string> {
-    const data = this.dataPath(upload.id);
     if (!this.prepared.has(upload.id)) {
       await mkdir(this.uploadDir(upload.id), { recursive: true, mode: 0o700 });
-      // Create the file once without truncating what other parts already wrote.
-      await (await open(data, 'a', 0o600)).close();
       this.prepared.add(upload.id);
     }
-    await rm(this.doneMarker(upload.id, partNumber), { force: true });
-
-    const current = this.running.get(upload.id);
-    const running = current ?? {
-      hash: createHash('sha256'),
-      nextPart: 1,
-      bytes: 0,
-    };
-    // A part already hashed sent again may differ: completion then reads the file back.
-    if (partNumber < running.nextPart) this.running.delete(upload.id);
-    const candidate = running.nextPart === partNumber ? running.hash.copy() : undefined;
+    // A name of this writer's own: a second writer of the same part writes beside it, not into it.
+    const temporary = path.join(
+      this.uploadDir(upload.id),
+      `${partNumber}.${randomBytes(8).toString('hex')}.tmp`,
+    );
     let received = 0;
-    // Counts and hashes on the way to disk, and stops before a byte lands past the part's end
-    // (where the next part lives).
+    // Counts on the way to disk and stops at the first byte past the part's length.
     const guard = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         received += chunk.length;
-        if (received > expected.bytes) {
+        if (received > expectedBytes) {
           callback(new PartSizeError('part too large'));
           return;
         }
-        candidate?.update(chunk);
         callback(null, chunk);
       },
     });
-    await pipeline(body, guard, createWriteStream(data, { flags: 'r+', start: expected.offset }));
-    if (received !== expected.bytes) throw new PartSizeError('part size mismatch');
-    await writeFile(this.doneMarker(upload.id, partNumber), '', { mode: 0o600 });
-    // Kept only if no other write changed the running hash meanwhile.
-    if (candidate && this.running.get(upload.id) === current) {
-      this.running.set(upload.id, {
-        hash: candidate,
-        nextPart: partNumber + 1,
-        bytes: running.bytes + received,
-      });
+    try {
+      await pipeline(body, guard, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+      if (received !== expectedBytes) throw new PartSizeError('part size mismatch');
+      await rename(temporary, this.partPath(upload.id, partNumber));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
     }
     return `"part-${partNumber}-${received}"`;
   }
 
   private forget(uploadId: string): void {
-    this.running.delete(uploadId);
     this.prepared.delete(uploadId);
   }
 
   async hasPart(upload: TStoreUpload, partNumber: number): Promise<boolean> {
     try {
-      await stat(this.doneMarker(upload.id, partNumber));
+      await stat(this.partPath(upload.id, partNumber));
       return true;
     } catch {
       return false;
@@ -185,28 +191,37 @@ export class FileVideoStore implements VideoStore {
 
   async completeMultipart(
     upload: TStoreUpload,
-    parts: ReadonlyArray<{ partNumber: number }>,
-    byteSize?: number,
+    parts: readonly TSentPart[],
   ): Promise<TStoredObject> {
-    const data = this.dataPath(upload.id);
-    const running = this.running.get(upload.id);
-    this.forget(upload.id);
-    let stored: TStoredObject;
-    if (running && running.nextPart === parts.length + 1) {
-      // Every part streamed through this process in order, each exactly its size (a part is
-      // marked done only then): the running hash and the sum of the sizes are the file's.
-      stored = { sha256: running.hash.digest('hex'), byteSize: running.bytes };
-    } else {
-      // Read back: a part cut off past its end may have written beyond the last byte.
-      if (byteSize !== undefined) await truncate(data, byteSize);
-      stored = await hashStream(createReadStream(data));
+    const directory = this.uploadDir(upload.id);
+    const joined = path.join(directory, `joined.${randomBytes(8).toString('hex')}`);
+    const hash = createHash('sha256');
+    let byteSize = 0;
+    const partPath = (partNumber: number) => this.partPath(upload.id, partNumber);
+    // Each part file is read as it was when opened: a part renamed over it meanwhile is either
+    // wholly in the object and the hash, or not at all.
+    async function* inOrder() {
+      for (const part of parts) {
+        for await (const chunk of createReadStream(partPath(part.partNumber))) {
+          hash.update(chunk as Buffer);
+          byteSize += (chunk as Buffer).length;
+          yield chunk as Buffer;
+        }
+      }
     }
-    const target = this.objectPath(upload.objectKey);
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    await rename(data, target);
-    // Only the parts' markers are left; nothing waits for them to go.
-    void rm(this.uploadDir(upload.id), { recursive: true, force: true }).catch(() => undefined);
-    return stored;
+    try {
+      await pipeline(inOrder, createWriteStream(joined, { flags: 'wx', mode: 0o600 }));
+      const target = this.objectPath(upload.objectKey);
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await rename(joined, target);
+    } catch (error) {
+      await rm(joined, { force: true });
+      throw error;
+    }
+    this.forget(upload.id);
+    // Only the parts are left; nothing waits for them to go.
+    void rm(directory, { recursive: true, force: true }).catch(() => undefined);
+    return { sha256: hash.digest('hex'), byteSize };
   }
 
   async abortMultipart(upload: TStoreUpload): Promise<void> {

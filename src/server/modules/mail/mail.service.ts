@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../../db/client';
+import { messageOf } from '../../db/database-errors';
 import {
   claimDueMail,
   insertMail,
@@ -129,7 +130,7 @@ export class MailQueue {
     } catch (error) {
       const delay = RETRY_DELAYS_MS[mail.attempts - 1];
       const retryAt = delay === undefined ? null : new Date(Date.now() + delay);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       await markMailFailed(this.db, mail.id, { error: message.slice(0, 500), retryAt }).catch(
         () => undefined,
       );

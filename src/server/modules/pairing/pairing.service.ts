@@ -28,6 +28,9 @@ import {
   type PairingRow,
 } from './pairing.repository';
 
+const idInUse = () =>
+  new AppError('CONFLICT', PAIRING_MESSAGES.idInUse, { id: PAIRING_MESSAGES.idInUse });
+
 /** The primary device pairs a phone for 15 minutes; an earlier live pairing ends. */
 export async function createPairing(
   deps: AppDeps,
@@ -135,13 +138,17 @@ export function pairingActor(
   request: FastifyRequest,
 ): TUploadActor {
   return {
-    userId: resolved.owner.id,
+    owner: resolved.owner,
     deviceId: requireDevice(request).id,
     pairingId: resolved.pairing.id,
   };
 }
 
-/** One gallery video: its index row and its upload, started together; audited for the owner. */
+/**
+ * One gallery video: its index row and its upload, started together; audited for the owner. It
+ * only ever makes a new message: an id already in use, anyone's, is refused before anything else
+ * happens, so a phone can never replace a message's bytes or end its upload.
+ */
 export async function receivePairedVideo(
   deps: AppDeps,
   request: FastifyRequest,
@@ -151,7 +158,7 @@ export async function receivePairedVideo(
   const { owner } = resolved;
   if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
   const device = requireDevice(request);
-  await indexVideo(deps, {
+  const indexed = await indexVideo(deps, {
     owner,
     device,
     body: {
@@ -159,7 +166,12 @@ export async function receivePairedVideo(
       recipientId: body.recipientId,
       metadata: { byteSize: body.byteSize, durationMs: body.durationMs, mimeType: body.mimeType },
     },
+  }).catch((error: unknown) => {
+    // Another account's id: the same answer as one of the owner's own, naming nobody.
+    if (error instanceof AppError && error.fields?.id) throw idInUse();
+    throw error;
   });
+  if (!indexed.isNew) throw idInUse();
   const result = await createUpload(deps, {
     owner,
     actor: pairingActor(resolved, request),

@@ -10,6 +10,7 @@ import {
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
+import { partChecksums, partHeaders, sha256Hex } from '@web/features/sync/part-checksums';
 import { partsToSend } from '@web/features/sync/parts-to-send';
 
 export const CURRENT_PAIRING_QUERY_KEY = ['/api/pairings/current'] as const;
@@ -55,11 +56,6 @@ export function fetchPairingSession(token: string): Promise<TPairingSession> {
   return phoneRequest<TPairingSession>(token, '/api/pairing');
 }
 
-async function sha256Hex(file: Blob): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** A gallery video's length, read from its own metadata. */
 export function readDurationMs(file: File): Promise<number> {
   return new Promise((resolve) => {
@@ -81,15 +77,11 @@ async function putPart(token: string, part: TSignedPart, bytes: Blob): Promise<s
   const response = await fetch(part.url, {
     method: 'PUT',
     body: bytes,
-    ...(part.isSameOrigin
-      ? {
-          headers: {
-            [DEVICE_HEADER]: getDeviceId() ?? '',
-            [PAIRING_HEADER]: token,
-            'Content-Type': 'application/octet-stream',
-          },
-        }
-      : {}),
+    headers: partHeaders(part, {
+      [DEVICE_HEADER]: getDeviceId() ?? '',
+      [PAIRING_HEADER]: token,
+      'Content-Type': 'application/octet-stream',
+    }),
   });
   if (!response.ok) throw await readApiError(response);
   const etag = response.headers.get('etag');
@@ -123,10 +115,11 @@ export async function sendFromPhone(
   if (started.state === 'synced') return;
   const numbers = Array.from({ length: started.partCount }, (_, index) => index + 1);
   const etags: Array<{ partNumber: number; etag: string }> = [];
-  const sign = (partNumbers: number[]) =>
+  const checksums = partChecksums(file, started.partSize, started.needsPartChecksums);
+  const sign = async (partNumbers: number[]) =>
     phoneRequest<TSignPartsResult>(token, `/api/uploads/${started.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers },
+      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
     });
   for await (const part of partsToSend(numbers, started.parts, sign)) {
     const start = (part.partNumber - 1) * started.partSize;
@@ -134,8 +127,9 @@ export async function sendFromPhone(
     etags.push({ partNumber: part.partNumber, etag: await putPart(token, part, bytes) });
     onProgress(Math.min(file.size, start + bytes.size));
   }
+  const sums = await checksums.of(etags.map((part) => part.partNumber));
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
     method: 'POST',
-    body: { parts: etags },
+    body: { parts: etags.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
   });
 }

@@ -21,6 +21,7 @@ import {
   type TLocalVideo,
 } from '@web/features/videos/local-store';
 import { indexPendingVideos } from '@web/features/videos/save-recording';
+import { partChecksums, partHeaders, sha256Hex } from './part-checksums';
 import { partsToSend } from './parts-to-send';
 import { setSyncProgress } from './sync-progress';
 
@@ -32,11 +33,6 @@ const OFFLINE_MESSAGE =
 
 class StopSyncError extends Error {}
 
-async function sha256Hex(blob: Blob): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -47,15 +43,11 @@ async function putPart(part: TSignedPart, bytes: Blob): Promise<string> {
   const response = await fetch(part.url, {
     method: 'PUT',
     body: bytes,
-    ...(part.isSameOrigin
-      ? {
-          credentials: 'include' as const,
-          headers: {
-            [DEVICE_HEADER]: getDeviceId() ?? '',
-            'Content-Type': 'application/octet-stream',
-          },
-        }
-      : {}),
+    headers: partHeaders(part, {
+      [DEVICE_HEADER]: getDeviceId() ?? '',
+      'Content-Type': 'application/octet-stream',
+    }),
+    ...(part.isSameOrigin ? { credentials: 'include' as const } : {}),
   });
   if (!response.ok) throw new Error(`part ${part.partNumber} answered ${response.status}`);
   const etag =
@@ -142,10 +134,11 @@ async function syncVideo(video: TLocalVideo): Promise<boolean> {
   const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
     (partNumber) => !etags[partNumber],
   );
-  const sign = (partNumbers: number[]) =>
+  const checksums = partChecksums(blob, upload.partSize, created.needsPartChecksums);
+  const sign = async (partNumbers: number[]) =>
     apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers },
+      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
     });
   // One part at a time: as fast as the link allows here, and a cut connection costs one part.
   for await (const part of partsToSend(missing, created.parts, sign)) {
@@ -161,14 +154,14 @@ async function syncVideo(video: TLocalVideo): Promise<boolean> {
 
   setSyncProgress(video.id, { state: 'checking' });
   try {
+    const sent = Object.entries(etags).map(([partNumber, etag]) => ({
+      partNumber: Number(partNumber),
+      etag,
+    }));
+    const sums = await checksums.of(sent.map((part) => part.partNumber));
     await apiRequest<TVideoIndexEntry>(`/api/uploads/${upload.uploadId}/complete`, {
       method: 'POST',
-      body: {
-        parts: Object.entries(etags).map(([partNumber, etag]) => ({
-          partNumber: Number(partNumber),
-          etag,
-        })),
-      },
+      body: { parts: sent.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
     });
   } catch (error) {
     // The upload ended (or its copy did not match): start afresh next time.
