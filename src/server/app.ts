@@ -25,6 +25,7 @@ import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { runCloudRetention } from './modules/cloud/retention.service';
+import { runOrphanSweep, type TOrphanSweepResult } from './modules/cloud/orphan-sweep.service';
 import type { VideoStore } from './modules/cloud/video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -53,7 +54,11 @@ import { toPublicConfig } from './modules/system/public-config';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Scheduled work, callable with any clock (tests, and the console). */
-    jobs: { runCloudRetention(now: Date): Promise<number>; deliverMail(): Promise<void> };
+    jobs: {
+      runCloudRetention(now: Date): Promise<number>;
+      deliverMail(): Promise<void>;
+      sweepOrphanedObjects(now: Date): Promise<TOrphanSweepResult>;
+    };
   }
 }
 
@@ -257,8 +262,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('jobs', {
     runCloudRetention: (now: Date) => runCloudRetention(deps, now),
     deliverMail: () => mail.deliverDue(),
+    sweepOrphanedObjects: (now: Date) => runOrphanSweep(deps, now),
   });
-  const retention = setInterval(runRetention, RETENTION_INTERVAL_MS);
+  // The orphan sweep asks hourly whether a day has passed since the last one on any server.
+  const runSweep = () =>
+    runOrphanSweep(deps, new Date()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'orphan sweep failed'),
+    );
+  const retention = setInterval(() => {
+    void runRetention();
+    void runSweep();
+  }, RETENTION_INTERVAL_MS);
   retention.unref();
 
   // Events from before migration 0010 get their words after the start (decision 041).

@@ -17,6 +17,8 @@ import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
+import { findCloudLeftovers, findVideoIdsOfUsers } from '../cloud/uploads.repository';
+import { removeCloudCopies } from '../cloud/uploads.service';
 import { adminPasswordResetMail } from '../mail/mail.templates';
 import {
   findUserById,
@@ -217,7 +219,8 @@ function describeDependents(owner: SessionUser, recipients: UserRow[]): string {
 /**
  * D23: an account with recipients is refused first, naming them; with includeRecipients they go
  * too. One transaction removes sessions, devices' bindings, recipients and index rows; audit
- * rows stay (the log is append-only and keeps the username).
+ * rows stay (the log is append-only and keeps the username). The cloud copies of every video
+ * that went are deleted once it commits.
  */
 export async function deleteUsers(
   deps: AppDeps,
@@ -225,7 +228,7 @@ export async function deleteUsers(
   input: { admin: SessionUser; ids: number[]; includeRecipients: boolean },
 ): Promise<TDeleteUsersResult> {
   const { admin } = input;
-  const deletedIds = await deps.db.transaction(async (tx) => {
+  const { deletedIds, videoIds, cloudCopies } = await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
     const targets = await findUsersByIds(tx, [...new Set(input.ids)]);
     if (targets.length === 0) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
@@ -256,10 +259,11 @@ export async function deleteUsers(
     await assertNextOfKinKept(tx, targets, targetIds);
 
     const doomed = [...targets, ...recipients];
-    await deleteUsersAndUnbindDevices(
-      tx,
-      doomed.map((user) => user.id),
-    );
+    const doomedIds = doomed.map((user) => user.id);
+    // Their videos go with them (foreign keys), and so must the videos' cloud copies.
+    const videoIds = await findVideoIdsOfUsers(tx, doomedIds);
+    const cloudCopies = await findCloudLeftovers(tx, videoIds);
+    await deleteUsersAndUnbindDevices(tx, doomedIds);
     for (const user of doomed) {
       await recordAudit(tx, context, {
         eventType: 'admin_user_deleted',
@@ -272,8 +276,9 @@ export async function deleteUsers(
         },
       });
     }
-    return doomed.map((user) => user.id);
+    return { deletedIds: doomedIds, videoIds, cloudCopies };
   });
+  await removeCloudCopies(deps, cloudCopies, videoIds);
   const count = deletedIds.length;
   return {
     message: count === 1 ? 'The user was deleted.' : `${count} users were deleted.`,

@@ -4,6 +4,8 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   NoSuchKey,
   NoSuchUpload,
@@ -15,9 +17,12 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { servedVideoType } from '../../../shared/domain/video-types';
 import {
   CopyMismatchError,
+  isObjectKey,
   PART_URL_SECONDS,
   partBytes,
   PLAYBACK_URL_SECONDS,
+  type TListedObject,
+  type TListedUpload,
   type TPartToSign,
   type TSentPart,
   type TSignedPartUrl,
@@ -198,6 +203,50 @@ export class S3VideoStore implements VideoStore {
       }),
       { expiresIn: PLAYBACK_URL_SECONDS },
     );
+  }
+
+  async *listObjects(): AsyncIterable<TListedObject[]> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.settings.bucket, ContinuationToken: token }),
+      );
+      yield (page.Contents ?? []).flatMap((object) =>
+        object.Key && isObjectKey(object.Key)
+          ? [{ key: object.Key, writtenAt: object.LastModified ?? new Date() }]
+          : [],
+      );
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async *listUnfinishedUploads(): AsyncIterable<TListedUpload[]> {
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: this.settings.bucket,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      yield (page.Uploads ?? []).flatMap((upload) =>
+        upload.Key && upload.UploadId && isObjectKey(upload.Key)
+          ? [
+              {
+                id: '',
+                objectKey: upload.Key,
+                storeUploadId: upload.UploadId,
+                startedAt: upload.Initiated ?? new Date(),
+              },
+            ]
+          : [],
+      );
+      if (!page.IsTruncated) return;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+    }
   }
 
   destroy(): void {

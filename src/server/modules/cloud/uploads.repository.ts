@@ -186,10 +186,12 @@ export async function findCloudLeftovers(
     videoIds.map((id) => sql`${id}`),
     sql`, `,
   );
+  // Locked, so an upload completing meanwhile waits and then finds its message gone.
   const objectRows = await db
     .select({ videoId: videos.id, key: videos.cloudPath })
     .from(videos)
-    .where(sql`${videos.id} in (${ids}) and ${videos.cloudPath} is not null`);
+    .where(sql`${videos.id} in (${ids}) and ${videos.cloudPath} is not null`)
+    .for('update');
   const uploadRows = await db
     .select()
     .from(uploads)
@@ -198,4 +200,24 @@ export async function findCloudLeftovers(
     objects: objectRows.flatMap((row) => (row.key ? [{ videoId: row.videoId, key: row.key }] : [])),
     uploads: uploadRows,
   };
+}
+
+/** The object a video points at now, locked until the transaction ends (a re-upload replaces it). */
+export async function lockCloudPath(db: DbOrTx, videoId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ key: videos.cloudPath })
+    .from(videos)
+    .where(eq(videos.id, videoId))
+    .for('update');
+  return row?.key ?? null;
+}
+
+/** The videos an account owns or receives (all go with the account), for `findCloudLeftovers`. */
+export async function findVideoIdsOfUsers(db: DbOrTx, userIds: readonly number[]) {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ id: videos.id })
+    .from(videos)
+    .where(or(inArray(videos.creatorId, [...userIds]), inArray(videos.recipientId, [...userIds])));
+  return rows.map((row) => row.id);
 }

@@ -15,9 +15,9 @@ import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import {
   claimUploadForCompletion,
   findActiveUploadForVideo,
-  findCloudLeftovers,
   findUploadById,
   insertActiveUpload,
+  lockCloudPath,
   markVideoLocalOnly,
   markVideoPending,
   markVideoSynced,
@@ -289,9 +289,11 @@ export async function completeUpload(
     throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
   }
 
+  let replacedKey: string | null = null;
   const video = await deps.db.transaction(async (tx) => {
     const finished = await setUploadStatus(tx, claimed.id, 'completed');
     if (!finished) return undefined;
+    replacedKey = await lockCloudPath(tx, claimed.videoId);
     const row = await markVideoSynced(tx, claimed.videoId, {
       objectKey: claimed.objectKey,
       sha256: stored.sha256,
@@ -302,8 +304,11 @@ export async function completeUpload(
   });
   if (!video) {
     // The message was deleted while its last part was on the way: nothing may stay behind.
-    await store.deleteObject(claimed.objectKey);
+    await removeUnownedObject(deps, claimed.objectKey);
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  }
+  if (replacedKey !== null && replacedKey !== claimed.objectKey) {
+    await removeUnownedObject(deps, replacedKey);
   }
   return video;
 }
@@ -331,16 +336,10 @@ export async function abortUpload(
 }
 
 /**
- * What must leave the store before these videos' rows go; call `removeCloudCopies` with it after
- * the deleting transaction commits.
- */
-export function findCloudCopies(deps: AppDeps, videoIds: readonly string[]) {
-  return findCloudLeftovers(deps.db, videoIds);
-}
-
-/**
- * Deletes the cloud objects and unfinished uploads of deleted videos. A failure is logged, not
- * thrown: the rows are already gone, so nobody can reach the bytes.
+ * Deletes the cloud objects and unfinished uploads of deleted videos: call it after the deleting
+ * transaction commits, with what `findCloudLeftovers` answered inside it. A failure is logged,
+ * not thrown: the rows are already gone, so nobody can reach the bytes, and the nightly sweep
+ * removes what is left.
  */
 export async function removeCloudCopies(
   deps: AppDeps,
@@ -356,4 +355,17 @@ export async function removeCloudCopies(
   const failed = results.filter((result) => result.status === 'rejected').length;
   if (failed > 0)
     deps.log.warn({ failed }, 'cloud copies of deleted videos could not all be removed');
+}
+
+/**
+ * Deletes an object whose row has let go of it (a re-upload's old copy, a message deleted during
+ * its upload). A store that fails leaves it to the nightly sweep, which finds every object no
+ * row owns: the row's change stands, and the request still succeeds.
+ */
+export async function removeUnownedObject(deps: AppDeps, objectKey: string): Promise<void> {
+  await deps.videoStore
+    .deleteObject(objectKey)
+    .catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'the store could not delete an object; the sweep will'),
+    );
 }

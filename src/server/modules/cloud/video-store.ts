@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -48,7 +48,26 @@ export interface VideoStore {
   deleteObject(objectKey: string): Promise<void>;
   /** A presigned GET in S3 mode; null in file mode (the server streams it itself). */
   presignedPlaybackUrl(objectKey: string, mimeType: string): Promise<string | null>;
+  /** Every object held, a page at a time, with when it was written (for the orphan sweep). */
+  listObjects(): AsyncIterable<TListedObject[]>;
+  /** Every unfinished upload held, a page at a time, with when it started. */
+  listUnfinishedUploads(): AsyncIterable<TListedUpload[]>;
 }
+
+export interface TListedObject {
+  key: string;
+  writtenAt: Date;
+}
+
+export interface TListedUpload extends TStoreUpload {
+  startedAt: Date;
+}
+
+/** Only names the app itself makes are ever touched by a sweep (a shared bucket keeps the rest). */
+export const isObjectKey = (name: string) => /^[0-9a-f]{32}$/.test(name);
+const isUploadId = (name: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(name);
+const LISTING_PAGE = 1000;
 
 export interface TPartToSign {
   partNumber: number;
@@ -237,5 +256,48 @@ export class FileVideoStore implements VideoStore {
 
   async presignedPlaybackUrl(): Promise<null> {
     return null;
+  }
+
+  /** objects/<first two>/<key>: names that are not keys are left alone. */
+  async *listObjects(): AsyncIterable<TListedObject[]> {
+    let page: TListedObject[] = [];
+    for (const folder of await namesIn(path.join(this.root, 'objects'))) {
+      for (const key of await namesIn(path.join(this.root, 'objects', folder))) {
+        if (!isObjectKey(key) || key.slice(0, 2) !== folder) continue;
+        const written = await stat(this.objectPath(key)).catch(() => undefined);
+        if (!written?.isFile()) continue;
+        page.push({ key, writtenAt: written.mtime });
+        if (page.length >= LISTING_PAGE) {
+          yield page;
+          page = [];
+        }
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
+  /** uploads/<upload id>/, as old as its latest part. */
+  async *listUnfinishedUploads(): AsyncIterable<TListedUpload[]> {
+    let page: TListedUpload[] = [];
+    for (const id of await namesIn(path.join(this.root, 'uploads'))) {
+      if (!isUploadId(id)) continue;
+      const folder = await stat(this.uploadDir(id)).catch(() => undefined);
+      if (!folder?.isDirectory()) continue;
+      page.push({ id, objectKey: '', storeUploadId: null, startedAt: folder.mtime });
+      if (page.length >= LISTING_PAGE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+}
+
+async function namesIn(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }

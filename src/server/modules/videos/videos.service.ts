@@ -7,7 +7,8 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientOf } from '../recipients/recipients.repository';
 import type { SessionUser } from '../users/users.repository';
-import { findCloudCopies, removeCloudCopies } from '../cloud/uploads.service';
+import { findCloudLeftovers } from '../cloud/uploads.repository';
+import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
 
 /** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
@@ -65,8 +66,8 @@ export async function deleteVideos(
 ): Promise<string[]> {
   const { owner } = input;
   const ids = [...new Set(input.ids)];
-  const cloudCopies = await findCloudCopies(deps, ids);
-  const deleted = await deps.db.transaction(async (tx) => {
+  const { deleted, cloudCopies } = await deps.db.transaction(async (tx) => {
+    const cloudCopies = await findCloudLeftovers(tx, ids);
     const deletedIds = await deleteVideosOfCreator(tx, owner.id, ids);
     if (deletedIds.length > 0) {
       await recordAudit(tx, context, {
@@ -79,9 +80,9 @@ export async function deleteVideos(
         },
       });
     }
-    return deletedIds;
+    return { deleted: deletedIds, cloudCopies };
   });
-  // Delete on the primary device removes the cloud copy too (issue 13), once the rows are gone.
+  // Delete on the primary device removes the cloud copy too, once the rows are gone.
   await removeCloudCopies(deps, cloudCopies, deleted);
   return deleted;
 }

@@ -1,0 +1,108 @@
+import type { AppDeps } from '../../app';
+import {
+  claimOrphanSweep,
+  finishOrphanSweep,
+  findOwnedObjectKeys,
+  findOwnedUploads,
+} from './orphan-sweep.repository';
+import type { TListedUpload } from './video-store';
+
+const HOUR_MS = 3600_000;
+
+/** Once a day across every app server; a tick comes hourly, so a sweep may start an hour late. */
+export const ORPHAN_SWEEP_EVERY_MS = 23 * HOUR_MS;
+
+/**
+ * Nothing younger than this is touched: an object is written just before its row says so (S3
+ * creates an upload before its row exists), maybe on another app server.
+ */
+export const ORPHAN_GRACE_MS = 24 * HOUR_MS;
+
+export interface TOrphanSweepResult {
+  /** False when a sweep had already run within the day (here or on another server). */
+  ran: boolean;
+  objectsRemoved: number;
+  uploadsRemoved: number;
+  /** Stored things no row owns that could not be removed (tried again on the next sweep). */
+  failed: number;
+  /** False when the store cannot list unfinished uploads (its own lifecycle rule must then). */
+  uploadsListed: boolean;
+}
+
+/**
+ * The nightly sweep: removes every stored object and unfinished upload that no row owns and that
+ * is older than the grace window, whatever left it (a store that failed a delete, a server that
+ * stopped between the database and the store). `now` is the clock (tests pass their own).
+ */
+export async function runOrphanSweep(deps: AppDeps, now: Date): Promise<TOrphanSweepResult> {
+  const result: TOrphanSweepResult = {
+    ran: false,
+    objectsRemoved: 0,
+    uploadsRemoved: 0,
+    failed: 0,
+    uploadsListed: true,
+  };
+  const sweepId = await claimOrphanSweep(deps.db, { now, everyMs: ORPHAN_SWEEP_EVERY_MS });
+  if (sweepId === undefined) return result;
+  result.ran = true;
+  const startedAt = Date.now();
+  const writtenBefore = now.getTime() - ORPHAN_GRACE_MS;
+  const store = deps.videoStore;
+
+  try {
+    for await (const page of store.listObjects()) {
+      const old = page.filter((object) => object.writtenAt.getTime() < writtenBefore);
+      const owned = await findOwnedObjectKeys(
+        deps.db,
+        old.map((object) => object.key),
+      );
+      for (const object of old) {
+        if (owned.has(object.key)) continue;
+        await store.deleteObject(object.key).then(
+          () => (result.objectsRemoved += 1),
+          () => (result.failed += 1),
+        );
+      }
+    }
+  } catch (error) {
+    result.failed += 1;
+    deps.log.warn({ err: error }, 'orphan sweep: the store could not list its objects');
+  }
+
+  try {
+    for await (const page of store.listUnfinishedUploads()) {
+      const old = page.filter((upload) => upload.startedAt.getTime() < writtenBefore);
+      const owned = await findOwnedUploads(deps.db, old);
+      for (const upload of old) {
+        if (isOwned(owned, upload)) continue;
+        await store.abortMultipart(upload).then(
+          () => (result.uploadsRemoved += 1),
+          () => (result.failed += 1),
+        );
+      }
+    }
+  } catch (error) {
+    result.uploadsListed = false;
+    deps.log.warn({ err: error }, 'orphan sweep: the store could not list unfinished uploads');
+  }
+
+  await finishOrphanSweep(deps.db, sweepId, {
+    finishedAt: new Date(now.getTime() + Date.now() - startedAt),
+    objectsRemoved: result.objectsRemoved,
+    uploadsRemoved: result.uploadsRemoved,
+  });
+  const log = result.failed > 0 ? deps.log.warn.bind(deps.log) : deps.log.info.bind(deps.log);
+  log(
+    {
+      objectsRemoved: result.objectsRemoved,
+      uploadsRemoved: result.uploadsRemoved,
+      failed: result.failed,
+    },
+    'orphan sweep: removed stored objects and unfinished uploads that no row owns',
+  );
+  return result;
+}
+
+function isOwned(owned: Set<string>, upload: TListedUpload): boolean {
+  return owned.has(upload.id) || (upload.storeUploadId !== null && owned.has(upload.storeUploadId));
+}
