@@ -19,6 +19,7 @@ import {
   type TestDevice,
 } from '../setup/app';
 import { startS3Server, TEST_BUCKET } from '../setup/s3';
+import { TcpProxy } from '../setup/tcp-proxy';
 
 // Every stored object has exactly one owner row: a re-upload, and every deletion (a message, a
 // recipient, a user, an account with its recipients), leave nothing in the store; a nightly sweep
@@ -40,6 +41,7 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   let t: TestApp;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let bucket: S3Client | undefined;
+  let proxy: TcpProxy | undefined;
   let admin: TestDevice;
   let totpSecret: string;
   /** The sweep's clock: each run is a few days after the last, so each is due. */
@@ -48,6 +50,8 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   beforeAll(async () => {
     if (mode === 's3') {
       s3 = await startS3Server();
+      // The app reaches the store through a proxy, so a test can take the store away.
+      proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
       bucket = new S3Client({
         endpoint: s3.endpoint,
         region: 'us-east-1',
@@ -56,7 +60,7 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
       });
     }
     t = await buildTestApp({
-      env: s3?.env ?? {},
+      env: s3 ? { ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy!.port}` } : {},
       uploadPartBytes: PART_BYTES,
     });
     admin = (await createPrimaryUser(t, { email: `admin.${mode}@care.test` })).device;
@@ -67,6 +71,7 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   afterAll(async () => {
     await t.close();
     bucket?.destroy();
+    await proxy?.close();
     await s3?.close();
   });
 
@@ -234,39 +239,70 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
     expect(status).toMatchObject({ usedBytes: second.length, syncedCount: 1 });
   });
 
-  // File mode, where a store refusing one delete can be made real without stopping it whole.
-  if (mode === 'file') {
-    it('a store that cannot delete the old copy keeps the new one; the sweep removes the old later', async () => {
-      const owner = await createPaidOwner();
-      const first = randomBytes(300);
-      const videoId = await indexVideo(owner.device, owner.nextOfKin.id, first);
-      const firstKey = await uploadWhole(owner.device, videoId, first);
-      // The old copy's path becomes a folder with something in it: the store refuses to delete.
-      const oldPath = path.join(objectsRoot(), firstKey.slice(0, 2), firstKey);
-      renameSync(oldPath, `${oldPath}.aside`);
-      mkdirSync(oldPath);
-      writeFileSync(path.join(oldPath, 'in-the-way'), 'x');
+  /**
+   * Makes the store refuse to delete `key`: in S3 mode the store is away altogether (its address
+   * stops answering); in file mode the object's path becomes a folder with something in it.
+   * Answers how to bring it back.
+   */
+  async function storeRefusesToDelete(key: string): Promise<() => Promise<void>> {
+    if (mode === 's3') {
+      await proxy!.refuse();
+      return () => proxy!.restore();
+    }
+    const objectPath = path.join(objectsRoot(), key.slice(0, 2), key);
+    renameSync(objectPath, `${objectPath}.aside`);
+    mkdirSync(objectPath);
+    writeFileSync(path.join(objectPath, 'in-the-way'), 'x');
+    return async () => {
+      rmSync(objectPath, { recursive: true });
+      renameSync(`${objectPath}.aside`, objectPath);
+    };
+  }
 
+  it('a store that cannot delete never undoes a delete nor loses a new copy; the sweep removes the rest', async () => {
+    const owner = await createPaidOwner();
+    const bytes = randomBytes(300);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const key = await uploadWhole(owner.device, videoId, bytes);
+    const link = await playbackLink(owner.device, videoId);
+
+    const storeBack = await storeRefusesToDelete(key);
+    const deleted = await owner.device.delete('/api/videos', { ids: [videoId] });
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toEqual({ deletedIds: [videoId] });
+    expect((await owner.device.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
+    await storeBack();
+    const left = [key];
+    expect(await storedKeys()).toContain(key);
+
+    let keptKey: string | undefined;
+    if (mode === 'file') {
+      // A re-upload whose old copy the store will not delete keeps the new copy all the same.
+      const first = randomBytes(300);
+      const resent = await indexVideo(owner.device, owner.nextOfKin.id, first);
+      const firstKey = await uploadWhole(owner.device, resent, first);
+      const back = await storeRefusesToDelete(firstKey);
       const second = randomBytes(400);
-      const secondKey = await uploadWhole(owner.device, videoId, second);
-      const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
-      expect(row).toMatchObject({ cloudPath: secondKey, sha256: sha256(second) });
-      expect(sha256((await open(await playbackLink(owner.device, videoId))).bytes)).toBe(
+      keptKey = await uploadWhole(owner.device, resent, second);
+      const [row] = await t.db.select().from(videos).where(eq(videos.id, resent));
+      expect(row).toMatchObject({ cloudPath: keptKey, sha256: sha256(second) });
+      expect(sha256((await open(await playbackLink(owner.device, resent))).bytes)).toBe(
         sha256(second),
       );
+      await back();
+      left.push(firstKey);
+    }
+    expect(await storedKeys()).toEqual(expect.arrayContaining(left));
 
-      // The store is back; the old copy is left for the nightly sweep, which finds it by itself.
-      rmSync(oldPath, { recursive: true });
-      renameSync(`${oldPath}.aside`, oldPath);
-      expect(await storedKeys()).toEqual(expect.arrayContaining([firstKey, secondKey]));
-      const swept = await sweep();
-      expect(swept).toMatchObject({ ran: true, failed: 0 });
-      expect(swept.objectsRemoved).toBeGreaterThanOrEqual(1);
-      const held = await storedKeys();
-      expect(held).toContain(secondKey);
-      expect(held).not.toContain(firstKey);
-    });
-  }
+    // The nightly sweep finds what no row owns by itself.
+    const swept = await sweep();
+    expect(swept).toMatchObject({ ran: true, failed: 0 });
+    expect(swept.objectsRemoved).toBeGreaterThanOrEqual(left.length);
+    const held = await storedKeys();
+    for (const gone of left) expect(held).not.toContain(gone);
+    if (keptKey) expect(held).toContain(keptKey);
+    expect((await open(link)).status).toBe(404);
+  });
 
   it('deleting a message, or a recipient with their messages, deletes their objects', async () => {
     const owner = await createPaidOwner();

@@ -297,7 +297,8 @@ async function namesIn(directory: string): Promise<string[]> {
   try {
     return await readdir(directory);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    // Nothing there yet, or a stray file where a folder would be: nothing of ours inside.
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return [];
     throw error;
   }
 }
