@@ -686,6 +686,8 @@ describe('proving the matching account with an emailed code instead of its passw
     const sentBefore = smtp.messages.length;
     const res = await device.post('/api/auth/external/link-code', {});
     expect(res.statusCode, res.body).toBe(200);
+    // The sign-in lives on, so that there is time to read the mail.
+    expect(String(res.headers['set-cookie'])).toMatch(/^memento_sign_in=.+; Expires=/);
     const mail = await smtp.waitFor(
       (m) => smtp.messages.indexOf(m) >= sentBefore && m.to.includes(email),
     );

@@ -63,6 +63,16 @@ export const externalSignInRoutes =
       errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
     };
 
+    // SameSite=None over https, so that Apple's cross-site form POST brings it back.
+    const setFlowCookie = (reply: FastifyReply, flowToken: string, expiresAt: Date) =>
+      reply.setCookie(FLOW_COOKIE, flowToken, {
+        path: '/',
+        httpOnly: true,
+        signed: true,
+        expires: expiresAt,
+        ...(isHttps ? { sameSite: 'none', secure: true } : { sameSite: 'lax' }),
+      });
+
     const clearFlowCookie = (reply: FastifyReply) =>
       reply.clearCookie(FLOW_COOKIE, {
         path: '/',
@@ -107,14 +117,7 @@ export const externalSignInRoutes =
           device: requireDevice(request),
           user: request.user,
         });
-        // SameSite=None over https, so that Apple's cross-site form POST brings it back.
-        reply.setCookie(FLOW_COOKIE, started.flowToken, {
-          path: '/',
-          httpOnly: true,
-          signed: true,
-          expires: started.expiresAt,
-          ...(isHttps ? { sameSite: 'none', secure: true } : { sameSite: 'lax' }),
-        });
+        setFlowCookie(reply, started.flowToken, started.expiresAt);
         return { redirectUrl: started.redirectUrl };
       },
     );
@@ -169,11 +172,15 @@ export const externalSignInRoutes =
     app.post(
       '/api/auth/external/link-code',
       { config: { rateLimit } },
-      async (request): Promise<TExternalLinkCodeResponse> =>
-        emailLinkCode(deps, getRequestContext(request), {
-          flowToken: readFlowToken(request),
+      async (request, reply): Promise<TExternalLinkCodeResponse> => {
+        const flowToken = readFlowToken(request);
+        const { expiresAt, ...sent } = await emailLinkCode(deps, getRequestContext(request), {
+          flowToken,
           device: requireDevice(request),
-        }),
+        });
+        setFlowCookie(reply, flowToken!, expiresAt);
+        return sent;
+      },
     );
 
     app.post(

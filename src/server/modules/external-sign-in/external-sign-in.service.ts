@@ -407,8 +407,8 @@ export async function emailLinkCode(
   deps: AppDeps,
   context: RequestContext,
   input: { flowToken: string | null; device: DeviceRow },
-): Promise<TExternalLinkCodeResponse> {
-  const { settings, identity } = await findReturnedFlow(deps, input);
+): Promise<TExternalLinkCodeResponse & { expiresAt: Date }> {
+  const { flow, settings, identity } = await findReturnedFlow(deps, input);
   const resolved = await resolveStep(deps.db, settings.id, identity);
   if (resolved.step !== 'link') {
     throw new AppError('VALIDATION', 'This sign-in does not need a code. Please continue.');
@@ -419,7 +419,7 @@ export async function emailLinkCode(
     device: input.device,
     auditDetails: auditDetailsFor(settings),
   });
-  return emailDeviceCode(deps, {
+  const sent = await emailDeviceCode(deps, {
     user,
     device: input.device,
     purpose: 'provider_link',
@@ -435,6 +435,11 @@ export async function emailLinkCode(
         deviceName: input.device.deviceName,
       }),
   });
+  // Time to read the mail: the sign-in lives on from now.
+  const expiresAt = new Date(Date.now() + FLOW_LIFETIME_MS);
+  if (!(await advanceFlow(deps.db, flow.idHash, 'returned', { expiresAt })))
+    throw expired(settings);
+  return { ...sent, expiresAt };
 }
 
 /** The emailed code, throttled like a reset code; each wrong one also counts against the codes. */
