@@ -66,7 +66,10 @@ export async function runOrphanSweep(deps: AppDeps, now: Date): Promise<TOrphanS
     }
   } catch (error) {
     result.failed += 1;
-    deps.log.warn({ err: error }, 'orphan sweep: the store could not list its objects');
+    deps.log.warn(
+      { err: error },
+      'orphan sweep: stored objects could not all be listed and checked',
+    );
   }
 
   try {
@@ -83,7 +86,10 @@ export async function runOrphanSweep(deps: AppDeps, now: Date): Promise<TOrphanS
     }
   } catch (error) {
     result.uploadsListed = false;
-    deps.log.warn({ err: error }, 'orphan sweep: the store could not list unfinished uploads');
+    deps.log.warn(
+      { err: error },
+      'orphan sweep: unfinished uploads could not all be listed and checked',
+    );
   }
 
   await finishOrphanSweep(deps.db, sweepId, {
