@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
@@ -235,4 +235,130 @@ test('a free user’s recording never leaves the device', async ({ page }) => {
   await expect(
     page.getByText('Your messages for the people you love, kept safe on this device.'),
   ).toBeVisible();
+});
+
+test('a page or a script uploaded as a video never runs on the app’s address', async ({
+  browser,
+}) => {
+  const server = await startOwnServer();
+  try {
+    // The installation's admin: the account an attacker's link would be sent to.
+    const admin = await newDevice(browser, server);
+    const owner = await registerUser(admin, { firstName: 'Ada' });
+    await makePremium(admin, owner.username);
+    const markers: string[] = [];
+    admin.context().on('request', (request) => {
+      if (request.url().includes('/api/hostile-marker')) markers.push(request.url());
+    });
+
+    // Both a script and a page, uploaded under a type the allow-list accepts.
+    const hostile = [
+      "document.title = 'script ran'; fetch('/api/hostile-marker'); /*",
+      '<!doctype html><title>a page</title><p id="hostile">A hostile page</p>',
+      "<script>document.title = 'script ran'; fetch('/api/hostile-marker');</script> */",
+    ].join('\n');
+    const checksum = createHash('sha256').update(hostile).digest('hex');
+    const { recipients } = await callApi<{ recipients: Array<{ id: number }> }>(
+      admin,
+      'GET',
+      '/api/recipients',
+    );
+    const uploadHostile = async () => {
+      const videoId = randomUUID();
+      await callApi(admin, 'POST', '/api/videos', {
+        id: videoId,
+        recipientId: recipients[0]!.id,
+        metadata: { byteSize: hostile.length, durationMs: 1000, mimeType: 'video/mp4;codecs=avc1' },
+      });
+      const { uploadId } = await callApi<{ uploadId: string }>(admin, 'POST', '/api/uploads', {
+        videoId,
+        title: 'Not really a video',
+        promptId: null,
+        byteSize: hostile.length,
+        sha256: checksum,
+      });
+      const { parts } = await callApi<{
+        parts: Array<{ url: string; headers?: Record<string, string> }>;
+      }>(admin, 'POST', `/api/uploads/${uploadId}/sign`, {
+        partNumbers: [1],
+        sha256s: [checksum],
+      });
+      const etag = await admin.evaluate(
+        async ({ part, body }) => {
+          const response = await fetch(part.url, {
+            method: 'PUT',
+            body,
+            headers: {
+              ...part.headers,
+              'Content-Type': 'application/octet-stream',
+              'X-Device-ID': localStorage.getItem('deviceId') ?? '',
+            },
+          });
+          return response.headers.get('etag');
+        },
+        { part: parts[0]!, body: hostile },
+      );
+      await callApi(admin, 'POST', `/api/uploads/${uploadId}/complete`, {
+        parts: [{ partNumber: 1, etag, sha256: checksum }],
+      });
+      return videoId;
+    };
+    const page = await uploadHostile();
+    const script = await uploadHostile();
+
+    /** A page of the app loads it as a script (its policy allows scripts from its own address). */
+    const loadAsScript = async (videoId: string) => {
+      const { url } = await callApi<{ url: string }>(
+        admin,
+        'GET',
+        `/api/videos/${videoId}/playback`,
+      );
+      const loaded = await admin.evaluate(
+        (src) =>
+          new Promise<string>((resolve) => {
+            const element = document.createElement('script');
+            element.src = src;
+            element.onload = () => resolve('loaded');
+            element.onerror = () => resolve('refused');
+            document.head.append(element);
+          }),
+        url,
+      );
+      return { url: `${server.url}${url}`, loaded };
+    };
+
+    // The signed-in admin opens the link: a video, never a page.
+    const asVideo = await loadAsScript(page);
+    expect(asVideo.loaded).toBe('refused');
+    const opened = await admin.context().newPage();
+    const response = await opened.goto(asVideo.url);
+    expect(response?.headers()).toMatchObject({
+      'content-type': 'video/mp4;codecs="avc1"',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'inline; filename="message.mp4"',
+      'content-security-policy': "sandbox; default-src 'none'",
+    });
+    expect(await opened.evaluate(() => document.contentType)).toBe('video/mp4');
+    expect(await opened.locator('#hostile, script').count()).toBe(0);
+
+    // Rows an older version saved with the types from the report: files to save, nothing else.
+    await server.writeWhileStopped(
+      `update videos set mime_type = case id when $1 then 'video/mp4;,text/html'
+         else 'video/mp4;,text/javascript' end where id in ($1, $2)`,
+      [page, script],
+    );
+    expect((await loadAsScript(script)).loaded).toBe('refused');
+    const asLegacyPage = await loadAsScript(page);
+    expect(asLegacyPage.loaded).toBe('refused');
+    const downloading = opened.waitForEvent('download', { timeout: 10_000 });
+    await opened.goto(asLegacyPage.url).catch(() => undefined);
+    expect((await downloading).suggestedFilename()).toBe('message.bin');
+    expect(await opened.locator('#hostile').count()).toBe(0);
+
+    expect(await opened.title()).not.toBe('script ran');
+    expect(await admin.title()).not.toBe('script ran');
+    expect(markers).toEqual([]);
+  } finally {
+    await server.stop();
+  }
 });

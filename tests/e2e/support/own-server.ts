@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { openPgliteDirectory } from '../../../src/server/db/client';
 
 /**
  * A server of the test's own (the real `npm start` on the built app), for a test that must stop
@@ -17,6 +18,8 @@ export interface OwnServer {
   dataDir: string;
   /** SIGKILL, as a crash or a power cut would, then the same server again on the same data. */
   crashAndRestart(): Promise<void>;
+  /** Stops the server, runs one statement on its database (as an older version left it), restarts. */
+  writeWhileStopped(sql: string, params: unknown[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -113,6 +116,18 @@ export async function startOwnServer(
     dataDir,
     async crashAndRestart() {
       await halt('SIGKILL');
+      await launch();
+    },
+    async writeWhileStopped(sql, params) {
+      await halt('SIGTERM');
+      if (databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(sql, params).finally(() => client.end());
+      } else {
+        const client = await openPgliteDirectory(path.join(dataDir, 'pgdata'));
+        await client.query(sql, params).finally(() => client.close());
+      }
       await launch();
     },
     async stop() {
