@@ -69,7 +69,11 @@ function framesOf(error: Error): string {
 }
 
 function describeDatabaseError(error: Error): TLoggedError {
-  const described: TLoggedError = { type: error.constructor.name, message: '', stack: '' };
+  const described: TLoggedError = {
+    type: error instanceof DrizzleQueryError ? 'DrizzleQueryError' : 'DatabaseError',
+    message: '',
+    stack: '',
+  };
   if (error instanceof DrizzleQueryError) {
     described.message = 'Failed query';
     described.query = error.query;

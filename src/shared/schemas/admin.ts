@@ -8,7 +8,15 @@ import {
   type TUserCategory,
 } from '../domain/enums';
 import { ADMIN_MESSAGES } from '../domain/admin-messages';
-import { ZEmail, ZNewPassword, ZUserId } from './common';
+import {
+  MAX_ID,
+  SINGLE_LINE_MESSAGE,
+  ZEmail,
+  ZNewPassword,
+  ZUserId,
+  isSingleLine,
+  zId,
+} from './common';
 
 export { ADMIN_MESSAGES };
 
@@ -91,9 +99,6 @@ export const ADMIN_LIST_MESSAGES = {
   searchTooLong: 'Please search with at most 100 characters.',
 } as const;
 
-/** Postgres `integer` ids stop here; a larger `after` would fail in the database, not here. */
-const MAX_ID = 2_147_483_647;
-
 const ZPageLimit = z.coerce
   .number({ error: ADMIN_LIST_MESSAGES.badLimit })
   .int(ADMIN_LIST_MESSAGES.badLimit)
@@ -115,6 +120,7 @@ export const ZAdminUsersQuery = z.object({
     .string()
     .trim()
     .max(100, ADMIN_LIST_MESSAGES.searchTooLong)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
     .transform((value) => value || undefined)
     .optional(),
 });
@@ -217,7 +223,7 @@ export type TSetAdminBody = z.input<typeof ZSetAdminBody>;
 
 export const ZDeleteUsersBody = z.object({
   ids: z
-    .array(z.number().int().positive(), { error: 'Please choose at least one user' })
+    .array(zId(ADMIN_MESSAGES.userNotFound), { error: 'Please choose at least one user' })
     .min(1, 'Please choose at least one user')
     .max(500, 'Please delete at most 500 users at a time'),
   /** D23: the admin saw the refusal and confirmed 'Delete user and their recipients'. */
@@ -290,7 +296,12 @@ export interface TEmailSettings {
 }
 
 export const ZConfirmEmailBody = z.object({
-  token: z.string().trim().min(1, 'This verification link is not complete.').max(200),
+  token: z
+    .string()
+    .trim()
+    .min(1, 'This verification link is not complete.')
+    .max(200)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
 });
 export interface TConfirmEmailResult {
   email: string;

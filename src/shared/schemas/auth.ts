@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MESSAGES } from '../domain/errors';
 import type { TRole, TSubscriptionStatus, TTier, TUserCategory } from '../domain/enums';
-import { ZDeviceId, ZEmail, ZNewPassword, requiredText } from './common';
+import {
+  SINGLE_LINE_MESSAGE,
+  ZDeviceId,
+  ZEmail,
+  ZNewPassword,
+  isSingleLine,
+  requiredText,
+} from './common';
 
 export const USERNAME_PATTERN = /^[a-z0-9._-]+$/;
 
@@ -26,7 +33,11 @@ export const ZRegisterBody = z.object({
   tosAccepted: z.literal(true, { error: MESSAGES.tosRequired }),
   tosAcceptedAt: z.iso.datetime({ error: MESSAGES.tosRequired }),
   deviceId: ZDeviceId,
-  fingerprint: z.string().max(2000).optional(),
+  fingerprint: z
+    .string()
+    .max(2000)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
+    .optional(),
 });
 export type TRegisterBody = z.input<typeof ZRegisterBody>;
 
@@ -52,8 +63,20 @@ export type TRegisterForm = z.input<typeof ZRegisterForm>;
  */
 export const ZLoginBody = z
   .object({
-    username: z.string().trim().toLowerCase().max(254).optional(),
-    email: z.string().trim().toLowerCase().max(254).optional(),
+    username: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(254)
+      .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
+      .optional(),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(254)
+      .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
+      .optional(),
     password: z.string({ error: 'Password is required' }).max(256),
     method: z
       .enum(['username_password', 'email_access_code'], {

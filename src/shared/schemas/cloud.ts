@@ -47,7 +47,13 @@ export const ZCreateUploadBody = z.object({
     .min(1, CLOUD_MESSAGES.titleRequired)
     .max(200, 'The title must be at most 200 characters')
     .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
-  promptId: z.string().trim().max(100).nullable().default(null),
+  promptId: z
+    .string()
+    .trim()
+    .max(100)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
+    .nullable()
+    .default(null),
   byteSize: z
     .number()
     .int()

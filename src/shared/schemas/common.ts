@@ -26,11 +26,19 @@ export const ZNewPassword = z
     }
   });
 
-/** A user's id from an address or a query string: anything but a positive whole number names nobody. */
-export const ZUserId = z.coerce
-  .number({ error: ADMIN_MESSAGES.userNotFound })
-  .int(ADMIN_MESSAGES.userNotFound)
-  .positive(ADMIN_MESSAGES.userNotFound);
+/** PostgreSQL's `integer` ends here: a larger id names no row, and the database would refuse it. */
+export const MAX_ID = 2_147_483_647;
+
+/** A row's id in a JSON body: a whole number from 1 to MAX_ID; anything else gets `message`. */
+export const zId = (message: string) =>
+  z.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
+
+/** A row's id from an address or a query string, where it arrives as text. */
+export const zIdFromText = (message: string) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(MAX_ID, message);
+
+/** A user's id from an address or a query string: anything else names nobody. */
+export const ZUserId = zIdFromText(ADMIN_MESSAGES.userNotFound);
 
 export const ZDeviceId = z
   .string({ error: MESSAGES.deviceInitRequired })

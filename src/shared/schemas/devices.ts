@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZDeviceId } from './common';
+import { SINGLE_LINE_MESSAGE, ZDeviceId, isSingleLine } from './common';
 
 /** POST /api/device/register (SPEC §7). */
 export const ZDeviceRegisterBody = z.object({
@@ -7,7 +7,8 @@ export const ZDeviceRegisterBody = z.object({
     .string({ error: 'Fingerprint is required' })
     .trim()
     .min(1, 'Fingerprint is required')
-    .max(2000),
+    .max(2000)
+    .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE }),
 });
 export type TDeviceRegisterBody = z.input<typeof ZDeviceRegisterBody>;
 

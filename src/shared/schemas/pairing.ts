@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zId } from './common';
 import { ZCreateUploadBody } from './cloud';
 import { ZVideoType } from './videos';
 
@@ -35,7 +36,7 @@ export interface TPairingSession {
 /** POST /api/pairing/videos: one gallery video, indexed and its upload started in one call. */
 export const ZPairingVideoBody = ZCreateUploadBody.extend({
   id: z.uuid({ error: 'Video id must be a UUID' }),
-  recipientId: z.number({ error: 'Please choose a recipient' }).int().positive(),
+  recipientId: zId('Please choose a recipient'),
   durationMs: z
     .number()
     .int()

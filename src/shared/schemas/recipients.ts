@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, singleLineText } from './common';
+import { requiredText, singleLineText, zIdFromText } from './common';
 import type { TRecipientCategory } from './safety-net';
 
 export { RECIPIENT_CATEGORIES, ZCreateRecipientBody } from './safety-net';
@@ -44,15 +44,12 @@ export interface TRecipientDeleted {
 }
 
 export const ZRecipientIdParams = z.object({
-  id: z.coerce.number({ error: 'Recipient not found' }).int().positive('Recipient not found'),
+  id: zIdFromText('Recipient not found'),
 });
 
 /** GET /api/prompts?recipientId= */
 export const ZPromptsQuery = z.object({
-  recipientId: z.coerce
-    .number({ error: 'Please choose a recipient' })
-    .int()
-    .positive('Please choose a recipient'),
+  recipientId: zIdFromText('Please choose a recipient'),
 });
 
 export interface TPrompt {

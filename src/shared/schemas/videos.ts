@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zId } from './common';
 import { normaliseVideoType, VIDEO_TYPE_MESSAGE } from '../domain/video-types';
 
 export const VIDEO_SYNC_STATUSES = ['local_only', 'pending_sync', 'synced', 'conflict'] as const;
@@ -28,7 +29,7 @@ export function ZVideoType(message: string) {
  */
 export const ZCreateVideoIndexBody = z.object({
   id: ZVideoId,
-  recipientId: z.number({ error: 'Please choose a recipient' }).int().positive(),
+  recipientId: zId('Please choose a recipient'),
   storageType: z.literal('local').default('local'),
   syncStatus: z.literal('local_only').default('local_only'),
   metadata: z.object({

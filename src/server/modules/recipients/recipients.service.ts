@@ -98,7 +98,8 @@ export async function createRecipient(
         : undefined;
     const target = onboardingNextOfKin ?? (body.category === 'next_of_kin' ? sameEmail : undefined);
 
-    if (!target && sameEmail) {
+    // One email, one recipient: the next of kin being replaced may not take another's email.
+    if (sameEmail && sameEmail.id !== target?.id) {
       throw new AppError('VALIDATION', 'You have already added someone with this email address.', {
         email: 'You have already added someone with this email address.',
       });
