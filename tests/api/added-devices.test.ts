@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, devices, users } from '../../src/server/db/schema';
+import { auditLogs, devices, oneTimeCodes, users } from '../../src/server/db/schema';
 import {
   buildTestApp,
   createOnboardedUser,
@@ -154,6 +154,71 @@ describe('more devices for paid plans', () => {
         })
       ).statusCode,
     ).toBe(200);
+  });
+
+  it('counts wrong codes: after 5 even the right one fails until a new one is asked for', async () => {
+    const owner = await createOnboardedUser(t);
+    await setTier(owner.user.id, 'premium');
+    const device = await TestDevice.create(t.app);
+    const credentials = {
+      username: owner.user.username,
+      password: owner.password,
+      deviceId: device.deviceId,
+    };
+    const askForCode = async () => {
+      const mark = smtp.messages.length;
+      expect((await device.post('/api/device/add/request', credentials)).statusCode).toBe(200);
+      const mail = await smtp.waitFor(
+        (m) =>
+          m.to.includes(owner.user.email) &&
+          smtp.messages.indexOf(m) >= mark &&
+          m.subject.includes('add a device'),
+      );
+      return extractCode(mail, 8);
+    };
+    const complete = (code: string) =>
+      device.post('/api/device/add/complete', { ...credentials, code });
+    const code = await askForCode();
+
+    // Twenty wrong codes at once: only five are ever checked, and none gets in.
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        complete(`ABCD-${String(2222 + i).replace(/[01]/g, '3')}`),
+      ),
+    );
+    for (const res of guesses) {
+      expect([400, 429]).toContain(res.statusCode);
+      if (res.statusCode === 400) {
+        expect(res.json()).toEqual({
+          code: 'INVALID_CODE',
+          message: 'This code is not right or has expired. Please check it, or ask for a new one.',
+        });
+      }
+    }
+    const [stored] = await t.db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, owner.user.id), eq(oneTimeCodes.purpose, 'device_add')));
+    expect(stored!.attempts).toBe(5);
+
+    const refused = await complete(code);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'This code is not right or has expired. Please check it, or ask for a new one.',
+    );
+    const failures = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, owner.user.id), eq(auditLogs.eventType, 'device_added')));
+    expect(failures.filter((row) => !row.successful).map((row) => row.details)).toContainEqual(
+      expect.objectContaining({ reason: 'wrong or expired code to add a device' }),
+    );
+    expect(failures.filter((row) => row.successful)).toHaveLength(0);
+
+    // A new code works.
+    const added = await complete(await askForCode());
+    expect(added.statusCode).toBe(200);
+    expect(added.json()).toMatchObject({ id: owner.user.id, deviceStatus: 'secondary' });
   });
 
   it('lets an added device watch but not record, until Make Primary moves the role', async () => {

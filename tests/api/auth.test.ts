@@ -364,8 +364,11 @@ describe('POST /api/login', () => {
         });
         expect([401, 429]).toContain(res.statusCode);
         if (res.statusCode === 429) {
-          // Never a lock: a wait of seconds, said exactly.
-          expect(res.json().message).toMatch(/please wait \d+ seconds? and try again\.$/);
+          // Never a lock: a wait of seconds, said exactly, and the way past it.
+          expect(res.json().code).toBe('ACCOUNT_DELAYED');
+          expect(res.json().message).toMatch(
+            /please wait \d+ seconds? and try again\. If you keep being asked to wait, you can reset your password by email on this device: that does not wait\.$/,
+          );
         }
       }
     }

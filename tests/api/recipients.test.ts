@@ -469,7 +469,7 @@ describe('recipient sign-in (email_access_code)', () => {
     });
   });
 
-  it('slows a stranger’s guessing by seconds and never locks the rightful recipient out', async () => {
+  it('never slows the rightful recipient for a stranger’s guesses from many devices', async () => {
     const alice = await createOnboardedUser(t);
     const guess = async (device: TestDevice, i: number) =>
       device.post('/api/login', {
@@ -478,26 +478,19 @@ describe('recipient sign-in (email_access_code)', () => {
         method: 'email_access_code',
         deviceId: device.deviceId,
       });
-    for (let i = 0; i < 10; i += 1) {
+    for (let i = 0; i < 11; i += 1) {
       expect((await guess(await TestDevice.create(t.app), i)).statusCode).toBe(401);
     }
-    // The eleventh try, from anywhere new, waits a second (issue 14 item 2: delay, not lock).
+    // An 80-bit code has no account-wide delay: the next try from anywhere new is checked at once.
     const phone = await TestDevice.create(t.app);
-    const signIn = () =>
-      phone.post('/api/login', {
-        email: alice.nextOfKin.email,
-        password: alice.nextOfKin.emergencyAccessCode,
-        method: 'email_access_code',
-        deviceId: phone.deviceId,
-      });
-    const early = await signIn();
-    expect(early.statusCode).toBe(429);
-    expect(early.json().message).toBe(
-      'Several wrong attempts were made for this account just now, so for safety please wait 1 second and try again.',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await signIn()).statusCode).toBe(200);
-    // Every refused try, the throttled one included, is in the owner's log.
+    const signIn = await phone.post('/api/login', {
+      email: alice.nextOfKin.email,
+      password: alice.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: phone.deviceId,
+    });
+    expect(signIn.statusCode).toBe(200);
+    // Every refused try is in the owner's log.
     const rows = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, alice.user.id));
     expect(rows.filter((row) => row.eventType === 'login_failed')).toHaveLength(11);
   });

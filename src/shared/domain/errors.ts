@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'RATE_LIMITED',
+  // Wrong tries by others slow this account on new devices; the client offers the way past.
+  'ACCOUNT_DELAYED',
   'UPGRADE_REQUIRED',
   'STORAGE_FULL',
   'LAST_NEXT_OF_KIN',

@@ -1,20 +1,22 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs, devices, failedAttempts } from '../../db/schema';
 
 /**
  * Guards a credential check against one account (a username, a next of kin's or recipient's
- * email) without letting a stranger lock the rightful person out (issue 14 items 1–3,
- * decision 025):
+ * email) without letting a stranger lock the rightful person out (decision 025):
  *
  * - **Per source.** Failures are counted per account *and* device, and per account and address;
  *   a source past its limit waits until its oldest failure ages out. A stranger exhausts only
  *   their own sources.
- * - **Per account, by delay, not lock.** Failures from all sources slow down unfamiliar sources
- *   exponentially, to at most `maxDelayMs` after the account's latest failure: the rightful
- *   person on a new device waits seconds, never hours, and is told exactly how long.
- * - **Familiar sources are exempt** from the account-wide delay: the owner's own primary device,
- *   or a device this person signed in on before.
+ * - **Per account, by delay, not lock** (passwords and reset codes only). Failures from all
+ *   sources slow down unfamiliar sources exponentially, to at most `maxDelayMs` after the
+ *   account's latest failure, and are told exactly how long. 80-bit codes have no such delay:
+ *   it buys nothing against guessing them, and a stranger timing one failure a minute could keep
+ *   the rightful person waiting for ever.
+ * - **Familiar sources are exempt** from the account-wide delay: the owner's own device, a device
+ *   this person signed in on before or reset the password on by email. A caller may also exempt a
+ *   source that proved it reads the account's mail (a reset code asked for on that device).
  * - **Exact under concurrency.** An attempt is recorded as a failure *before* the credential is
  *   checked, under a lock on the account, and withdrawn if it succeeds; parallel attempts can
  *   never all see room.
@@ -23,7 +25,8 @@ export interface TAttemptPolicy {
   scope: string;
   perSource: { max: number; windowMs: number };
   perAddress: { max: number; windowMs: number };
-  account: { freeFailures: number; windowMs: number; maxDelayMs: number };
+  /** The account-wide delay; null where guessing is hopeless anyway (80-bit codes). */
+  account: { freeFailures: number; windowMs: number; maxDelayMs: number } | null;
 }
 
 export const ATTEMPT_POLICIES = {
@@ -37,7 +40,7 @@ export const ATTEMPT_POLICIES = {
     scope: 'break_glass',
     perSource: { max: 5, windowMs: 15 * 60_000 },
     perAddress: { max: 20, windowMs: 60 * 60_000 },
-    account: { freeFailures: 5, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+    account: null,
   },
   resetCode: {
     scope: 'reset_code',
@@ -49,9 +52,12 @@ export const ATTEMPT_POLICIES = {
     scope: 'access_code',
     perSource: { max: 10, windowMs: 15 * 60_000 },
     perAddress: { max: 30, windowMs: 15 * 60_000 },
-    account: { freeFailures: 10, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+    account: null,
   },
 } satisfies Record<string, TAttemptPolicy>;
+
+/** How a password reset with an emailed code is described in the audit log. */
+export const RESET_BY_EMAIL = 'emailed reset code';
 
 export type TAttemptReservation =
   | { isAllowed: true; ids: number[] }
@@ -63,7 +69,10 @@ function retryAfterWindow(times: Date[], max: number, windowMs: number): Date | 
 }
 
 /** The account-wide delay after `count` failures: 1 s, 2 s, 4 s … up to the cap. */
-export function accountDelayMs(count: number, policy: TAttemptPolicy['account']): number {
+export function accountDelayMs(
+  count: number,
+  policy: NonNullable<TAttemptPolicy['account']>,
+): number {
   if (count < policy.freeFailures) return 0;
   return Math.min(2 ** (count - policy.freeFailures) * 1000, policy.maxDelayMs);
 }
@@ -77,6 +86,8 @@ export async function reserveAttempt(
     deviceId: string | null;
     ip: string;
     isFamiliarSource: boolean;
+    /** This source proved it reads the account's mail: no account-wide delay for it. */
+    skipsAccountDelay?: boolean;
     now?: Date;
   },
 ): Promise<TAttemptReservation> {
@@ -90,7 +101,7 @@ export async function reserveAttempt(
   const longest = Math.max(
     policy.perSource.windowMs,
     policy.perAddress.windowMs,
-    policy.account.windowMs,
+    policy.account?.windowMs ?? 0,
   );
 
   return db.transaction(async (tx) => {
@@ -126,7 +137,7 @@ export async function reserveAttempt(
     if (address && !input.isFamiliarSource) {
       return { isAllowed: false, retryAt: address, reason: 'address' };
     }
-    if (!input.isFamiliarSource) {
+    if (policy.account && !input.isFamiliarSource && !input.skipsAccountDelay) {
       const accountTimes = timesOf(keys.account, policy.account.windowMs);
       const delay = accountDelayMs(accountTimes.length, policy.account);
       const last = accountTimes[accountTimes.length - 1];
@@ -138,7 +149,7 @@ export async function reserveAttempt(
     const inserted = await tx
       .insert(failedAttempts)
       .values([
-        { kind: keys.account[0], key: keys.account[1], at: now },
+        ...(policy.account ? [{ kind: keys.account[0], key: keys.account[1], at: now }] : []),
         { kind: keys.source[0], key: keys.source[1], at: now },
         { kind: keys.address[0], key: keys.address[1], at: now },
       ])
@@ -154,8 +165,9 @@ export async function releaseAttempt(db: DbOrTx, reservation: { ids: number[] })
 }
 
 /**
- * A familiar source: a device bound to this account (the owner's own), or one this person has
- * signed in on successfully before.
+ * A familiar source: a device bound to this account (the owner's own), one this person has
+ * signed in on successfully before, or one they reset the password on with an emailed code (a
+ * stranger cannot, so that device is theirs).
  */
 export async function isFamiliarDevice(
   db: DbOrTx,
@@ -176,8 +188,12 @@ export async function isFamiliarDevice(
       and(
         inArray(auditLogs.userId, [...userIds]),
         eq(auditLogs.deviceId, deviceId),
-        eq(auditLogs.eventType, 'login'),
+        inArray(auditLogs.eventType, ['login', 'password_reset']),
         eq(auditLogs.successful, true),
+        or(
+          eq(auditLogs.eventType, 'login'),
+          sql`${auditLogs.details}->>'method' = ${RESET_BY_EMAIL}`,
+        ),
       ),
     )
     .limit(1);

@@ -1,3 +1,4 @@
+import { AppError } from '../../errors';
 import { describeRetry, type TAttemptReservation } from './attempt-guard';
 
 type TRefused = Extract<TAttemptReservation, { isAllowed: false }>;
@@ -9,4 +10,23 @@ export function throttledMessage(refused: TRefused, now = new Date()): string {
     return `Several wrong attempts were made for this account just now, so for safety please wait ${wait} and try again.`;
   }
   return `Too many attempts from this device. Please wait ${wait} and try again.`;
+}
+
+/** The way past the account-wide delay that only the person who reads the account's mail has. */
+export const WAY_PAST_DELAY = {
+  signIn:
+    'If you keep being asked to wait, you can reset your password by email on this device: that does not wait.',
+  resetCode:
+    'If you keep being asked to wait, ask for a new code on this device: a code asked for here works here without waiting.',
+} as const;
+
+/**
+ * The refusal to throw: a wait caused by others' wrong tries names the way past it, under its own
+ * code so the page can offer it.
+ */
+export function throttledError(refused: TRefused, wayPast: string): AppError {
+  if (refused.reason === 'account') {
+    return new AppError('ACCOUNT_DELAYED', `${throttledMessage(refused)} ${wayPast}`);
+  }
+  return new AppError('RATE_LIMITED', throttledMessage(refused));
 }

@@ -20,7 +20,7 @@ import {
   releaseAttempt,
   reserveAttempt,
 } from '../audit/attempt-guard';
-import { throttledMessage } from '../audit/throttle-messages';
+import { throttledError, WAY_PAST_DELAY } from '../audit/throttle-messages';
 import {
   bindPrimaryDevice,
   findPrimaryAccountOnDevice,
@@ -225,7 +225,7 @@ export async function checkCredentials(
     });
   if (!slot.isAllowed) {
     await auditFailure(`throttled (${slot.reason})`);
-    throw new AppError('RATE_LIMITED', throttledMessage(slot));
+    throw throttledError(slot, WAY_PAST_DELAY.signIn);
   }
 
   const isPasswordRight =

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { oneTimeCodes } from '../../db/schema';
 
@@ -95,6 +95,30 @@ export async function findLiveOneTimeCode(
 ): Promise<OneTimeCodeRow | undefined> {
   const [newest] = await findLiveOneTimeCodes(db, userId, purpose, maxAttempts);
   return newest;
+}
+
+/**
+ * Spends one try of each code at once, before it is checked, so parallel guesses cannot all see
+ * tries left; answers the ids that still had one.
+ */
+export async function spendTries(
+  db: DbOrTx,
+  ids: readonly number[],
+  maxAttempts: number,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const spent = await db
+    .update(oneTimeCodes)
+    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(
+      and(
+        inArray(oneTimeCodes.id, [...ids]),
+        isNull(oneTimeCodes.usedAt),
+        sql`${oneTimeCodes.attempts} < ${maxAttempts}`,
+      ),
+    )
+    .returning({ id: oneTimeCodes.id });
+  return spent.map((row) => row.id);
 }
 
 export async function countWrongTry(db: DbOrTx, id: number): Promise<void> {

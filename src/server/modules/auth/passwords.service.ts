@@ -9,6 +9,7 @@ import {
   ATTEMPT_POLICIES,
   isFamiliarDevice,
   releaseAttempt,
+  RESET_BY_EMAIL,
   reserveAttempt,
 } from '../audit/attempt-guard';
 import {
@@ -17,7 +18,7 @@ import {
   describeWait,
   KEY_LIMITS,
 } from '../audit/throttle';
-import { throttledMessage } from '../audit/throttle-messages';
+import { throttledError, WAY_PAST_DELAY } from '../audit/throttle-messages';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
 import {
   findPrimaryByEmail,
@@ -27,6 +28,7 @@ import {
 } from '../users/users.repository';
 import {
   addOneTimeCode,
+  countWrongTry,
   findLiveOneTimeCodes,
   retireOneTimeCodes,
 } from './one-time-codes.repository';
@@ -74,6 +76,8 @@ export async function requestPasswordReset(
       userId: user.id,
       purpose: 'password_reset',
       codeHash,
+      // The device that asked: there the code skips the account-wide delay.
+      deviceId: context.deviceId ?? undefined,
       expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
     });
     await deps.mail.enqueue(
@@ -97,6 +101,15 @@ export async function completePasswordReset(
 ): Promise<{ message: string }> {
   const { db } = deps;
   const user = await findPrimaryByEmail(db, input.email);
+  // Every code mailed in the last 30 minutes works (a later request never retires an earlier one).
+  const liveCodes = user
+    ? await findLiveOneTimeCodes(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
+    : [];
+  // A code asked for on this device proves its holder reads the account's mail, so here it is
+  // checked without the account-wide delay; its own wrong tries count against it instead.
+  const ownCodes = liveCodes.filter(
+    (row) => context.deviceId !== null && row.deviceId === context.deviceId,
+  );
   // Counted per email and device, slowed rather than locked (decision 025): a stranger's wrong
   // codes neither block the owner nor use up the code mailed to them.
   const slot = await reserveAttempt(db, {
@@ -106,6 +119,7 @@ export async function completePasswordReset(
     ip: context.ip,
     isFamiliarSource:
       user !== undefined && (await isFamiliarDevice(db, [user.id], context.deviceId)),
+    skipsAccountDelay: ownCodes.length > 0,
   });
 
   if (!slot.isAllowed) {
@@ -116,13 +130,9 @@ export async function completePasswordReset(
       successful: false,
       details: { reason: `throttled (${slot.reason})` },
     });
-    throw new AppError('RATE_LIMITED', throttledMessage(slot));
+    throw throttledError(slot, WAY_PAST_DELAY.resetCode);
   }
 
-  // Every code mailed in the last 30 minutes works (a later request never retires an earlier one).
-  const liveCodes = user
-    ? await findLiveOneTimeCodes(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
-    : [];
   const live = liveCodes[0];
   let matched: (typeof liveCodes)[number] | undefined;
   for (const candidate of liveCodes) {
@@ -134,6 +144,7 @@ export async function completePasswordReset(
   if (!live) await verifyAgainstDummy(input.code);
 
   if (!user || !matched) {
+    for (const row of ownCodes) await countWrongTry(db, row.id);
     await recordAudit(db, context, {
       eventType: 'password_reset',
       userId: user?.id ?? null,
@@ -162,7 +173,7 @@ export async function completePasswordReset(
       eventType: 'password_reset',
       userId: user.id,
       username: user.username,
-      details: { method: 'emailed reset code' },
+      details: { method: RESET_BY_EMAIL },
     });
   });
   deps.mail.kick();

@@ -1,25 +1,18 @@
-import { normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { hasCloudSync, limitsFor } from '../../../shared/domain/plans';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
-import { verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
-import {
-  addOneTimeCode,
-  findLiveOneTimeCodes,
-  retireOneTimeCodes,
-} from '../auth/one-time-codes.repository';
-import { ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
+import { addOneTimeCode, retireOneTimeCodes } from '../auth/one-time-codes.repository';
 import {
   deviceAddCodeMail,
   deviceAddedMail,
   primaryDeviceChangedMail,
 } from '../mail/mail.templates';
 import type { SessionUser } from '../users/users.repository';
-import { emailDeviceCode } from './device-move.service';
+import { checkDeviceCode, emailDeviceCode } from './device-move.service';
 import {
   bindSecondaryDevice,
   countDevicesOfUser,
@@ -89,17 +82,13 @@ export async function completeDeviceAdd(
   const user = await checkCredentials(deps.db, context, input);
   await assertCanAdd(deps, user, input.device);
 
-  const candidates = (
-    await findLiveOneTimeCodes(deps.db, user.id, 'device_add', ONE_TIME_CODE_MAX_TRIES)
-  ).filter((row) => row.deviceId === input.device.id);
-  let isRight = false;
-  for (const candidate of candidates) {
-    if (await verifySecret(candidate.codeHash, normalizeCode(input.code))) {
-      isRight = true;
-      break;
-    }
-  }
-  if (!isRight) {
+  const matched = await checkDeviceCode(deps, {
+    user,
+    device: input.device,
+    purpose: 'device_add',
+    code: input.code,
+  });
+  if (!matched) {
     await recordAudit(deps.db, context, {
       eventType: 'device_added',
       userId: user.id,

@@ -9,10 +9,11 @@ import { consumeKeyAttempt, describeWait, KEY_LIMITS, type KeyLimit } from '../a
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
   addOneTimeCode,
-  countWrongTry,
-  findLiveOneTimeCode,
+  findLiveOneTimeCodes,
   markOneTimeCodeUsed,
   replaceOneTimeCode,
+  spendTries,
+  type OneTimeCodeRow,
 } from '../auth/one-time-codes.repository';
 import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
@@ -109,6 +110,35 @@ export async function emailDeviceCode(
   return { message: `We sent a code to ${maskedEmail}. It works for 30 minutes.`, maskedEmail };
 }
 
+/**
+ * Step 2's code, for a device move or a device add: each check spends a try of every live code
+ * sent for this device, so after the allowed wrong tries even the right code fails until a new
+ * one is asked for. Answers the matching code, or undefined.
+ */
+export async function checkDeviceCode(
+  deps: AppDeps,
+  input: {
+    user: SessionUser;
+    device: DeviceRow;
+    purpose: 'device_move' | 'device_add';
+    code: string;
+  },
+): Promise<OneTimeCodeRow | undefined> {
+  const sentHere = (
+    await findLiveOneTimeCodes(deps.db, input.user.id, input.purpose, ONE_TIME_CODE_MAX_TRIES)
+  ).filter((row) => row.deviceId === input.device.id);
+  const withTries = await spendTries(
+    deps.db,
+    sentHere.map((row) => row.id),
+    ONE_TIME_CODE_MAX_TRIES,
+  );
+  for (const row of sentHere) {
+    if (!withTries.includes(row.id)) continue;
+    if (await verifySecret(row.codeHash, normalizeCode(input.code))) return row;
+  }
+  return undefined;
+}
+
 /** D18, step 2: the code moves the binding here and signs the owner in; the old device is signed out. */
 export async function completeDeviceMove(
   deps: AppDeps,
@@ -118,13 +148,13 @@ export async function completeDeviceMove(
   const user = await checkCredentials(deps.db, context, input);
   const previous = await assertMovable(deps, user, input.device);
 
-  const live = await findLiveOneTimeCode(deps.db, user.id, 'device_move', ONE_TIME_CODE_MAX_TRIES);
-  const isRight =
-    live !== undefined &&
-    live.deviceId === input.device.id &&
-    (await verifySecret(live.codeHash, normalizeCode(input.code)));
-  if (!live || !isRight) {
-    if (live) await countWrongTry(deps.db, live.id);
+  const live = await checkDeviceCode(deps, {
+    user,
+    device: input.device,
+    purpose: 'device_move',
+    code: input.code,
+  });
+  if (!live) {
     await recordAudit(deps.db, context, {
       eventType: 'device_reset',
       userId: user.id,

@@ -78,8 +78,9 @@ export async function breakGlassWithCode(
 ): Promise<{ message: string }> {
   const { db } = deps;
   const pairs = await findNextOfKinByEmail(db, input.email);
-  // Issue 14 item 2: counted per email and device, slowed rather than locked, so a stranger's
-  // wrong codes cannot keep the real next of kin out; their own devices are exempt from the delay.
+  // Counted per email and device and per email and address, never across the whole email: an
+  // 80-bit code cannot be guessed anyway, and a stranger's wrong codes must not keep the real next
+  // of kin out (decision 025).
   const slot = await reserveAttempt(db, {
     policy: ATTEMPT_POLICIES.breakGlass,
     account: input.email,

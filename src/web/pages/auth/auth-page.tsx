@@ -251,6 +251,7 @@ export default function AuthPage() {
                 view={view}
                 credentials={authError?.credentials}
                 onResetDevice={openReset}
+                onForgotPassword={() => switchTo('forgot_password')}
               />
             </Suspense>
           )}

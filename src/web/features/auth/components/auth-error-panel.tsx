@@ -1,4 +1,4 @@
-import { CircleAlert, MonitorSmartphone } from 'lucide-react';
+import { CircleAlert, Hourglass, MonitorSmartphone } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
@@ -12,10 +12,31 @@ interface AuthErrorPanelProps {
   /** What was typed into the sign-in form, for moving the account to this device (D18). */
   credentials?: TMoveCredentials | null;
   onResetDevice: () => void;
+  /** Opens the emailed password reset: the way past a wait caused by others' wrong tries. */
+  onForgotPassword: () => void;
 }
 
 /** SPEC §8 sign-in and registration error panels, chosen by error code. */
-export function AuthErrorPanel({ error, view, credentials, onResetDevice }: AuthErrorPanelProps) {
+export function AuthErrorPanel({
+  error,
+  view,
+  credentials,
+  onResetDevice,
+  onForgotPassword,
+}: AuthErrorPanelProps) {
+  if (view === 'login' && isApiError(error, 'ACCOUNT_DELAYED')) {
+    // Someone else's wrong tries, not the person's: a calm wait, and the way past it.
+    return (
+      <Alert variant="warm" title="Please Wait a Moment" icon={<Hourglass aria-hidden="true" />}>
+        <p>{error.message}</p>
+        <div>
+          <Button variant="outline" onClick={onForgotPassword}>
+            Reset My Password by Email
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
   if (isDeviceBindingError(error, view)) {
     const isLogin = view === 'login';
     // The account is tied to another device: its owner may move it here (D18).
