@@ -90,8 +90,8 @@ async function putPart(token: string, part: TSignedPart, bytes: Blob): Promise<s
 }
 
 /**
- * Sends one gallery video through the pairing: indexed and started in one call, then its parts,
- * then the server checks the whole copy's SHA-256.
+ * Sends one gallery video through the pairing as a new message: indexed and started in one call,
+ * then its parts, then the server checks that what arrived is the phone's copy.
  */
 export async function sendFromPhone(
   token: string,

@@ -210,6 +210,11 @@ async function runOnce(userId: number): Promise<number> {
       if (await syncVideo(video)) synced += 1;
     } catch (error) {
       if (error instanceof StopSyncError) return synced;
+      // The plan lost cloud sync during this upload: the server ended it; nothing more to send.
+      if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') {
+        setSyncProgress(video.id, null);
+        return synced;
+      }
       setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
       // Offline or the server is away: the rest waits for the next run.
       if (error instanceof NetworkError || !isApiError(error)) return synced;
