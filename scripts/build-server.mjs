@@ -43,8 +43,8 @@ export function isBuildStale(output, sources) {
 /**
  * Packages the build leaves to node_modules: PGlite reads its WebAssembly and data files from
  * beside its own modules, Argon2 is a native addon, pg-native is an optional one pg never needs
- * here, pino starts its transports' workers from its own files, and the S3 client, Redis and
- * nodemailer are loaded only where an installation uses them (decision 026).
+ * here, pino starts its transports' workers from its own files, and the S3 client, Redis,
+ * nodemailer and Stripe are loaded only where an installation uses them (decision 026).
  */
 const LEFT_IN_NODE_MODULES = [
   '@electric-sql/pglite',
@@ -56,6 +56,7 @@ const LEFT_IN_NODE_MODULES = [
   '@aws-sdk/*',
   'ioredis',
   'nodemailer',
+  'stripe',
   'esbuild',
 ];
 

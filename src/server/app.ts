@@ -21,6 +21,9 @@ import type { Redis } from 'ioredis';
 import { connectRedis } from './lib/redis';
 import { DiskSpace } from './lib/disk-space';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { endRunOutPlans } from './modules/billing/billing.service';
+import { PaymentProvider } from './modules/billing/payment-provider';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
@@ -57,6 +60,8 @@ declare module 'fastify' {
     jobs: {
       runCloudRetention(now: Date): Promise<number>;
       deliverMail(): Promise<void>;
+      /** Billing: ends plans whose grace or cancelled period is over (decision 056). */
+      endRunOutPlans(now: Date): Promise<number>;
       sweepOrphanedObjects(now: Date): Promise<TOrphanSweepResult>;
     };
   }
@@ -81,6 +86,8 @@ export const DEFAULT_LIMITS = {
   secondFactor: { max: 30, timeWindow: 15 * 60_000 },
   adminMail: { max: 30, timeWindow: 15 * 60_000 },
   emailConfirm: { max: 30, timeWindow: 15 * 60_000 },
+  // Stripe sends from a few addresses, in bursts when a plan changes.
+  billingWebhook: { max: 300, timeWindow: 60_000 },
 } satisfies Record<string, RateLimit>;
 
 export type Limits = typeof DEFAULT_LIMITS;
@@ -240,6 +247,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes);
   await app.register(adminRoutes(deps));
+  const paymentProvider = await PaymentProvider.create(config);
+  await app.register(billingRoutes(deps, paymentProvider));
   await registerWebApp(app, {
     webDir: options.webDir,
     publicConfig: toPublicConfig(config, deps.externalProviders.list()),
@@ -262,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('jobs', {
     runCloudRetention: (now: Date) => runCloudRetention(deps, now),
     deliverMail: () => mail.deliverDue(),
+    endRunOutPlans: (now: Date) => endRunOutPlans(deps, paymentProvider, now),
     sweepOrphanedObjects: (now: Date) => runOrphanSweep(deps, now),
   });
   // The orphan sweep asks hourly whether a day has passed since the last one on any server.
@@ -269,7 +279,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     runOrphanSweep(deps, new Date()).catch((error: unknown) =>
       app.log.warn({ err: error }, 'orphan sweep failed'),
     );
+  const endPlans = () =>
+    endRunOutPlans(deps, paymentProvider, new Date()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'billing check failed'),
+    );
   const retention = setInterval(() => {
+    void endPlans();
     void runRetention();
     void runSweep();
   }, RETENTION_INTERVAL_MS);

@@ -28,7 +28,14 @@ const ZEnv = z.object({
   DONATION_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SOURCE_CODE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   ANALYTICS_SCRIPT_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  // Billing (decision 056): on only when the key, webhook secret and three prices are set.
   STRIPE_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  STRIPE_PRICE_STANDARD: z.preprocess(emptyToUndefined, z.string().optional()),
+  STRIPE_PRICE_PREMIUM: z.preprocess(emptyToUndefined, z.string().optional()),
+  STRIPE_PRICE_PROFESSIONAL: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Another Stripe API host (a local stand-in in tests): its protocol, host and port are used. */
+  STRIPE_API_BASE: z.preprocess(emptyToUndefined, optionalUrl),
   // External sign-in (issue 16, decision 029): a provider's button shows only when it is set up.
   GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -66,8 +73,33 @@ const PROVIDER_SETTINGS = {
   oidc: ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_NAME'],
 } as const;
 
-/** Half a configuration is refused: S3 mode, and each external provider. */
+/** Billing needs all of these; with none of them the plans say 'Coming Soon'. */
+const BILLING_SETTINGS = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_STANDARD',
+  'STRIPE_PRICE_PREMIUM',
+  'STRIPE_PRICE_PROFESSIONAL',
+] as const;
+
+/** Whether payments are taken: every billing setting is present. */
+export function isBillingEnabled(config: Pick<TConfig, (typeof BILLING_SETTINGS)[number]>) {
+  return BILLING_SETTINGS.every((key) => Boolean(config[key]));
+}
+
+/** Half a configuration is refused: S3 mode, billing, and each external provider. */
 const ZConfig = ZEnv.superRefine((env, ctx) => {
+  if (BILLING_SETTINGS.some((key) => env[key]) && !isBillingEnabled(env)) {
+    for (const key of BILLING_SETTINGS) {
+      if (!env[key]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `billing needs ${BILLING_SETTINGS.join(', ')} together`,
+        });
+      }
+    }
+  }
   for (const keys of Object.values(PROVIDER_SETTINGS)) {
     if (keys.some((key) => env[key]) && !keys.every((key) => env[key])) {
       for (const key of keys) {

@@ -41,6 +41,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
     isDeviceOptional?: boolean;
+    /**
+     * Routes another server calls (Stripe's webhooks): no browser, so no Origin, device or
+     * session; the route proves the caller itself (a signature).
+     */
+    isServerToServer?: boolean;
     /** The route's read, answered with the request's own lookups in one statement (decision 033). */
     contextRead?: TContextRead<unknown>;
   }
@@ -127,6 +132,7 @@ export function registerRequestContext(
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
+    if (request.routeOptions.config.isServerToServer) return;
 
     const origin = request.headers.origin;
     if (!isSafeMethod(request.method) && origin && !deps.allowedOrigins.has(origin)) {

@@ -1,4 +1,5 @@
 import type { TAdminDevice, TAdminUser } from '../../../shared/schemas/admin';
+import { hasAdminOverride } from '../billing/billing-state';
 import { toAccountIdentity } from '../users/users.presenter';
 import type { UserRow } from '../users/users.repository';
 
@@ -15,6 +16,13 @@ export function toAdminUser(user: UserRow, dependentCount: number): TAdminUser {
     tierOverrideReason: user.tierOverrideReason,
     vipOverriddenBy: user.vipOverriddenBy,
     vipOverriddenAt: user.vipOverriddenAt?.toISOString() ?? null,
+    subscriptionStatus: user.subscriptionStatus,
+    billedTier: user.billedTier,
+    currentPeriodEnd: user.currentPeriodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: user.cancelAtPeriodEnd,
+    graceEndsAt:
+      user.subscriptionStatus === 'past_due' ? (user.graceEndsAt?.toISOString() ?? null) : null,
+    isSetByAdministrator: hasAdminOverride(user),
     firstLogin: user.firstLogin,
     dependentCount,
     createdAt: user.createdAt.toISOString(),

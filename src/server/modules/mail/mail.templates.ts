@@ -355,3 +355,79 @@ export function primaryDeviceChangedMail(input: {
     action: { label: `Open ${PRODUCT}`, url: input.appUrl },
   });
 }
+
+const dayOf = (date: Date) =>
+  date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/** Billing (decision 056): a paid plan has started, or its free trial has. */
+export function subscriptionStartedMail(input: {
+  owner: Person;
+  planName: string;
+  priceLabel: string;
+  renewsOn: Date | null;
+  trialEndsAt: Date | null;
+  appUrl: string;
+}): OutgoingMail {
+  const { planName, trialEndsAt, renewsOn } = input;
+  const terms = trialEndsAt
+    ? `Your free trial runs until ${dayOf(trialEndsAt)}. After that the plan is ${input.priceLabel} unless you cancel before then in 'Manage billing'.`
+    : `The plan is ${input.priceLabel}${renewsOn ? ` and renews on ${dayOf(renewsOn)}` : ''}. You can change or cancel it at any time in 'Manage billing'.`;
+  return render({
+    to: input.owner.email,
+    subject: trialEndsAt
+      ? `Your ${PRODUCT} ${planName} free trial has started`
+      : `You are on ${PRODUCT} ${planName} now`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `Thank you. Your ${planName} plan is ready to use: your recordings are copied to the cloud and your recipients can watch them on their own phone or computer.`,
+      terms,
+    ],
+    action: { label: 'See your plan', url: `${input.appUrl}/premium` },
+  });
+}
+
+/** Billing: a payment did not go through; the plan stays until the grace period ends. */
+export function paymentFailedMail(input: {
+  owner: Person;
+  planName: string;
+  graceEndsAt: Date;
+  appUrl: string;
+}): OutgoingMail {
+  const until = dayOf(input.graceEndsAt);
+  return render({
+    to: input.owner.email,
+    subject: `We could not take your ${PRODUCT} payment`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `We tried to take the payment for your ${input.planName} plan, but it did not go through. Nothing has changed yet: your plan stays until ${until}.`,
+      `Please update your card in 'Manage billing' before then. If the payment has not gone through by ${until}, your account moves to the free Community Edition. Nothing is deleted that day: your cloud copies are kept for 30 more days.`,
+    ],
+    action: { label: 'Update your card', url: `${input.appUrl}/premium` },
+  });
+}
+
+/** Billing: the plan was cancelled and ends at the end of the paid period. */
+export function planEndingMail(input: {
+  owner: Person;
+  planName: string;
+  endsOn: Date;
+  appUrl: string;
+}): OutgoingMail {
+  const endsOn = dayOf(input.endsOn);
+  return render({
+    to: input.owner.email,
+    subject: `Your ${PRODUCT} ${input.planName} plan ends on ${endsOn}`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `Your ${input.planName} plan has been cancelled. You keep everything it gives you until ${endsOn}, and you will not be charged again.`,
+      `On ${endsOn} your account moves to the free Community Edition. Every recipient stays, but no new one can be added over the free limit, and new messages stay on your device. Your cloud copies are kept for 30 more days, so there is time to keep them all on your device.`,
+      `Changed your mind? Choose 'Manage billing' before ${endsOn} to keep your plan.`,
+    ],
+    action: { label: 'See your plan', url: `${input.appUrl}/premium` },
+  });
+}

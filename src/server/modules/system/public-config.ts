@@ -1,6 +1,6 @@
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { TExternalProviderInfo } from '../../../shared/schemas/external-sign-in';
-import type { TConfig } from '../../config';
+import { isBillingEnabled, type TConfig } from '../../config';
 
 /** What this installation has switched on, as the browser may know it (GET /api/config). */
 export function toPublicConfig(
@@ -11,7 +11,7 @@ export function toPublicConfig(
     analyticsScriptUrl: config.ANALYTICS_SCRIPT_URL ?? null,
     donationUrl: config.DONATION_URL ?? null,
     sourceCodeUrl: config.SOURCE_CODE_URL ?? null,
-    billingEnabled: Boolean(config.STRIPE_SECRET_KEY),
+    billingEnabled: isBillingEnabled(config),
     externalProviders,
   };
 }

@@ -1,0 +1,678 @@
+import { and, count, eq } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/server/config';
+import { auditLogs, billingEvents, tierDowngrades, users } from '../../src/server/db/schema';
+import type { TAuditEventType } from '../../src/shared/domain/enums';
+import type { TAdminUser, TAdminUsersPage } from '../../src/shared/schemas/admin';
+import { BILLING_MESSAGES, type TBillingStatus } from '../../src/shared/schemas/billing';
+import {
+  buildTestApp,
+  createOnboardedUser,
+  createPrimaryUser,
+  createSessionFor,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
+import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
+
+// Billing: Stripe Checkout and the portal open from the app, and Stripe's webhooks (played by
+// the stand-in, signed as Stripe signs them, delivered to the real route) drive the account:
+// applied once, in any order, with the downgrade going the way an admin's change goes.
+
+const DAY_MS = 24 * 3600_000;
+const WEBHOOK_SECRET = 'whsec_billing_test_secret_0123456789';
+const PRICES = {
+  standard: 'price_standard_test',
+  premium: 'price_premium_test',
+  professional: 'price_professional_test',
+} as const;
+/** Stripe's webhooks come from its own addresses, with no browser's headers. */
+const STRIPE_IP = '54.187.174.169';
+
+let t: TestApp;
+let smtp: TestSmtpServer;
+let stripe: StripeStandIn;
+let admin: TestDevice;
+let adminSecret: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  stripe = await startStripeStandIn({
+    webhookUrl: 'http://localhost:5000/api/billing/webhook',
+    webhookSecret: WEBHOOK_SECRET,
+    deliver: async ({ payload, signature }) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhook',
+        remoteAddress: STRIPE_IP,
+        payload,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signature,
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        },
+      });
+      return { status: res.statusCode, body: res.body };
+    },
+  });
+  t = await buildTestApp({
+    env: {
+      SMTP_URL: smtp.url,
+      STRIPE_SECRET_KEY: 'sk_test_memento_api',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PRICE_STANDARD: PRICES.standard,
+      STRIPE_PRICE_PREMIUM: PRICES.premium,
+      STRIPE_PRICE_PROFESSIONAL: PRICES.professional,
+      STRIPE_API_BASE: stripe.apiBase,
+    },
+  });
+  admin = (await createPrimaryUser(t, { email: 'admin@care.test' })).device;
+  adminSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
+  expect((await admin.post('/api/admin/2fa/confirm', { code: adminCode() })).statusCode).toBe(200);
+});
+afterAll(async () => {
+  await t?.close();
+  await stripe?.close();
+  await smtp?.close();
+});
+
+function adminCode(): string {
+  return new TOTP({ secret: Secret.fromBase32(adminSecret), digits: 6, period: 30 }).generate();
+}
+
+async function status(device: TestDevice): Promise<TBillingStatus> {
+  const res = await device.get('/api/billing');
+  expect(res.statusCode).toBe(200);
+  return res.json<TBillingStatus>();
+}
+
+async function account(userId: number) {
+  const [row] = await t.db.select().from(users).where(eq(users.id, userId));
+  return row!;
+}
+
+async function auditsOf(userId: number, eventType?: TAuditEventType) {
+  return t.db
+    .select()
+    .from(auditLogs)
+    .where(
+      and(eq(auditLogs.userId, userId), eventType ? eq(auditLogs.eventType, eventType) : undefined),
+    )
+    .orderBy(auditLogs.id);
+}
+
+async function billingAudits(userId: number) {
+  const rows = await auditsOf(userId);
+  return rows.filter((row) => row.eventType.startsWith('subscription_'));
+}
+
+async function eventsRecorded(): Promise<number> {
+  const [row] = await t.db.select({ n: count() }).from(billingEvents);
+  return row!.n;
+}
+
+async function downgradesOf(userId: number) {
+  return t.db.select().from(tierDowngrades).where(eq(tierDowngrades.userId, userId));
+}
+
+/** The Checkout session the app opened, as the stand-in holds it. */
+function sessionAt(url: string) {
+  const id = new URL(url).pathname.split('/').at(-1)!;
+  const session = stripe.checkoutSessions.get(id);
+  expect(session).toBeDefined();
+  return session!;
+}
+
+/** Chooses a plan, pays on the stand-in's Checkout page: the account's subscription id. */
+async function subscribe(device: TestDevice, tier: keyof typeof PRICES): Promise<string> {
+  const res = await device.post('/api/billing/checkout', { tier });
+  expect(res.statusCode).toBe(200);
+  const paid = await stripe.completeCheckout(sessionAt(res.json<{ url: string }>().url).id);
+  expect(paid.deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
+  return paid.subscription!.id;
+}
+
+describe('choosing a plan', () => {
+  it('opens Checkout for the account with the plan’s price, and the webhooks put the account on it', async () => {
+    const owner = await createOnboardedUser(t);
+    expect(await status(owner.device)).toMatchObject({
+      enabled: true,
+      tier: 'free',
+      billedTier: null,
+      status: 'none',
+      trialAvailable: true,
+      override: null,
+      canManage: false,
+    });
+
+    const res = await owner.device.post('/api/billing/checkout', { tier: 'premium' });
+    expect(res.statusCode).toBe(200);
+    const session = sessionAt(res.json<{ url: string }>().url);
+    expect(session).toMatchObject({
+      mode: 'subscription',
+      client_reference_id: String(owner.user.id),
+      line_items: [{ price: PRICES.premium, quantity: '1' }],
+      success_url: 'http://localhost:5000/premium?checkout=success',
+      cancel_url: 'http://localhost:5000/premium?checkout=cancelled',
+    });
+    // No trial on Premium; the customer was made for this account and is kept on it.
+    expect(session.subscription_data?.trial_period_days).toBeUndefined();
+    const customer = stripe.customers.get(session.customer!);
+    expect(customer).toMatchObject({ email: owner.user.email });
+    expect((await account(owner.user.id)).paymentCustomerId).toBe(session.customer);
+
+    // The Checkout page shows the plan and price; paying sends Stripe's three webhooks.
+    const page = await fetch(session.url);
+    expect(await page.text()).toContain('£9.99 a month');
+    const paid = await stripe.completeCheckout(session.id);
+    expect(paid.deliveries.map((d) => [d.event.type, d.status])).toEqual([
+      ['checkout.session.completed', 200],
+      ['customer.subscription.created', 200],
+      ['invoice.paid', 200],
+    ]);
+
+    const now = await status(owner.device);
+    const periodEnd = paid.subscription!.items.data[0]!.current_period_end * 1000;
+    expect(now).toMatchObject({
+      tier: 'premium',
+      billedTier: 'premium',
+      status: 'active',
+      currentPeriodEnd: new Date(periodEnd).toISOString(),
+      cancelAtPeriodEnd: false,
+      graceEndsAt: null,
+      trialEndsAt: null,
+      canManage: true,
+    });
+    const user = (await owner.device.get('/api/user')).json<{
+      subscriptionTier: string;
+      subscriptionStatus: string;
+    }>();
+    expect(user).toMatchObject({ subscriptionTier: 'premium', subscriptionStatus: 'active' });
+
+    // Written down once, in words, and the owner is told.
+    const audits = await billingAudits(owner.user.id);
+    expect(audits.map((row) => row.eventType)).toEqual(['subscription_created']);
+    expect(audits[0]!.summary).toContain('Started Premium (£9.99 a month).');
+    expect(audits[0]!.actor).toBe('Stripe (payments)');
+    const mail = await smtp.waitFor(
+      (m) => m.to.includes(owner.user.email) && m.subject === 'You are on Memento Premium now',
+    );
+    expect(mail.text).toContain('The plan is £9.99 a month and renews on');
+
+    // Premium has no recipient limit now.
+    const added = await owner.device.post('/api/recipients', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada.${owner.user.username}@example.test`,
+      category: 'friend',
+    });
+    expect(added.statusCode).toBe(201);
+
+    // A second plan is refused: the portal changes plans.
+    const again = await owner.device.post('/api/billing/checkout', { tier: 'standard' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: BILLING_MESSAGES.alreadySubscribed });
+
+    const portal = await owner.device.post('/api/billing/portal');
+    expect(portal.statusCode).toBe(200);
+    const portalSession = [...stripe.portalSessions.values()].at(-1)!;
+    expect(portal.json()).toEqual({ url: portalSession.url });
+    expect(portalSession).toMatchObject({
+      customer: session.customer,
+      return_url: 'http://localhost:5000/premium',
+    });
+  });
+
+  it('offers the 30-day trial on Professional once per account', async () => {
+    const owner = await createPrimaryUser(t);
+    const res = await owner.device.post('/api/billing/checkout', { tier: 'professional' });
+    const session = sessionAt(res.json<{ url: string }>().url);
+    expect(session.subscription_data?.trial_period_days).toBe('30');
+    const paid = await stripe.completeCheckout(session.id);
+    const subscriptionId = paid.subscription!.id;
+
+    const onTrial = await status(owner.device);
+    expect(onTrial).toMatchObject({
+      tier: 'professional',
+      status: 'active',
+      trialAvailable: false,
+    });
+    expect(Date.parse(onTrial.trialEndsAt!) - Date.now()).toBeGreaterThan(29 * DAY_MS);
+    await smtp.waitFor(
+      (m) =>
+        m.to.includes(owner.user.email) &&
+        m.subject === 'Your Memento Professional free trial has started',
+    );
+
+    // The trial is cancelled and ends; a later Professional checkout has no trial.
+    expect((await stripe.sendSubscriptionEnded(subscriptionId)).status).toBe(200);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'free',
+      billedTier: null,
+      status: 'cancelled',
+      trialAvailable: false,
+    });
+    const later = await owner.device.post('/api/billing/checkout', { tier: 'professional' });
+    expect(later.statusCode).toBe(200);
+    const second = sessionAt(later.json<{ url: string }>().url);
+    expect(second.subscription_data?.trial_period_days).toBeUndefined();
+    expect(second.customer).toBe(session.customer);
+  });
+
+  it('refuses an unknown plan with a plain message', async () => {
+    const owner = await createPrimaryUser(t);
+    const res = await owner.device.post('/api/billing/checkout', { tier: 'enterprise' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION',
+      fields: { tier: 'Please choose a plan' },
+    });
+    expect((await owner.device.post('/api/billing/portal')).json()).toMatchObject({
+      code: 'CONFLICT',
+      message: BILLING_MESSAGES.noCustomer,
+    });
+  });
+
+  it('is only for the account holder: recipients get 403', async () => {
+    const owner = await createOnboardedUser(t);
+    const device = await TestDevice.create(t.app);
+    await createSessionFor(t, {
+      userId: owner.nextOfKin.id,
+      device,
+      method: 'email_access_code',
+    });
+    for (const res of [
+      await device.get('/api/billing'),
+      await device.post('/api/billing/checkout', { tier: 'premium' }),
+      await device.post('/api/billing/portal'),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ message: BILLING_MESSAGES.primaryOnly });
+    }
+    expect(
+      stripe.requests.filter((r) => r.params.client_reference_id === String(owner.nextOfKin.id)),
+    ).toEqual([]);
+  });
+});
+
+describe('webhooks', () => {
+  it('refuses a bad signature and an old replayed one, changing nothing', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'standard');
+    const before = await account(owner.user.id);
+    const recorded = await eventsRecorded();
+    const ended = stripe.endSubscription(subscriptionId);
+
+    const forged = await stripe.sendEvent('customer.subscription.deleted', ended, {
+      secret: 'whsec_someone_else',
+    });
+    expect(forged.status).toBe(400);
+    expect(JSON.parse(forged.body)).toMatchObject({ message: BILLING_MESSAGES.badSignature });
+
+    // A real event, signed with the real secret, but captured and sent again ten minutes later.
+    const replayed = await stripe.sendEvent('customer.subscription.deleted', ended, {
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
+    expect(replayed.status).toBe(400);
+
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      payload: JSON.stringify(stripe.buildEvent('customer.subscription.deleted', ended)),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(unsigned.statusCode).toBe(400);
+
+    expect(await account(owner.user.id)).toEqual(before);
+    expect(await eventsRecorded()).toBe(recorded);
+    expect((await status(owner.device)).tier).toBe('standard');
+  });
+
+  it('applies the same event once, however often Stripe sends it', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+    const cancelled = await stripe.cancelAtPeriodEnd(subscriptionId);
+    expect(cancelled.status).toBe(200);
+    await smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('now'));
+    await smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('ends on'));
+    const after = await account(owner.user.id);
+    const audits = await billingAudits(owner.user.id);
+    const mails = smtp.messages.filter((m) => m.to.includes(owner.user.email)).length;
+
+    // Stripe's retry of the same event (same id): answered, and nothing happens again.
+    const again = await stripe.sendSigned(cancelled.event);
+    expect(again.status).toBe(200);
+    expect(await account(owner.user.id)).toEqual(after);
+    expect(await billingAudits(owner.user.id)).toEqual(audits);
+    const [row] = await t.db
+      .select({ n: count() })
+      .from(billingEvents)
+      .where(eq(billingEvents.id, cancelled.event.id));
+    expect(row!.n).toBe(1);
+    await t.app.jobs.deliverMail();
+    expect(smtp.messages.filter((m) => m.to.includes(owner.user.email))).toHaveLength(mails);
+  });
+
+  it('ends in Stripe’s current state whatever order the events arrive in', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'standard');
+    const activeSnapshot = structuredClone(stripe.subscriptions.get(subscriptionId)!);
+
+    // The plan changes to Premium at Stripe; the older 'created' snapshot arrives after.
+    const changed = stripe.updateSubscription(subscriptionId, { priceId: PRICES.premium });
+    expect((await stripe.sendEvent('customer.subscription.updated', changed)).status).toBe(200);
+    expect((await stripe.sendEvent('customer.subscription.created', activeSnapshot)).status).toBe(
+      200,
+    );
+    expect(await status(owner.device)).toMatchObject({ tier: 'premium', billedTier: 'premium' });
+
+    // It ends; the 'deleted' event comes before a late 'updated' and a late 'invoice.paid'.
+    const ended = stripe.endSubscription(subscriptionId);
+    expect((await stripe.sendEvent('customer.subscription.deleted', ended)).status).toBe(200);
+    expect((await stripe.sendEvent('customer.subscription.updated', changed)).status).toBe(200);
+    const invoice = stripe.invoiceFor(changed, 'paid');
+    expect((await stripe.sendEvent('invoice.paid', invoice)).status).toBe(200);
+
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'free',
+      billedTier: null,
+      status: 'cancelled',
+    });
+    expect((await billingAudits(owner.user.id)).map((row) => row.eventType)).toEqual([
+      'subscription_created',
+      'subscription_updated',
+      'subscription_cancelled',
+    ]);
+    expect((await billingAudits(owner.user.id))[1]!.summary).toContain(
+      'Changed from Standard to Premium.',
+    );
+  });
+
+  it('takes Stripe’s call without a device, session or Origin, and answers an event it does not follow', async () => {
+    const res = await stripe.sendEvent('customer.created', {
+      id: 'cus_elsewhere',
+      object: 'customer',
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ received: true });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      payload: '{}',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+    });
+    expect(foreign.statusCode).toBe(415);
+  });
+});
+
+describe('a failed payment', () => {
+  it('keeps the plan for 14 days, then moves the account to free the way an admin’s change does', async () => {
+    const owner = await createOnboardedUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+
+    const before = Date.now();
+    const failed = await stripe.failPayment(subscriptionId);
+    expect(failed.map((d) => d.status)).toEqual([200, 200]);
+    const due = await status(owner.device);
+    expect(due).toMatchObject({ tier: 'premium', billedTier: 'premium', status: 'past_due' });
+    const graceEndsAt = Date.parse(due.graceEndsAt!);
+    expect(graceEndsAt - before).toBeGreaterThanOrEqual(14 * DAY_MS - 60_000);
+    expect(graceEndsAt - before).toBeLessThanOrEqual(14 * DAY_MS + 60_000);
+    const graceDay = new Date(graceEndsAt).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    const mail = await smtp.waitFor(
+      (m) =>
+        m.to.includes(owner.user.email) && m.subject === 'We could not take your Memento payment',
+    );
+    expect(mail.text).toContain(`your plan stays until ${graceDay}`);
+
+    // The card is put right: the plan carries on and the grace date goes.
+    expect((await stripe.payInvoice(subscriptionId)).map((d) => d.status)).toEqual([200, 200]);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'premium',
+      status: 'active',
+      graceEndsAt: null,
+    });
+
+    // It fails again and nothing is paid: the hourly pass ends the plan once the grace is over.
+    await stripe.failPayment(subscriptionId);
+    const grace = Date.parse((await status(owner.device)).graceEndsAt!);
+    expect(await t.app.jobs.endRunOutPlans(new Date(grace - 60_000))).toBe(0);
+    expect((await status(owner.device)).tier).toBe('premium');
+    expect(await t.app.jobs.endRunOutPlans(new Date(grace + 60_000))).toBe(1);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'free',
+      billedTier: null,
+      status: 'cancelled',
+      graceEndsAt: null,
+    });
+
+    // The downgrade record and the 30-day cloud retention, as an admin's change writes them.
+    const [record] = await downgradesOf(owner.user.id);
+    expect(record).toMatchObject({
+      previousTier: 'premium',
+      newTier: 'free',
+      cloudRetentionDays: 30,
+      cloudCleanupCompleted: false,
+    });
+    expect(record!.cloudRetentionExpiry.getTime() - (grace + 60_000)).toBe(30 * DAY_MS);
+    const ended = (await billingAudits(owner.user.id)).at(-1)!;
+    expect(ended.eventType).toBe('subscription_cancelled');
+    expect(ended.summary).toContain('Premium ended: the payment was not received in time.');
+
+    // The unpaid subscription is cancelled at Stripe; its 'deleted' event changes nothing more.
+    await stripe.settled();
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+    expect(stripe.deliveries.at(-1)).toMatchObject({
+      event: { type: 'customer.subscription.deleted' },
+      status: 200,
+    });
+    expect(await downgradesOf(owner.user.id)).toHaveLength(1);
+    expect((await billingAudits(owner.user.id)).at(-1)!.id).toBe(ended.id);
+    expect(await t.app.jobs.endRunOutPlans(new Date(grace + 2 * 60_000))).toBe(0);
+  });
+});
+
+describe('cancelling', () => {
+  it('keeps the plan to the end of the paid period, then moves to free; recipients stay but none can be added', async () => {
+    const owner = await createOnboardedUser(t);
+    const subscriptionId = await subscribe(owner.device, 'standard');
+    for (const name of ['Ada', 'Grace', 'Alan']) {
+      const res = await owner.device.post('/api/recipients', {
+        firstName: name,
+        lastName: 'Hill',
+        email: `${name.toLowerCase()}.${owner.user.username}@example.test`,
+        category: 'family',
+      });
+      expect(res.statusCode).toBe(201);
+    }
+
+    expect((await stripe.cancelAtPeriodEnd(subscriptionId)).status).toBe(200);
+    const cancelling = await status(owner.device);
+    expect(cancelling).toMatchObject({
+      tier: 'standard',
+      billedTier: 'standard',
+      status: 'cancelled',
+      cancelAtPeriodEnd: true,
+    });
+    const endsOn = new Date(cancelling.currentPeriodEnd!).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    const mail = await smtp.waitFor(
+      (m) =>
+        m.to.includes(owner.user.email) &&
+        m.subject === `Your Memento Standard plan ends on ${endsOn}`,
+    );
+    expect(mail.text).toContain('Every recipient stays, but no new one can be added');
+    expect((await billingAudits(owner.user.id)).at(-1)!.summary).toContain(
+      `Cancelled: Standard stays until ${endsOn}.`,
+    );
+
+    // Not yet: the period has not ended.
+    expect(await t.app.jobs.endRunOutPlans(new Date())).toBe(0);
+
+    // The period runs out at Stripe and its 'deleted' event is lost: the hourly pass ends it.
+    const periodEnd = Math.floor(Date.now() / 1000) - 60;
+    stripe.updateSubscription(subscriptionId, { currentPeriodEnd: periodEnd });
+    await t.db
+      .update(users)
+      .set({ currentPeriodEnd: new Date(periodEnd * 1000) })
+      .where(eq(users.id, owner.user.id));
+    expect(await t.app.jobs.endRunOutPlans(new Date())).toBe(1);
+    expect(await status(owner.device)).toMatchObject({ tier: 'free', billedTier: null });
+    expect(await downgradesOf(owner.user.id)).toHaveLength(1);
+    expect((await billingAudits(owner.user.id)).at(-1)!.summary).toContain(
+      'Standard ended at the end of its paid period.',
+    );
+
+    // Every recipient stays; none can be added over the free limit.
+    const list = await owner.device.get('/api/recipients');
+    expect(list.json<{ recipients: unknown[] }>().recipients).toHaveLength(4);
+    const refused = await owner.device.post('/api/recipients', {
+      firstName: 'Tom',
+      lastName: 'Hill',
+      email: `tom.${owner.user.username}@example.test`,
+      category: 'friend',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'UPGRADE_REQUIRED' });
+
+    // Stripe's late 'deleted' event agrees and changes nothing.
+    const audits = await billingAudits(owner.user.id);
+    expect((await stripe.sendSubscriptionEnded(subscriptionId)).status).toBe(200);
+    expect(await billingAudits(owner.user.id)).toEqual(audits);
+    expect(await downgradesOf(owner.user.id)).toHaveLength(1);
+  });
+});
+
+describe('an administrator’s tier or VIP setting', () => {
+  async function override(userId: number, tier: string, isVIP: boolean, reason: string) {
+    const res = await admin.post(`/api/admin/users/${userId}/override`, { tier, isVIP, reason });
+    expect(res.statusCode).toBe(200);
+    return res.json<TAdminUser>();
+  }
+
+  it('wins over billing: webhooks record the subscription but never change the tier', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+    await override(owner.user.id, 'professional', false, 'Care home partner');
+
+    const change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.standard });
+    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'professional',
+      billedTier: 'standard',
+      override: { tier: 'professional', vip: false, reason: 'Care home partner' },
+    });
+
+    expect((await stripe.sendSubscriptionEnded(subscriptionId)).status).toBe(200);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'professional',
+      billedTier: null,
+      status: 'cancelled',
+    });
+    expect(await downgradesOf(owner.user.id)).toHaveLength(0);
+    expect((await billingAudits(owner.user.id)).at(-1)!.summary).toContain(
+      'The plan an administrator set stays (Professional).',
+    );
+
+    // Buying is refused while the setting holds.
+    const res = await owner.device.post('/api/billing/checkout', { tier: 'premium' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ message: BILLING_MESSAGES.setByAdmin });
+  });
+
+  it('shows each account’s subscription and whether a setting is in force on the admin’s list', async () => {
+    const owner = await createPrimaryUser(t);
+    await subscribe(owner.device, 'standard');
+    const card = await override(owner.user.id, 'standard', true, 'Family of staff');
+    expect(card).toMatchObject({
+      subscriptionTier: 'standard',
+      isVIP: true,
+      subscriptionStatus: 'active',
+      billedTier: 'standard',
+      cancelAtPeriodEnd: false,
+      graceEndsAt: null,
+      isSetByAdministrator: true,
+    });
+    expect(card.currentPeriodEnd).toBe(
+      (await account(owner.user.id)).currentPeriodEnd!.toISOString(),
+    );
+    const page = (
+      await admin.get(`/api/admin/users?q=${encodeURIComponent(owner.user.username)}`)
+    ).json<TAdminUsersPage>();
+    expect(page.users).toEqual([card]);
+  });
+});
+
+describe('without Stripe configured', () => {
+  let off: TestApp;
+  beforeAll(async () => {
+    off = await buildTestApp({ limits: { billingWebhook: { max: 2, timeWindow: 60_000 } } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it('says billing is off, answers checkout and portal with BILLING_DISABLED, and keeps a per-IP limit on the webhook', async () => {
+    const owner = await createPrimaryUser(off);
+    expect((await owner.device.get('/api/billing')).json()).toMatchObject({
+      enabled: false,
+      tier: 'free',
+      canManage: false,
+    });
+    for (const res of [
+      await owner.device.post('/api/billing/checkout', { tier: 'premium' }),
+      await owner.device.post('/api/billing/portal'),
+    ]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'BILLING_DISABLED', message: BILLING_MESSAGES.disabled });
+    }
+    expect((await owner.device.get('/api/config')).json()).toMatchObject({ billingEnabled: false });
+    expect((await TestDevice.create(t.app).then((d) => d.get('/api/config'))).json()).toMatchObject(
+      {
+        billingEnabled: true,
+      },
+    );
+
+    const webhook = () =>
+      off.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhook',
+        remoteAddress: '198.51.100.7',
+        payload: '{}',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      });
+    expect((await webhook()).json()).toMatchObject({ code: 'BILLING_DISABLED' });
+    expect((await webhook()).statusCode).toBe(400);
+    expect((await webhook()).statusCode).toBe(429);
+  });
+
+  it('refuses half a billing configuration at start-up, naming what is missing', () => {
+    expect(() =>
+      parseConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PRICE_PREMIUM: 'price_1' }),
+    ).toThrow(ConfigError);
+    try {
+      parseConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PRICE_PREMIUM: 'price_1' });
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const missing of [
+        'STRIPE_WEBHOOK_SECRET',
+        'STRIPE_PRICE_STANDARD',
+        'STRIPE_PRICE_PROFESSIONAL',
+      ]) {
+        expect(message).toContain(`${missing}: billing needs`);
+      }
+      expect(message).not.toContain('STRIPE_PRICE_PREMIUM:');
+    }
+  });
+});
