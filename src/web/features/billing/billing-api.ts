@@ -17,9 +17,12 @@ export function useBillingStatus(
   });
 }
 
-/** A subscription the provider still bills (or tries to): plan changes then go through the portal. */
+/**
+ * A subscription that still grants its plan (paid, on trial, retrying a payment, or running to the
+ * end of a cancelled period): plan changes then go through the portal.
+ */
 export function hasLiveSubscription(status: TBillingStatus): boolean {
-  return status.billedTier !== null && (status.status === 'active' || status.status === 'past_due');
+  return status.billedTier !== null;
 }
 
 /** Opens the provider's hosted checkout for a plan; the page leaves for it. */

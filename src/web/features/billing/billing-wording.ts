@@ -53,7 +53,7 @@ export function describePlanStatus(user: TUser, billing: TBillingStatus): TPlanS
   const override = billing.override;
   if (override && (override.tier !== null || override.vip)) {
     const lines = ['Your plan is set by an administrator.'];
-    if (billed && billing.status !== 'cancelled')
+    if (billed && !billing.cancelAtPeriodEnd)
       lines.push(
         `You are still billed for ${billed.name}; use Manage billing to change or cancel it.`,
       );

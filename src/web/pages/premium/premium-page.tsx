@@ -34,8 +34,10 @@ export default function PremiumPage() {
       <PageIntro eyebrow="Plans" title={title}>
         <p>
           {hasPlan
-            ? 'What your plan includes, what it costs and when it renews. You can change your plan or your card, see your invoices, or cancel in Manage billing.'
-            : 'Premium is for families who want every message everywhere: unlimited recipients, messages up to 10 minutes, and every message copied safely to the cloud so the people you love can watch on their own phone or computer.'}
+            ? billingEnabled
+              ? 'How your plan stands. Change your plan or your card, see invoices, or cancel in Manage billing.'
+              : 'What your plan includes, beside the other plans.'
+            : 'Paid plans copy every message safely to the cloud, so your family can watch on their own phone or computer. They also allow more recipients and longer messages.'}
         </p>
         {!billingEnabled && (
           <p className="mt-3">

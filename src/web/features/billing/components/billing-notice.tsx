@@ -19,7 +19,7 @@ function findNotice(user: TUser, billing: TBillingStatus | undefined): TNotice |
     if (isOverridden || !billing.billedTier) return null;
     if (billing.status === 'past_due')
       return { kind: 'payment-failed', until: billing.graceEndsAt };
-    if (billing.cancelAtPeriodEnd && billing.status === 'active') {
+    if (billing.cancelAtPeriodEnd) {
       return {
         kind: 'ending',
         planName: findPlan(billing.billedTier).name,
@@ -43,10 +43,9 @@ function findNotice(user: TUser, billing: TBillingStatus | undefined): TNotice |
  */
 export function BillingNotice({ user }: { user: TUser }) {
   const billingEnabled = useAppConfig().data?.billingEnabled ?? false;
+  // A failed payment or an ending both keep a paid plan until their date.
   const mayHaveNotice =
-    billingEnabled &&
-    user.category === 'primary' &&
-    (user.subscriptionTier !== 'free' || user.subscriptionStatus !== 'none');
+    billingEnabled && user.category === 'primary' && user.subscriptionTier !== 'free';
   const billing = useBillingStatus({ enabled: mayHaveNotice });
   if (!mayHaveNotice) return null;
   const notice = findNotice(user, billing.data);

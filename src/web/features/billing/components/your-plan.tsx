@@ -72,7 +72,7 @@ export function YourPlan({ user, billing }: { user: TUser; billing: TBillingStat
     <section
       aria-labelledby="your-plan-heading"
       className={cn(
-        'flex flex-col gap-4 rounded-xl border-2 p-6 sm:p-8',
+        'flex flex-col gap-4 rounded-xl border-2 p-5 sm:p-8',
         status.tone === 'attention'
           ? 'border-warm-foreground/25 bg-warm'
           : 'border-primary/30 bg-primary-soft',
@@ -87,6 +87,8 @@ export function YourPlan({ user, billing }: { user: TUser; billing: TBillingStat
           <span>{line}</span>
         </p>
       ))}
+      {/* The way to put it right comes before the details of what would change. */}
+      {billing.enabled && billing.canManage && <ManageBillingButton />}
       {status.endsAt && (
         <div className="flex flex-col gap-2 text-lg">
           <p className="font-semibold">
@@ -101,7 +103,6 @@ export function YourPlan({ user, billing }: { user: TUser; billing: TBillingStat
           </ul>
         </div>
       )}
-      {billing.enabled && billing.canManage && <ManageBillingButton />}
     </section>
   );
 }
