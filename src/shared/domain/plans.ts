@@ -308,8 +308,8 @@ export const FEATURES: readonly TFeature[] = [
     id: 'payments',
     name: 'Paying for a plan',
     description:
-      'Choosing a paid plan is remembered, but payments are not taken yet (Coming Soon).',
-    status: 'planned',
+      'Choose a paid plan and pay on Stripe’s secure page; change your plan, card or cancel in Manage billing. Where an installation has not switched payments on, the plans say Coming Soon.',
+    status: 'complete',
   },
   {
     id: 'custom_branding',

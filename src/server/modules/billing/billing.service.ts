@@ -356,6 +356,12 @@ export async function receiveWebhook(
         stripe.retrieveSubscription(event.subscriptionId!),
       )
     : null;
+  if (event.subscriptionId && !subscription) {
+    deps.log.warn(
+      { eventId: event.id },
+      'billing: an event names a subscription Stripe does not have',
+    );
+  }
   const accountId = await findAccountId(deps, event, subscription);
 
   await deps.db.transaction(async (tx) => {

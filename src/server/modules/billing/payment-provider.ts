@@ -184,8 +184,14 @@ export class PaymentProvider {
     return session.url;
   }
 
-  async retrieveSubscription(id: string): Promise<TProviderSubscription> {
-    return toSubscription(await this.stripe.subscriptions.retrieve(id));
+  /** The subscription as Stripe has it now; null when Stripe has none by that id. */
+  async retrieveSubscription(id: string): Promise<TProviderSubscription | null> {
+    try {
+      return toSubscription(await this.stripe.subscriptions.retrieve(id));
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw error;
+    }
   }
 
   async cancelSubscription(id: string): Promise<void> {
