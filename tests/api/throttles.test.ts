@@ -160,6 +160,27 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     expect(moved.json().id).toBe(owner.user.id);
   });
 
+  it('lets the owner change the password on the dashboard whatever strangers try', async () => {
+    const owner = await createPrimaryUser(t);
+    // A hundred sign-in tries from ten strangers' devices, most of them refused at once.
+    for (let source = 0; source < 10; source += 1) {
+      const stranger = await TestDevice.create(t.app);
+      for (let i = 0; i < 10; i += 1) {
+        await stranger.post('/api/login', {
+          username: owner.user.username,
+          password: `Guess-${source}-${i}-Aa!`,
+          deviceId: stranger.deviceId,
+        });
+      }
+    }
+    const changed = await owner.device.post('/api/reset-password', {
+      currentPassword: GOOD_PASSWORD,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().message).toBe('Password has been reset successfully.');
+  });
+
   it('checks a reset code without the delay only on the device that asked for it', async () => {
     const { user } = await createPrimaryUser(t);
     const complete = (device: TestDevice, resetToken: string) =>

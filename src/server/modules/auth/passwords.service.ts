@@ -12,13 +12,8 @@ import {
   RESET_BY_EMAIL,
   reserveAttempt,
 } from '../audit/attempt-guard';
-import {
-  assertAccountNotThrottled,
-  consumeKeyAttempt,
-  describeWait,
-  KEY_LIMITS,
-} from '../audit/throttle';
-import { throttledError, WAY_PAST_DELAY } from '../audit/throttle-messages';
+import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
+import { throttledError, throttledMessage, WAY_PAST_DELAY } from '../audit/throttle-messages';
 import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
 import {
   findPrimaryByEmail,
@@ -187,15 +182,19 @@ export async function changePassword(
   input: { user: SessionUser; sessionIdHash: string; currentPassword: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { user } = input;
-  await assertAccountNotThrottled(deps.db, {
-    eventType: 'login_failed',
-    userId: user.id,
+  // Counted with this device's sign-ins; the owner's own session is never slowed by others' tries.
+  const slot = await reserveAttempt(deps.db, {
+    policy: ATTEMPT_POLICIES.login,
+    account: `user:${user.id}`,
     deviceId: context.deviceId,
-    message: MESSAGES.loginRateLimited,
+    ip: context.ip,
+    isFamiliarSource: true,
   });
+  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot));
   // A request's user does not carry the password hash: read it for this check only.
   const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
   const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
+  if (isRight) await releaseAttempt(deps.db, slot);
   if (!isRight) {
     await recordAudit(deps.db, context, {
       eventType: 'login_failed',
