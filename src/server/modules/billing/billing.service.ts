@@ -387,7 +387,8 @@ export async function receiveWebhook(
     await applyChange(
       deps,
       tx,
-      { ...context, deviceId: null },
+      // Stripe's own user agent says nothing to the owner reading their log.
+      { ...context, deviceId: null, userAgent: undefined },
       {
         account,
         next: {
