@@ -27,7 +27,7 @@ export function AuthErrorPanel({
   if (view === 'login' && isApiError(error, 'ACCOUNT_DELAYED')) {
     // Someone else's wrong tries, not the person's: a calm wait, and the way past it.
     return (
-      <Alert variant="warm" title="Please Wait a Moment" icon={<Hourglass aria-hidden="true" />}>
+      <Alert variant="warm" title="Login Failed" icon={<Hourglass aria-hidden="true" />}>
         <p>{error.message}</p>
         <div>
           <Button variant="outline" onClick={onForgotPassword}>
