@@ -194,7 +194,6 @@ export async function changePassword(
   // A request's user does not carry the password hash: read it for this check only.
   const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
   const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
-  if (isRight) await releaseAttempt(deps.db, slot);
   if (!isRight) {
     await recordAudit(deps.db, context, {
       eventType: 'login_failed',
@@ -207,6 +206,7 @@ export async function changePassword(
       currentPassword: MESSAGES.currentPasswordWrong,
     });
   }
+  await releaseAttempt(deps.db, slot);
 
   const passwordHash = await hashSecret(input.newPassword);
   await deps.db.transaction(async (tx) => {
