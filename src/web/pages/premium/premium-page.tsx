@@ -34,7 +34,7 @@ export default function PremiumPage() {
       <PageIntro eyebrow="Plans" title={title}>
         <p>
           {hasPlan
-            ? billingEnabled
+            ? billing?.enabled && billing.canManage
               ? 'How your plan stands. Change your plan or your card, see invoices, or cancel in Manage billing.'
               : 'What your plan includes, beside the other plans.'
             : 'Paid plans copy every message safely to the cloud, so your family can watch on their own phone or computer. They also allow more recipients and longer messages.'}

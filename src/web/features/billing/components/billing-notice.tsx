@@ -68,14 +68,19 @@ export function BillingNotice({ user }: { user: TUser }) {
       aria-label={title}
       className="flex flex-col gap-3 rounded-xl border-2 border-warm-foreground/25 bg-warm p-5 sm:flex-row sm:items-center"
     >
-      {isPaymentFailed ? (
-        <CreditCard className="size-7 shrink-0 text-warm-foreground" aria-hidden="true" />
-      ) : (
-        <CalendarClock className="size-7 shrink-0 text-warm-foreground" aria-hidden="true" />
-      )}
-      <div className="flex flex-1 flex-col gap-1">
-        <p className="text-lg font-bold">{title}</p>
-        <p className="text-lg">{detail}</p>
+      <div className="flex flex-1 items-start gap-3">
+        {isPaymentFailed ? (
+          <CreditCard className="mt-0.5 size-7 shrink-0 text-warm-foreground" aria-hidden="true" />
+        ) : (
+          <CalendarClock
+            className="mt-0.5 size-7 shrink-0 text-warm-foreground"
+            aria-hidden="true"
+          />
+        )}
+        <div className="flex flex-col gap-1">
+          <p className="text-lg font-bold">{title}</p>
+          <p className="text-lg">{detail}</p>
+        </div>
       </div>
       <Button asChild variant="outline" className="self-start sm:self-center">
         <Link to="/premium">See your plan</Link>

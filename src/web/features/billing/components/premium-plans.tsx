@@ -99,7 +99,8 @@ function PlanAction({
     <div className="flex flex-col gap-2">
       <Button
         size="lg"
-        variant={isChosen || plan.badge === 'Most popular' ? 'default' : 'outline'}
+        // A change of plan is offered quietly; a first plan may be suggested.
+        variant={!isChange && (isChosen || plan.badge === 'Most popular') ? 'default' : 'outline'}
         disabled={!billing || isBusy}
         aria-describedby={error ? errorId : undefined}
         onClick={() => void go()}
