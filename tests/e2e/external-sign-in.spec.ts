@@ -13,6 +13,7 @@ import {
   test as base,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
+import { readCode, waitForMail } from './support/outbox';
 import { findFreePort, startOwnServer, type OwnServer } from './support/own-server';
 
 // A real OpenID Connect provider plays Google, Apple and 'Sunrise Care Login' (OIDC_NAME); its
@@ -201,4 +202,48 @@ test('a provider email that matches an account asks for its password once, then 
     1,
   );
   await expect(page.getByRole('row').filter({ hasText: 'Sign-in provider linked' })).toHaveCount(1);
+});
+
+test('a provider email that matches an account can be proven with an emailed code instead of the password', async ({
+  page,
+  providerServer,
+}, testInfo) => {
+  const user = await registerUser(page);
+  await signOutFromDashboard(page);
+
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await answerAtProvider(page, 'Google', { email: user.email });
+  await expect(page.getByRole('heading', { name: 'You already have an account' })).toBeVisible();
+  const ask = page.getByRole('button', { name: 'Email me a code' });
+  await expect(page.getByText('Never set a password, or forgotten it?')).toBeVisible();
+  const box = await ask.boundingBox();
+  expect(box!.height).toBeGreaterThanOrEqual(44);
+  expect(
+    parseFloat(await ask.evaluate((node) => getComputedStyle(node).fontSize)),
+  ).toBeGreaterThanOrEqual(18);
+  await ask.click();
+  await expect(page.getByRole('status')).toContainText(
+    /We sent a code to .+\. It works for 30 minutes\./,
+  );
+
+  await expectNoSeriousViolations(page, testInfo, 'linking with an emailed code');
+  await page.screenshot({ path: testInfo.outputPath('link-by-code.png'), fullPage: true });
+
+  const mail = await waitForMail(user.email, /code to sign in with Google/, {
+    dataDir: providerServer.dataDir,
+  });
+  const codeField = page.getByLabel('Code from the email');
+  await codeField.fill('ABCD-EFGH');
+  await page.getByRole('button', { name: 'Link Google and Sign In' }).click();
+  await expect(
+    page.getByText('This code is not right or has expired. Please check it, or ask for a new one.'),
+  ).toBeVisible();
+
+  await codeField.fill(readCode(mail));
+  await page.getByRole('button', { name: 'Link Google and Sign In' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign-in Methods' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Google' })).toContainText(
+    `Linked as ${user.email}`,
+  );
 });

@@ -3,6 +3,7 @@ import type { TExternalProvider } from '@shared/domain/enums';
 import type { TUser } from '@shared/schemas/auth';
 import type {
   TExternalFinishBody,
+  TExternalLinkCodeResponse,
   TExternalPending,
   TExternalStartResponse,
   TSignInMethods,
@@ -29,6 +30,14 @@ export async function goToProvider(
 
 export function fetchPendingSignIn(): Promise<TExternalPending> {
   return apiRequest<TExternalPending>('/api/auth/external/pending');
+}
+
+/** Instead of the password: a code emailed to the account this sign-in matched. */
+export function requestLinkCode(): Promise<TExternalLinkCodeResponse> {
+  return apiRequest<TExternalLinkCodeResponse>('/api/auth/external/link-code', {
+    method: 'POST',
+    body: {},
+  });
 }
 
 export async function finishExternalSignIn(body: TExternalFinishBody): Promise<TUser> {
