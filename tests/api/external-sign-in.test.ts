@@ -849,6 +849,10 @@ describe('proving the matching account with an emailed code instead of its passw
       message: MESSAGES.notPrimaryDevice,
     });
     expect(await codesOf(user.id)).toEqual([]);
+    // Nor can it try codes against the account.
+    const guessed = await stranger.post('/api/auth/external/finish', { code: 'ABCD-EFGH' });
+    expect(guessed.statusCode).toBe(403);
+    expect(guessed.json()).toMatchObject({ code: 'NOT_PRIMARY_DEVICE' });
 
     await device.post('/api/logout');
     expect(await goThroughProvider(device, 'oidc', { email: user.email })).toBe(

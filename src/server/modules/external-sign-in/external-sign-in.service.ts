@@ -557,6 +557,8 @@ export async function finishExternalSignIn(
     const isByCode = Boolean(body.code);
     let user = resolved.user;
     if (body.code) {
+      // Codes go only to devices that may open the account, so no other device has one to try.
+      await assertMaySignInHere(deps.db, context, { user, device, auditDetails });
       await checkLinkCode(deps, context, { user, device, code: body.code, settings });
     } else {
       user = await checkCredentials(deps.db, context, {
@@ -564,8 +566,8 @@ export async function finishExternalSignIn(
         username: resolved.user.username,
         password: body.password!,
       });
+      await assertMaySignInHere(deps.db, context, { user, device, auditDetails });
     }
-    await assertMaySignInHere(deps.db, context, { user, device, auditDetails });
     return deps.db.transaction(async (tx) => {
       await endFlow(tx, flow, settings);
       if (isByCode) await retireOneTimeCodes(tx, user.id, 'provider_link');
