@@ -116,6 +116,9 @@ test('a free user at the recipient limit leaves checkout once, then pays, adds a
   const notice = page.getByRole('main').getByRole('status');
   await expect(notice).toContainText('Confirming your payment…');
   await expect(notice).toContainText('You do not need to do anything.');
+  // No second checkout while the first is being confirmed.
+  await expect(plan(page, 'Premium').getByRole('button')).toHaveCount(0);
+  await scan(page, '/premium confirming a payment');
   await standIn.completeCheckout(paidSession);
   await expect(notice).toContainText("You're on Premium now");
   await expect(page).toHaveURL(/\/premium$/);

@@ -68,7 +68,14 @@ export default function PremiumPage() {
         </Button>
       )}
 
-      <PremiumPlans context={{ user, billing, billingEnabled }} />
+      <PremiumPlans
+        context={{
+          user,
+          billing,
+          billingEnabled,
+          isConfirming: checkout.phase === 'confirming' || checkout.phase === 'slow',
+        }}
+      />
 
       <div className="flex flex-col gap-1 text-lg">
         <p>

@@ -93,8 +93,8 @@ function OverrideTierForm({
         <DialogTitle>Override User Tier</DialogTitle>
         <DialogDescription>
           Set the plan and VIP status of <span className="font-semibold">{describeUser(user)}</span>
-          . VIP gives full access whatever the plan. The change and your reason are written to the
-          audit log.
+          . VIP gives full access whatever the plan. A plan set here holds the account whatever its
+          billing says. The change and your reason are written to the audit log.
         </DialogDescription>
       </DialogHeader>
       {(user.tierOverriddenAt || user.vipOverriddenAt) && (

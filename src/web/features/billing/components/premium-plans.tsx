@@ -25,6 +25,8 @@ export interface TPlanActionContext {
   /** Undefined while GET /api/billing is on its way. */
   billing: TBillingStatus | undefined;
   billingEnabled: boolean;
+  /** Back from a payment not yet confirmed: no second checkout while it arrives. */
+  isConfirming: boolean;
 }
 
 function buttonLabel(plan: TPlan, billing: TBillingStatus | undefined): string {
@@ -74,6 +76,7 @@ function PlanAction({
   );
   if (isOverridden || hasFullAccess(user)) return null;
 
+  if (context.isConfirming) return null;
   const isChange = billing ? hasLiveSubscription(billing) : false;
   if (isChange && !billing?.canManage) return null;
   const label = isChange ? `Change to ${plan.name}` : buttonLabel(plan, billing);
