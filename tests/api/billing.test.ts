@@ -390,6 +390,37 @@ describe('webhooks', () => {
     );
   });
 
+  it('starts the plan when the first webhooks arrive backwards', async () => {
+    const owner = await createPrimaryUser(t);
+    const res = await owner.device.post('/api/billing/checkout', { tier: 'standard' });
+    const paid = await stripe.completeCheckout(sessionAt(res.json<{ url: string }>().url).id, {
+      order: ['invoice.paid', 'customer.subscription.created', 'checkout.session.completed'],
+    });
+    expect(paid.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'standard',
+      billedTier: 'standard',
+      status: 'active',
+    });
+    expect((await billingAudits(owner.user.id)).map((row) => row.eventType)).toEqual([
+      'subscription_created',
+    ]);
+  });
+
+  it('applies an event once when two deliveries of it arrive together', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+    const changed = stripe.updateSubscription(subscriptionId, { priceId: PRICES.professional });
+    const event = stripe.buildEvent('customer.subscription.updated', changed);
+    const answers = await Promise.all([stripe.sendSigned(event), stripe.sendSigned(event)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await status(owner.device)).tier).toBe('professional');
+    expect((await billingAudits(owner.user.id)).map((row) => row.eventType)).toEqual([
+      'subscription_created',
+      'subscription_updated',
+    ]);
+  });
+
   it('takes Stripe’s call without a device, session or Origin, and answers an event it does not follow', async () => {
     const res = await stripe.sendEvent('customer.created', {
       id: 'cus_elsewhere',

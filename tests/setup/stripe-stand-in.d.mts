@@ -96,8 +96,15 @@ export interface StripeStandIn {
   ): StandInSubscription;
   /** Ends a subscription now without telling Memento. */
   endSubscription(id: string): StandInSubscription;
-  /** 'Pay and subscribe': customer, subscription, then the three webhooks. */
-  completeCheckout(sessionId: string): Promise<{
+  /** 'Pay and subscribe': customer, subscription, then the three webhooks (in `order`). */
+  completeCheckout(
+    sessionId: string,
+    options?: {
+      order?: Array<
+        'checkout.session.completed' | 'customer.subscription.created' | 'invoice.paid'
+      >;
+    },
+  ): Promise<{
     session: StandInCheckoutSession;
     subscription?: StandInSubscription;
     deliveries: StandInDelivery[];

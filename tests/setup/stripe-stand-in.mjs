@@ -294,8 +294,16 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     return structuredClone(subscription);
   }
 
-  /** What 'Pay and subscribe' does: customer, subscription, then Stripe's three webhooks. */
-  async function completeCheckout(sessionId) {
+  /**
+   * What 'Pay and subscribe' does: customer, subscription, then Stripe's three webhooks, in the
+   * order Stripe usually sends them unless `order` gives another.
+   */
+  async function completeCheckout(
+    sessionId,
+    {
+      order = ['checkout.session.completed', 'customer.subscription.created', 'invoice.paid'],
+    } = {},
+  ) {
     const session = checkoutSessions.get(sessionId);
     if (!session) throw new Error(`The stand-in has no Checkout session ${sessionId}`);
     if (session.status !== 'open') return { session, deliveries: [] };
@@ -312,10 +320,13 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
       customer,
       subscription: subscription.id,
     });
+    const events = {
+      'checkout.session.completed': session,
+      'customer.subscription.created': subscription,
+      'invoice.paid': invoiceFor(subscription, 'paid'),
+    };
     const sent = [];
-    sent.push(await sendEvent('checkout.session.completed', session));
-    sent.push(await sendEvent('customer.subscription.created', subscription));
-    sent.push(await sendEvent('invoice.paid', invoiceFor(subscription, 'paid')));
+    for (const type of order) sent.push(await sendEvent(type, events[type]));
     return {
       session: structuredClone(session),
       subscription: structuredClone(subscription),
