@@ -58,11 +58,20 @@ const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
 const plan = (page: Page, name: string) =>
   page.getByRole('main').getByRole('listitem', { name, exact: true });
 
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1280, height: 800 },
+} as const;
+
+/** Scans the page as it stands on a phone and on a laptop, and leaves it at the laptop's size. */
 async function scan(page: Page, label: string) {
-  await expectNoSeriousViolations(page, test.info(), label);
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, test.info(), `${label} (${name})`);
+  }
 }
 
-test('a free user at the recipient limit leaves checkout once, then pays, adds a recipient, and cancels to see the end date', async ({
+test('a free user at the recipient limit leaves checkout once, pays, adds a recipient, cancels and sees the end date, then keeps every recipient on the free plan', async ({
   page,
   billing: { standIn },
 }) => {
@@ -167,4 +176,21 @@ test('a free user at the recipient limit leaves checkout once, then pays, adds a
   await expect(ending).toContainText(`Your plan ends on ${periodEnd}.`);
   await ending.getByRole('link', { name: 'See your plan' }).click();
   await expect(page).toHaveURL(/\/premium$/);
+
+  // The period runs out: the account is on the free plan, and nobody it added is lost.
+  const subscription = [...standIn.subscriptions.values()].find(
+    (candidate) => candidate.status !== 'canceled',
+  );
+  await standIn.sendSubscriptionEnded(subscription!.id);
+  await page.goto('/recipients');
+  await expect(
+    page.getByText(
+      'Your plan includes your next of kin and 1 more recipient. You have 2: every one of them stays, with their messages.',
+      { exact: false },
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Memento plans' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add Recipient' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade to add more recipients' })).toBeVisible();
 });

@@ -36,6 +36,10 @@ import { usePageTitle } from '@web/lib/use-page-title';
 
 function planLine(maxRecipients: number | null, used: number): string {
   if (maxRecipients === null) return 'Your plan has no limit on recipients.';
+  // After a move to a smaller plan, nobody is removed: they all stay, and none can be added.
+  if (used > maxRecipients) {
+    return `Your plan includes your next of kin and ${maxRecipients} more recipient${maxRecipients === 1 ? '' : 's'}. You have ${used}: every one of them stays, with their messages. To add someone new, choose a bigger plan.`;
+  }
   return `Your plan includes your next of kin and ${maxRecipients} more recipient${maxRecipients === 1 ? '' : 's'} (${Math.min(used, maxRecipients)} of ${maxRecipients} used).`;
 }
 
