@@ -51,7 +51,8 @@ export function CurrentPlanMark() {
 
 /**
  * SPEC §2 and §4: signed out, a plan leads to /auth (the free plan to /auth?mode=community);
- * signed in, the choice is remembered and, until billing exists, shows 'Coming Soon'.
+ * signed in, the choice is remembered; where billing is not switched on it shows 'Coming Soon',
+ * where it is the choice leads to /premium.
  */
 function PlanAction({ plan }: { plan: TPlan }) {
   const { user } = useAuth();
