@@ -109,6 +109,8 @@ export interface AppDeps {
   log: FastifyBaseLogger;
   /** Whether DATA_DIR (or PostgreSQL's disk, by a write it refused) is full just now. */
   diskSpace: DiskSpace;
+  /** Stripe, when billing is configured (decision 056); null leaves plans to admins. */
+  payments: PaymentProvider | null;
 }
 
 export interface BuildAppOptions {
@@ -195,6 +197,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redis,
     log: app.log,
     diskSpace,
+    payments: await PaymentProvider.create(config),
   };
   const isHttps = config.APP_URL.startsWith('https:');
   // S3 mode: the browser sends parts to the store and plays presigned URLs from it.
@@ -247,8 +250,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes);
   await app.register(adminRoutes(deps));
-  const paymentProvider = await PaymentProvider.create(config);
-  await app.register(billingRoutes(deps, paymentProvider));
+  await app.register(billingRoutes(deps));
   await registerWebApp(app, {
     webDir: options.webDir,
     publicConfig: toPublicConfig(config, deps.externalProviders.list()),
@@ -271,7 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('jobs', {
     runCloudRetention: (now: Date) => runCloudRetention(deps, now),
     deliverMail: () => mail.deliverDue(),
-    endRunOutPlans: (now: Date) => endRunOutPlans(deps, paymentProvider, now),
+    endRunOutPlans: (now: Date) => endRunOutPlans(deps, now),
     sweepOrphanedObjects: (now: Date) => runOrphanSweep(deps, now),
   });
   // The orphan sweep asks hourly whether a day has passed since the last one on any server.
@@ -280,7 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       app.log.warn({ err: error }, 'orphan sweep failed'),
     );
   const endPlans = () =>
-    endRunOutPlans(deps, paymentProvider, new Date()).catch((error: unknown) =>
+    endRunOutPlans(deps, new Date()).catch((error: unknown) =>
       app.log.warn({ err: error }, 'billing check failed'),
     );
   const retention = setInterval(() => {

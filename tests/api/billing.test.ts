@@ -645,6 +645,26 @@ describe('an administrator’s tier or VIP setting', () => {
   });
 });
 
+describe('deleting a paying account', () => {
+  it('cancels its subscription at Stripe, so the card is not charged again', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+    const res = await admin.request({
+      method: 'DELETE',
+      url: '/api/admin/users',
+      payload: { ids: [owner.user.id] },
+    });
+    expect(res.statusCode).toBe(200);
+    await stripe.settled();
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+    // Stripe's word that it ended finds no account and is simply recorded.
+    expect(stripe.deliveries.at(-1)).toMatchObject({
+      event: { type: 'customer.subscription.deleted' },
+      status: 200,
+    });
+  });
+});
+
 describe('without Stripe configured', () => {
   let off: TestApp;
   beforeAll(async () => {

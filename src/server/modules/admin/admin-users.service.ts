@@ -16,6 +16,7 @@ import { hashSecret } from '../../lib/crypto';
 import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { cancelSubscriptionsOfDeleted } from '../billing/billing.service';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { findCloudLeftovers, findVideoIdsOfUsers } from '../cloud/uploads.repository';
 import { removeCloudCopies } from '../cloud/uploads.service';
@@ -228,7 +229,7 @@ export async function deleteUsers(
   input: { admin: SessionUser; ids: number[]; includeRecipients: boolean },
 ): Promise<TDeleteUsersResult> {
   const { admin } = input;
-  const { deletedIds, videoIds, cloudCopies } = await deps.db.transaction(async (tx) => {
+  const { deletedIds, videoIds, cloudCopies, paying } = await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
     const targets = await findUsersByIds(tx, [...new Set(input.ids)]);
     if (targets.length === 0) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
@@ -276,9 +277,10 @@ export async function deleteUsers(
         },
       });
     }
-    return { deletedIds: doomedIds, videoIds, cloudCopies };
+    return { deletedIds: doomedIds, videoIds, cloudCopies, paying: targets };
   });
   await removeCloudCopies(deps, cloudCopies, videoIds);
+  await cancelSubscriptionsOfDeleted(deps, paying);
   const count = deletedIds.length;
   return {
     message: count === 1 ? 'The user was deleted.' : `${count} users were deleted.`,

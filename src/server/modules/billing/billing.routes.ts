@@ -11,7 +11,6 @@ import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import type { SessionUser } from '../users/users.repository';
 import { getBillingStatus, openPortal, receiveWebhook, startCheckout } from './billing.service';
-import type { PaymentProvider } from './payment-provider';
 
 /** Stripe's events are small; an invoice with many lines stays well under this. */
 const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -24,8 +23,9 @@ function requireAccountHolder(request: FastifyRequest): SessionUser {
 }
 
 export const billingRoutes =
-  (deps: AppDeps, provider: PaymentProvider | null): FastifyPluginAsyncZod =>
+  (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    const provider = deps.payments;
     app.get('/api/billing', async (request): Promise<TBillingStatus> => {
       const user = requireAccountHolder(request);
       return getBillingStatus(deps, provider, user.id);

@@ -415,11 +415,8 @@ export async function receiveWebhook(
  * event never comes. A plan ended for want of payment is also cancelled at Stripe, so the card
  * is not charged for a plan the account no longer has. Answers how many accounts it ended.
  */
-export async function endRunOutPlans(
-  deps: AppDeps,
-  provider: PaymentProvider | null,
-  now: Date,
-): Promise<number> {
+export async function endRunOutPlans(deps: AppDeps, now: Date): Promise<number> {
+  const provider = deps.payments;
   let ended = 0;
   for (const accountId of await findRunOutAccounts(deps.db, now)) {
     const unpaidSubscription = await deps.db.transaction(async (tx) => {
@@ -446,4 +443,27 @@ export async function endRunOutPlans(
   }
   if (ended > 0) deps.mail.kick();
   return ended;
+}
+
+/**
+ * An account deleted by an admin stops paying: its live subscription is cancelled at Stripe once
+ * the deletion has committed (a failure is logged for the operator to finish in Stripe).
+ */
+export async function cancelSubscriptionsOfDeleted(
+  deps: AppDeps,
+  accounts: ReadonlyArray<Pick<UserRow, 'id' | 'billedTier' | 'paymentSubscriptionId'>>,
+): Promise<void> {
+  const provider = deps.payments;
+  if (!provider) return;
+  for (const account of accounts) {
+    if (!account.billedTier || !account.paymentSubscriptionId) continue;
+    await provider
+      .cancelSubscription(account.paymentSubscriptionId)
+      .catch((error: unknown) =>
+        deps.log.warn(
+          { err: error, userId: account.id },
+          'billing: a deleted account’s subscription could not be cancelled',
+        ),
+      );
+  }
 }
