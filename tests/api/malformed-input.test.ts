@@ -71,6 +71,8 @@ interface World {
   contentQuery: Record<string, string>;
 }
 let world: World;
+/** How often a fuzzed route left a caller signed out or gone (the summary line says). */
+const restored = { admin: 0, owner: 0 };
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -177,19 +179,39 @@ async function startUpload() {
   world.uuids.push(id, started.json<{ uploadId: string }>().uploadId);
 }
 
+/** An admin past the second factor: the installation's first account, or one made admin. */
+async function makeAdmin(isFirst: boolean) {
+  const admin = await createPrimaryUser(t);
+  if (!isFirst) {
+    await t.db.update(users).set({ isAdmin: true }).where(eq(users.id, admin.user.id));
+  }
+  const enrolment = await admin.device.post('/api/admin/2fa/enrol');
+  await expectStatus(enrolment, 200);
+  const { otpauthUri } = enrolment.json<{ otpauthUri: string }>();
+  const totp = URI.parse(otpauthUri) as TOTP;
+  const confirmed = await admin.device.post('/api/admin/2fa/confirm', { code: totp.generate() });
+  await expectStatus(confirmed, 200);
+  world.admin = {
+    device: admin.device,
+    userId: admin.user.id,
+    username: admin.user.username,
+    recoveryCodes: confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes,
+  };
+}
+
+/** Signs the admin in again with a recovery code; a new admin if that is no longer possible. */
 async function signInAdmin() {
-  const { device, username } = world.admin;
-  await expectStatus(
-    await device.post('/api/login', {
-      username,
-      password: GOOD_PASSWORD,
-      deviceId: device.deviceId,
-    }),
-    200,
-  );
-  const code = world.admin.recoveryCodes.shift();
-  if (!code) throw new Error('set-up: the admin has no recovery code left');
-  await expectStatus(await device.post('/api/admin/2fa/verify', { code }), 200);
+  restored.admin += 1;
+  const { device, username, recoveryCodes } = world.admin;
+  const signIn = await device.post('/api/login', {
+    username,
+    password: GOOD_PASSWORD,
+    deviceId: device.deviceId,
+  });
+  const code = recoveryCodes.shift();
+  if (signIn.statusCode !== 200 || !code) return makeAdmin(false);
+  const verified = await device.post('/api/admin/2fa/verify', { code });
+  if (verified.statusCode !== 200) await makeAdmin(false);
 }
 
 /**
@@ -212,6 +234,7 @@ async function restoreWorld() {
     recipient.statusCode !== 200 ||
     phone.statusCode !== 200
   ) {
+    restored.owner += 1;
     await makeOwner();
   }
   await startUpload();
@@ -825,20 +848,7 @@ beforeAll(async () => {
   } finally {
     diagnostics.unsubscribe('fastify.initialization', onInitialization);
   }
-  const admin = await createPrimaryUser(t, { email: 'admin@care.test' });
-  const enrolment = await admin.device.post('/api/admin/2fa/enrol');
-  await expectStatus(enrolment, 200);
-  const { otpauthUri } = enrolment.json<{ otpauthUri: string }>();
-  const totp = URI.parse(otpauthUri) as TOTP;
-  const confirmed = await admin.device.post('/api/admin/2fa/confirm', { code: totp.generate() });
-  await expectStatus(confirmed, 200);
   world = {
-    admin: {
-      device: admin.device,
-      userId: admin.user.id,
-      username: admin.user.username,
-      recoveryCodes: confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes,
-    },
     anonymous: await TestDevice.create(t.app),
     ints: [],
     uuids: [],
@@ -846,6 +856,7 @@ beforeAll(async () => {
     emails: [],
     contentQuery: {},
   } as unknown as World;
+  await makeAdmin(true);
   await makeOwner();
 }, 60_000);
 
@@ -1039,7 +1050,7 @@ describe('malformed input', () => {
     const cpu = process.cpuUsage(cpuBefore);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     console.info(
-      `malformed input: ${sent} requests to ${methods.length} routes in ${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} s of this process's CPU, ${sendSeconds.toFixed(1)} s answering (FUZZ_SEED=${SEED})`,
+      `malformed input: ${sent} requests to ${methods.length} routes in ${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} s of this process's CPU, ${sendSeconds.toFixed(1)} s answering; callers restored: ${JSON.stringify(restored)} (FUZZ_SEED=${SEED})`,
     );
     // FUZZ_REPORT=<file>: how each route answered and how long it took, and why each 400 was.
     if (process.env.FUZZ_REPORT) {
@@ -1051,6 +1062,6 @@ describe('malformed input', () => {
       writeFileSync(process.env.FUZZ_REPORT, [...report, '', ...why].join('\n'));
     }
     expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, runsPerRoute * methods.length));
+    if (!process.env.FUZZ_ROUTES) expect(sent).toBeGreaterThanOrEqual(TOTAL_RUNS);
   }, 600_000);
 });
