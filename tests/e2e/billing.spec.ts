@@ -174,6 +174,7 @@ test('a free user at the recipient limit leaves checkout once, pays, adds a reci
   await page.goto('/');
   const ending = page.getByRole('region', { name: 'Your Premium plan is ending' });
   await expect(ending).toContainText(`Your plan ends on ${periodEnd}.`);
+  await scan(page, 'the dashboard with an ending plan');
   await ending.getByRole('link', { name: 'See your plan' }).click();
   await expect(page).toHaveURL(/\/premium$/);
 

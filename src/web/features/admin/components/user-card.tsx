@@ -91,9 +91,7 @@ function BillingLine({ user }: { user: TAdminUser }) {
         </p>
       )}
       {user.isSetByAdministrator && (
-        <p className="font-semibold">
-          Set by administrator (overrides billing)
-        </p>
+        <p className="font-semibold">Set by administrator (overrides billing)</p>
       )}
     </div>
   );
