@@ -65,6 +65,8 @@ interface World {
   /** Ids of real rows, so generated input reaches past 'not found' into the handlers. */
   ints: number[];
   uuids: string[];
+  /** The uploads under way, which the upload routes' ids name. */
+  uploads: string[];
   strings: string[];
   emails: string[];
   /** A playback link's query, valid until a fuzzed value replaces one of its parts. */
@@ -176,7 +178,9 @@ async function startUpload() {
     sha256: sha256(bytes),
   });
   await expectStatus(started, 200);
-  world.uuids.push(id, started.json<{ uploadId: string }>().uploadId);
+  const { uploadId } = started.json<{ uploadId: string }>();
+  world.uuids.push(id, uploadId);
+  world.uploads = [...world.uploads.slice(-3), uploadId];
 }
 
 /** An admin past the second factor: the installation's first account, or one made admin. */
@@ -418,7 +422,8 @@ function cleanFor(node: JsonSchema, key = ''): fc.Arbitrary<unknown> {
         value.length >= (node.minLength ?? 0) &&
         value.length <= (node.maxLength ?? Infinity) &&
         (!node.pattern || new RegExp(node.pattern).test(value));
-      const known = [...world.uuids, ...world.strings, ...world.emails].filter(fits);
+      const pool = key === 'uploadId' ? world.uploads : [...world.uuids, ...world.strings];
+      const known = [...pool, ...world.emails].filter(fits);
       const made = (() => {
         // Rules a JSON schema cannot carry (refinements), met by what a real client sends.
         if (/password/i.test(key)) return fc.constantFrom(...PASSWORDS);
@@ -457,6 +462,10 @@ function cleanFor(node: JsonSchema, key = ''): fc.Arbitrary<unknown> {
     case 'integer':
     case 'number': {
       const { low, high } = bounds(node);
+      // A recording's length and size as the plans allow them.
+      if (/duration|bytesize/i.test(key)) {
+        return fc.integer({ min: Math.max(low, 1), max: Math.min(high, 60_000) });
+      }
       const known = world.ints.filter((value) => value >= low && value <= high);
       const made =
         type === 'integer'
@@ -568,22 +577,21 @@ function oneChangeTo(inputs: unknown[]): fc.Arbitrary<unknown> {
     });
 }
 
-/** Valid, valid with one hostile change, or generated with any part hostile. */
-function inputFor(schema: unknown, seed: number): fc.Arbitrary<unknown> {
+/** The passing inputs of each schema, found once per route (the world's ids change between). */
+const passing = new Map<unknown, unknown[]>();
+
+/**
+ * An input for a schema: one it accepts, or (hostile) one of those with one hostile change, or
+ * one generated with any part hostile.
+ */
+function inputFor(schema: unknown, seed: number, hostile: boolean): fc.Arbitrary<unknown> {
   const node = toJsonSchema(schema);
-  if (!node || !(schema instanceof z.ZodType)) return nastyValue;
-  const inputs = passingInputs(node, schema, seed);
-  if (process.env.FUZZ_REPORT && inputs.length === 0) {
-    const sample = fc.sample(cleanFor(node), { numRuns: 1, seed })[0];
-    console.info(
-      'no passing input for',
-      JSON.stringify(node).slice(0, 300),
-      JSON.stringify(schema.safeParse(sample).error?.issues).slice(0, 400),
-    );
-  }
-  if (inputs.length === 0) return anyFor(node);
+  if (!node || !(schema instanceof z.ZodType)) return hostile ? nastyValue : fc.constant({});
+  if (!passing.has(schema)) passing.set(schema, passingInputs(node, schema, seed));
+  const inputs = passing.get(schema)!;
+  if (inputs.length === 0) return hostile ? anyFor(node) : cleanFor(node);
+  if (!hostile) return fc.constantFrom(...inputs);
   return fc.oneof(
-    { weight: 2, arbitrary: fc.constantFrom(...inputs) },
     { weight: 5, arbitrary: oneChangeTo(inputs) },
     { weight: 2, arbitrary: anyFor(node) },
   );
@@ -607,23 +615,26 @@ const RAW_BODIES = [
   '{"a":"\\u0000"}',
 ];
 
-function bodyFor(
-  route: RouteOptions,
-  seed: number,
-): fc.Arbitrary<{ payload?: string; type?: string }> {
-  const json = inputFor(route.schema?.body, seed).map((body) => JSON.stringify(body) ?? 'null');
+type Body = { payload?: string; type?: string };
+
+function bodyFor(route: RouteOptions, seed: number, hostile: boolean): fc.Arbitrary<Body> {
+  const json = inputFor(route.schema?.body, seed, hostile).map(
+    (body) => JSON.stringify(body) ?? 'null',
+  );
+  const asJson = json.map((payload): Body => ({ payload, type: 'application/json' }));
+  if (!hostile) return asJson;
   return fc.oneof(
-    { weight: 14, arbitrary: json.map((payload) => ({ payload, type: 'application/json' })) },
-    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 10, arbitrary: asJson },
+    { weight: 1, arbitrary: fc.constant<Body>({}) },
     {
-      weight: 1,
+      weight: 2,
       arbitrary: fc.record({
         payload: fc.constantFrom(...RAW_BODIES),
         type: fc.constantFrom('application/json', 'application/json; charset=utf-8'),
       }),
     },
     {
-      weight: 2,
+      weight: 3,
       arbitrary: fc.record({
         payload: json,
         type: fc.constantFrom(
@@ -641,7 +652,7 @@ function bodyFor(
     },
     {
       weight: 1,
-      arbitrary: fc.constant({ payload: 'x'.repeat(70_000), type: 'application/json' }),
+      arbitrary: fc.constant<Body>({ payload: 'x'.repeat(70_000), type: 'application/json' }),
     },
   );
 }
@@ -659,25 +670,21 @@ const encode = (value: unknown) =>
 const RAW_SEGMENTS = ['%', '%zz', '%00', '%C3%28', '..', '%2F', 'a'.repeat(5_000)];
 
 /** The address's parameters, valid or not, each percent-encoded. */
-function paramsFor(route: RouteOptions, names: string[], seed: number) {
-  const params = inputFor(route.schema?.params ?? z.object({}).catchall(z.string()), seed);
-  return fc
-    .tuple(
-      params,
-      fc.array(fc.constantFrom(...RAW_SEGMENTS), {
-        minLength: names.length,
-        maxLength: names.length,
-      }),
-      fc.nat(9),
-    )
-    .map(([values, raw, dice]) =>
-      names.map((name, index) => {
-        if (dice === 0) return raw[index]!;
-        const value =
-          values && typeof values === 'object' ? (values as Record<string, unknown>)[name] : values;
-        return encode(value ?? world.strings[dice % world.strings.length]);
-      }),
-    );
+function paramsFor(route: RouteOptions, names: string[], seed: number, hostile: boolean) {
+  const schema = route.schema?.params ?? z.object({}).catchall(z.string());
+  const values = inputFor(schema, seed, hostile).map((input) =>
+    names.map((name, index) => {
+      const value =
+        input && typeof input === 'object' ? (input as Record<string, unknown>)[name] : input;
+      return encode(value ?? world.strings[(seed + index) % world.strings.length]);
+    }),
+  );
+  if (!hostile) return values;
+  const raw = fc.array(fc.constantFrom(...RAW_SEGMENTS), {
+    minLength: names.length,
+    maxLength: names.length,
+  });
+  return fc.oneof({ weight: 4, arbitrary: values }, { weight: 1, arbitrary: raw });
 }
 
 const RAW_QUERIES = [
@@ -691,7 +698,7 @@ const RAW_QUERIES = [
   `q=${'a'.repeat(5_000)}`,
 ];
 
-function queryFor(route: RouteOptions, seed: number): fc.Arbitrary<string> {
+function queryFor(route: RouteOptions, seed: number, hostile: boolean): fc.Arbitrary<string> {
   const fromObject = (object: unknown) =>
     object && typeof object === 'object' && !Array.isArray(object)
       ? Object.entries(object)
@@ -699,15 +706,19 @@ function queryFor(route: RouteOptions, seed: number): fc.Arbitrary<string> {
           .map(([key, value]) => `${encode(key)}=${encode(value)}`)
           .join('&')
       : `q=${encode(object)}`;
-  const generated = route.schema?.querystring
-    ? inputFor(route.schema.querystring, seed).map(fromObject)
-    : fc.constant('');
-  // The signed link the fixtures made, one part of it changed.
-  const signed = oneChangeTo([world.contentQuery]).map(fromObject);
+  // The signed link the fixtures made, as it is or with one part changed.
+  const isSigned = route.url === '/api/videos/:id/content';
+  if (!hostile) {
+    if (isSigned) return fc.constant(fromObject(world.contentQuery));
+    return route.schema?.querystring
+      ? inputFor(route.schema.querystring, seed, false).map(fromObject)
+      : fc.constant('');
+  }
+  const generated = isSigned
+    ? oneChangeTo([world.contentQuery]).map(fromObject)
+    : inputFor(route.schema?.querystring ?? z.object({}), seed, true).map(fromObject);
   return fc.oneof(
-    { weight: 2, arbitrary: fc.constant('') },
-    { weight: 8, arbitrary: generated },
-    { weight: 2, arbitrary: signed },
+    { weight: 4, arbitrary: generated },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES) },
   );
 }
@@ -740,50 +751,61 @@ const PERSONA_WEIGHTS: Record<Persona, number> = {
   stranger: 1,
 };
 
+type Part = 'none' | 'params' | 'query' | 'body' | 'headers';
+
+/**
+ * One request: a caller, and at most one hostile part (the address's parameters, the query, the
+ * body, or a header), the rest as a real client sends them, so the hostile part reaches as far
+ * into the handler as it can.
+ */
 function requestFor(route: RouteOptions, method: string, seed: number): fc.Arbitrary<FuzzRequest> {
   const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-  return fc
-    .record({
-      persona: fc.oneof(
-        ...PERSONAS.map((persona) => ({
-          weight: PERSONA_WEIGHTS[persona],
-          arbitrary: fc.constant(persona),
-        })),
-      ),
-      segments: paramsFor(route, names, seed),
+  const parts: Array<[Part, number]> = [
+    ['none', 1],
+    ['query', 2],
+    ['headers', 1],
+    ...(names.length > 0 ? ([['params', 2]] as Array<[Part, number]>) : []),
+    ...(hasBody ? ([['body', 6]] as Array<[Part, number]>) : []),
+  ];
+  const persona = fc.oneof(
+    ...PERSONAS.map((name) => ({ weight: PERSONA_WEIGHTS[name], arbitrary: fc.constant(name) })),
+  );
+  const requestWith = (hostile: Part) =>
+    fc.record({
+      persona,
+      segments: paramsFor(route, names, seed, hostile === 'params'),
       wildcard: fc.constantFrom('', 'index.html', 'a/b/c', '%00', 'é', '..%2F..%2Fetc'),
-      query: queryFor(route, seed),
-      body: hasBody ? bodyFor(route, seed) : fc.constant<{ payload?: string; type?: string }>({}),
-      extra: fc.oneof(
-        { weight: 8, arbitrary: fc.constant({}) },
-        {
-          weight: 1,
-          arbitrary: fc.dictionary(
-            fc.constantFrom(
-              'x-device-id',
-              'x-pairing-token',
-              'range',
-              'origin',
-              'cookie',
-              'accept',
-            ),
-            headerJunk,
-            { maxKeys: 2 },
-          ),
-        },
-      ),
-    })
+      query: queryFor(route, seed, hostile === 'query'),
+      body: hasBody ? bodyFor(route, seed, hostile === 'body') : fc.constant<Body>({}),
+      extra:
+        hostile === 'headers'
+          ? fc.dictionary(
+              fc.constantFrom(
+                'x-device-id',
+                'x-pairing-token',
+                'range',
+                'origin',
+                'cookie',
+                'accept',
+                'content-type',
+              ),
+              headerJunk,
+              { minKeys: 1, maxKeys: 2 },
+            )
+          : fc.constant<Record<string, string>>({}),
+    });
+  return fc
+    .oneof(...parts.map(([part, weight]) => ({ weight, arbitrary: requestWith(part) })))
     .map(({ persona, segments, wildcard, query, body, extra }) => {
       let index = 0;
       const path = route.url
         .replace(/:([A-Za-z0-9_]+)/g, () => segments[index++]!)
         .replace('*', wildcard);
-      const headers: Record<string, string> = { ...extra };
-      if (persona === 'phone' && !('x-pairing-token' in headers)) {
-        headers['x-pairing-token'] = world.phone.token;
-      }
+      const headers: Record<string, string> = {};
+      if (persona === 'phone') headers['x-pairing-token'] = world.phone.token;
       if (body.type) headers['content-type'] = body.type;
+      Object.assign(headers, extra);
       const ownDevice = deviceOf(persona)?.deviceId ?? randomUUID();
       return {
         persona,
@@ -852,6 +874,7 @@ beforeAll(async () => {
     anonymous: await TestDevice.create(t.app),
     ints: [],
     uuids: [],
+    uploads: [],
     strings: [],
     emails: [],
     contentQuery: {},
@@ -1012,6 +1035,7 @@ describe('malformed input', () => {
       )
         continue;
       await restoreWorld();
+      passing.clear();
       const routeStarted = performance.now();
       const seed = SEED + index;
       const details = await fc.check(
@@ -1023,9 +1047,9 @@ describe('malformed input', () => {
           const counts = statuses.get(`${method} ${route.url}`) ?? new Map<number, number>();
           counts.set(res.statusCode, (counts.get(res.statusCode) ?? 0) + 1);
           statuses.set(`${method} ${route.url}`, counts);
-          if (process.env.FUZZ_REPORT && res.statusCode === 400) {
+          if (process.env.FUZZ_REPORT && res.statusCode >= 400) {
             const why = /"message":"([^"]*)"/.exec(res.body)?.[1] ?? res.body.slice(0, 60);
-            const key = `${method} ${route.url} ${request.persona} ${why}`;
+            const key = `${method} ${route.url} ${request.persona} ${res.statusCode} ${why}`;
             reasons.set(key, (reasons.get(key) ?? 0) + 1);
           }
           if (res.statusCode >= 500) {
