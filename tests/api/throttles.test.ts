@@ -20,7 +20,7 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-  // The installation's first account is its admin (D1); the owners below are ordinary users.
+  // The installation's first account is its admin; the owners below are ordinary users.
   await createPrimaryUser(t);
 });
 afterAll(async () => {

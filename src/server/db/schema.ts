@@ -297,7 +297,7 @@ export const mailQueue = pgTable(
 );
 
 /**
- * One-time codes sent by email: password recovery, moving an account to a new device (D18),
+ * One-time codes sent by email: password recovery, moving an account to a new device,
  * adding a device, and proving an account to link a sign-in provider to it.
  */
 export const oneTimeCodes = pgTable(

@@ -72,7 +72,7 @@ export interface TAdminUser {
   tierOverrideReason: string | null;
   vipOverriddenBy: number | null;
   vipOverriddenAt: string | null;
-  /** Billing (issue 33), as the payment provider last reported it. */
+  /** Billing, as the payment provider last reported it. */
   subscriptionStatus: TSubscriptionStatus;
   /** The plan the subscription pays for; null without one. */
   billedTier: TTier | null;

@@ -3,7 +3,7 @@ import { TIERS, type TTier } from '@shared/domain/enums';
 import { readJson, writeJson } from '@web/lib/browser-storage';
 
 /**
- * SPEC §4: a signed-in user's plan choice is remembered. It is kept in this browser only
+ * A signed-in user's plan choice is remembered. It is kept in this browser only
  * (decision 021); choosing charges nothing and leaves the server's tier alone. With billing on,
  * /premium marks the chosen plan (decision 057).
  */

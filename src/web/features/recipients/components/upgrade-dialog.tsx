@@ -17,7 +17,7 @@ import { rememberPlanChoice } from '@web/features/public-site/plan-choice';
 const UPGRADE_TIERS = new Set(['standard', 'premium']);
 
 /**
- * SPEC §8: 'The upgrade button shows Coming Soon' until billing exists; with billing, each plan
+ * The upgrade button shows 'Coming Soon' until billing is set up; with billing, each plan
  * leads to /premium, where it is bought.
  */
 export function UpgradeDialog({
