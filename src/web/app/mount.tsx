@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { AwakenRenderedPage } from './awaken-rendered-page';
 import { AppErrorBoundary, ApplicationErrorPage } from './application-error';
-import { createAppRouter, preloadFirstPage } from './router';
+import { createAppRouter, preloadFirstPage, preloadSignedInPage } from './router';
 import { readVisitorSnapshot } from './visitor-snapshot';
 
 declare global {
@@ -93,6 +93,10 @@ export async function mount(
     });
     return;
   }
+  await preloadSignedInPage(window.location.pathname).catch((error: unknown) =>
+    console.warn('Loading the page ahead failed', error),
+  );
+  await nextTask();
   const root = createRoot(rootElement);
   try {
     root.render(app);

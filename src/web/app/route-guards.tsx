@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import type { TUser } from '@shared/schemas/auth';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { AdminsOnlyNotice } from '@web/features/admin/components/admins-only-notice';
+import { needsOnboarding } from '@web/features/auth/auth-api';
 import { useAuth } from '@web/features/auth/auth-provider';
 
 /** DESIGN §5: a primary account signed in on its primary device. */
@@ -15,11 +16,6 @@ type TAccess = 'signed-in' | 'admin' | 'primary';
 interface RequireAuthProps {
   children: ReactNode;
   access?: TAccess;
-}
-
-/** DESIGN §5 / D12: only primary accounts onboard; recipients never do. */
-export function needsOnboarding(user: TUser): boolean {
-  return user.category === 'primary' && !user.onboardingCompletedAt;
 }
 
 /**

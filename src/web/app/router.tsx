@@ -135,6 +135,22 @@ export async function preloadFirstPage(path: string): Promise<void> {
   await FIRST_PAGES[path]?.preload();
 }
 
+/** The pages a signed-in person opens most, by path (the shell's HTML holds none of them). */
+const SIGNED_IN_PAGES: Record<string, { preload: () => Promise<unknown> }> = {
+  '/': HomePage,
+  '/recipients': RecipientsPage,
+  '/record': RecordPage,
+  '/audit-logs': AuditLogsPage,
+};
+
+/**
+ * Loads the code of the page opened, alongside the app, so that the first render draws it whole:
+ * no spinner in its place, and nothing below it pushed down when it comes.
+ */
+export async function preloadSignedInPage(path: string): Promise<void> {
+  await SIGNED_IN_PAGES[path]?.preload();
+}
+
 export function createAppRouter() {
   return createBrowserRouter(routes);
 }

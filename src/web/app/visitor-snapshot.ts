@@ -50,3 +50,11 @@ export const RenderedPageContext = createContext<string | null>(null);
 export function useIsRenderedPage(pathname: string): boolean {
   return useContext(RenderedPageContext) === pathname;
 }
+
+/**
+ * Whether this visit arrived as a page rendered at build time: its first screen, the cookie
+ * banner too, was painted by the HTML before any script ran.
+ */
+export function useArrivedRendered(): boolean {
+  return useContext(RenderedPageContext) !== null;
+}

@@ -77,6 +77,16 @@ export function registerDevice(): Promise<string> {
   return pendingRegistration;
 }
 
+/**
+ * Takes up a valid stored id at once, so a returning browser's first render already has it;
+ * answers whether there was one.
+ */
+export function adoptStoredDeviceId(): boolean {
+  const stored = readStoredDeviceId();
+  if (stored && currentDeviceId !== stored) publish(stored);
+  return stored !== null;
+}
+
 /** The stored id when there is a valid one, else a freshly registered one. */
 export async function initDeviceId(): Promise<string> {
   const stored = readStoredDeviceId();

@@ -5,8 +5,9 @@ import { hasCloudSync } from '@shared/domain/plans';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
-import { useIsRenderedPage } from '../visitor-snapshot';
+import { useArrivedRendered, useIsRenderedPage } from '../visitor-snapshot';
 import { SiteHeader } from './site-header';
+import { cn } from '@web/lib/utils';
 
 const CloudSync = lazy(() => import('@web/features/sync/cloud-sync'));
 
@@ -26,32 +27,54 @@ function CloudSyncMount() {
 export function AppLayout() {
   // The page this visit arrived rendered has its code already (mount.tsx): nothing to wait for.
   const isRenderedPage = useIsRenderedPage(useLocation().pathname);
+  // The banner goes first only where the HTML painted it with the page. Where the app draws it
+  // after the page has painted (signed-in pages, pages not rendered at build time), it comes
+  // after the footer: inserted above, it pushed the page down as a finger came to it.
+  const isBannerFirst = useArrivedRendered();
+  const isSignedIn = useAuth().user !== null;
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-lg bg-primary px-5 py-3 font-semibold text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to main content
-      </a>
-      <CookieConsent />
-      <SiteHeader />
-      <main
-        id="main"
-        tabIndex={-1}
-        className="flex w-full flex-1 flex-col px-4 py-6 outline-none sm:px-6 sm:py-10"
-      >
-        {isRenderedPage ? (
-          <Outlet />
-        ) : (
-          <Suspense fallback={<PageSpinner />}>
+    <>
+      <div className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-lg bg-primary px-5 py-3 font-semibold text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        >
+          Skip to main content
+        </a>
+        {isBannerFirst && <CookieConsent placement="first" />}
+        <SiteHeader />
+        <main
+          id="main"
+          tabIndex={-1}
+          // A signed-in page fills in as its data arrives: at least a screen high, it keeps the
+          // footer below the fold, where that does not move it under a finger.
+          className={cn(
+            'flex w-full flex-1 flex-col px-4 py-6 outline-none sm:px-6 sm:py-10',
+            isSignedIn && 'min-h-dvh',
+          )}
+        >
+          {isRenderedPage ? (
             <Outlet />
-          </Suspense>
-        )}
-      </main>
-      <SiteFooter />
-      <CloudSyncMount />
-      <ScrollRestoration />
-    </div>
+          ) : (
+            // A screen's height while the page's code loads: the footer waits below the fold,
+            // where the page's arrival does not move it under a finger.
+            <Suspense
+              fallback={
+                <div className="min-h-dvh">
+                  <PageSpinner />
+                </div>
+              }
+            >
+              <Outlet />
+            </Suspense>
+          )}
+        </main>
+        <SiteFooter />
+        <CloudSyncMount />
+        <ScrollRestoration />
+      </div>
+      {/* Outside the screen-high column, so that its arrival moves not even the footer up. */}
+      {!isBannerFirst && <CookieConsent placement="last" />}
+    </>
   );
 }

@@ -81,6 +81,11 @@ export function checkSession(): Promise<TSessionCheck> {
 
 // Browser cache of who is signed in and what this device is (SPEC §3 storage keys).
 
+/** DESIGN §5 / D12: only primary accounts onboard; recipients never do. */
+export function needsOnboarding(user: TUser): boolean {
+  return user.category === 'primary' && !user.onboardingCompletedAt;
+}
+
 export function readCachedUser(): TUser | null {
   return readJson<TUser>(STORAGE_KEYS.currentUser);
 }

@@ -22,6 +22,7 @@ import {
   DEVICE_STATUS_QUERY_KEY,
   fetchCurrentUser,
   loginWithPassword,
+  needsOnboarding,
   logoutSession,
   readCachedDeviceStatus,
   readCachedUser,
@@ -94,7 +95,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Offline, the last known user keeps the app usable; the server decides again once online.
   const isUsingOfflineCache =
     userQuery.data === undefined && (isOffline || userQuery.error instanceof NetworkError);
-  const user = userQuery.data ?? (isUsingOfflineCache ? cachedUser : null);
+  // A returning person's page draws at once from the user this browser kept, while the server
+  // confirms the session; an answer of 'signed out' takes it away. A kept user the guards would
+  // send elsewhere (a first password, onboarding) waits for the server's word instead.
+  const isDrawingFromCache =
+    userQuery.isPending &&
+    cachedUser !== null &&
+    !cachedUser.firstLogin &&
+    !needsOnboarding(cachedUser);
+  const user = userQuery.data ?? (isUsingOfflineCache || isDrawingFromCache ? cachedUser : null);
 
   const statusQuery = useQuery<TDeviceStatus>({
     queryKey: DEVICE_STATUS_QUERY_KEY,
@@ -206,7 +215,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       user,
       deviceStatus,
-      isLoading: userQuery.isLoading,
+      isLoading: userQuery.isLoading && !isDrawingFromCache,
       error: userQuery.error,
       isOffline,
       login: loginMutation.mutateAsync,
@@ -218,6 +227,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       deviceStatus,
       userQuery.isLoading,
+      isDrawingFromCache,
       userQuery.error,
       isOffline,
       loginMutation.mutateAsync,

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId } from 'react';
 import { useLocation } from 'react-router';
 import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/utils';
 import { useAppConfig } from '@web/features/config/config-api';
 import {
   openCookiePreferences,
@@ -30,17 +31,32 @@ function useAnalyticsScript(scriptUrl: string | null | undefined, isAllowed: boo
 }
 
 /**
+ * Where the banner sits in the page: first where the page's HTML paints it from the start, last
+ * (after the footer) where the app adds it to a page already on screen, so it pushes nothing.
+ */
+export type TBannerPlacement = 'first' | 'last';
+
+/**
  * The first visit's question, as GOV.UK asks it: a compact banner in the page's flow that takes
  * no focus and covers nothing (issue 17). The full settings (SPEC's dialog) are one tap away.
  */
-function CookieBanner({ hasAnalytics }: { hasAnalytics: boolean }) {
+function CookieBanner({
+  hasAnalytics,
+  placement,
+}: {
+  hasAnalytics: boolean;
+  placement: TBannerPlacement;
+}) {
   const headingId = useId();
   return (
     <section
       aria-labelledby={headingId}
       // A rendered page carries the banner; a visitor who has answered never sees it (styles.css).
       data-cookie-banner=""
-      className="border-b-2 border-primary/30 bg-primary-soft px-4 py-4 sm:px-6"
+      className={cn(
+        'border-primary/30 bg-primary-soft px-4 py-4 sm:px-6',
+        placement === 'first' ? 'border-b-2' : 'border-t-2',
+      )}
     >
       <div className="mx-auto flex max-w-6xl flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
         <div className="flex flex-col gap-1">
@@ -76,7 +92,7 @@ function CookieBanner({ hasAnalytics }: { hasAnalytics: boolean }) {
 const SUPPORT_PATH = '/support';
 
 /** Asks once for cookie choices (SPEC §2, §4), and honours them. */
-export function CookieConsent() {
+export function CookieConsent({ placement }: { placement: TBannerPlacement }) {
   const consent = useCookieConsent();
   const isRequested = useIsCookieDialogRequested();
   const isOnSupport = useLocation().pathname === SUPPORT_PATH;
@@ -100,6 +116,7 @@ export function CookieConsent() {
       </Suspense>
     );
   }
-  if (consent === null && !isBannerHeld) return <CookieBanner hasAnalytics={hasAnalytics} />;
+  if (consent === null && !isBannerHeld)
+    return <CookieBanner hasAnalytics={hasAnalytics} placement={placement} />;
   return null;
 }

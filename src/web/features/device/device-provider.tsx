@@ -10,7 +10,12 @@ import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { getDeviceId, initDeviceId, subscribeToDeviceId } from '@web/lib/device-id';
+import {
+  adoptStoredDeviceId,
+  getDeviceId,
+  initDeviceId,
+  subscribeToDeviceId,
+} from '@web/lib/device-id';
 
 export const DEVICE_MESSAGES = {
   initializing: 'Initializing your device...',
@@ -78,7 +83,11 @@ interface DeviceProviderProps {
  * the app below only renders once the id exists.
  */
 export function DeviceProvider({ children, isVisitorPage = false }: DeviceProviderProps) {
-  const [initState, setInitState] = useState<TInitState>('initializing');
+  // A browser that already holds its id draws the app in its first render: no spinner between.
+  // A visitor's page was rendered without one, and is adopted as it is.
+  const [initState, setInitState] = useState<TInitState>(() =>
+    !isVisitorPage && adoptStoredDeviceId() ? 'ready' : 'initializing',
+  );
   const deviceId = useSyncExternalStore(subscribeToDeviceId, getDeviceId, getDeviceId);
 
   useEffect(() => {

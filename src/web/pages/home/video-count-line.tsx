@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Film } from 'lucide-react';
+import { cn } from '@web/lib/utils';
 import { countVideos } from '@web/features/videos/local-store';
 import { indexPendingVideos } from '@web/features/videos/save-recording';
 import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
@@ -20,15 +21,20 @@ export function VideoCountLine({ userId }: { userId: number }) {
       if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
     });
   }, [queryClient, userId]);
-  if (local === undefined || index === undefined) return null;
+  const isCounted = local !== undefined && index !== undefined;
+  // Until both counts are in, the line keeps its room, unseen and unread: the page below stays put.
   return (
     <p
-      data-testid="video-counts"
-      className="flex items-center gap-2.5 px-1 text-base text-muted-foreground"
+      data-testid={isCounted ? 'video-counts' : undefined}
+      className={cn(
+        'flex items-center gap-2.5 px-1 text-base text-muted-foreground',
+        !isCounted && 'invisible',
+      )}
     >
       <Film className="size-5 shrink-0" aria-hidden="true" />
       <span>
-        On this device: {plural(local)} · In your account&rsquo;s index: {plural(index.length)}
+        On this device: {plural(local ?? 0)} · In your account&rsquo;s index:{' '}
+        {plural(index?.length ?? 0)}
       </span>
     </p>
   );

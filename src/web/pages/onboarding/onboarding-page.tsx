@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import type { TRecipientCreated } from '@shared/schemas/safety-net';
-import { needsOnboarding } from '@web/app/route-guards';
+import { needsOnboarding } from '@web/features/auth/auth-api';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { OnboardingComplete } from '@web/features/onboarding/components/onboarding-complete';
 import { OnboardingWizard } from '@web/features/onboarding/components/onboarding-wizard';
