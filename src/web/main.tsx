@@ -2,7 +2,9 @@
 // render or the adoption of a page rendered at build time. One script doing all of it held the
 // browser for the whole start, and a tap or a scroll waited behind it (issue 15 item 3, decision
 // 045). The build preloads every step's code with the page, so the steps wait on nothing.
+import { STORAGE_KEYS } from '@shared/domain/device';
 import { showPlainAlert } from './lib/plain-alert';
+import { BANNER_POSTER } from './pages/home/banner-media';
 import './styles.css';
 
 const ROOT_MISSING = 'Error: Application root element not found. Please refresh the page.';
@@ -32,12 +34,36 @@ function showStartFailed(error: unknown) {
   showPlainAlert(START_FAILED, root ?? document.body);
 }
 
+/**
+ * A returning owner's dashboard shows the welcome banner's picture at the top: it is asked for
+ * now, with the page, rather than after the app, the session check and the page's own code.
+ */
+function preloadDashboardPoster() {
+  if (window.location.pathname !== '/') return;
+  try {
+    const user = JSON.parse(localStorage.getItem(STORAGE_KEYS.currentUser) ?? 'null') as {
+      category?: string;
+    } | null;
+    if (user?.category !== 'primary') return;
+  } catch {
+    // Storage blocked or unreadable: the banner asks for its picture itself.
+    return;
+  }
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = BANNER_POSTER;
+  link.fetchPriority = 'high';
+  document.head.append(link);
+}
+
 async function start() {
   const rootElement = document.getElementById('root');
   if (!rootElement) {
     showPlainAlert(ROOT_MISSING);
     return;
   }
+  preloadDashboardPoster();
   await afterFirstPaint();
   await import('react-dom/client');
   await nextTask();

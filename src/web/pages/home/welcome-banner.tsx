@@ -1,4 +1,5 @@
 import { usePrefersReducedMotion } from '@web/lib/use-reduced-motion';
+import { BANNER_POSTER } from './banner-media';
 
 /**
  * The banner moves for its first four seconds and then rests on that frame: the media
@@ -11,7 +12,7 @@ const MOTION = '#t=0,4';
 const BANNER_MEDIA = {
   webm: `/media/banner.webm${MOTION}`,
   mp4: `/media/banner.mp4${MOTION}`,
-  poster: '/media/banner-poster.jpg',
+  poster: BANNER_POSTER,
 } as const;
 
 function keepMutedAndPlay(video: HTMLVideoElement | null) {
