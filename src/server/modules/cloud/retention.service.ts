@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { hasCloudSync } from '../../../shared/domain/plans';
+import { CLOUD_RETENTION_DAYS, hasCloudSync } from '../../../shared/domain/plans';
 import type { AppDeps } from '../../app';
 import type { DbOrTx } from '../../db/client';
 import { tierDowngrades, videos } from '../../db/schema';
@@ -7,8 +7,6 @@ import { cloudKeptMail } from '../mail/mail.templates';
 import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
 
-/** SPEC §9: cloud copies are kept this long after a move to a plan without cloud sync. */
-export const CLOUD_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 3600_000;
 
 type TEntitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'role'>;
