@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/server/config';
 import { auditLogs, billingEvents, tierDowngrades, users } from '../../src/server/db/schema';
 import type { TAuditEventType } from '../../src/shared/domain/enums';
-import type { TAdminUser, TAdminUsersPage } from '../../src/shared/schemas/admin';
+import {
+  ADMIN_MESSAGES,
+  type TAdminUser,
+  type TAdminUsersPage,
+} from '../../src/shared/schemas/admin';
 import { BILLING_MESSAGES, type TBillingStatus } from '../../src/shared/schemas/billing';
 import {
   buildTestApp,
@@ -642,6 +646,100 @@ describe('an administrator’s tier or VIP setting', () => {
       await admin.get(`/api/admin/users?q=${encodeURIComponent(owner.user.username)}`)
     ).json<TAdminUsersPage>();
     expect(page.users).toEqual([card]);
+  });
+
+  async function returnToBilling(userId: number) {
+    return admin.post(`/api/admin/users/${userId}/return-to-billing`);
+  }
+
+  it('hands the plan back to billing: from then on it follows the subscription', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'premium');
+    await override(owner.user.id, 'standard', false, 'Trying the smaller plan');
+
+    // While the setting holds, a plan change at Stripe is recorded but the tier stays.
+    let change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.professional });
+    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    expect(await status(owner.device)).toMatchObject({
+      tier: 'standard',
+      billedTier: 'professional',
+    });
+
+    // Only an administrator can hand it back.
+    expect(
+      (await owner.device.post(`/api/admin/users/${owner.user.id}/return-to-billing`)).statusCode,
+    ).toBe(403);
+
+    const res = await returnToBilling(owner.user.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<TAdminUser>()).toMatchObject({
+      subscriptionTier: 'professional',
+      billedTier: 'professional',
+      tierOverriddenBy: null,
+      tierOverrideReason: null,
+      isSetByAdministrator: false,
+    });
+    expect(await status(owner.device)).toMatchObject({ tier: 'professional', override: null });
+    expect(await downgradesOf(owner.user.id)).toHaveLength(0);
+    const audits = await auditsOf(owner.user.id, 'admin_tier_override');
+    expect(audits.at(-1)!.summary).toContain(
+      'Returned to billing: the plan follows their payments again (Professional).',
+    );
+    expect(audits.at(-1)!.actor).toMatch(/^Administrator /);
+
+    // Pressed again: nothing more happens.
+    expect((await returnToBilling(owner.user.id)).statusCode).toBe(200);
+    expect(await auditsOf(owner.user.id, 'admin_tier_override')).toHaveLength(audits.length);
+
+    // The next change at Stripe moves the tier.
+    change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.standard });
+    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    expect(await status(owner.device)).toMatchObject({ tier: 'standard', billedTier: 'standard' });
+  });
+
+  it('moves an account with no live subscription to free the way every downgrade goes, and lets it buy', async () => {
+    const owner = await createPrimaryUser(t);
+    await override(owner.user.id, 'premium', false, 'Gift from the care home');
+    const refused = await owner.device.post('/api/billing/checkout', { tier: 'standard' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: BILLING_MESSAGES.setByAdmin });
+
+    const before = Date.now();
+    const res = await returnToBilling(owner.user.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<TAdminUser>()).toMatchObject({
+      subscriptionTier: 'free',
+      isSetByAdministrator: false,
+    });
+    const [record] = await downgradesOf(owner.user.id);
+    expect(record).toMatchObject({
+      previousTier: 'premium',
+      newTier: 'free',
+      cloudRetentionDays: 30,
+      cloudCleanupCompleted: false,
+    });
+    expect(record!.cloudRetentionExpiry.getTime() - before).toBeGreaterThanOrEqual(30 * DAY_MS);
+    expect((await auditsOf(owner.user.id, 'admin_tier_override')).at(-1)!.summary).toContain(
+      'Returned to billing: no plan is paid for, so the account is on Community Edition.',
+    );
+
+    // The account can now choose a plan itself.
+    expect(
+      (await owner.device.post('/api/billing/checkout', { tier: 'standard' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('leaves a VIP account alone: VIP is turned off in Manage Tier first', async () => {
+    const owner = await createPrimaryUser(t);
+    await override(owner.user.id, 'premium', true, 'Family of staff');
+    const res = await returnToBilling(owner.user.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ message: ADMIN_MESSAGES.vipHoldsPlan });
+    expect(await account(owner.user.id)).toMatchObject({
+      subscriptionTier: 'premium',
+      isVIP: true,
+    });
+    expect(await downgradesOf(owner.user.id)).toHaveLength(0);
   });
 });
 

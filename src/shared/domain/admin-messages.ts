@@ -13,5 +13,7 @@ export const ADMIN_MESSAGES = {
   lastAdmin: 'There must always be at least one admin.',
   demoteFirst: 'Remove admin rights from this user before deleting them.',
   userNotFound: 'User not found',
+  vipHoldsPlan:
+    'This account is VIP, and VIP holds its plan. Turn VIP off in Manage Tier first, then return it to billing.',
   deviceNotFound: 'Device association not found',
 } as const;

@@ -46,7 +46,7 @@ export const BILLING_MESSAGES = {
   disabled: 'Payments are not switched on for this Memento yet. Please try again later.',
   alreadySubscribed: 'You already have a plan. Please use ‘Manage billing’ to change or cancel it.',
   setByAdmin:
-    'Your plan is set by an administrator, so it cannot be bought or changed here. Please ask them.',
+    'Your plan is set by your administrator, so it cannot be bought here. Please ask your administrator to change your plan, or to return your account to billing so you can choose one yourself.',
   noCustomer: 'There is no billing account to manage yet. Please choose a plan first.',
   primaryOnly: 'Only the account holder can manage the plan.',
   providerFailed:

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { MESSAGES } from '../../../shared/domain/errors';
+import { findPlan } from '../../../shared/domain/plans';
 import {
   ADMIN_MESSAGES,
   type TAdminPrimaryUser,
@@ -16,6 +17,8 @@ import { hashSecret } from '../../lib/crypto';
 import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
+import { paidTierNow } from '../billing/billing-state';
+import { lockUser } from '../billing/billing.repository';
 import { cancelSubscriptionsOfDeleted } from '../billing/billing.service';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { findCloudLeftovers, findVideoIdsOfUsers } from '../cloud/uploads.repository';
@@ -125,6 +128,57 @@ export async function overrideTier(
         details: { ...byAdmin(admin), isVIP: body.isVIP, reason: body.reason },
       });
     }
+  });
+  deps.mail.kick();
+  return presentOne(deps, input.userId);
+}
+
+/**
+ * 'Return to billing': the admin's tier setting is cleared and the plan follows the account's
+ * payments again, from now on. Down goes the way every downgrade goes (record, cloud retention,
+ * email); up is at once. VIP is its own switch and, while on, still holds the plan.
+ */
+export async function returnToBilling(
+  deps: AppDeps,
+  context: RequestContext,
+  input: { admin: SessionUser; userId: number },
+): Promise<TAdminUser> {
+  const { admin } = input;
+  const now = new Date();
+  await deps.db.transaction(async (tx) => {
+    const target = await lockUser(tx, input.userId);
+    if (!target) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
+    if (target.isVIP) throw new AppError('CONFLICT', ADMIN_MESSAGES.vipHoldsPlan);
+    // Pressed twice, or by two admins at once: it already follows billing.
+    if (target.tierOverriddenBy === null) return;
+    const paid = paidTierNow(target, now);
+    const tier = paid ?? 'free';
+    await updateUser(tx, target.id, {
+      subscriptionTier: tier,
+      tierOverriddenBy: null,
+      tierOverriddenAt: null,
+      tierOverrideReason: null,
+    });
+    await noteCloudEntitlementChange(deps, tx, {
+      user: target,
+      before: target,
+      after: { ...target, subscriptionTier: tier },
+      now,
+    });
+    const plan = findPlan(tier).name;
+    await recordAudit(tx, context, {
+      eventType: 'admin_tier_override',
+      userId: target.id,
+      username: target.username,
+      details: {
+        ...byAdmin(admin),
+        from: target.subscriptionTier,
+        to: tier,
+        message: paid
+          ? `Returned to billing: the plan follows their payments again (${plan}).`
+          : `Returned to billing: no plan is paid for, so the account is on ${plan}.`,
+      },
+    });
   });
   deps.mail.kick();
   return presentOne(deps, input.userId);

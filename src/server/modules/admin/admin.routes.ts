@@ -22,6 +22,7 @@ import {
   listUsers,
   overrideTier,
   resetUserPassword,
+  returnToBilling,
   setAdmin,
 } from './admin-users.service';
 import {
@@ -103,6 +104,16 @@ const verifiedAdminRoutes =
             isVIP: request.body.isVIP,
             reason: request.body.reason,
           },
+        }),
+    );
+
+    app.post(
+      '/api/admin/users/:userId/return-to-billing',
+      { schema: { params: ZUserIdParams } },
+      (request) =>
+        returnToBilling(deps, getRequestContext(request), {
+          admin: requireVerifiedAdmin(request),
+          userId: request.params.userId,
         }),
     );
 

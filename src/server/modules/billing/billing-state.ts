@@ -99,3 +99,8 @@ export function grantedTier(
 ): TTier {
   return hasAdminOverride(user) ? user.subscriptionTier : (billing.billedTier ?? 'free');
 }
+
+/** What the subscription pays for now; a plan whose grace or paid period is over pays for none. */
+export function paidTierNow(state: TStoredBilling, now: Date): TTier | null {
+  return hasRunOut(state, now) ? null : state.billedTier;
+}

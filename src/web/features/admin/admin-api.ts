@@ -92,6 +92,13 @@ export function overrideUserTier(userId: number, body: TOverrideTierBody): Promi
   return apiRequest<TAdminUser>(`/api/admin/users/${userId}/override`, { method: 'POST', body });
 }
 
+/** The admin's tier setting is cleared: the plan follows the account's payments again. */
+export function returnUserToBilling(userId: number): Promise<TAdminUser> {
+  return apiRequest<TAdminUser>(`/api/admin/users/${userId}/return-to-billing`, {
+    method: 'POST',
+  });
+}
+
 export function resetUserPassword(
   userId: number,
   body: TAdminResetPasswordBody,

@@ -4,6 +4,7 @@ import {
   ShieldOff,
   SlidersHorizontal,
   Trash2,
+  Undo2,
   UserRound,
 } from 'lucide-react';
 import type { TAdminPrimaryUser, TAdminUser } from '@shared/schemas/admin';
@@ -79,7 +80,13 @@ function UserBadges({ user, parent }: { user: TAdminUser; parent?: TAdminPrimary
 }
 
 /** The subscription beside the tier granted; an administrator's setting says that it wins. */
-function BillingLine({ user }: { user: TAdminUser }) {
+function BillingLine({
+  user,
+  onReturnToBilling,
+}: {
+  user: TAdminUser;
+  onReturnToBilling: () => void;
+}) {
   const billing = describeBilling(user);
   if (!billing && !user.isSetByAdministrator) return null;
   return (
@@ -91,7 +98,20 @@ function BillingLine({ user }: { user: TAdminUser }) {
         </p>
       )}
       {user.isSetByAdministrator && (
-        <p className="font-semibold">Set by administrator (overrides billing)</p>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <p className="font-semibold">Set by administrator (overrides billing)</p>
+          {/* VIP holds the plan too; it is turned off in Manage Tier. */}
+          {user.tierOverriddenBy !== null && !user.isVIP && (
+            <Button
+              variant="outline"
+              onClick={onReturnToBilling}
+              aria-label={`Return to billing: ${describeUser(user)}`}
+            >
+              <Undo2 aria-hidden="true" />
+              Return to billing
+            </Button>
+          )}
+        </div>
       )}
     </div>
   );
@@ -107,6 +127,7 @@ interface UserCardProps {
   onSelectedChange: (selected: boolean) => void;
   onResetPassword: () => void;
   onManageTier: () => void;
+  onReturnToBilling: () => void;
   onToggleAdmin: () => void;
   onDelete: () => void;
 }
@@ -121,6 +142,7 @@ export function UserCard({
   onSelectedChange,
   onResetPassword,
   onManageTier,
+  onReturnToBilling,
   onToggleAdmin,
   onDelete,
 }: UserCardProps) {
@@ -159,7 +181,7 @@ export function UserCard({
         </div>
       </div>
       <UserBadges user={user} parent={parent} />
-      {!isRecipient && <BillingLine user={user} />}
+      {!isRecipient && <BillingLine user={user} onReturnToBilling={onReturnToBilling} />}
       <div className="mt-auto flex flex-col gap-3 sm:flex-row sm:flex-wrap">
         {/* Recipients have no password (D22); admins change their own on the dashboard. */}
         {!isRecipient && !isSelf && (

@@ -23,6 +23,7 @@ import { AdminRightsDialog } from './admin-rights-dialog';
 import { DeleteUsersDialog } from './delete-users-dialog';
 import { OverrideTierDialog } from './override-tier-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { ReturnToBillingDialog } from './return-to-billing-dialog';
 import { ShowMoreButton } from './show-more-button';
 import { findParent, UserCard } from './user-card';
 
@@ -61,6 +62,7 @@ export function UsersTab() {
   const [selected, setSelected] = useState<Map<number, TAdminUser>>(new Map());
   const [resetting, setResetting] = useState<TAdminUser | null>(null);
   const [overriding, setOverriding] = useState<TAdminUser | null>(null);
+  const [returning, setReturning] = useState<TAdminUser | null>(null);
   const [changingAdmin, setChangingAdmin] = useState<TAdminUser | null>(null);
   const [deleting, setDeleting] = useState<TAdminUser[]>([]);
 
@@ -212,6 +214,7 @@ export function UsersTab() {
               onSelectedChange={(isSelected) => setSelectedFor(user, isSelected)}
               onResetPassword={() => setResetting(user)}
               onManageTier={() => setOverriding(user)}
+              onReturnToBilling={() => setReturning(user)}
               onToggleAdmin={() => setChangingAdmin(user)}
               onDelete={() => setDeleting([user])}
             />
@@ -234,6 +237,14 @@ export function UsersTab() {
         onOpenChange={() => setOverriding(null)}
         onSaved={() => {
           setOverriding(null);
+          void refresh();
+        }}
+      />
+      <ReturnToBillingDialog
+        user={returning}
+        onOpenChange={() => setReturning(null)}
+        onReturned={() => {
+          setReturning(null);
           void refresh();
         }}
       />
