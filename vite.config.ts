@@ -178,7 +178,12 @@ export default defineConfig(({ command }) => ({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             // Vite's loader of split code, which the start itself needs before the app.
             { name: 'preload', test: /vite[\\/]preload-helper/ },
-            { name: 'app', test: /src[\\/]web[\\/]app[\\/]mount\.tsx$/ },
+            // Radix's own building blocks, which nearly every screen's controls share, go with it:
+            // in the forms file, they made each dialog load the whole form library.
+            {
+              name: 'app',
+              test: /src[\\/]web[\\/]app[\\/]mount\.tsx$|node_modules[\\/]@radix-ui[\\/]react-(primitive|slot|compose-refs|context)[\\/]/,
+            },
             // The icons, one file for all: a file per 300-byte icon cost more than it saved.
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
             // The form parts of the sign-in screen, which most other forms share too.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
@@ -19,6 +19,7 @@ import { isPrimaryUser } from '@web/app/route-guards';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { MissingVideosWarning } from '@web/features/backup/components/missing-videos-warning';
@@ -26,15 +27,24 @@ import { StoragePanel } from '@web/features/backup/components/storage-panel';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
 import { takeWelcomeToast } from '@web/features/onboarding/onboarding-api';
 import { InterruptedRecordingNotice } from '@web/features/recorder/components/interrupted-recording-notice';
-import { ResetPasswordDialog } from '@web/features/passwords/components/reset-password-dialog';
 import { usePageTitle } from '@web/lib/use-page-title';
-import { RecipientHome } from './recipient-home';
 import { VideoCountLine } from './video-count-line';
 import { type TKeptWhere, WelcomeBanner } from './welcome-banner';
 import { CloudLibrary } from '@web/features/sync/components/cloud-library';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/sync/cloud-api';
+
+// What the owner's first screen does not show loads when it is needed: a recipient's home and
+// the password dialog (with the form checks it brings) are not part of it.
+const RecipientHome = lazy(() =>
+  import('./recipient-home').then((module) => ({ default: module.RecipientHome })),
+);
+const ResetPasswordDialog = lazy(() =>
+  import('@web/features/passwords/components/reset-password-dialog').then((module) => ({
+    default: module.ResetPasswordDialog,
+  })),
+);
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
@@ -78,7 +88,13 @@ export default function HomePage() {
   const cloudStatus = useCloudStatus({ enabled: user?.category === 'primary' });
 
   if (!user) return null;
-  if (user.category !== 'primary') return <RecipientHome user={user} />;
+  if (user.category !== 'primary') {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <RecipientHome user={user} />
+      </Suspense>
+    );
+  }
 
   const canManageSecurity = isPrimaryUser(user);
   const setDialogOpen = (dialog: typeof openDialog) => (isOpen: boolean) =>
@@ -264,11 +280,10 @@ export default function HomePage() {
       </div>
 
       {dialogs}
-      {canManageSecurity && (
-        <ResetPasswordDialog
-          open={openDialog === 'password'}
-          onOpenChange={setDialogOpen('password')}
-        />
+      {canManageSecurity && openDialog === 'password' && (
+        <Suspense fallback={null}>
+          <ResetPasswordDialog open onOpenChange={setDialogOpen('password')} />
+        </Suspense>
       )}
     </div>
   );

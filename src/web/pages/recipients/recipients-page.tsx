@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trash2, UserPlus } from 'lucide-react';
@@ -11,7 +11,6 @@ import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
-import { AddRecipientDialog } from '@web/features/recipients/components/add-recipient-dialog';
 import { DeleteRecipientsDialog } from '@web/features/recipients/components/delete-recipients-dialog';
 import { HouseBanner } from '@web/features/recipients/components/house-banner';
 import { RecipientCard } from '@web/features/recipients/components/recipient-card';
@@ -33,6 +32,13 @@ import { MESSAGES } from '@shared/domain/errors';
 import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
+
+// The add form (and the checks it brings) loads when it is opened, not with the list.
+const AddRecipientDialog = lazy(() =>
+  import('@web/features/recipients/components/add-recipient-dialog').then((module) => ({
+    default: module.AddRecipientDialog,
+  })),
+);
 
 function planLine(maxRecipients: number | null, used: number): string {
   if (maxRecipients === null) return 'Your plan has no limit on recipients.';
@@ -239,12 +245,16 @@ function RecipientsManager({
         </>
       )}
 
-      <AddRecipientDialog
-        open={isAdding}
-        onOpenChange={setIsAdding}
-        onAdded={onAdded}
-        onUpgradeRequired={setUpgradeMessage}
-      />
+      {isAdding && (
+        <Suspense fallback={null}>
+          <AddRecipientDialog
+            open
+            onOpenChange={setIsAdding}
+            onAdded={onAdded}
+            onUpgradeRequired={setUpgradeMessage}
+          />
+        </Suspense>
+      )}
       <UpgradeDialog
         message={upgradeMessage}
         onOpenChange={(open) => !open && setUpgradeMessage(null)}

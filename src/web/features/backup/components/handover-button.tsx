@@ -7,7 +7,6 @@ import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { listVideos } from '@web/features/videos/local-store';
 import { describeError } from '@web/lib/api-client';
-import { createHandover, README_FILE } from '../create-handover';
 import { downloadFile } from '../download-file';
 
 interface HandoverButtonProps {
@@ -32,6 +31,8 @@ export function HandoverButton({ recipient, localVideoCount }: HandoverButtonPro
     if (!owner) return;
     setIsSaving(true);
     try {
+      // The file maker loads with the first press, not with the recipients page.
+      const { createHandover, README_FILE } = await import('../create-handover');
       const videos = await listVideos(owner.id, recipient.id);
       const handover = await createHandover({ owner, recipient, videos });
       downloadFile(handover.blob, handover.fileName);

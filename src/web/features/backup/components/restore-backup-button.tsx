@@ -16,14 +16,14 @@ import {
 import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients/recipients-api';
 import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
-import { BackupError, type TBackupErrorCode } from '../backup-manifest';
-import { describeRestoreResult, restoreBackup, type TRestoreResult } from '../restore-backup';
+import type { TBackupErrorCode } from '../backup-manifest';
+import type { TRestoreResult } from '../restore-backup';
 import { ProgressBar } from './progress-bar';
 
 type TState =
   | { step: 'idle' }
   | { step: 'working'; fileName: string; fraction: number }
-  | { step: 'done'; fileName: string; result: TRestoreResult }
+  | { step: 'done'; fileName: string; result: TRestoreResult; lines: string[] }
   | { step: 'failed'; fileName: string; code: TBackupErrorCode | null; message: string };
 
 const FAILURE_TITLES: Partial<Record<TBackupErrorCode, string>> = {
@@ -68,7 +68,11 @@ export function useRestoreBackup(user: TUser) {
 
   async function restore(file: File) {
     setState({ step: 'working', fileName: file.name, fraction: 0 });
+    // The reader of backup files (and its checks of their contents) loads with the first restore,
+    // not with every page that offers one.
+    const restoring = import('../restore-backup');
     try {
+      const { describeRestoreResult, restoreBackup } = await restoring;
       const result = await restoreBackup({
         file,
         account: user,
@@ -76,12 +80,15 @@ export function useRestoreBackup(user: TUser) {
         indexVideo,
         onProgress: (fraction) => setState({ step: 'working', fileName: file.name, fraction }),
       });
-      setState({ step: 'done', fileName: file.name, result });
+      setState({ step: 'done', fileName: file.name, result, lines: describeRestoreResult(result) });
     } catch (error) {
+      const { BackupError } = await import('../backup-manifest').catch(() => ({
+        BackupError: null,
+      }));
       setState({
         step: 'failed',
         fileName: file.name,
-        code: error instanceof BackupError ? error.code : null,
+        code: BackupError && error instanceof BackupError ? error.code : null,
         message: describeError(error, 'The backup could not be restored.'),
       });
     } finally {
@@ -142,7 +149,7 @@ export function useRestoreBackup(user: TUser) {
               title="Restore finished"
               data-testid="restore-result"
             >
-              {describeRestoreResult(state.result).map((line) => (
+              {state.lines.map((line) => (
                 <p key={line}>{line}</p>
               ))}
             </Alert>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Archive, Download, HardDrive, ShieldAlert, ShieldCheck } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
@@ -12,8 +12,12 @@ import {
   useStorageStatus,
   type TStorageStatus,
 } from '../use-storage-status';
-import { DownloadBackupDialog } from './download-backup-dialog';
 import { RestoreBackupButton } from './restore-backup-button';
+
+// The backup maker loads when the dialog opens, not with the dashboard.
+const DownloadBackupDialog = lazy(() =>
+  import('./download-backup-dialog').then((module) => ({ default: module.DownloadBackupDialog })),
+);
 
 type TAskResult = 'granted' | 'refused' | null;
 
@@ -166,7 +170,11 @@ export function StoragePanel({ user }: { user: TUser }) {
             </div>
           </div>
         </CardContent>
-        <DownloadBackupDialog user={user} open={isDownloadOpen} onOpenChange={setIsDownloadOpen} />
+        {isDownloadOpen && (
+          <Suspense fallback={null}>
+            <DownloadBackupDialog user={user} open onOpenChange={setIsDownloadOpen} />
+          </Suspense>
+        )}
       </section>
     </Card>
   );
