@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices, uploads, users, videos } from '../../src/server/db/schema';
+import { auditLogs, devices, uploads, users, videos } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { findPlan } from '../../src/shared/domain/plans';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
@@ -188,7 +188,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
       expect(taken.statusCode).toBe(409);
       expect(taken.json()).toMatchObject({ code: 'CONFLICT', message: PAIRING_MESSAGES.idInUse });
     }
-    // The same new id twice: the second is refused as well.
+    // The same new id twice with other bytes: the second is refused as well.
     const fresh = randomUUID();
     const first = await phone.post(
       '/api/pairing/videos',
@@ -198,7 +198,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     expect(first.statusCode).toBe(200);
     const again = await phone.post(
       '/api/pairing/videos',
-      phoneVideo(fresh, owner.nextOfKin.id, fake),
+      phoneVideo(fresh, owner.nextOfKin.id, randomBytes(129)),
       headers,
     );
     expect(again.statusCode).toBe(409);
@@ -210,6 +210,63 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     expect((await complete(owner.device, upload.uploadId, sent)).statusCode).toBe(200);
     expect(sha256(await readCloudCopy(owner.device, videoId))).toBe(sha256(bytes));
     expect(await videoRow(theirs)).toMatchObject({ creatorId: stranger.user.id, byteSize: 10 });
+  });
+
+  it('answers a phone asking again for its own upload as the first time, and nothing else', async () => {
+    const owner = await paidOwner();
+    const { phone, headers } = await pairPhone(owner);
+    const bytes = randomBytes(PART_BYTES + 700);
+    const video = phoneVideo(randomUUID(), owner.nextOfKin.id, bytes);
+    const post = (body: object, as = headers) => phone.post('/api/pairing/videos', body, as);
+
+    const first = await post(video);
+    expect(first.statusCode).toBe(200);
+    const answer = first.json<TUploading>();
+    // The answer was lost on the way: the phone asks again and gets the same upload.
+    const retry = await post(video);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json<TUploading>()).toMatchObject({
+      uploadId: answer.uploadId,
+      partCount: answer.partCount,
+      parts: answer.parts.map((part) => ({ partNumber: part.partNumber })),
+    });
+    const received = await t.db
+      .select()
+      .from(auditLogs)
+      .where(
+        and(eq(auditLogs.userId, owner.user.id), eq(auditLogs.eventType, 'pairing_video_received')),
+      );
+    expect(received).toHaveLength(1);
+
+    // The same id with another size, type or bytes is refused, and changes nothing.
+    for (const changed of [
+      { ...video, byteSize: bytes.length + 1 },
+      { ...video, mimeType: 'video/webm' },
+      { ...video, sha256: sha256(randomBytes(16)) },
+    ]) {
+      const refused = await post(changed);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'CONFLICT', message: PAIRING_MESSAGES.idInUse });
+    }
+    expect(await videoRow(video.id)).toMatchObject({
+      byteSize: bytes.length,
+      mimeType: 'video/mp4',
+    });
+    expect((await uploadRow(answer.uploadId)).status).toBe('active');
+
+    // The phone sends its parts and completes: the message holds its bytes.
+    const sent = await sendAll(phone, answer, bytes, headers);
+    expect((await complete(phone, answer.uploadId, sent, headers)).statusCode).toBe(200);
+    expect(sha256(await readCloudCopy(owner.device, video.id))).toBe(sha256(bytes));
+
+    // Complete, it is not answered again; nor is a new pairing's ask for the first one's video.
+    expect((await post(video)).statusCode).toBe(409);
+    const unfinished = phoneVideo(randomUUID(), owner.nextOfKin.id, bytes);
+    expect((await post(unfinished)).statusCode).toBe(200);
+    const second = await pairPhone(owner);
+    const byOther = await second.phone.post('/api/pairing/videos', unfinished, second.headers);
+    expect(byOther.statusCode).toBe(409);
+    expect(byOther.json()).toMatchObject({ code: 'CONFLICT', message: PAIRING_MESSAGES.idInUse });
   });
 
   it('lets only the primary device, or the phone for its own uploads, take any step', async () => {

@@ -76,7 +76,7 @@ function signedParts(
  * The upload under way, in file mode with the first parts already signed (one round trip fewer);
  * an S3 link binds its part's checksum, which only the sign step is told.
  */
-async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCreateUploadResult> {
+export async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCreateUploadResult> {
   const signable = needsPartChecksums(deps) ? 0 : upload.partCount;
   const first = Array.from({ length: Math.min(signable, MAX_SIGN_BATCH) }, (_, i) => i + 1);
   return {

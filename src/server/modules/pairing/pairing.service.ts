@@ -15,9 +15,11 @@ import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { getRequestContext, requireDevice } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { createUpload, type TUploadActor } from '../cloud/uploads.service';
+import { findActiveUploadForVideo } from '../cloud/uploads.repository';
+import { createUpload, toUploading, type TUploadActor } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
+import type { VideoRow } from '../videos/videos.repository';
 import { indexVideo } from '../videos/videos.service';
 import {
   cancelPairings,
@@ -145,9 +147,37 @@ export function pairingActor(
 }
 
 /**
+ * The phone asking again for a video it sent on this pairing, its answer lost: the upload this
+ * pairing started for it, still under way, with the same size, type and bytes declared. Anything
+ * else with an id in use is refused.
+ */
+async function answerRetry(
+  deps: AppDeps,
+  resolved: { pairing: PairingRow; owner: SessionUser },
+  body: TPairingVideoBody,
+  video: VideoRow,
+): Promise<TCreateUploadResult> {
+  const upload = await findActiveUploadForVideo(deps.db, video.id);
+  const isSameRequest =
+    upload !== undefined &&
+    upload.status === 'active' &&
+    upload.pairingId === resolved.pairing.id &&
+    upload.userId === resolved.owner.id &&
+    video.creatorId === resolved.owner.id &&
+    video.recipientId === body.recipientId &&
+    video.byteSize === body.byteSize &&
+    video.mimeType === body.mimeType &&
+    upload.byteSize === body.byteSize &&
+    upload.sha256 === body.sha256;
+  if (!isSameRequest) throw idInUse();
+  return toUploading(deps, upload);
+}
+
+/**
  * One gallery video: its index row and its upload, started together; audited for the owner. It
  * only ever makes a new message: an id already in use, anyone's, is refused before anything else
- * happens, so a phone can never replace a message's bytes or end its upload.
+ * happens, so a phone can never replace a message's bytes or end its upload. The one exception is
+ * the same pairing asking again for its own upload under way, answered as the first time.
  */
 export async function receivePairedVideo(
   deps: AppDeps,
@@ -171,7 +201,7 @@ export async function receivePairedVideo(
     if (error instanceof AppError && error.fields?.id) throw idInUse();
     throw error;
   });
-  if (!indexed.isNew) throw idInUse();
+  if (!indexed.isNew) return answerRetry(deps, resolved, body, indexed.row);
   const result = await createUpload(deps, {
     owner,
     actor: pairingActor(resolved, request),
