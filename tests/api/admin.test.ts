@@ -81,6 +81,7 @@ const ADMIN_CALLS: Array<[method: 'GET' | 'POST' | 'DELETE', url: string, body?:
   ['GET', '/api/admin/users'],
   ['GET', '/api/admin/primary-users'],
   ['POST', '/api/admin/users/1/override', { tier: 'premium', isVIP: true, reason: 'x' }],
+  ['POST', '/api/admin/users/1/return-to-billing'],
   ['POST', '/api/admin/users/1/reset-password', { newPassword: NEW_PASSWORD, reason: 'x' }],
   ['POST', '/api/admin/users/1/admin', { isAdmin: true }],
   ['DELETE', '/api/admin/users', { ids: [1] }],
