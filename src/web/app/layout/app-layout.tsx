@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { hasCloudSync } from '@shared/domain/plans';
@@ -11,10 +11,30 @@ import { cn } from '@web/lib/utils';
 
 const CloudSync = lazy(() => import('@web/features/sync/cloud-sync'));
 
-/** Background cloud sync runs for paid accounts on their primary device, and loads only then. */
+/** True once the page has been painted: what works in the background waits until then. */
+function useAfterFirstPaint(): boolean {
+  const [isPainted, setIsPainted] = useState(false);
+  useEffect(() => {
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setIsPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return isPainted;
+}
+
+/**
+ * Background cloud sync runs for paid accounts on their primary device, and loads only then,
+ * after the page's first paint: its code and its checks do not hold up the screen.
+ */
 function CloudSyncMount() {
   const { user, deviceStatus } = useAuth();
-  if (!user || user.category !== 'primary' || !hasCloudSync(user)) return null;
+  const isPainted = useAfterFirstPaint();
+  if (!isPainted || !user || user.category !== 'primary' || !hasCloudSync(user)) return null;
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
   if (!isPrimaryDevice) return null;
   return (

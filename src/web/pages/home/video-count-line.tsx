@@ -4,7 +4,6 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Film } from 'lucide-react';
 import { cn } from '@web/lib/utils';
 import { countVideos } from '@web/features/videos/local-store';
-import { indexPendingVideos } from '@web/features/videos/save-recording';
 import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 
 const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
@@ -16,10 +15,13 @@ export function VideoCountLine({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
 
   // A video saved while the server could not be reached is announced to the index now.
+  // The saving code loads for it here, not with the dashboard's first screen.
   useEffect(() => {
-    void indexPendingVideos(userId).then((sent) => {
-      if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
-    });
+    void import('@web/features/videos/save-recording')
+      .then(({ indexPendingVideos }) => indexPendingVideos(userId))
+      .then((sent) => {
+        if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
+      });
   }, [queryClient, userId]);
   const isCounted = local !== undefined && index !== undefined;
   // Until both counts are in, the line keeps its room, unseen and unread: the page below stays put.
