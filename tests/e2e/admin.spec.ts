@@ -196,6 +196,22 @@ test('an admin overrides a user’s tier and VIP status, and the badges show it'
   await expect(
     card.getByRole('button', { name: `Manage Tier for ${member.username}` }),
   ).toBeFocused();
+
+  // VIP off, then back to billing: with nothing paid for, the plan is Community Edition again.
+  await card.getByRole('button', { name: `Manage Tier for ${member.username}` }).click();
+  await dialog.getByRole('radio', { name: /^Regular/ }).check();
+  await dialog.getByLabel('Reason').fill('Trial month is over');
+  await save.click();
+  await expect(dialog).toBeHidden();
+  await card.getByRole('button', { name: `Return to billing: ${member.username}` }).click();
+  const confirm = admin.getByRole('dialog', { name: 'Return to billing?' });
+  await expect(
+    confirm.getByText('Their plan will follow their payments again: Community Edition.'),
+  ).toBeVisible();
+  await confirm.getByRole('button', { name: 'Return to billing' }).click();
+  await expect(toastMessage(admin, `${member.username} follows billing again`)).toBeVisible();
+  await expect(card.getByText('Set by administrator (overrides billing)')).toBeHidden();
+  await expect(card.getByText('Premium', { exact: true })).toBeHidden();
 });
 
 test('an admin resets a password and the user must choose a new one at sign-in', async ({
