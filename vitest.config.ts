@@ -4,13 +4,20 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Files that start and stop whole servers one after another: the longest files of the run. */
-const SERIAL_SERVER_FILES = ['/server-lifecycle.test.ts', '/data-dir.test.ts'];
+/**
+ * The longest files of the run: those that start and stop whole servers one after another, and
+ * the malformed-input run (ten thousand requests on one app).
+ */
+const SERIAL_SERVER_FILES = [
+  '/server-lifecycle.test.ts',
+  '/data-dir.test.ts',
+  '/malformed-input.test.ts',
+];
 
 /**
  * Vitest queues the longest files first from its cache of the last run, but a clean checkout (CI)
- * has none and queues the largest files first. These two small files then start last and run
- * alone on one core for their 10-20 s: queued first, they run beside the rest (decision 031).
+ * has none and queues the largest files first. These files then start late and run alone on one
+ * core for their 10-45 s: queued first, they run beside the rest (decision 031).
  */
 class SerialServerFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
