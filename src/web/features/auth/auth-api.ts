@@ -79,9 +79,10 @@ export function checkSession(): Promise<TSessionCheck> {
   return apiRequest('/api/session-check');
 }
 
-// Browser cache of who is signed in and what this device is (SPEC §3 storage keys).
+// Browser cache of who is signed in and what this device is, under the storage keys older
+// versions of the app already use.
 
-/** DESIGN §5 / D12: only primary accounts onboard; recipients never do. */
+/** Only the person who records sets up an account; the people they record for never do. */
 export function needsOnboarding(user: TUser): boolean {
   return user.category === 'primary' && !user.onboardingCompletedAt;
 }
