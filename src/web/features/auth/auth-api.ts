@@ -79,8 +79,8 @@ export function checkSession(): Promise<TSessionCheck> {
   return apiRequest('/api/session-check');
 }
 
-// Browser cache of who is signed in and what this device is, under the storage keys older
-// versions of the app already use.
+// Browser cache of who is signed in and what this device is (keys in STORAGE_KEYS), so a page
+// can draw before the server answers.
 
 /** Only the person who records sets up an account; the people they record for never do. */
 export function needsOnboarding(user: TUser): boolean {
