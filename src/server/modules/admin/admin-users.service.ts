@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { TAuditEventType } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { findPlan } from '../../../shared/domain/plans';
 import {
@@ -48,7 +49,22 @@ const ADMIN_SET_LOCK = 7302;
 const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
   `${user.firstName} ${user.lastName}`;
 
-const byAdmin = (admin: SessionUser) => ({ adminId: admin.id, admin: admin.username });
+/** An admin's action on one account: in that account's log, naming the admin. */
+function auditByAdmin(
+  tx: DbOrTx,
+  context: RequestContext,
+  admin: SessionUser,
+  target: Pick<UserRow, 'id' | 'username'>,
+  eventType: TAuditEventType,
+  details: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(tx, context, {
+    eventType,
+    userId: target.id,
+    username: target.username,
+    details: { adminId: admin.id, admin: admin.username, ...details },
+  });
+}
 
 export async function listUsers(deps: AppDeps, query: TAdminUsersQuery): Promise<TAdminUsersPage> {
   const page = await listUsersPage(deps.db, {
@@ -109,23 +125,15 @@ export async function overrideTier(
       after: { ...target, subscriptionTier: body.tier, isVIP: body.isVIP },
       now,
     });
-    await recordAudit(tx, context, {
-      eventType: 'admin_tier_override',
-      userId: target.id,
-      username: target.username,
-      details: {
-        ...byAdmin(admin),
-        from: target.subscriptionTier,
-        to: body.tier,
-        reason: body.reason,
-      },
+    await auditByAdmin(tx, context, admin, target, 'admin_tier_override', {
+      from: target.subscriptionTier,
+      to: body.tier,
+      reason: body.reason,
     });
     if (isVipChanged) {
-      await recordAudit(tx, context, {
-        eventType: 'admin_vip_override',
-        userId: target.id,
-        username: target.username,
-        details: { ...byAdmin(admin), isVIP: body.isVIP, reason: body.reason },
+      await auditByAdmin(tx, context, admin, target, 'admin_vip_override', {
+        isVIP: body.isVIP,
+        reason: body.reason,
       });
     }
   });
@@ -166,18 +174,12 @@ export async function returnToBilling(
       now,
     });
     const plan = findPlan(tier).name;
-    await recordAudit(tx, context, {
-      eventType: 'admin_tier_override',
-      userId: target.id,
-      username: target.username,
-      details: {
-        ...byAdmin(admin),
-        from: target.subscriptionTier,
-        to: tier,
-        message: paid
-          ? `Returned to billing: the plan follows their payments again (${plan}).`
-          : `Returned to billing: no plan is paid for, so the account is on ${plan}.`,
-      },
+    await auditByAdmin(tx, context, admin, target, 'admin_tier_override', {
+      from: target.subscriptionTier,
+      to: tier,
+      message: paid
+        ? `Returned to billing: the plan follows their payments again (${plan}).`
+        : `Returned to billing: no plan is paid for, so the account is on ${plan}.`,
     });
   });
   deps.mail.kick();
@@ -215,11 +217,9 @@ export async function resetUserPassword(
       tx,
       adminPasswordResetMail({ owner: target, appUrl: deps.config.APP_URL }),
     );
-    await recordAudit(tx, context, {
-      eventType: 'password_reset',
-      userId: target.id,
-      username: target.username,
-      details: { ...byAdmin(admin), method: 'reset by an administrator', reason: input.reason },
+    await auditByAdmin(tx, context, admin, target, 'password_reset', {
+      method: 'reset by an administrator',
+      reason: input.reason,
     });
   });
   deps.mail.kick();
@@ -252,14 +252,8 @@ export async function setAdmin(
       await updateUser(tx, target.id, { isAdmin: false, role: 'user', twoFactorEnabled: false });
       await clearSecondFactor(tx, target.id);
     }
-    await recordAudit(tx, context, {
-      eventType: 'admin_user_modified',
-      userId: target.id,
-      username: target.username,
-      details: {
-        ...byAdmin(admin),
-        change: input.isAdmin ? 'made an admin' : 'admin rights removed',
-      },
+    await auditByAdmin(tx, context, admin, target, 'admin_user_modified', {
+      change: input.isAdmin ? 'made an admin' : 'admin rights removed',
     });
   });
   return presentOne(deps, input.userId);
@@ -320,15 +314,9 @@ export async function deleteUsers(
     const cloudCopies = await findCloudLeftovers(tx, videoIds);
     await deleteUsersAndUnbindDevices(tx, doomedIds);
     for (const user of doomed) {
-      await recordAudit(tx, context, {
-        eventType: 'admin_user_deleted',
-        userId: user.id,
-        username: user.username,
-        details: {
-          ...byAdmin(admin),
-          category: user.category,
-          ...(user.createdById ? { recipientOf: user.createdById } : {}),
-        },
+      await auditByAdmin(tx, context, admin, user, 'admin_user_deleted', {
+        category: user.category,
+        ...(user.createdById ? { recipientOf: user.createdById } : {}),
       });
     }
     return { deletedIds: doomedIds, videoIds, cloudCopies, paying: targets };
