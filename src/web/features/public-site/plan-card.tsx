@@ -23,6 +23,37 @@ export function PlanBadge({ badge }: { badge: TPlan['badge'] }) {
   );
 }
 
+/** A plan's name, badge, price and what it includes. */
+export function PlanSummary({
+  plan,
+  headingId,
+  Heading,
+}: {
+  plan: TPlan;
+  headingId: string;
+  Heading: 'h2' | 'h3';
+}) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <Heading id={headingId} className="text-2xl font-bold tracking-tight">
+          {plan.name}
+        </Heading>
+        <PlanBadge badge={plan.badge} />
+      </div>
+      <p className="text-2xl font-bold text-primary">{plan.priceLabel}</p>
+      <ul className="flex flex-col gap-2 text-lg">
+        {plan.highlights.map((line) => (
+          <li key={line} className="flex gap-2.5">
+            <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
+            <span>{line}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The remembered choice while payments are not taken (decision 021). */
 export function ComingSoon({ plan }: { plan: TPlan }) {
   return (
@@ -111,21 +142,7 @@ export function PlanCard({ plan }: { plan: TPlan }) {
         plan.badge === 'Most popular' ? 'border-primary' : 'border-border',
       )}
     >
-      <div className="flex flex-wrap items-center gap-2">
-        <h3 id={headingId} className="text-2xl font-bold tracking-tight">
-          {plan.name}
-        </h3>
-        <PlanBadge badge={plan.badge} />
-      </div>
-      <p className="text-2xl font-bold text-primary">{plan.priceLabel}</p>
-      <ul className="flex flex-col gap-2 text-lg">
-        {plan.highlights.map((line) => (
-          <li key={line} className="flex gap-2.5">
-            <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
-            <span>{line}</span>
-          </li>
-        ))}
-      </ul>
+      <PlanSummary plan={plan} headingId={headingId} Heading="h3" />
       <div className="mt-auto flex flex-col pt-2">
         <PlanAction plan={plan} />
       </div>

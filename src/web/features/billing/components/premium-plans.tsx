@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Check, CreditCard, Sparkles } from 'lucide-react';
+import { CreditCard, Sparkles } from 'lucide-react';
 import {
   CARE_HOME_TRIAL_DAYS,
   findPlan,
@@ -11,7 +11,7 @@ import {
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';
-import { ComingSoon, CurrentPlanMark, PlanBadge } from '@web/features/public-site/plan-card';
+import { ComingSoon, CurrentPlanMark, PlanSummary } from '@web/features/public-site/plan-card';
 import { rememberPlanChoice, usePlanChoice } from '@web/features/public-site/plan-choice';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
@@ -138,21 +138,7 @@ export function PremiumPlans({ context }: { context: TPlanActionContext }) {
               isCurrent || isChosen ? 'border-primary' : 'border-border',
             )}
           >
-            <div className="flex flex-wrap items-center gap-2">
-              <h2 id={headingId} className="text-2xl font-bold tracking-tight">
-                {plan.name}
-              </h2>
-              <PlanBadge badge={plan.badge} />
-            </div>
-            <p className="text-2xl font-bold text-primary">{plan.priceLabel}</p>
-            <ul className="flex flex-col gap-2 text-lg">
-              {plan.highlights.map((line) => (
-                <li key={line} className="flex gap-2.5">
-                  <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
-                  <span>{line}</span>
-                </li>
-              ))}
-            </ul>
+            <PlanSummary plan={plan} headingId={headingId} Heading="h2" />
             {plan.tier === TRIAL_TIER && (context.billing?.trialAvailable ?? true) && (
               <p className="text-lg">Care homes can try it free for {CARE_HOME_TRIAL_DAYS} days.</p>
             )}
