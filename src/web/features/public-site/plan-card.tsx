@@ -81,7 +81,7 @@ export function CurrentPlanMark() {
 }
 
 /**
- * SPEC §2 and §4: signed out, a plan leads to /auth (the free plan to /auth?mode=community);
+ * Signed out, a plan leads to /auth (the free plan to /auth?mode=community);
  * signed in, the choice is remembered; where billing is not switched on it shows 'Coming Soon',
  * where it is the choice leads to /premium.
  */
