@@ -1,6 +1,7 @@
 import { findPlan } from '@shared/domain/plans';
 import type { TSubscriptionStatus, TTier, TUserCategory } from '@shared/domain/enums';
 import type { TAdminUser } from '@shared/schemas/admin';
+import { formatBillingDate } from '@web/features/billing/billing-wording';
 
 /** The plan's own name ('Community Edition', 'Premium' …), as on the features page. */
 export function describeTier(tier: TTier): string {
@@ -38,14 +39,6 @@ export function fullName(person: { firstName: string; lastName: string }): strin
   return `${person.firstName} ${person.lastName}`.trim();
 }
 
-const billingDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
-
-function formatDay(timestamp: string | null): string | null {
-  if (!timestamp) return null;
-  const when = new Date(timestamp);
-  return Number.isNaN(when.getTime()) ? null : billingDate.format(when);
-}
-
 const STATUS_LABELS: Record<TSubscriptionStatus, string> = {
   none: 'No subscription',
   active: 'Active',
@@ -59,8 +52,8 @@ export function describeBilling(user: TAdminUser): string | null {
   if (!status) return null;
   if (user.subscriptionStatus === 'none' && !user.billedTier) return 'No subscription';
   const parts = [user.billedTier ? describeTier(user.billedTier) : null, status];
-  const periodEnd = formatDay(user.currentPeriodEnd);
-  const graceEnd = formatDay(user.graceEndsAt);
+  const periodEnd = user.currentPeriodEnd && formatBillingDate(user.currentPeriodEnd);
+  const graceEnd = user.graceEndsAt && formatBillingDate(user.graceEndsAt);
   if (user.subscriptionStatus === 'past_due' && graceEnd) parts.push(`plan kept until ${graceEnd}`);
   else if (user.cancelAtPeriodEnd && periodEnd) parts.push(`ends on ${periodEnd}`);
   else if (user.subscriptionStatus === 'active' && periodEnd) parts.push(`renews on ${periodEnd}`);
