@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -10,14 +10,9 @@ import {
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orphanSweeps, uploads, users, videos } from '../../src/server/db/schema';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  type TestApp,
-  type TestDevice,
-} from '../setup/app';
+import { orphanSweeps, uploads, videos } from '../../src/server/db/schema';
+import { buildTestApp, createPrimaryUser, type TestApp, type TestDevice } from '../setup/app';
+import { createPaidOwner, indexVideo, PART_BYTES, sha256, type StorageMode } from '../setup/cloud';
 import { startS3Server, TEST_BUCKET } from '../setup/s3';
 import { TcpProxy } from '../setup/tcp-proxy';
 
@@ -25,11 +20,8 @@ import { TcpProxy } from '../setup/tcp-proxy';
 // recipient, a user, an account with its recipients), leave nothing in the store; a nightly sweep
 // removes whatever no row owns. Each in file mode and in S3 mode (s3rver).
 
-const PART_BYTES = 64 * 1024;
 const DAY_MS = 24 * 3600_000;
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-type Mode = 'file' | 's3';
 type TSigned = {
   partNumber: number;
   url: string;
@@ -37,7 +29,7 @@ type TSigned = {
   headers?: Record<string, string>;
 };
 
-describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
+describe.each<StorageMode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   let t: TestApp;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let bucket: S3Client | undefined;
@@ -94,15 +86,6 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
       .sort();
   }
 
-  async function createPaidOwner() {
-    const owner = await createOnboardedUser(t);
-    await t.db
-      .update(users)
-      .set({ subscriptionTier: 'premium' })
-      .where(eq(users.id, owner.user.id));
-    return owner;
-  }
-
   async function addFriend(owner: Awaited<ReturnType<typeof createPaidOwner>>) {
     const res = await owner.device.post('/api/recipients', {
       firstName: 'Fay',
@@ -112,17 +95,6 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
     });
     expect(res.statusCode).toBe(201);
     return res.json<{ id: number }>().id;
-  }
-
-  async function indexVideo(device: TestDevice, recipientId: number, bytes: Buffer) {
-    const id = randomUUID();
-    const res = await device.post('/api/videos', {
-      id,
-      recipientId,
-      metadata: { byteSize: bytes.length, durationMs: 4000, mimeType: 'video/webm' },
-    });
-    expect(res.statusCode).toBe(201);
-    return id;
   }
 
   async function putPart(device: TestDevice, part: TSigned, bytes: Buffer) {
@@ -217,9 +189,9 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   }
 
   it('a re-upload with other bytes replaces the old object; the old link stops working', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const first = randomBytes(PART_BYTES + 100);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, first);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, first.length);
     const firstKey = await uploadWhole(owner.device, videoId, first);
     expect(await storedKeys()).toContain(firstKey);
     const oldLink = await playbackLink(owner.device, videoId);
@@ -260,9 +232,9 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   }
 
   it('a store that cannot delete never undoes a delete nor loses a new copy; the sweep removes the rest', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(300);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const key = await uploadWhole(owner.device, videoId, bytes);
     const link = await playbackLink(owner.device, videoId);
 
@@ -279,7 +251,7 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
     if (mode === 'file') {
       // A re-upload whose old copy the store will not delete keeps the new copy all the same.
       const first = randomBytes(300);
-      const resent = await indexVideo(owner.device, owner.nextOfKin.id, first);
+      const resent = await indexVideo(owner.device, owner.nextOfKin.id, first.length);
       const firstKey = await uploadWhole(owner.device, resent, first);
       const back = await storeRefusesToDelete(firstKey);
       const second = randomBytes(400);
@@ -305,10 +277,10 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   });
 
   it('deleting a message, or a recipient with their messages, deletes their objects', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const friendId = await addFriend(owner);
-    const forKin = await indexVideo(owner.device, owner.nextOfKin.id, randomBytes(500));
-    const forFriend = await indexVideo(owner.device, friendId, randomBytes(600));
+    const forKin = await indexVideo(owner.device, owner.nextOfKin.id, 500);
+    const forFriend = await indexVideo(owner.device, friendId, 600);
     const kinKey = await uploadWhole(owner.device, forKin, randomBytes(500));
     const friendKey = await uploadWhole(owner.device, forFriend, randomBytes(600));
     const kinLink = await playbackLink(owner.device, forKin);
@@ -325,8 +297,8 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   });
 
   it('an admin deleting a recipient, or accounts with their recipients, deletes every object', async () => {
-    const a = await createPaidOwner();
-    const b = await createPaidOwner();
+    const a = await createPaidOwner(t);
+    const b = await createPaidOwner(t);
     const aFriend = await addFriend(a);
     const bFriend = await addFriend(b);
     const keys: string[] = [];
@@ -338,13 +310,13 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
       [b, bFriend],
     ] as const) {
       const bytes = randomBytes(700);
-      const videoId = await indexVideo(owner.device, recipientId, bytes);
+      const videoId = await indexVideo(owner.device, recipientId, bytes.length);
       keys.push(await uploadWhole(owner.device, videoId, bytes));
       links.push(await playbackLink(owner.device, videoId));
     }
     // And one upload under way, its first part sent.
     const pendingBytes = randomBytes(PART_BYTES + 10);
-    const pendingVideo = await indexVideo(b.device, b.nextOfKin.id, pendingBytes);
+    const pendingVideo = await indexVideo(b.device, b.nextOfKin.id, pendingBytes.length);
     const pending = await sendUpload(b.device, pendingVideo, pendingBytes, 1);
     if (mode === 'file') expect(existsSync(path.join(uploadsRoot(), pending.uploadId))).toBe(true);
 
@@ -369,12 +341,12 @@ describe.each<Mode>(['file', 's3'])('stored objects in %s mode', (mode) => {
   });
 
   it('the nightly sweep removes what no row owns, once a day across servers, and nothing young', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const kept = randomBytes(800);
-    const keptVideo = await indexVideo(owner.device, owner.nextOfKin.id, kept);
+    const keptVideo = await indexVideo(owner.device, owner.nextOfKin.id, kept.length);
     const keptKey = await uploadWhole(owner.device, keptVideo, kept);
     const underWayBytes = randomBytes(PART_BYTES + 5);
-    const underWayVideo = await indexVideo(owner.device, owner.nextOfKin.id, underWayBytes);
+    const underWayVideo = await indexVideo(owner.device, owner.nextOfKin.id, underWayBytes.length);
     const underWay = await sendUpload(owner.device, underWayVideo, underWayBytes, 1);
 
     // What no row owns: an object, an unfinished upload; and a name the app never makes.

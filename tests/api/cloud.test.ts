@@ -1,70 +1,39 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, videos } from '../../src/server/db/schema';
+import { videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { findPlan } from '../../src/shared/domain/plans';
+import { createOnboardedUser, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
 import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { startS3Server } from '../setup/s3';
+  buildCloudApp,
+  createPaidOwner,
+  indexVideo,
+  PART_BYTES,
+  partSums,
+  setTier,
+  sha256,
+  withSums,
+  type StorageMode,
+} from '../setup/cloud';
 
 // Issue 13: the cloud library's upload protocol and playback, in both storage modes — files under
 // DATA_DIR, and a real S3-compatible server (s3rver) — each on the test run's database.
 
-const PART_BYTES = 64 * 1024;
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-/** The device's SHA-256 of each of these parts of a recording (the S3 store checks them). */
-const partSums = (bytes: Buffer, partNumbers: readonly number[]) =>
-  partNumbers.map((n) => sha256(bytes.subarray((n - 1) * PART_BYTES, n * PART_BYTES)));
-/** Completed parts as the device reports them: the ETags it was answered and its checksums. */
-const withSums = (bytes: Buffer, parts: Array<{ partNumber: number; etag: string }>) =>
-  parts.map((part) => ({ ...part, sha256: partSums(bytes, [part.partNumber])[0] }));
-
-type Mode = 'file' | 's3';
-
-describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
+describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   let t: TestApp;
-  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    if (mode === 's3') s3 = await startS3Server();
-    t = await buildTestApp({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES });
+    ({ t, close } = await buildCloudApp(mode));
     // The installation's first account is its admin (D1); the owners below are ordinary users.
     await createPrimaryUser(t);
   });
   afterAll(async () => {
-    await t.close();
-    await s3?.close();
+    await close();
   });
-
-  async function setTier(userId: number, tier: 'free' | 'standard' | 'premium') {
-    await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
-  }
-
-  /** A premium owner with a next of kin, signed in on their primary device. */
-  async function createPaidOwner() {
-    const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
-    return owner;
-  }
-
-  async function indexVideo(device: TestDevice, recipientId: number, bytes: Buffer) {
-    const id = randomUUID();
-    const res = await device.post('/api/videos', {
-      id,
-      recipientId,
-      metadata: { byteSize: bytes.length, durationMs: 4000, mimeType: 'video/webm' },
-    });
-    expect(res.statusCode).toBe(201);
-    return id;
-  }
 
   /** PUTs one part where the server said: its own endpoint, or the store's presigned URL. */
   async function putPart(
@@ -183,9 +152,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   }
 
   it('sends a paid user’s video in parts and keeps a byte-identical copy that plays with Range', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES * 2 + 1234);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
 
     const { upload, completed } = await uploadWhole(owner.device, videoId, bytes);
     expect(upload.partCount).toBe(3);
@@ -234,9 +203,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('resumes an upload under the same id, so parts already sent are never sent again', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES * 2 + 10);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const first = (await startUpload(owner.device, videoId, bytes)).json<{ uploadId: string }>();
     const parts = await signParts(owner.device, first.uploadId, bytes, [1, 2, 3]);
     const sentFirst = await putPart(owner.device, parts[0]!, bytes.subarray(0, PART_BYTES));
@@ -269,9 +238,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('catches a part sent again with other bytes: only a byte-identical copy is kept', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES * 2 + 77);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const upload = (await startUpload(owner.device, videoId, bytes)).json<{
       uploadId: string;
       parts: TSigned[];
@@ -306,9 +275,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('discards a copy whose checksum does not match the device’s and keeps the message local', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 5);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const created = await owner.device.post('/api/uploads', {
       videoId,
       title: 'Wrong sum',
@@ -350,7 +319,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   it('never takes a free user’s video: Community Edition stays on the device', async () => {
     const owner = await createOnboardedUser(t);
     const bytes = randomBytes(1000);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const res = await startUpload(owner.device, videoId, bytes);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({
@@ -364,9 +333,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('says plainly when the cloud storage is full, and keeps nothing', async () => {
-    const owner = await createPaidOwner();
-    await setTier(owner.user.id, 'standard');
-    const big = await indexVideo(owner.device, owner.nextOfKin.id, randomBytes(10));
+    const owner = await createPaidOwner(t);
+    await setTier(t, owner.user.id, 'standard');
+    const big = await indexVideo(owner.device, owner.nextOfKin.id, 10);
     await t.db
       .update(videos)
       .set({
@@ -376,7 +345,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       })
       .where(eq(videos.id, big));
     const bytes = randomBytes(500);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const res = await startUpload(owner.device, videoId, bytes);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ code: 'STORAGE_FULL', message: CLOUD_MESSAGES.storageFull });
@@ -385,9 +354,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('lets the recipient it is shared with watch it, and nobody else', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 77);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     expect((await uploadWhole(owner.device, videoId, bytes)).completed.statusCode).toBe(200);
 
     const nextOfKinPhone = await TestDevice.create(t.app);
@@ -461,7 +430,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       });
     }
     // Nobody else may touch the upload protocol for this owner's videos, paid or not.
-    await setTier(stranger.user.id, 'premium');
+    await setTier(t, stranger.user.id, 'premium');
     expect(
       (
         await stranger.device.post('/api/uploads', {
@@ -487,9 +456,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('removes the cloud copy with the message, and the recipient loses access at once', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 1);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     await uploadWhole(owner.device, videoId, bytes);
     const playback = (await owner.device.get(`/api/videos/${videoId}/playback`)).json<{
       url: string;
@@ -509,7 +478,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('removes the cloud copies of a deleted recipient’s messages, and the recipient with them', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const friend = await owner.device.post('/api/recipients', {
       firstName: 'Fay',
       lastName: 'Fox',
@@ -517,7 +486,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
       category: 'friend',
     });
     const bytes = randomBytes(300);
-    const videoId = await indexVideo(owner.device, friend.json().id, bytes);
+    const videoId = await indexVideo(owner.device, friend.json().id, bytes.length);
     await uploadWhole(owner.device, videoId, bytes);
     const playback = (await owner.device.get(`/api/videos/${videoId}/playback`)).json<{
       url: string;
@@ -528,9 +497,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('answers bad input with a clear message, never a 500', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 3);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
 
     const noTitle = await owner.device.post('/api/uploads', {
       videoId,
@@ -630,7 +599,7 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
         payload: randomBytes(1),
       });
       expect(zero.json().message).toBe('Part numbers start at 1');
-      const stranger = await createPaidOwner();
+      const stranger = await createPaidOwner(t);
       const foreign = await stranger.device.request({
         method: 'PUT',
         url,
@@ -645,9 +614,9 @@ describe.each<Mode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   });
 
   it('makes one upload from parallel starts for the same message', async () => {
-    const owner = await createPaidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(200);
-    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => startUpload(owner.device, videoId, bytes)),
     );

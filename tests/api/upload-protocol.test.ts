@@ -2,31 +2,29 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, devices, uploads, users, videos } from '../../src/server/db/schema';
+import { auditLogs, devices, uploads, videos } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { findPlan } from '../../src/shared/domain/plans';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { PAIRING_MESSAGES } from '../../src/shared/schemas/pairing';
 import { MAX_VIDEO_BYTES } from '../../src/shared/schemas/videos';
+import { createPrimaryUser, createSessionFor, TestDevice, type TestApp } from '../setup/app';
 import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  createSessionFor,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { startS3Server } from '../setup/s3';
+  buildCloudApp,
+  createPaidOwner,
+  indexVideo,
+  PART_BYTES,
+  partOf,
+  partSums,
+  setTier,
+  sha256,
+  type StorageMode,
+} from '../setup/cloud';
 
 // The upload protocol holds against its own users: a phone only ever makes new messages, every
 // step asks again for the plan and the device, two writers of one part never mix, S3 part links
 // bind the part's length and checksum for 15 minutes, and the quota counts unfinished uploads.
 
-const PART_BYTES = 64 * 1024;
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const partOf = (bytes: Buffer, n: number) => bytes.subarray((n - 1) * PART_BYTES, n * PART_BYTES);
-
-type Mode = 'file' | 's3';
 type TSigned = {
   partNumber: number;
   url: string;
@@ -35,40 +33,17 @@ type TSigned = {
 };
 type TUploading = { uploadId: string; partCount: number; parts: TSigned[] };
 
-describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => {
+describe.each<StorageMode>(['file', 's3'])('the upload protocol in %s mode', (mode) => {
   let t: TestApp;
-  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    if (mode === 's3') s3 = await startS3Server();
-    t = await buildTestApp({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES });
+    ({ t, close } = await buildCloudApp(mode));
     await createPrimaryUser(t);
   });
   afterAll(async () => {
-    await t.close();
-    await s3?.close();
+    await close();
   });
-
-  async function setTier(userId: number, tier: 'free' | 'standard' | 'premium') {
-    await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
-  }
-
-  async function paidOwner() {
-    const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
-    return owner;
-  }
-
-  async function indexVideo(device: TestDevice, recipientId: number, byteSize: number) {
-    const id = randomUUID();
-    const res = await device.post('/api/videos', {
-      id,
-      recipientId,
-      metadata: { byteSize, durationMs: 4000, mimeType: 'video/webm' },
-    });
-    expect(res.statusCode).toBe(201);
-    return id;
-  }
 
   async function start(device: TestDevice, videoId: string, bytes: Buffer) {
     const res = await device.post('/api/uploads', {
@@ -91,7 +66,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   ) {
     return device.post(
       `/api/uploads/${uploadId}/sign`,
-      { partNumbers: numbers, sha256s: numbers.map((n) => sha256(partOf(bytes, n))) },
+      { partNumbers: numbers, sha256s: partSums(bytes, numbers) },
       headers,
     );
   }
@@ -150,7 +125,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     return row!;
   }
 
-  async function pairPhone(owner: Awaited<ReturnType<typeof paidOwner>>) {
+  async function pairPhone(owner: Awaited<ReturnType<typeof createPaidOwner>>) {
     const created = await owner.device.post('/api/pairings');
     const token = new URL(created.json<{ url: string }>().url).hash.replace('#pair=', '');
     return { phone: await TestDevice.create(t.app), headers: { 'x-pairing-token': token } };
@@ -169,14 +144,14 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   }
 
   it('lets a paired phone only ever make a new message, never take over an existing id', async () => {
-    const owner = await paidOwner();
+    const owner = await createPaidOwner(t);
     const { phone, headers } = await pairPhone(owner);
     const bytes = randomBytes(PART_BYTES + 500);
     const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const upload = await start(owner.device, videoId, bytes);
     const sent = await sendAll(owner.device, upload, bytes);
 
-    const stranger = await paidOwner();
+    const stranger = await createPaidOwner(t);
     const theirs = await indexVideo(stranger.device, stranger.nextOfKin.id, 10);
     const fake = randomBytes(129);
     for (const id of [videoId, theirs]) {
@@ -213,7 +188,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   });
 
   it('answers a phone asking again for its own upload as the first time, and nothing else', async () => {
-    const owner = await paidOwner();
+    const owner = await createPaidOwner(t);
     const { phone, headers } = await pairPhone(owner);
     const bytes = randomBytes(PART_BYTES + 700);
     const video = phoneVideo(randomUUID(), owner.nextOfKin.id, bytes);
@@ -270,7 +245,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   });
 
   it('lets only the primary device, or the phone for its own uploads, take any step', async () => {
-    const owner = await paidOwner();
+    const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 10);
     const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     const upload = await start(owner.device, videoId, bytes);
@@ -304,7 +279,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   });
 
   it('stops an upload at its next step once the plan has no cloud sync, and frees its bytes', async () => {
-    const owner = await paidOwner();
+    const owner = await createPaidOwner(t);
     const { phone, headers } = await pairPhone(owner);
     const bytes = randomBytes(PART_BYTES * 2 + 3);
     const [first, second] = [
@@ -322,7 +297,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     const phoneUpload = byPhone.json<TUploading>();
     const phoneSent = await sendAll(phone, phoneUpload, bytes, headers);
 
-    await setTier(owner.user.id, 'free');
+    await setTier(t, owner.user.id, 'free');
     const steps = [
       mode === 'file'
         ? await owner.device.request({
@@ -348,7 +323,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     expect(await videoRow(second!)).toMatchObject({ syncStatus: 'local_only', cloudPath: null });
     expect((await owner.device.get('/api/cloud/status')).json()).toMatchObject({ usedBytes: 0 });
     // Back on a paid plan, the upload has ended and starts afresh.
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     expect((await complete(owner.device, two.uploadId, twoSent)).json()).toEqual({
       code: 'NOT_FOUND',
       message: CLOUD_MESSAGES.uploadNotFound,
@@ -356,8 +331,8 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
   });
 
   it('counts every byte held against the quota, unfinished uploads included', async () => {
-    const owner = await paidOwner();
-    await setTier(owner.user.id, 'standard');
+    const owner = await createPaidOwner(t);
+    await setTier(t, owner.user.id, 'standard');
     // Parallel starts of the largest video: exactly as many as the plan holds get in.
     const ids = [];
     for (let i = 0; i < 20; i += 1) {
@@ -382,7 +357,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     );
 
     // A message sent again with other bytes holds both copies until the new one is complete.
-    const other = await paidOwner();
+    const other = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 1);
     const videoId = await indexVideo(other.device, other.nextOfKin.id, bytes.length);
     const firstCopy = await start(other.device, videoId, bytes);
@@ -403,7 +378,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
 
   if (mode === 'file') {
     it('keeps one writer’s bytes of a part sent twice at once, never a mix', async () => {
-      const owner = await paidOwner();
+      const owner = await createPaidOwner(t);
       const bytes = randomBytes(PART_BYTES * 2);
       const url = (n: number, upload: TUploading) => upload.parts[n - 1]!.url;
 
@@ -459,7 +434,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
 
   if (mode === 's3') {
     it('signs each part link for its exact length and checksum, for 15 minutes at most', async () => {
-      const owner = await paidOwner();
+      const owner = await createPaidOwner(t);
       const bytes = randomBytes(PART_BYTES * 2 + 100);
       const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
       const upload = await start(owner.device, videoId, bytes);
@@ -498,7 +473,7 @@ describe.each<Mode>(['file', 's3'])('the upload protocol in %s mode', (mode) => 
     });
 
     it('checks part lengths and checksums from the store’s listing at completion', async () => {
-      const owner = await paidOwner();
+      const owner = await createPaidOwner(t);
       const bytes = randomBytes(PART_BYTES * 2);
       const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
       const upload = await start(owner.device, videoId, bytes);

@@ -1,0 +1,68 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { users } from '../../src/server/db/schema';
+import { buildTestApp, createOnboardedUser, type TestApp, type TestDevice } from './app';
+import { startS3Server } from './s3';
+
+// What the cloud library's tests share: the app in either storage mode, paid owners, indexed
+// recordings, and the per-part checksums a device sends.
+
+/** Small parts, so a recording of a few hundred KiB spans several. */
+export const PART_BYTES = 64 * 1024;
+
+export type StorageMode = 'file' | 's3';
+export type TestS3 = Awaited<ReturnType<typeof startS3Server>>;
+
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Part n (from 1) of a recording. */
+export const partOf = (bytes: Buffer, n: number) =>
+  bytes.subarray((n - 1) * PART_BYTES, n * PART_BYTES);
+
+/** The device's SHA-256 of each of these parts of a recording (the S3 store checks them). */
+export const partSums = (bytes: Buffer, partNumbers: readonly number[]) =>
+  partNumbers.map((n) => sha256(partOf(bytes, n)));
+
+/** Completed parts as the device reports them: the ETags it was answered and its checksums. */
+export const withSums = (bytes: Buffer, parts: Array<{ partNumber: number; etag: string }>) =>
+  parts.map((part) => ({ ...part, sha256: sha256(partOf(bytes, part.partNumber)) }));
+
+/** The app with files under DATA_DIR, or with a fresh s3rver of its own; close() stops both. */
+export async function buildCloudApp(
+  mode: StorageMode,
+): Promise<{ t: TestApp; s3: TestS3 | undefined; close(): Promise<void> }> {
+  const s3 = mode === 's3' ? await startS3Server() : undefined;
+  const t = await buildTestApp({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES });
+  return {
+    t,
+    s3,
+    async close() {
+      await t.close();
+      await s3?.close();
+    },
+  };
+}
+
+export async function setTier(t: TestApp, userId: number, tier: 'free' | 'standard' | 'premium') {
+  await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
+}
+
+/** A premium owner with a next of kin, signed in on their primary device. */
+export async function createPaidOwner(t: TestApp) {
+  const owner = await createOnboardedUser(t);
+  await setTier(t, owner.user.id, 'premium');
+  return owner;
+}
+
+/** Indexes a new recording of this size for the recipient; answers its id. */
+export async function indexVideo(device: TestDevice, recipientId: number, byteSize: number) {
+  const id = randomUUID();
+  const res = await device.post('/api/videos', {
+    id,
+    recipientId,
+    metadata: { byteSize, durationMs: 4000, mimeType: 'video/webm' },
+  });
+  expect(res.statusCode).toBe(201);
+  return id;
+}
