@@ -121,6 +121,18 @@ async function downgradesOf(userId: number) {
   return t.db.select().from(tierDowngrades).where(eq(tierDowngrades.userId, userId));
 }
 
+/** The account's downgrade record from premium to free, with its cloud copies kept 30 days. */
+async function premiumToFreeDowngrade(userId: number) {
+  const [record] = await downgradesOf(userId);
+  expect(record).toMatchObject({
+    previousTier: 'premium',
+    newTier: 'free',
+    cloudRetentionDays: 30,
+    cloudCleanupCompleted: false,
+  });
+  return record!;
+}
+
 /** The Checkout session the app opened, as the stand-in holds it. */
 function sessionAt(url: string) {
   const id = new URL(url).pathname.split('/').at(-1)!;
@@ -489,14 +501,8 @@ describe('a failed payment', () => {
     });
 
     // The downgrade record and the 30-day cloud retention, as an admin's change writes them.
-    const [record] = await downgradesOf(owner.user.id);
-    expect(record).toMatchObject({
-      previousTier: 'premium',
-      newTier: 'free',
-      cloudRetentionDays: 30,
-      cloudCleanupCompleted: false,
-    });
-    expect(record!.cloudRetentionExpiry.getTime() - (grace + 60_000)).toBe(30 * DAY_MS);
+    const record = await premiumToFreeDowngrade(owner.user.id);
+    expect(record.cloudRetentionExpiry.getTime() - (grace + 60_000)).toBe(30 * DAY_MS);
     const ended = (await billingAudits(owner.user.id)).at(-1)!;
     expect(ended.eventType).toBe('subscription_cancelled');
     expect(ended.summary).toContain('Premium ended: the payment was not received in time.');
@@ -711,14 +717,8 @@ describe('an administrator’s tier or VIP setting', () => {
       subscriptionTier: 'free',
       isSetByAdministrator: false,
     });
-    const [record] = await downgradesOf(owner.user.id);
-    expect(record).toMatchObject({
-      previousTier: 'premium',
-      newTier: 'free',
-      cloudRetentionDays: 30,
-      cloudCleanupCompleted: false,
-    });
-    expect(record!.cloudRetentionExpiry.getTime() - before).toBeGreaterThanOrEqual(30 * DAY_MS);
+    const record = await premiumToFreeDowngrade(owner.user.id);
+    expect(record.cloudRetentionExpiry.getTime() - before).toBeGreaterThanOrEqual(30 * DAY_MS);
     expect((await auditsOf(owner.user.id, 'admin_tier_override')).at(-1)!.summary).toContain(
       'Returned to billing: no plan is paid for, so the account is on Community Edition.',
     );
