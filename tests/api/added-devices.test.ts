@@ -1,29 +1,23 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, devices, oneTimeCodes, users } from '../../src/server/db/schema';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { createOnboardedUser, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import { buildMailingTestApp } from '../setup/mail-app';
+import { extractCode, type TestSmtpServer } from '../setup/smtp';
 
 // Issue 13 item 4 (D8): paid accounts use more devices, up to the plan's limit, each confirmed
 // once by an emailed code; an added device watches but does not record until made primary.
 
 let t: TestApp;
 let smtp: TestSmtpServer;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
+  ({ t, smtp, close } = await buildMailingTestApp());
   // The installation's first account is its admin (D1); the owners below are ordinary users.
   await createPrimaryUser(t);
 });
 afterAll(async () => {
-  await t.close();
-  await smtp.close();
+  await close();
 });
 
 async function setTier(userId: number, tier: 'free' | 'standard' | 'premium') {

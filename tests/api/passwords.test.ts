@@ -1,24 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, oneTimeCodes, sessions, users } from '../../src/server/db/schema';
-import {
-  buildTestApp,
-  createPrimaryUser,
-  GOOD_PASSWORD,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { createPrimaryUser, GOOD_PASSWORD, TestDevice, type TestApp } from '../setup/app';
+import { buildMailingTestApp } from '../setup/mail-app';
+import { extractCode, type TestSmtpServer } from '../setup/smtp';
 
 let t: TestApp;
 let smtp: TestSmtpServer;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url, APP_URL: 'http://localhost:5000' } });
+  ({ t, smtp, close } = await buildMailingTestApp({ APP_URL: 'http://localhost:5000' }));
 });
 afterAll(async () => {
-  await t.close();
-  await smtp.close();
+  await close();
 });
 
 const NEW_PASSWORD = 'Bluebells-in-May-2027';

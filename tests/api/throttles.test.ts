@@ -2,14 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, oneTimeCodes, users } from '../../src/server/db/schema';
 import {
-  buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
   GOOD_PASSWORD,
   TestDevice,
   type TestApp,
 } from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { buildMailingTestApp } from '../setup/mail-app';
+import { extractCode, type TestSmtpServer } from '../setup/smtp';
 
 // A stranger's wrong tries never keep the rightful person out (decision 025, revised): no
 // account-wide delay for 80-bit codes, a way past it for passwords and reset codes that only the
@@ -17,15 +17,14 @@ import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp
 
 let t: TestApp;
 let smtp: TestSmtpServer;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
+  ({ t, smtp, close } = await buildMailingTestApp());
   // The installation's first account is its admin; the owners below are ordinary users.
   await createPrimaryUser(t);
 });
 afterAll(async () => {
-  await t.close();
-  await smtp.close();
+  await close();
 });
 
 const WRONG_CODE = 'AAAA-BBBB-CCCC-DDDD';
