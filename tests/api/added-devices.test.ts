@@ -1,7 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, devices, oneTimeCodes, users } from '../../src/server/db/schema';
-import { createOnboardedUser, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import { auditLogs, devices, oneTimeCodes } from '../../src/server/db/schema';
+import {
+  createOnboardedUser,
+  createPrimaryUser,
+  setTier,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
 import { buildMailingTestApp } from '../setup/mail-app';
 import { extractCode, type TestSmtpServer } from '../setup/smtp';
 
@@ -19,10 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await close();
 });
-
-async function setTier(userId: number, tier: 'free' | 'standard' | 'premium') {
-  await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
-}
 
 /** Adds a new device to the owner's account through both steps, answering the signed-in device. */
 async function addDevice(owner: { user: { username: string; email: string }; password: string }) {
@@ -51,7 +53,7 @@ async function addDevice(owner: { user: { username: string; email: string }; pas
 describe('more devices for paid plans', () => {
   it('adds devices with an emailed code up to the plan’s limit, then says how to free one', async () => {
     const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'standard');
+    await setTier(t, owner.user.id, 'standard');
 
     const second = await addDevice(owner);
     expect(second.requested.json()).toMatchObject({
@@ -102,7 +104,7 @@ describe('more devices for paid plans', () => {
 
   it('refuses a wrong code, a code for another device, and audits the try', async () => {
     const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     const device = await TestDevice.create(t.app);
     const other = await TestDevice.create(t.app);
     const credentials = { username: owner.user.username, password: owner.password };
@@ -152,7 +154,7 @@ describe('more devices for paid plans', () => {
 
   it('counts wrong codes: after 5 even the right one fails until a new one is asked for', async () => {
     const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     const device = await TestDevice.create(t.app);
     const credentials = {
       username: owner.user.username,
@@ -217,7 +219,7 @@ describe('more devices for paid plans', () => {
 
   it('lets an added device watch but not record, until Make Primary moves the role', async () => {
     const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     const { device: added } = await addDevice(owner);
 
     expect((await added.get('/api/videos')).statusCode).toBe(200);
@@ -253,14 +255,14 @@ describe('more devices for paid plans', () => {
 
   it('refuses Make Primary to a free plan, another account’s device, and the anonymous', async () => {
     const owner = await createOnboardedUser(t);
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     const { device: added } = await addDevice(owner);
-    await setTier(owner.user.id, 'free');
+    await setTier(t, owner.user.id, 'free');
     const free = await added.post('/api/device/set-primary', { deviceId: added.deviceId });
     expect(free.statusCode).toBe(403);
     expect(free.json().code).toBe('UPGRADE_REQUIRED');
 
-    await setTier(owner.user.id, 'premium');
+    await setTier(t, owner.user.id, 'premium');
     const stranger = await createOnboardedUser(t);
     const foreign = await stranger.device.post('/api/device/set-primary', {
       deviceId: added.deviceId,

@@ -6,14 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { findPlan } from '../../src/shared/domain/plans';
-import { createOnboardedUser, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import {
+  createOnboardedUser,
+  createPrimaryUser,
+  setTier,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
 import {
   buildCloudApp,
   createPaidOwner,
   indexVideo,
   PART_BYTES,
   partSums,
-  setTier,
   sha256,
   withSums,
   type StorageMode,

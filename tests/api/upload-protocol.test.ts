@@ -8,7 +8,13 @@ import { findPlan } from '../../src/shared/domain/plans';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { PAIRING_MESSAGES } from '../../src/shared/schemas/pairing';
 import { MAX_VIDEO_BYTES } from '../../src/shared/schemas/videos';
-import { createPrimaryUser, createSessionFor, TestDevice, type TestApp } from '../setup/app';
+import {
+  createPrimaryUser,
+  setTier,
+  createSessionFor,
+  TestDevice,
+  type TestApp,
+} from '../setup/app';
 import {
   buildCloudApp,
   createPaidOwner,
@@ -16,7 +22,6 @@ import {
   PART_BYTES,
   partOf,
   partSums,
-  setTier,
   sha256,
   type StorageMode,
 } from '../setup/cloud';

@@ -1,13 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type Limits } from '../../src/server/app';
 import { parseConfig, type TConfig } from '../../src/server/config';
 import { createPostgresDatabase, type Database, type Db } from '../../src/server/db/client';
 import type { TUser } from '../../src/shared/schemas/auth';
-import { sessions } from '../../src/server/db/schema';
+import { sessions, users } from '../../src/server/db/schema';
 import { randomToken, sha256 } from '../../src/server/lib/crypto';
 import { createServerTestDatabase, createTestDatabase, LOCAL_POSTGRES_URL } from './database';
 
@@ -259,6 +260,11 @@ export async function createOnboardedUser(
   if (done.statusCode !== 200) throw new Error(`onboarding failed: ${done.body}`);
   const nextOfKin = added.json<{ id: number; emergencyAccessCode: string }>();
   return { ...primary, nextOfKin: { ...nextOfKin, email: nextOfKinEmail } };
+}
+
+/** Puts the user on this plan directly, as a paid or admin-set plan would. */
+export async function setTier(t: TestApp, userId: number, tier: 'free' | 'standard' | 'premium') {
+  await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
 }
 
 /**

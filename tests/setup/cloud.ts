@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { users } from '../../src/server/db/schema';
-import { buildTestApp, createOnboardedUser, type TestApp, type TestDevice } from './app';
+import { buildTestApp, createOnboardedUser, setTier, type TestApp, type TestDevice } from './app';
 import { startS3Server } from './s3';
 
 // What the cloud library's tests share: the app in either storage mode, paid owners, indexed
@@ -42,10 +40,6 @@ export async function buildCloudApp(
       await s3?.close();
     },
   };
-}
-
-export async function setTier(t: TestApp, userId: number, tier: 'free' | 'standard' | 'premium') {
-  await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, userId));
 }
 
 /** A premium owner with a next of kin, signed in on their primary device. */
