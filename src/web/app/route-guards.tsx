@@ -1,15 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import type { TUser } from '@shared/schemas/auth';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { AdminsOnlyNotice } from '@web/features/admin/components/admins-only-notice';
-import { needsOnboarding } from '@web/features/auth/auth-api';
+import { isPrimaryUser, needsOnboarding } from '@web/features/auth/auth-api';
 import { useAuth } from '@web/features/auth/auth-provider';
-
-/** DESIGN §5: a primary account signed in on its primary device. */
-export function isPrimaryUser(user: TUser): boolean {
-  return user.isPrimary && user.deviceStatus === 'primary';
-}
 
 type TAccess = 'signed-in' | 'admin' | 'primary';
 

@@ -9,7 +9,7 @@ import { useArrivedRendered, useIsRenderedPage } from '../visitor-snapshot';
 import { SiteHeader } from './site-header';
 import { cn } from '@web/lib/utils';
 
-const CloudSync = lazy(() => import('@web/features/sync/cloud-sync'));
+const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 
 /** True once the page has been painted: what works in the background waits until then. */
 function useAfterFirstPaint(): boolean {

@@ -6,7 +6,7 @@ import { cn } from '@web/lib/utils';
 import { BrandLink } from './brand-link';
 import { MobileMenu } from './mobile-menu';
 import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, NAV_LINKS } from './nav-links';
-import { isPrimaryUser } from '../route-guards';
+import { isPrimaryUser } from '@web/features/auth/auth-api';
 
 const IMPORT_TIERS = new Set(['standard', 'premium', 'professional']);
 

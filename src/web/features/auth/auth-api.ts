@@ -87,6 +87,11 @@ export function needsOnboarding(user: TUser): boolean {
   return user.category === 'primary' && !user.onboardingCompletedAt;
 }
 
+/** The person who records, signed in on the device their account is tied to. */
+export function isPrimaryUser(user: TUser): boolean {
+  return user.isPrimary && user.deviceStatus === 'primary';
+}
+
 export function readCachedUser(): TUser | null {
   return readJson<TUser>(STORAGE_KEYS.currentUser);
 }

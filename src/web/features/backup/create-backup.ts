@@ -1,5 +1,5 @@
 import type { TRecipient } from '@shared/schemas/recipients';
-import { fileExtensionFor } from '@web/features/recorder/recording-format';
+import { fileExtensionFor } from '@web/lib/video-format';
 import { getVideoBlob, listVideos } from '@web/features/videos/local-store';
 import {
   BACKUP_FORMAT,

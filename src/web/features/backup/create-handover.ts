@@ -1,4 +1,4 @@
-import { fileExtensionFor, formatClock } from '@web/features/recorder/recording-format';
+import { fileExtensionFor, formatClock } from '@web/lib/video-format';
 import { getVideoBlob, type TLocalVideo } from '@web/features/videos/local-store';
 import { BACKUP_MESSAGES, BackupError, formatLocalDate, makeSafeFileName } from './backup-manifest';
 import { MAX_ZIP_BYTES, ZipBlobWriter } from './zip-writer';

@@ -1,12 +1,12 @@
 /**
- * SPEC §9 recorder constants and the choice of container. Chromium and Firefox record WebM (VP8
+ * Recorder constants and the choice of container. Chromium and Firefox record WebM (VP8
  * and Opus); Safari and iOS record MP4. The first type `MediaRecorder.isTypeSupported` accepts is
  * used, so a browser that gains a format keeps working.
  */
 export const COUNTDOWN_SECONDS = 3;
-/** Seconds before the plan's maximum at which the recorder warns gently (issue 4). */
+/** Seconds before the plan's maximum at which the recorder warns gently. */
 export const WARNING_BEFORE_END_SECONDS = 10;
-/** If MediaRecorder never reports `stop`, finish with what was captured (SPEC §9). */
+/** If MediaRecorder never reports `stop`, finish with what was captured. */
 export const STOP_SAFETY_TIMEOUT_MS = 2000;
 
 const WEBM_TYPES = ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm'];
@@ -18,12 +18,12 @@ export function isSafariOrIos(userAgent: string): boolean {
   return isIos || isSafari;
 }
 
-/** SPEC §9: an Android tablet is Android with a screen of at least 600×600. */
+/** An Android tablet is Android with a screen of at least 600×600. */
 export function isAndroidTablet(userAgent: string, screen: { width: number; height: number }) {
   return /android/i.test(userAgent) && screen.width >= 600 && screen.height >= 600;
 }
 
-/** Safari hands over smaller slices so a stop loses less (SPEC §9: 100 ms there, else 1 s). */
+/** Safari hands over smaller slices so a stop loses less: 100 ms there, else 1 s. */
 export function timesliceFor(userAgent: string): number {
   return isSafariOrIos(userAgent) ? 100 : 1000;
 }
@@ -36,33 +36,4 @@ export function pickRecordingMimeType(
     ? [...MP4_TYPES, ...WEBM_TYPES]
     : [...WEBM_TYPES, ...MP4_TYPES];
   return order.find((type) => isTypeSupported(type)) ?? null;
-}
-
-/** SPEC §5: data that is not of a video type is taken to be WebM. */
-export function normaliseVideoType(type: string): string {
-  return type.startsWith('video/') ? type : 'video/webm';
-}
-
-export function isWebm(type: string): boolean {
-  return type.startsWith('video/webm');
-}
-
-export function fileExtensionFor(type: string): 'webm' | 'mp4' {
-  return type.startsWith('video/mp4') ? 'mp4' : 'webm';
-}
-
-/** 75 000 ms → "1:15". */
-export function formatClock(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
-/** 60 → "1 minute", 300 → "5 minutes", 90 → "1 minute 30 seconds". */
-export function describeSeconds(total: number): string {
-  const minutes = Math.floor(total / 60);
-  const seconds = total % 60;
-  const parts: string[] = [];
-  if (minutes > 0) parts.push(`${minutes} minute${minutes === 1 ? '' : 's'}`);
-  if (seconds > 0 || minutes === 0) parts.push(`${seconds} second${seconds === 1 ? '' : 's'}`);
-  return parts.join(' ');
 }

@@ -13,10 +13,9 @@ import {
   describeCameraError,
   type TCameraProblem,
 } from './camera-errors';
+import { isWebm, normaliseVideoType } from '@web/lib/video-format';
 import {
   COUNTDOWN_SECONDS,
-  isWebm,
-  normaliseVideoType,
   pickRecordingMimeType,
   STOP_SAFETY_TIMEOUT_MS,
   timesliceFor,

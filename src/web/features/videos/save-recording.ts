@@ -1,9 +1,9 @@
 import fixWebmDuration from 'fix-webm-duration';
 import { isValidDeviceId } from '@shared/domain/device';
 import { getDeviceId } from '@web/lib/device-id';
-import { isWebm, normaliseVideoType } from '@web/features/recorder/recording-format';
+import { isWebm, normaliseVideoType } from '@web/lib/video-format';
 import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-store';
-import { requestCloudSync } from '@web/features/sync/sync-request';
+import { requestCloudSync } from '@web/lib/sync-request';
 import { indexVideo } from './videos-api';
 
 /** SPEC §5 'Record': what a save refuses before anything is written. */

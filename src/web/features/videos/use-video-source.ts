@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { fetchPlayback } from '@web/features/sync/cloud-api';
+import { fetchPlayback } from './videos-api';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { getVideo, getVideoBlob, saveVideo } from './local-store';
 

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TPlayback } from '@shared/schemas/cloud';
 import type {
   TCreateVideoIndexBody,
   TVideoIndexEntry,
@@ -26,4 +27,9 @@ export function indexVideo(body: TCreateVideoIndexBody): Promise<TVideoIndexEntr
 /** DELETE /api/videos: only the caller's own rows are removed. */
 export function deleteIndexedVideos(ids: string[]): Promise<TVideosDeleted> {
   return apiRequest<TVideosDeleted>('/api/videos', { method: 'DELETE', body: { ids } });
+}
+
+/** GET /api/videos/:id/playback: a short-lived URL the player streams from. */
+export function fetchPlayback(videoId: string): Promise<TPlayback> {
+  return apiRequest<TPlayback>(`/api/videos/${videoId}/playback`);
 }

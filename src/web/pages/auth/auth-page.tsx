@@ -23,7 +23,7 @@ import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
 
 // Signing in is the first screen; the other views and the error help load when they are needed.
 const AuthErrorPanel = lazy(() =>
-  import('@web/features/auth/components/auth-error-panel').then((module) => ({
+  import('./auth-error-panel').then((module) => ({
     default: module.AuthErrorPanel,
   })),
 );

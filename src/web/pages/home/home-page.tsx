@@ -15,7 +15,7 @@ import {
   Video,
 } from 'lucide-react';
 import { hasCloudSync } from '@shared/domain/plans';
-import { isPrimaryUser } from '@web/app/route-guards';
+import { isPrimaryUser } from '@web/features/auth/auth-api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
@@ -30,10 +30,10 @@ import { InterruptedRecordingNotice } from '@web/features/recorder/components/in
 import { usePageTitle } from '@web/lib/use-page-title';
 import { VideoCountLine } from './video-count-line';
 import { type TKeptWhere, WelcomeBanner } from './welcome-banner';
-import { CloudLibrary } from '@web/features/sync/components/cloud-library';
+import { CloudLibrary } from '@web/features/cloud/components/cloud-library';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
-import { useCloudStatus } from '@web/features/sync/cloud-api';
+import { useCloudStatus } from '@web/features/cloud/cloud-api';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
 // the password dialog (with the form checks it brings) are not part of it.

@@ -10,7 +10,7 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { useRecipientHome } from '@web/features/recipients/recipients-api';
-import { formatClock } from '@web/features/recorder/recording-format';
+import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { describeError } from '@web/lib/api-client';
 

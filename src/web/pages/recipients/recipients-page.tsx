@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trash2, UserPlus } from 'lucide-react';
 import type { TRecipient, TRecipientCreated } from '@shared/schemas/recipients';
-import { isPrimaryUser } from '@web/app/route-guards';
+import { isPrimaryUser } from '@web/features/auth/auth-api';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { HandoverButton } from '@web/features/backup/components/handover-button';
 import { Alert } from '@web/components/ui/alert';

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Lightbulb, UserPlus } from 'lucide-react';
 import { MESSAGES } from '@shared/domain/errors';
 import type { TRecipient } from '@shared/schemas/recipients';
-import { isPrimaryUser } from '@web/app/route-guards';
+import { isPrimaryUser } from '@web/features/auth/auth-api';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -19,7 +19,7 @@ import {
 } from '@web/features/recipients/recipients-api';
 import { RecorderPanel } from '@web/features/recorder/components/recorder-panel';
 import { RecoveryPanel } from '@web/features/recorder/components/recovery-panel';
-import { describeSeconds } from '@web/features/recorder/recording-format';
+import { describeSeconds } from '@web/lib/video-format';
 import { useRecorder } from '@web/features/recorder/use-recorder';
 import type { TDraftRecording } from '@web/features/videos/local-store';
 import { saveRecording } from '@web/features/videos/save-recording';

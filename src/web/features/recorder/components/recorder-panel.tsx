@@ -17,7 +17,8 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Label } from '@web/components/ui/label';
 import { cn } from '@web/lib/utils';
-import { describeSeconds, formatClock, isAndroidTablet } from '../recording-format';
+import { describeSeconds, formatClock } from '@web/lib/video-format';
+import { isAndroidTablet } from '../recording-format';
 import type { TRecorderStatus, useRecorder } from '../use-recorder';
 import { AudioLevelMeter } from './audio-level-meter';
 

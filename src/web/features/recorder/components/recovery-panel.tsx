@@ -5,7 +5,7 @@ import type { TRecipient } from '@shared/schemas/recipients';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { discardDraft, listDrafts, type TDraftRecording } from '@web/features/videos/local-store';
-import { formatClock } from '../recording-format';
+import { formatClock } from '@web/lib/video-format';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -7,7 +7,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { formatClock } from '@web/features/recorder/recording-format';
+import { formatClock } from '@web/lib/video-format';
 import type { TLocalVideo } from '../local-store';
 import { VideoPlayer } from './video-player';
 

@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@web/components/
 import { formatBytes } from '@web/features/backup/format-bytes';
 import { FREE_PLAN_CHANGES } from '@web/features/billing/billing-wording';
 import { useRecipients } from '@web/features/recipients/recipients-api';
-import { formatClock } from '@web/features/recorder/recording-format';
+import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { listVideos, type TLocalVideo } from '@web/features/videos/local-store';
 import { useVideoIndex } from '@web/features/videos/videos-api';

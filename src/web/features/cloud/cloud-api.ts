@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TCloudStatus, TPlayback } from '@shared/schemas/cloud';
-import { apiRequest } from '@web/lib/api-client';
+import type { TCloudStatus } from '@shared/schemas/cloud';
 
 export const CLOUD_STATUS_QUERY_KEY = ['/api/cloud/status'] as const;
 
@@ -12,9 +11,4 @@ export function useCloudStatus(options: { enabled?: boolean } = {}) {
     staleTime: 0,
     refetchInterval: 15_000,
   });
-}
-
-/** GET /api/videos/:id/playback: a short-lived URL the player streams from. */
-export function fetchPlayback(videoId: string): Promise<TPlayback> {
-  return apiRequest<TPlayback>(`/api/videos/${videoId}/playback`);
 }

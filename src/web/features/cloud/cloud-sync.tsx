@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY } from './cloud-api';
 import { syncPendingVideos } from './sync-engine';
-import { SYNC_REQUEST_EVENT } from './sync-request';
+import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';
 
 /** While the app is open: every half minute, when the connection returns, and after a save. */
 const SYNC_INTERVAL_MS = 30_000;

@@ -4,7 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { toast } from '@web/components/ui/use-toast';
 import { saveVideo } from '@web/features/videos/local-store';
 import { describeError } from '@web/lib/api-client';
-import { fetchPlayback } from '../cloud-api';
+import { fetchPlayback } from '@web/features/videos/videos-api';
 import type { TLibraryItem } from './cloud-library';
 
 /** After a downgrade: pulls every message that is only in the cloud onto this device. */

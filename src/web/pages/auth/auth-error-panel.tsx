@@ -4,19 +4,19 @@ import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
 import type { TMoveCredentials } from '@web/features/device-move/device-move-api';
 import { isApiError } from '@web/lib/api-client';
-import { isDeviceBindingError } from '../device-binding-error';
+import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 
 interface AuthErrorPanelProps {
   error: Error;
   view: 'login' | 'register';
-  /** What was typed into the sign-in form, for moving the account to this device (D18). */
+  /** What was typed into the sign-in form, for moving the account to this device. */
   credentials?: TMoveCredentials | null;
   onResetDevice: () => void;
   /** Opens the emailed password reset: the way past a wait caused by others' wrong tries. */
   onForgotPassword: () => void;
 }
 
-/** SPEC §8 sign-in and registration error panels, chosen by error code. */
+/** The sign-in and registration error panels, chosen by error code. */
 export function AuthErrorPanel({
   error,
   view,
@@ -39,7 +39,7 @@ export function AuthErrorPanel({
   }
   if (isDeviceBindingError(error, view)) {
     const isLogin = view === 'login';
-    // The account is tied to another device: its owner may move it here (D18).
+    // The account is tied to another device: its owner may move it here.
     const canMove = isLogin && isApiError(error, 'NOT_PRIMARY_DEVICE') && Boolean(credentials);
     return (
       <Alert
