@@ -24,6 +24,7 @@ import type {
   TTier,
   TUserCategory,
 } from '../../shared/domain/enums';
+import type { TReleaseRule } from '../../shared/domain/legacy';
 
 /** A transaction id, 64 bits, as PostgreSQL's pg_current_xact_id() gives it; read as text. */
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
@@ -119,6 +120,19 @@ export const users = pgTable(
     tierOverriddenAt: timestamp('tier_overridden_at', { withTimezone: true }),
     tierOverrideReason: text('tier_override_reason'),
     onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
+    /** Legacy release: days between the next of kin's request and the release. */
+    legacyWaitingDays: integer('legacy_waiting_days').notNull().default(7),
+    /** The optional inactivity check: months without signing in; null when off. */
+    inactivityMonths: integer('inactivity_months'),
+    /** Whether recipients see that a message is waiting for them, and when it opens. */
+    showWaitingMessages: boolean('show_waiting_messages').notNull().default(false),
+    /** Set once, when the legacy is released; 'after my legacy' messages open from then. */
+    legacyReleasedAt: timestamp('legacy_released_at', { withTimezone: true }),
+    /** Inactivity reminders sent since the owner was last active (reset when they come back). */
+    inactivityNotices: integer('inactivity_notices').notNull().default(0),
+    inactivityNoticeAt: timestamp('inactivity_notice_at', { withTimezone: true }),
+    /** The owner's IANA time zone as their browser last said, for dates in emails. */
+    timeZone: text('time_zone'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -139,6 +153,10 @@ export const users = pgTable(
       .on(t.paymentCustomerId)
       .where(sql`${t.paymentCustomerId} is not null`),
     // The hourly billing pass reads only accounts whose subscription grants a plan.
+    // The hourly inactivity check reads only owners who turned it on.
+    index('users_inactivity_idx')
+      .on(t.id)
+      .where(sql`${t.inactivityMonths} is not null`),
     index('users_billed_idx')
       .on(t.currentPeriodEnd)
       .where(sql`${t.billedTier} is not null`),
@@ -379,6 +397,11 @@ export const videos = pgTable(
      * 038), so that GET /api/videos joins the rows' texts rather than build each one afresh.
      */
     indexEntry: text('index_entry'),
+    /** When the recipient may watch: 'now', 'date' (from releaseAt) or 'legacy' (after release). */
+    releaseRule: text('release_rule').$type<TReleaseRule>().notNull().default('now'),
+    releaseAt: timestamp('release_at', { withTimezone: true }),
+    /** A dated message's opening was announced to its recipient (once). */
+    openingAnnouncedAt: timestamp('opening_announced_at', { withTimezone: true }),
   },
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
@@ -387,6 +410,10 @@ export const videos = pgTable(
       .on(t.recipientId, t.createdAt)
       .where(sql`${t.syncStatus} = 'synced'`),
     // One owner row per stored object; the nightly sweep asks by key.
+    // The hourly pass finds dated messages that opened and are not announced yet.
+    index('videos_release_due_idx')
+      .on(t.releaseAt)
+      .where(sql`${t.releaseRule} = 'date' and ${t.openingAnnouncedAt} is null`),
     uniqueIndex('videos_cloud_path_idx')
       .on(t.cloudPath)
       .where(sql`${t.cloudPath} is not null`),
@@ -587,3 +614,52 @@ export const externalSignInFlows = pgTable(
   },
   (t) => [index('external_sign_in_flows_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * A next of kin's request to release an owner's legacy. It waits the owner's chosen period, during
+ * which the owner can cancel (signed in, or by the single-use link emailed to them); unanswered,
+ * it releases. At most one waits per owner.
+ */
+export const legacyReleases = pgTable(
+  'legacy_releases',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestedById: integer('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<'waiting' | 'cancelled' | 'released'>().notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    releasesAt: timestamp('releases_at', { withTimezone: true }).notNull(),
+    /** SHA-256 of the cancel link's token; the token itself is only in the owner's email. */
+    cancelTokenHash: text('cancel_token_hash').notNull(),
+    halfwayReminderAt: timestamp('halfway_reminder_at', { withTimezone: true }),
+    lastDayReminderAt: timestamp('last_day_reminder_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelledBy: text('cancelled_by').$type<'email_link' | 'signed_in'>(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('legacy_releases_waiting_idx')
+      .on(t.ownerId)
+      .where(sql`${t.status} = 'waiting'`),
+    index('legacy_releases_due_idx')
+      .on(t.releasesAt)
+      .where(sql`${t.status} = 'waiting'`),
+    uniqueIndex('legacy_releases_token_idx').on(t.cancelTokenHash),
+  ],
+);
+
+/**
+ * The app's timed work (session clean-up, cloud retention, the orphan sweep, billing, legacy
+ * release): one row a job, holding when it runs next, so the schedule survives restarts and runs
+ * each job on one server at a time.
+ */
+export const scheduledJobs = pgTable('scheduled_jobs', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  runs: integer('runs').notNull().default(0),
+});

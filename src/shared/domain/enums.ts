@@ -67,5 +67,13 @@ export const AUDIT_EVENT_TYPES = [
   // Issue 16: an external sign-in linked to or removed from an account (decision 029).
   'provider_linked',
   'provider_unlinked',
+  // Legacy release: each step is on the owner's log, and the next of kin's where it concerns them.
+  'legacy_settings_changed',
+  'legacy_release_requested',
+  'legacy_release_reminder',
+  'legacy_release_cancelled',
+  'legacy_released',
+  'legacy_message_opened',
+  'legacy_inactivity_reminder',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

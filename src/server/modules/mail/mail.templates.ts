@@ -18,7 +18,7 @@ function escapeHtml(value: string): string {
 }
 
 /** Plain text and simple HTML with the same words. */
-function render(parts: MailParts): OutgoingMail {
+export function render(parts: MailParts): OutgoingMail {
   const closing = parts.closing ?? `With care,\nThe ${PRODUCT} team`;
   const text = [
     parts.greeting,
@@ -46,13 +46,13 @@ function render(parts: MailParts): OutgoingMail {
   return { to: parts.to, subject: parts.subject, text, html };
 }
 
-interface Person {
+export interface Person {
   firstName: string;
   lastName: string;
   email: string;
 }
 
-const fullName = (person: Pick<Person, 'firstName' | 'lastName'>) =>
+export const fullName = (person: Pick<Person, 'firstName' | 'lastName'>) =>
   `${person.firstName} ${person.lastName}`;
 
 export function nextOfKinCodeMail(input: {

@@ -33,6 +33,13 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   pairing_video_received: 'Video received from a phone',
   provider_linked: 'Sign-in provider linked',
   provider_unlinked: 'Sign-in provider removed',
+  legacy_settings_changed: 'Legacy release settings saved',
+  legacy_release_requested: 'Legacy release asked for',
+  legacy_release_reminder: 'Legacy release reminder',
+  legacy_release_cancelled: 'Legacy release cancelled',
+  legacy_released: 'Legacy released',
+  legacy_message_opened: 'Message opened',
+  legacy_inactivity_reminder: 'Inactivity check',
 };
 
 export function describeEvent(eventType: string): string {

@@ -1,0 +1,197 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { legacyReleases, users } from '../../db/schema';
+
+export type LegacyReleaseRow = typeof legacyReleases.$inferSelect;
+
+const iso = (date: Date) => date.toISOString();
+
+/** The owner's waiting release with the next of kin who asked, if any. */
+export async function findWaitingRelease(db: DbOrTx, ownerId: number) {
+  const [row] = await db
+    .select({
+      release: legacyReleases,
+      requestedBy: { firstName: users.firstName, lastName: users.lastName },
+    })
+    .from(legacyReleases)
+    .leftJoin(users, eq(users.id, legacyReleases.requestedById))
+    .where(and(eq(legacyReleases.ownerId, ownerId), eq(legacyReleases.status, 'waiting')));
+  return row;
+}
+
+export async function insertWaitingRelease(
+  db: DbOrTx,
+  values: Omit<typeof legacyReleases.$inferInsert, 'status'>,
+): Promise<LegacyReleaseRow> {
+  const [row] = await db
+    .insert(legacyReleases)
+    .values({ ...values, status: 'waiting' })
+    .returning();
+  return row!;
+}
+
+/** Cancels the waiting release the owner's session or the emailed link names, while it waits. */
+export async function cancelWaitingRelease(
+  db: DbOrTx,
+  input: { now: Date; by: 'email_link' | 'signed_in' } & (
+    | { ownerId: number }
+    | { cancelTokenHash: string }
+  ),
+): Promise<LegacyReleaseRow | undefined> {
+  const which =
+    'ownerId' in input
+      ? eq(legacyReleases.ownerId, input.ownerId)
+      : eq(legacyReleases.cancelTokenHash, input.cancelTokenHash);
+  const [row] = await db
+    .update(legacyReleases)
+    .set({ status: 'cancelled', cancelledAt: input.now, cancelledBy: input.by })
+    .where(
+      and(which, eq(legacyReleases.status, 'waiting'), gt(legacyReleases.releasesAt, input.now)),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * Marks reminders as sent for releases that reached the point, and answers them; one statement
+ * with SKIP LOCKED, so two servers never remind twice. Halfway only when the period is over two
+ * days (otherwise the last day's reminder is the halfway one); the last day's only when the
+ * period is over one day (otherwise the request's own email said it).
+ */
+export async function claimReminders(
+  db: DbOrTx,
+  input: { now: Date; kind: 'halfway' | 'last_day'; limit: number },
+): Promise<LegacyReleaseRow[]> {
+  const now = iso(input.now);
+  const result =
+    input.kind === 'halfway'
+      ? await db.execute(sql`
+          update legacy_releases set halfway_reminder_at = ${now}::timestamptz
+           where id in (
+             select id from legacy_releases
+              where status = 'waiting' and halfway_reminder_at is null
+                and releases_at > ${now}::timestamptz
+                and releases_at - requested_at > interval '2 days'
+                and requested_at + (releases_at - requested_at) / 2 <= ${now}::timestamptz
+              order by releases_at limit ${input.limit}
+              for update skip locked)
+          returning id`)
+      : await db.execute(sql`
+          update legacy_releases set last_day_reminder_at = ${now}::timestamptz
+           where id in (
+             select id from legacy_releases
+              where status = 'waiting' and last_day_reminder_at is null
+                and releases_at > ${now}::timestamptz
+                and releases_at - requested_at > interval '1 day'
+                and releases_at - interval '1 day' <= ${now}::timestamptz
+              order by releases_at limit ${input.limit}
+              for update skip locked)
+          returning id`);
+  return findReleasesByIds(db, rowsOf<{ id: number }>(result).map((row) => row.id));
+}
+
+/** Releases whose waiting period ran out unanswered, now released (each by one server). */
+export async function claimDueReleases(
+  db: DbOrTx,
+  input: { now: Date; limit: number },
+): Promise<LegacyReleaseRow[]> {
+  const now = iso(input.now);
+  const result = await db.execute(sql`
+    update legacy_releases set status = 'released', released_at = ${now}::timestamptz
+     where id in (
+       select id from legacy_releases
+        where status = 'waiting' and releases_at <= ${now}::timestamptz
+        order by releases_at limit ${input.limit}
+        for update skip locked)
+    returning id`);
+  return findReleasesByIds(db, rowsOf<{ id: number }>(result).map((row) => row.id));
+}
+
+async function findReleasesByIds(db: DbOrTx, ids: number[]): Promise<LegacyReleaseRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(legacyReleases)
+    .where(inArray(legacyReleases.id, ids));
+}
+
+/** The owner's legacy is released from `now` (once: a later release keeps the first date). */
+export async function markLegacyReleased(db: DbOrTx, ownerId: number, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ legacyReleasedAt: sql`coalesce(${users.legacyReleasedAt}, ${iso(now)}::timestamptz)` })
+    .where(eq(users.id, ownerId));
+}
+
+/** Recipients with a cloud message set to open on the owner's legacy release. */
+export async function findLegacyRecipients(db: DbOrTx, ownerId: number) {
+  const result = await db.execute(sql`
+    select distinct r.id, r.first_name, r.last_name, r.email
+      from videos v join users r on r.id = v.recipient_id
+     where v.creator_id = ${ownerId} and v.release_rule = 'legacy' and v.sync_status = 'synced'`);
+  return rowsOf<{ id: number; first_name: string; last_name: string; email: string }>(result);
+}
+
+/** Dated cloud messages that have opened and were not announced yet, now marked announced. */
+export async function claimOpenedMessages(db: DbOrTx, input: { now: Date; limit: number }) {
+  const now = iso(input.now);
+  const result = await db.execute(sql`
+    update videos set opening_announced_at = ${now}::timestamptz
+     where id in (
+       select id from videos
+        where release_rule = 'date' and opening_announced_at is null
+          and release_at <= ${now}::timestamptz and sync_status = 'synced'
+        order by release_at limit ${input.limit}
+        for update skip locked)
+    returning id, creator_id, recipient_id`);
+  return rowsOf<{ id: string; creator_id: number; recipient_id: number }>(result);
+}
+
+/**
+ * Owners with the inactivity check on, when they were last active (a session's last request or
+ * a sign-in in the log, else the account's creation), and the reminders already sent.
+ */
+export async function findOwnersToCheckForInactivity(db: DbOrTx) {
+  const result = await db.execute(sql`
+    select u.id, u.inactivity_months, u.inactivity_notices, u.inactivity_notice_at,
+           greatest(
+             u.created_at,
+             (select max(s.last_seen_at) from sessions s where s.user_id = u.id),
+             (select max(a.timestamp) from audit_logs a
+               where a.user_id = u.id and a.event_type = 'login' and a.successful)
+           ) as last_active_at
+      from users u
+     where u.inactivity_months is not null and u.category = 'primary'
+       and u.legacy_released_at is null`);
+  return rowsOf<{
+    id: number;
+    inactivity_months: number;
+    inactivity_notices: number;
+    inactivity_notice_at: string | Date | null;
+    last_active_at: string | Date;
+  }>(result).map((row) => ({
+    id: row.id,
+    months: row.inactivity_months,
+    notices: row.inactivity_notices,
+    noticeAt: row.inactivity_notice_at === null ? null : new Date(row.inactivity_notice_at),
+    lastActiveAt: new Date(row.last_active_at),
+  }));
+}
+
+/** Moves an owner's notice count from `from` to `to`; false when another server did already. */
+export async function advanceInactivityNotices(
+  db: DbOrTx,
+  input: { ownerId: number; from: number; to: number; now: Date },
+): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ inactivityNotices: input.to, inactivityNoticeAt: input.to === 0 ? null : input.now })
+    .where(and(eq(users.id, input.ownerId), eq(users.inactivityNotices, input.from)))
+    .returning({ id: users.id });
+  return updated.length === 1;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  // Both drivers (PGlite and node-postgres) answer raw SQL with `{ rows }`.
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import {
+  LEGACY_MESSAGES,
+  LEGACY_WAITING_DAYS,
+  RELEASE_RULES,
+  type TInactivityMonths,
+  type TRelease,
+} from '../domain/legacy';
+
+/** A message's release rule as the owner sets it; a date must lie ahead. */
+export const ZRelease = z
+  .object({
+    rule: z.enum(RELEASE_RULES, { error: 'Please choose when they can watch' }),
+    at: z.iso.datetime({ error: LEGACY_MESSAGES.chooseDate }).nullable().default(null),
+  })
+  .superRefine((release, ctx) => {
+    if (release.rule !== 'date') return;
+    if (release.at === null) {
+      ctx.addIssue({ code: 'custom', path: ['at'], message: LEGACY_MESSAGES.chooseDate });
+    } else if (Date.parse(release.at) <= Date.now()) {
+      ctx.addIssue({ code: 'custom', path: ['at'], message: LEGACY_MESSAGES.dateInFuture });
+    }
+  })
+  .transform(
+    (release): TRelease => ({ rule: release.rule, at: release.rule === 'date' ? release.at : null }),
+  );
+
+export const ZLegacySettings = z.object({
+  waitingDays: z
+    .number({ error: LEGACY_MESSAGES.waitingDays })
+    .int(LEGACY_MESSAGES.waitingDays)
+    .min(LEGACY_WAITING_DAYS.min, LEGACY_MESSAGES.waitingDays)
+    .max(LEGACY_WAITING_DAYS.max, LEGACY_MESSAGES.waitingDays),
+  inactivityMonths: z.union([z.literal(3), z.literal(6), z.literal(12), z.null()], {
+    error: LEGACY_MESSAGES.inactivityMonths,
+  }),
+  showWaitingMessages: z.boolean({ error: 'Please say whether recipients see waiting messages' }),
+});
+export type TLegacySettings = {
+  waitingDays: number;
+  inactivityMonths: TInactivityMonths | null;
+  showWaitingMessages: boolean;
+};
+
+export const ZLegacyRequestBody = z.object({
+  emergencyCode: z
+    .string({ error: LEGACY_MESSAGES.codeRequired })
+    .trim()
+    .min(1, LEGACY_MESSAGES.codeRequired)
+    .max(64, LEGACY_MESSAGES.wrongCode),
+});
+
+export const ZCancelLinkBody = z.object({
+  token: z.string({ error: LEGACY_MESSAGES.linkUsed }).min(1).max(200),
+});
+
+/** A waiting release as the owner sees it (on every signed-in screen) and the next of kin. */
+export interface TLegacyRequest {
+  requestedAt: string;
+  releasesAt: string;
+  requestedBy: { firstName: string; lastName: string } | null;
+}
+
+/** GET /api/legacy and PUT /api/legacy/settings. */
+export interface TLegacyState {
+  settings: TLegacySettings;
+  request: TLegacyRequest | null;
+  releasedAt: string | null;
+}
+
+/** What a next of kin sees of the owner's legacy on their home. */
+export interface TNextOfKinLegacy {
+  status: 'none' | 'waiting' | 'released';
+  requestedAt: string | null;
+  releasesAt: string | null;
+  releasedAt: string | null;
+  /** The owner's legacy history, shown to the next of kin once released. */
+  history: Array<{ at: string; text: string }>;
+}
+
+/** A message the recipient cannot watch yet, shown only where the owner allows it. */
+export interface TWaitingMessage {
+  id: string;
+  opensWith: 'date' | 'legacy';
+  opensAt: string | null;
+}
