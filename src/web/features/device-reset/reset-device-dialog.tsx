@@ -1,18 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide-react';
 import type { TResetDeviceResponse } from '@shared/schemas/devices';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
+import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { toast } from '@web/components/ui/use-toast';
@@ -27,7 +19,7 @@ interface ResetDeviceDialogProps {
   onCloseAutoFocus?: (event: Event) => void;
 }
 
-/** Asks before freeing this device from the account registered on it (DESIGN D14). */
+/** Asks before freeing this device from the account registered on it. */
 export function ResetDeviceDialog({
   open,
   onOpenChange,
@@ -70,82 +62,62 @@ export function ResetDeviceDialog({
     reset.reset();
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    reset.mutate();
-  }
-
   return (
-    <Dialog
+    <PendingSafeDialog
       open={open}
-      onOpenChange={(isOpen) => {
-        if (isOpen) onOpenChange(true);
-        else if (!reset.isPending) closeDialog();
-      }}
+      onOpenChange={(isOpen) => (isOpen ? onOpenChange(true) : closeDialog())}
+      isPending={reset.isPending}
+      title={RESET_TEXT.resetTitle}
+      description={
+        user
+          ? 'This unlinks your account from this device and signs you out. Nothing stored in this browser is deleted.'
+          : 'This frees this device so that a new account can be created on it. The account registered here is unlinked from this device and its owner is signed out.'
+      }
+      onSubmit={() => reset.mutate()}
+      submitLabel="Reset Device"
+      pendingLabel="Resetting..."
+      submitVariant="destructive"
+      onCloseAutoFocus={onCloseAutoFocus}
     >
-      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
-        <form onSubmit={onSubmit} className="flex flex-col gap-5">
-          <DialogHeader>
-            <DialogTitle>{RESET_TEXT.resetTitle}</DialogTitle>
-            <DialogDescription>
-              {user
-                ? 'This unlinks your account from this device and signs you out. Nothing stored in this browser is deleted.'
-                : 'This frees this device so that a new account can be created on it. The account registered here is unlinked from this device and its owner is signed out.'}
-            </DialogDescription>
-          </DialogHeader>
+      {isPasswordNeeded && (
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={passwordId}>Account password</Label>
+          <Input
+            id={passwordId}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-describedby={`${passwordId}-hint`}
+          />
+          <p id={`${passwordId}-hint`} className="text-base text-muted-foreground">
+            The password of the account registered on this device. It proves the device is yours to
+            reset.
+          </p>
+        </div>
+      )}
 
-          {isPasswordNeeded && (
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={passwordId}>Account password</Label>
-              <Input
-                id={passwordId}
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                aria-describedby={`${passwordId}-hint`}
-              />
-              <p id={`${passwordId}-hint`} className="text-base text-muted-foreground">
-                The password of the account registered on this device. It proves the device is yours
-                to reset.
-              </p>
-            </div>
-          )}
-
-          {reset.isError && (
-            <Alert
-              variant="destructive"
-              title={RESET_TEXT.failed}
-              icon={<CircleAlert aria-hidden="true" />}
+      {reset.isError && (
+        <Alert
+          variant="destructive"
+          title={RESET_TEXT.failed}
+          icon={<CircleAlert aria-hidden="true" />}
+        >
+          <p>{reset.error.message}</p>
+          <div>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setPassword('');
+                reset.reset();
+                onRequestEmergency();
+              }}
             >
-              <p>{reset.error.message}</p>
-              <div>
-                <Button
-                  variant="secondary"
-                  onClick={() => {
-                    setPassword('');
-                    reset.reset();
-                    onRequestEmergency();
-                  }}
-                >
-                  Try Emergency Reset
-                </Button>
-              </div>
-            </Alert>
-          )}
-
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={reset.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" disabled={reset.isPending}>
-              {reset.isPending ? 'Resetting...' : 'Reset Device'}
+              Try Emergency Reset
             </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+          </div>
+        </Alert>
+      )}
+    </PendingSafeDialog>
   );
 }

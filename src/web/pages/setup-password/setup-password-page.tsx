@@ -1,4 +1,4 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -7,29 +7,22 @@ import { ZSetupPasswordForm } from '@shared/schemas/safety-net';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { FormField } from '@web/components/ui/form-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { PASSWORD_TEXT, setupPassword } from '@web/features/passwords/passwords-api';
 import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';
-import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TSetupPasswordForm = z.input<typeof ZSetupPasswordForm>;
 
-/** SPEC §2, D13: an account set up by someone else gets a password chosen by its owner. */
+/** An account set up by someone else gets a password chosen by its owner before anything else. */
 export default function SetupPasswordPage() {
   usePageTitle('Set Your Password');
   const { user } = useAuth();
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<TSetupPasswordForm>({
+  const { register, control, handleSubmit } = useForm<TSetupPasswordForm>({
     resolver: zodResolver(ZSetupPasswordForm),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const password = useWatch({ control, name: 'password' });
 
   const setup = useMutation({
     mutationFn: (values: TSetupPasswordForm) => setupPassword(values.password),
@@ -64,18 +57,13 @@ export default function SetupPasswordPage() {
                 <p>{describeError(setup.error, PASSWORD_TEXT.setupFailed)}</p>
               </Alert>
             )}
-            <NewPasswordField
+            <NewPasswordFields
+              control={control}
+              register={register}
+              name="password"
               label="New Password"
-              error={errors.password?.message}
-              password={password}
-              {...register('password')}
-            />
-            <FormField
-              label="Confirm Password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirmPassword?.message}
-              {...register('confirmPassword')}
+              confirmName="confirmPassword"
+              confirmLabel="Confirm Password"
             />
             <Button type="submit" size="lg" disabled={isBusy} className="w-full">
               {isBusy ? 'Setting up...' : 'Set Password'}

@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
+import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { describeError } from '@web/lib/api-client';
 import { setUserAdmin } from '../admin-api';
@@ -21,7 +13,7 @@ interface AdminRightsDialogProps {
   onChanged: (user: TAdminUser) => void;
 }
 
-/** D1: admins grant and revoke admin for others; the server keeps at least one admin. */
+/** Admins grant and revoke admin for others; the server keeps at least one admin. */
 export function AdminRightsDialog({
   user,
   isSelf,
@@ -55,32 +47,25 @@ export function AdminRightsDialog({
   }
 
   return (
-    <Dialog open={user !== null} onOpenChange={(next) => !isSaving && onOpenChange(next)}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{isGranting ? 'Make admin?' : 'Remove admin?'}</DialogTitle>
-          <DialogDescription>
-            {isGranting
-              ? `${user?.username ?? ''} will be able to change plans, reset passwords and delete accounts of everyone on this installation. They set up two-step sign-in on their first visit to the admin dashboard.`
-              : isSelf
-                ? 'You will no longer be able to open the admin dashboard.'
-                : `${user?.username ?? ''} will no longer be able to open the admin dashboard.`}
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSaving}>
-            Cancel
-          </Button>
-          <Button
-            variant={isGranting ? 'default' : 'destructive'}
-            onClick={save}
-            disabled={isSaving}
-          >
-            {isGranting ? <ShieldCheck aria-hidden="true" /> : <ShieldOff aria-hidden="true" />}
-            {isSaving ? 'Saving...' : isGranting ? 'Make admin' : 'Remove admin'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <PendingSafeDialog
+      open={user !== null}
+      onOpenChange={onOpenChange}
+      isPending={isSaving}
+      title={isGranting ? 'Make admin?' : 'Remove admin?'}
+      description={
+        isGranting
+          ? `${user?.username ?? ''} will be able to change plans, reset passwords and delete accounts of everyone on this installation. They set up two-step sign-in on their first visit to the admin dashboard.`
+          : isSelf
+            ? 'You will no longer be able to open the admin dashboard.'
+            : `${user?.username ?? ''} will no longer be able to open the admin dashboard.`
+      }
+      onSubmit={() => void save()}
+      submitLabel={isGranting ? 'Make admin' : 'Remove admin'}
+      pendingLabel="Saving..."
+      submitIcon={
+        isGranting ? <ShieldCheck aria-hidden="true" /> : <ShieldOff aria-hidden="true" />
+      }
+      submitVariant={isGranting ? 'default' : 'destructive'}
+    />
   );
 }

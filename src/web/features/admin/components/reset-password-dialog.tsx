@@ -1,4 +1,4 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound } from 'lucide-react';
 import {
@@ -16,7 +16,7 @@ import {
   DialogTitle,
 } from '@web/components/ui/dialog';
 import { toast } from '@web/components/ui/use-toast';
-import { NewPasswordField } from '@web/features/auth/components/new-password-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
 import { describeError } from '@web/lib/api-client';
 import { resetUserPassword } from '../admin-api';
 import { fullName } from '../admin-format';
@@ -38,7 +38,7 @@ interface ResetPasswordDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** SPEC §2 admin reset; D13: the user chooses their own password at the next sign-in. */
+/** An admin sets a temporary password; the user chooses their own at the next sign-in. */
 export function ResetPasswordDialog({ user, onOpenChange }: ResetPasswordDialogProps) {
   return (
     <Dialog open={user !== null} onOpenChange={onOpenChange}>
@@ -65,7 +65,6 @@ function ResetPasswordForm({
     resolver: zodResolver(ZAdminResetPasswordBody),
     defaultValues: { newPassword: '', reason: '' },
   });
-  const password = useWatch({ control, name: 'newPassword' });
 
   async function onSubmit(values: TAdminResetPasswordBody) {
     try {
@@ -99,12 +98,12 @@ function ResetPasswordForm({
         </DialogDescription>
       </DialogHeader>
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
-        <NewPasswordField
+        <NewPasswordFields
+          control={control}
+          register={register}
+          name="newPassword"
           label="New password"
           isRequired
-          password={password}
-          error={errors.newPassword?.message}
-          {...register('newPassword')}
         />
         <ReasonField
           hint="For example: forgot password, asked at the front desk"

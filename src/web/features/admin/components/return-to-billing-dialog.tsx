@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { Undo2 } from 'lucide-react';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
+import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { describeError } from '@web/lib/api-client';
 import { describeTier, describeUser } from '../admin-format';
@@ -53,24 +45,16 @@ export function ReturnToBillingDialog({
   }
 
   return (
-    <Dialog open={user !== null} onOpenChange={(next) => !isSaving && onOpenChange(next)}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Return to billing?</DialogTitle>
-          <DialogDescription>
-            Their plan will follow their payments again: {plan}.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSaving}>
-            Cancel
-          </Button>
-          <Button onClick={confirm} disabled={isSaving}>
-            <Undo2 aria-hidden="true" />
-            {isSaving ? 'Saving...' : 'Return to billing'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <PendingSafeDialog
+      open={user !== null}
+      onOpenChange={onOpenChange}
+      isPending={isSaving}
+      title="Return to billing?"
+      description={`Their plan will follow their payments again: ${plan}.`}
+      onSubmit={() => void confirm()}
+      submitLabel="Return to billing"
+      pendingLabel="Saving..."
+      submitIcon={<Undo2 aria-hidden="true" />}
+    />
   );
 }

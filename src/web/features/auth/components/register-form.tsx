@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { ZRegisterForm, type TRegisterForm } from '@shared/schemas/auth';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { isApiError } from '@web/lib/api-client';
 import { TermsOfServiceDialog } from './terms-of-service-dialog';
-import { NewPasswordField } from './new-password-field';
 
 type TRegisterValues = z.output<typeof ZRegisterForm>;
 type TFieldName = keyof TRegisterForm;
@@ -51,7 +51,6 @@ export function RegisterForm({ onError }: RegisterFormProps) {
       confirmPassword: '',
     },
   });
-  const password = useWatch({ control, name: 'password' });
 
   async function createAccount(values: TRegisterValues) {
     setPendingValues(null);
@@ -120,18 +119,13 @@ export function RegisterForm({ onError }: RegisterFormProps) {
           error={errors.username?.message}
           {...register('username')}
         />
-        <NewPasswordField
+        <NewPasswordFields
+          control={control}
+          register={register}
+          name="password"
           label="Password"
-          error={errors.password?.message}
-          password={password}
-          {...register('password')}
-        />
-        <FormField
-          label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
+          confirmName="confirmPassword"
+          confirmLabel="Confirm password"
         />
         <Button type="submit" size="lg" disabled={isCreating} className="mt-1 w-full">
           {isCreating ? 'Creating account...' : 'Create Account'}

@@ -1,4 +1,4 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -7,10 +7,10 @@ import { ZBreakGlassForm } from '@shared/schemas/safety-net';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
 import { toast } from '@web/components/ui/use-toast';
 import { describeError } from '@web/lib/api-client';
 import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
-import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TBreakGlassForm = z.input<typeof ZBreakGlassForm>;
 type TBreakGlassValues = z.output<typeof ZBreakGlassForm>;
@@ -19,7 +19,7 @@ interface BreakGlassFormProps {
   onReset: (message: string) => void;
 }
 
-/** SPEC §2 break_glass: a next of kin's email, their emergency code and a new password (D11). */
+/** Emergency access: a next of kin's email, their emergency code and a new password. */
 export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
   const {
     register,
@@ -30,7 +30,6 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
     resolver: zodResolver(ZBreakGlassForm),
     defaultValues: { nextOfKinEmail: '', emergencyCode: '', newPassword: '', confirmPassword: '' },
   });
-  const newPassword = useWatch({ control, name: 'newPassword' });
 
   const reset = useMutation({
     mutationFn: (values: TBreakGlassValues) =>
@@ -84,19 +83,14 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
         error={errors.emergencyCode?.message}
         {...register('emergencyCode')}
       />
-      <NewPasswordField
+      <NewPasswordFields
+        control={control}
+        register={register}
+        name="newPassword"
         label="New password for their account"
         hint="Write it down somewhere safe: this becomes the password of the account."
-        error={errors.newPassword?.message}
-        password={newPassword}
-        {...register('newPassword')}
-      />
-      <FormField
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
+        confirmName="confirmPassword"
+        confirmLabel="Confirm new password"
       />
       <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
         {reset.isPending ? 'Resetting...' : 'Reset Password'}

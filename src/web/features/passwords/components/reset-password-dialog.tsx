@@ -1,25 +1,16 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { CircleAlert } from 'lucide-react';
 import { ZChangePasswordForm } from '@shared/schemas/safety-net';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
 import { FormField } from '@web/components/ui/form-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
+import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { changePassword, PASSWORD_TEXT } from '../passwords-api';
-import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TChangePasswordForm = z.input<typeof ZChangePasswordForm>;
 
@@ -30,7 +21,7 @@ interface ResetPasswordDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** SPEC §2 dashboard 'Reset Password': current, new and confirmation, all required. */
+/** The dashboard's 'Reset Password': current, new and confirmation, all required. */
 export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogProps) {
   const {
     register,
@@ -43,7 +34,6 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
     resolver: zodResolver(ZChangePasswordForm),
     defaultValues: EMPTY,
   });
-  const newPassword = useWatch({ control, name: 'newPassword' });
 
   const change = useMutation({
     mutationFn: (values: TChangePasswordForm) =>
@@ -78,69 +68,39 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
   }
 
   return (
-    <Dialog
+    <PendingSafeDialog
       open={open}
-      onOpenChange={(isOpen) => {
-        if (isOpen) onOpenChange(true);
-        else if (!change.isPending) close();
-      }}
+      onOpenChange={(isOpen) => (isOpen ? onOpenChange(true) : close())}
+      isPending={change.isPending}
+      title="Reset Password"
+      description="Choose a new password for your account. You stay signed in here; any other sign-ins are ended."
+      onSubmit={handleSubmit((values) => change.mutate(values))}
+      submitLabel="Reset Password"
+      pendingLabel="Resetting..."
     >
-      <DialogContent>
-        <form
-          noValidate
-          onSubmit={handleSubmit((values) => change.mutate(values))}
-          className="flex flex-col gap-5"
-        >
-          <DialogHeader>
-            <DialogTitle>Reset Password</DialogTitle>
-            <DialogDescription>
-              Choose a new password for your account. You stay signed in here; any other sign-ins
-              are ended.
-            </DialogDescription>
-          </DialogHeader>
-
-          {change.isError && !(isApiError(change.error) && change.error.fields) && (
-            // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
-            <Alert variant="destructive" title="Error" icon={<CircleAlert aria-hidden="true" />}>
-              <p>{describeError(change.error, PASSWORD_TEXT.changeFailed)}</p>
-            </Alert>
-          )}
-          <FormField
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            isRequired
-            error={errors.currentPassword?.message}
-            {...register('currentPassword')}
-          />
-          <NewPasswordField
-            label="New password"
-            isRequired
-            error={errors.newPassword?.message}
-            password={newPassword}
-            {...register('newPassword')}
-          />
-          <FormField
-            label="Confirm new password"
-            type="password"
-            autoComplete="new-password"
-            isRequired
-            error={errors.confirmPassword?.message}
-            {...register('confirmPassword')}
-          />
-
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={change.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={change.isPending}>
-              {change.isPending ? 'Resetting...' : 'Reset Password'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      {change.isError && !(isApiError(change.error) && change.error.fields) && (
+        // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
+        <Alert variant="destructive" title="Error" icon={<CircleAlert aria-hidden="true" />}>
+          <p>{describeError(change.error, PASSWORD_TEXT.changeFailed)}</p>
+        </Alert>
+      )}
+      <FormField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        isRequired
+        error={errors.currentPassword?.message}
+        {...register('currentPassword')}
+      />
+      <NewPasswordFields
+        control={control}
+        register={register}
+        name="newPassword"
+        label="New password"
+        confirmName="confirmPassword"
+        confirmLabel="Confirm new password"
+        isRequired
+      />
+    </PendingSafeDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -7,9 +7,9 @@ import { ZCompleteResetForm } from '@shared/schemas/safety-net';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
+import { NewPasswordFields } from '@web/components/new-password-fields';
 import { isApiError } from '@web/lib/api-client';
 import { completePasswordReset, PASSWORD_TEXT } from '../passwords-api';
-import { NewPasswordField } from '@web/features/auth/components/new-password-field';
 
 type TResetForm = z.input<typeof ZCompleteResetForm>;
 type TResetValues = z.output<typeof ZCompleteResetForm>;
@@ -20,7 +20,7 @@ interface ResetPasswordFormProps {
   onReset: (message: string) => void;
 }
 
-/** SPEC §2 reset_password: the emailed code and a new password. */
+/** Resetting a forgotten password: the emailed code and a new password. */
 export function ResetPasswordForm({
   defaultEmail = '',
   defaultCode = '',
@@ -41,7 +41,6 @@ export function ResetPasswordForm({
       confirmPassword: '',
     },
   });
-  const newPassword = useWatch({ control, name: 'newPassword' });
 
   const reset = useMutation({
     mutationFn: (values: TResetValues) =>
@@ -94,18 +93,13 @@ export function ResetPasswordForm({
         error={errors.resetToken?.message}
         {...register('resetToken')}
       />
-      <NewPasswordField
+      <NewPasswordFields
+        control={control}
+        register={register}
+        name="newPassword"
         label="New password"
-        error={errors.newPassword?.message}
-        password={newPassword}
-        {...register('newPassword')}
-      />
-      <FormField
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
+        confirmName="confirmPassword"
+        confirmLabel="Confirm new password"
       />
       <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
         {reset.isPending ? 'Resetting...' : 'Reset Password'}
