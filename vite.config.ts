@@ -176,8 +176,12 @@ export default defineConfig(({ command }) => ({
             // then the app (mount.tsx and everything it imports), rather than a dozen small files
             // (each response costs its headers and a request).
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            // Vite's loader of split code, which the start itself needs before the app.
-            { name: 'preload', test: /vite[\\/]preload-helper/ },
+            // Vite's loader of split code and the wait for a paint, which the start itself needs
+            // before the app.
+            {
+              name: 'preload',
+              test: /vite[\\/]preload-helper|src[\\/]web[\\/]lib[\\/]after-paint\.ts$/,
+            },
             // Radix's own building blocks, which nearly every screen's controls share, go with it:
             // in the forms file, they made each dialog load the whole form library.
             {

@@ -17,6 +17,7 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { findChromium } from '../tests/e2e/support/browser.mjs';
 import { startBaseline } from './bench-web-baseline.mjs';
+import { buildWeb } from './build-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = (process.env.BENCH_PAGES ?? '/auth,/features,/').split(',').filter(Boolean);
@@ -27,15 +28,14 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const port = 5600 + (process.pid % 100);
 const base = `http://127.0.0.1:${port}`;
 
-const build = spawn(
-  process.execPath,
-  ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
-);
-if ((await new Promise((resolve) => build.on('exit', resolve))) !== 0) process.exit(1);
+// Built beside dist/web and swapped in whole: a browser test serving dist/web meanwhile keeps a
+// complete build.
+try {
+  buildWeb();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-web-'));
 const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {

@@ -1,8 +1,10 @@
 // The app starts in steps, each in a task of its own: React, then the app's code, then the first
-// render or the adoption of a page rendered at build time. One script doing all of it held the
-// browser for the whole start, and a tap or a scroll waited behind it (issue 15 item 3, decision
-// 045). The build preloads every step's code with the page, so the steps wait on nothing.
+// render or the hydration of a page prerendered at build time. One script doing all of it held
+// the browser for the whole start, and a tap or a scroll waited behind it
+// (docs/decisions/045-the-app-starts-in-steps-and-adopts-its-first-page-whole.md). The build
+// preloads every step's code with the page, so the steps wait on nothing.
 import { STORAGE_KEYS } from '@shared/domain/device';
+import { afterNextPaint } from './lib/after-paint';
 import { showPlainAlert } from './lib/plain-alert';
 import { BANNER_POSTER } from './pages/home/banner-media';
 import './styles.css';
@@ -14,16 +16,6 @@ const START_FAILED =
 /** Lets the browser paint and answer input before the next step. */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
- * Waits for the page's first paint (a frame, then the task after it), so that the start never
- * holds up the words a rendered page already carries. A tab opened in the background paints
- * nothing until it is shown, so there it starts at once.
- */
-function afterFirstPaint(): Promise<void> {
-  if (document.visibilityState === 'hidden') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 /** The app's code did not arrive (a dropped connection): React cannot show its error page. */
@@ -64,7 +56,8 @@ async function start() {
     return;
   }
   preloadDashboardPoster();
-  await afterFirstPaint();
+  // The start never holds up the words a prerendered page already carries.
+  await afterNextPaint();
   await import('react-dom/client');
   await nextTask();
   const { mount } = await import('./app/mount');

@@ -1,7 +1,8 @@
-// Build-time rendering of the first screens a visitor meets (decision 030). The build runs this
-// module in Node (vite.config.ts): each page renders with the app's own providers and routes, as
-// a visitor sees it, inside the built index.html; the browser then hydrates the same tree
-// (main.tsx) and the server sends these files to requests without a session cookie.
+// Build-time prerendering of the first screens a visitor meets (docs/decisions/030-first-page.md).
+// The build runs this module in Node (vite.config.ts): each page renders with the app's own
+// providers and routes, as a visitor sees it, inside the built index.html; the browser then
+// hydrates the same tree (main.tsx) and the server sends these files to requests without a
+// session cookie.
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createMemoryRouter } from 'react-router';
@@ -15,9 +16,9 @@ import {
 import type { TPublicConfig } from '@shared/schemas/config';
 import { App } from './app/app';
 import { AppErrorBoundary } from './app/application-error';
-import { AwakenRenderedPage } from './app/awaken-rendered-page';
+import { AfterHydration } from './app/after-hydration';
 import { routes } from './app/router';
-import { PRERENDERED_PAGE_ATTRIBUTE } from './app/visitor-snapshot';
+import { PRERENDERED_PAGE_ATTRIBUTE } from './app/prerendered-page';
 
 const ROOT_ELEMENT = '<div id="root"></div>';
 
@@ -43,11 +44,11 @@ async function renderPage(path: string, config: TPublicConfig): Promise<string> 
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AwakenRenderedPage>
+      <AfterHydration>
         <AppErrorBoundary>
           <App router={router} visitor={{ path, config }} />
         </AppErrorBoundary>
-      </AwakenRenderedPage>
+      </AfterHydration>
     </StrictMode>,
     // One document, nothing streamed in later by inline scripts (the CSP allows none of those).
     { progressiveChunkSize: Number.POSITIVE_INFINITY },

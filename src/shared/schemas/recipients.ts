@@ -69,11 +69,7 @@ export interface TRecipientHome {
   sharedVideos: { id: string; title: string | null; createdAt: string; durationMs: number }[];
 }
 
-export const RECIPIENT_CATEGORY_LABELS: Record<TRecipientCategory, string> = {
-  next_of_kin: 'Next of kin',
-  family: 'Family',
-  friend: 'Friend',
-};
+export { RECIPIENT_CATEGORY_LABELS } from '../domain/recipient-labels';
 
 const EMAIL_EXAMPLE = 'name@example.com';
 

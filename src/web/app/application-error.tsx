@@ -3,7 +3,7 @@ import { useRouteError } from 'react-router';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 
-/** SPEC §8: what to do when the app itself fails. */
+/** What to do when the app itself fails. */
 export function ApplicationErrorPage() {
   return (
     <div role="alert" className="flex min-h-[60dvh] items-center justify-center p-6">

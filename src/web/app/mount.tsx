@@ -1,10 +1,12 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
-import { AwakenRenderedPage } from './awaken-rendered-page';
+import { holdRequestsUntil } from '@web/lib/api-client';
+import { afterNextPaint } from '@web/lib/after-paint';
+import { AfterHydration } from './after-hydration';
 import { AppErrorBoundary, ApplicationErrorPage } from './application-error';
 import { createAppRouter, preloadFirstPage, preloadSignedInPage } from './router';
-import { readVisitorSnapshot } from './visitor-snapshot';
+import { readPrerenderedPage } from './prerendered-page';
 
 declare global {
   interface Window {
@@ -13,7 +15,7 @@ declare global {
   }
 }
 
-/** SPEC §8: permission prompts refused and dropped sockets are expected, not crashes. */
+/** Permission prompts refused and dropped sockets are expected, not crashes. */
 function isExpectedRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   return (
@@ -32,6 +34,9 @@ function ignoreExpectedRejections() {
 }
 
 const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
+
+/** The longest the first render holds the app's requests back. */
+const REQUESTS_HELD_AT_MOST_MS = 2_000;
 
 /**
  * After a redeploy an open tab asks for page chunks that no longer exist. Reload once to pick up
@@ -64,18 +69,30 @@ export async function mount(
   ignoreExpectedRejections();
   reloadOnStaleChunks();
 
-  const visitor = readVisitorSnapshot(rootElement);
+  const visitor = readPrerenderedPage(rootElement);
   // `/` holds the sign-in page for a visitor: the address says so before the router starts.
   if (visitor && visitor.path !== window.location.pathname) {
     window.history.replaceState(window.history.state, '', visitor.path + window.location.hash);
   }
+  // A page drawn by the app (no prerendered page) is painted before its requests leave: what the
+  // browser holds draws it, and the answers fill it in. Released after a while regardless, should
+  // the first render never finish.
+  let releaseRequests = () => {};
+  const firstPainted = new Promise<void>((resolve) => {
+    releaseRequests = resolve;
+  });
+  if (!visitor) {
+    holdRequestsUntil(firstPainted);
+    window.setTimeout(releaseRequests, REQUESTS_HELD_AT_MOST_MS);
+  }
+  const onHydrated = () => void afterNextPaint().then(releaseRequests);
   const app = (
     <StrictMode>
-      <AwakenRenderedPage>
+      <AfterHydration onHydrated={onHydrated}>
         <AppErrorBoundary>
           <App router={createAppRouter()} visitor={visitor} />
         </AppErrorBoundary>
-      </AwakenRenderedPage>
+      </AfterHydration>
     </StrictMode>
   );
   if (visitor) {
@@ -99,7 +116,8 @@ export async function mount(
   await nextTask();
   const root = createRoot(rootElement);
   try {
-    root.render(app);
+    // As a transition, React renders the page in small slices, so no task holds the browser long.
+    startTransition(() => root.render(app));
   } catch (error) {
     console.warn('Mounting Memento failed', error);
     root.render(<ApplicationErrorPage />);

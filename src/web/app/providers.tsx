@@ -4,7 +4,11 @@ import { useToasts } from '@web/components/ui/use-toast';
 import { AuthProvider } from '@web/features/auth/auth-provider';
 import { DeviceProvider } from '@web/features/device/device-provider';
 import { createQueryClient } from './query-client';
-import { RenderedPageContext, seedVisitorQueries, type TVisitorSnapshot } from './visitor-snapshot';
+import {
+  RenderedPageContext,
+  seedPrerenderedQueries,
+  type TPrerenderedPage,
+} from './prerendered-page';
 
 const Toaster = lazy(() =>
   import('@web/components/ui/toast').then((module) => ({ default: module.Toaster })),
@@ -26,14 +30,14 @@ function LazyToaster() {
 interface AppProvidersProps {
   children: ReactNode;
   /** A page rendered for a visitor: show it at once, and let the device register behind it. */
-  visitor: TVisitorSnapshot | null;
+  visitor: TPrerenderedPage | null;
 }
 
 /** Query cache, then device identity, then the signed-in user: each needs the one before. */
 export function AppProviders({ children, visitor }: AppProvidersProps) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
-    if (visitor) seedVisitorQueries(client, visitor);
+    if (visitor) seedPrerenderedQueries(client, visitor);
     return client;
   });
   return (

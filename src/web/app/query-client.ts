@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { defaultQueryFn } from '@web/lib/api-client';
 
 /**
- * SPEC §9: by default queries never go stale, are not retried and do not refetch on window
+ * By default queries never go stale, are not retried and do not refetch on window
  * focus; mutations are not retried. The user query sets its own staleness and retries.
  */
 export function createQueryClient(): QueryClient {

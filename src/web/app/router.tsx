@@ -27,7 +27,7 @@ const MarketingPage = lazyPage(() => import('@web/pages/marketing/marketing-page
 const PremiumPage = lazyPage(() => import('@web/pages/premium/premium-page'));
 const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'));
 
-/** SPEC §2 route table. */
+/** Every address the app answers, with who may open it. */
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,

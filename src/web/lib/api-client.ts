@@ -15,6 +15,18 @@ export class NetworkError extends Error {
   }
 }
 
+/** Requests wait for this before they leave (holdRequestsUntil). */
+let requestsMayLeave: Promise<void> = Promise.resolve();
+
+/**
+ * Holds every API request until `released` settles. The app paints the page it can already draw
+ * (the kept user, the device) before it asks for what fills it in, so the asking never competes
+ * with the first drawing; on a real connection the answers arrive after that paint anyway.
+ */
+export function holdRequestsUntil(released: Promise<void>): void {
+  requestsMayLeave = released;
+}
+
 type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface TRequestOptions {
@@ -37,6 +49,7 @@ async function send(path: string, deviceId: string, options: TRequestOptions): P
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify((options.buildBody ? options.buildBody(deviceId) : options.body) ?? {});
   }
+  await requestsMayLeave;
   try {
     return await fetch(path, {
       method,

@@ -5,8 +5,9 @@ import { hasCloudSync } from '@shared/domain/plans';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
-import { useArrivedRendered, useIsRenderedPage } from '../visitor-snapshot';
+import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
 import { SiteHeader } from './site-header';
+import { afterNextPaint } from '@web/lib/after-paint';
 import { cn } from '@web/lib/utils';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
@@ -15,13 +16,12 @@ const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 function useAfterFirstPaint(): boolean {
   const [isPainted, setIsPainted] = useState(false);
   useEffect(() => {
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setIsPainted(true), 0);
+    let isCurrent = true;
+    void afterNextPaint().then(() => {
+      if (isCurrent) setIsPainted(true);
     });
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      isCurrent = false;
     };
   }, []);
   return isPainted;

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Film, Mail, Share2, Trash2, Video } from 'lucide-react';
-import { RECIPIENT_CATEGORY_LABELS, type TRecipient } from '@shared/schemas/recipients';
+import { RECIPIENT_CATEGORY_LABELS } from '@shared/domain/recipient-labels';
+import type { TRecipient } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { cn } from '@web/lib/utils';

@@ -6,11 +6,12 @@ import { USER_QUERY_KEY } from '@web/features/auth/auth-api';
 import { CONFIG_QUERY_KEY } from '@web/features/config/config-api';
 
 /**
- * A first screen rendered at build time for a visitor (decision 030). The server sends it only
- * to a request without a session cookie, so the page knows two things before any request: nobody
- * is signed in, and this installation's public config (written into the page by the server).
+ * A first screen prerendered at build time for a visitor
+ * (docs/decisions/030-first-page.md). The server sends it only to a
+ * request without a session cookie, so the page knows two things before any request: nobody is
+ * signed in, and this installation's public config (written into the page by the server).
  */
-export interface TVisitorSnapshot {
+export interface TPrerenderedPage {
   /** The page rendered, which may differ from the address asked for (`/` shows sign-in). */
   path: string;
   config: TPublicConfig;
@@ -19,8 +20,8 @@ export interface TVisitorSnapshot {
 /** On the root element of a rendered page: which page it holds. */
 export const PRERENDERED_PAGE_ATTRIBUTE = 'data-prerendered-page';
 
-/** The snapshot this page arrived with, or null for the plain app shell. */
-export function readVisitorSnapshot(root: HTMLElement): TVisitorSnapshot | null {
+/** The prerendered page this visit arrived with, or null for the plain app shell. */
+export function readPrerenderedPage(root: HTMLElement): TPrerenderedPage | null {
   const path = root.getAttribute(PRERENDERED_PAGE_ATTRIBUTE);
   const configText = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
   if (!path || !configText || !root.firstElementChild) return null;
@@ -31,9 +32,9 @@ export function readVisitorSnapshot(root: HTMLElement): TVisitorSnapshot | null 
   }
 }
 
-/** What the snapshot already answers, so the first render needs no request. */
-export function seedVisitorQueries(queryClient: QueryClient, snapshot: TVisitorSnapshot): void {
-  queryClient.setQueryData(CONFIG_QUERY_KEY, snapshot.config);
+/** What the prerendered page already answers, so the first render needs no request. */
+export function seedPrerenderedQueries(queryClient: QueryClient, page: TPrerenderedPage): void {
+  queryClient.setQueryData(CONFIG_QUERY_KEY, page.config);
   queryClient.setQueryData(USER_QUERY_KEY, null);
 }
 
@@ -45,7 +46,7 @@ export const RenderedPageContext = createContext<string | null>(null);
  * boundary holds only after the rest has been adopted and its effects have run; an update from
  * one of them (the device registering) then made React adopt the whole page in one long,
  * uninterruptible step. Without the boundary, the page is adopted in the same small slices as
- * everything around it (decision 045).
+ * everything around it.
  */
 export function useIsRenderedPage(pathname: string): boolean {
   return useContext(RenderedPageContext) === pathname;
