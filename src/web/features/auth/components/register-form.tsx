@@ -6,6 +6,7 @@ import { ZRegisterForm, type TRegisterForm } from '@shared/schemas/auth';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
+import { PersonFields } from '@web/components/person-fields';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { isApiError } from '@web/lib/api-client';
 import { TermsOfServiceDialog } from './terms-of-service-dialog';
@@ -87,29 +88,7 @@ export function RegisterForm({ onError }: RegisterFormProps) {
         onSubmit={handleSubmit((values) => setPendingValues(values))}
         className="flex flex-col gap-5"
       >
-        <div className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            label="First name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <FormField
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
-        </div>
-        <FormField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <PersonFields control={control} register={register} />
         <FormField
           label="Username"
           autoComplete="username"

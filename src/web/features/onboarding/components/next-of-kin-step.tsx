@@ -1,13 +1,15 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { Control, FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { TCreateRecipientBody } from '@shared/schemas/safety-net';
+import { PersonFields } from '@web/components/person-fields';
 import { FormField } from '@web/components/ui/form-field';
 
 interface NextOfKinStepProps {
+  control: Control<TCreateRecipientBody>;
   register: UseFormRegister<TCreateRecipientBody>;
   errors: FieldErrors<TCreateRecipientBody>;
 }
 
-export function NextOfKinStep({ register, errors }: NextOfKinStepProps) {
+export function NextOfKinStep({ control, register, errors }: NextOfKinStepProps) {
   return (
     <div className="flex flex-col gap-5">
       <p>
@@ -17,32 +19,12 @@ export function NextOfKinStep({ register, errors }: NextOfKinStepProps) {
       <p className="text-base text-muted-foreground">
         All fields marked <span className="font-semibold text-destructive">*</span> are required.
       </p>
-      <div className="grid gap-5 sm:grid-cols-2">
-        <FormField
-          label="First name"
-          isRequired
-          autoComplete="off"
-          error={errors.firstName?.message}
-          {...register('firstName')}
-        />
-        <FormField
-          label="Last name"
-          isRequired
-          autoComplete="off"
-          error={errors.lastName?.message}
-          {...register('lastName')}
-        />
-      </div>
-      <FormField
-        label="Email"
-        type="email"
+      <PersonFields
+        control={control}
+        register={register}
+        isSomeoneElse
         isRequired
-        inputMode="email"
-        autoComplete="off"
-        spellCheck={false}
-        hint="Their emergency code is sent to this address."
-        error={errors.email?.message}
-        {...register('email')}
+        emailHint="Their emergency code is sent to this address."
       />
       <FormField
         label="Phone"

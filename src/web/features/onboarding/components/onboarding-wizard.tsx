@@ -216,7 +216,7 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
                 }
               />
             )}
-            {step === 1 && <NextOfKinStep register={register} errors={errors} />}
+            {step === 1 && <NextOfKinStep control={control} register={register} errors={errors} />}
             {step === 2 && (
               <EmergencyAccessStep
                 nextOfKinFirstName={firstName}

@@ -17,6 +17,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
+import { PersonFields } from '@web/components/person-fields';
 import { FormField } from '@web/components/ui/form-field';
 import { isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
@@ -110,32 +111,7 @@ export function AddRecipientDialog({
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
-          <div className="grid gap-5 sm:grid-cols-2">
-            <FormField
-              label="First name"
-              isRequired
-              autoComplete="off"
-              error={errors.firstName?.message}
-              {...register('firstName')}
-            />
-            <FormField
-              label="Last name"
-              isRequired
-              autoComplete="off"
-              error={errors.lastName?.message}
-              {...register('lastName')}
-            />
-          </div>
-          <FormField
-            label="Email"
-            type="email"
-            isRequired
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            error={errors.email?.message}
-            {...register('email')}
-          />
+          <PersonFields control={control} register={register} isSomeoneElse isRequired />
           <fieldset
             className="flex flex-col gap-3"
             aria-describedby={errors.category ? 'category-error' : undefined}
