@@ -1,30 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, devices, oneTimeCodes } from '../../src/server/db/schema';
-import {
-  createOnboardedUser,
-  createPrimaryUser,
-  setTier,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { buildMailingTestApp } from '../setup/mail-app';
-import { extractCode, type TestSmtpServer } from '../setup/smtp';
+import { createOnboardedUser, setTier, TestDevice, useTestApp } from '../setup/app';
+import { extractCode } from '../setup/smtp';
 
 // Issue 13 item 4 (D8): paid accounts use more devices, up to the plan's limit, each confirmed
 // once by an emailed code; an added device watches but does not record until made primary.
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ t, smtp, close } = await buildMailingTestApp());
-  // The installation's first account is its admin (D1); the owners below are ordinary users.
-  await createPrimaryUser(t);
-});
-afterAll(async () => {
-  await close();
-});
+const t = useTestApp({ mail: true, admin: true });
 
 /** Adds a new device to the owner's account through both steps, answering the signed-in device. */
 async function addDevice(owner: { user: { username: string; email: string }; password: string }) {
@@ -34,13 +17,13 @@ async function addDevice(owner: { user: { username: string; email: string }; pas
     password: owner.password,
     deviceId: device.deviceId,
   };
-  const mark = smtp.messages.length;
+  const mark = t.smtp.messages.length;
   const requested = await device.post('/api/device/add/request', credentials);
   if (requested.statusCode !== 200) return { device, requested, completed: undefined };
-  const mail = await smtp.waitFor(
+  const mail = await t.smtp.waitFor(
     (m) =>
       m.to.includes(owner.user.email) &&
-      smtp.messages.indexOf(m) >= mark &&
+      t.smtp.messages.indexOf(m) >= mark &&
       m.subject.includes('add a device'),
   );
   const completed = await device.post('/api/device/add/complete', {
@@ -92,7 +75,7 @@ describe('more devices for paid plans', () => {
       .from(auditLogs)
       .where(and(eq(auditLogs.userId, owner.user.id), eq(auditLogs.eventType, 'device_added')));
     expect(added.filter((row) => row.successful)).toHaveLength(2);
-    await smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('was added'));
+    await t.smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('was added'));
   });
 
   it('keeps the Community Edition on one device', async () => {
@@ -108,11 +91,11 @@ describe('more devices for paid plans', () => {
     const device = await TestDevice.create(t.app);
     const other = await TestDevice.create(t.app);
     const credentials = { username: owner.user.username, password: owner.password };
-    const mark = smtp.messages.length;
+    const mark = t.smtp.messages.length;
     await device.post('/api/device/add/request', { ...credentials, deviceId: device.deviceId });
     const code = extractCode(
-      await smtp.waitFor(
-        (m) => m.to.includes(owner.user.email) && smtp.messages.indexOf(m) >= mark,
+      await t.smtp.waitFor(
+        (m) => m.to.includes(owner.user.email) && t.smtp.messages.indexOf(m) >= mark,
       ),
       8,
     );
@@ -162,12 +145,12 @@ describe('more devices for paid plans', () => {
       deviceId: device.deviceId,
     };
     const askForCode = async () => {
-      const mark = smtp.messages.length;
+      const mark = t.smtp.messages.length;
       expect((await device.post('/api/device/add/request', credentials)).statusCode).toBe(200);
-      const mail = await smtp.waitFor(
+      const mail = await t.smtp.waitFor(
         (m) =>
           m.to.includes(owner.user.email) &&
-          smtp.messages.indexOf(m) >= mark &&
+          t.smtp.messages.indexOf(m) >= mark &&
           m.subject.includes('add a device'),
       );
       return extractCode(mail, 8);

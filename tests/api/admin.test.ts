@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLogs,
   deviceResets,
@@ -19,16 +19,16 @@ import {
   createSessionFor,
   GOOD_PASSWORD,
   TestDevice,
-  type TestApp,
+  useTestApp,
+  type SharedTestApp,
 } from '../setup/app';
 import { resetSecondFactorFromConsole } from '../../src/server/modules/admin/second-factor.service';
 import { ADMIN_LIST_MESSAGES, ADMIN_PAGE_SIZE } from '../../src/shared/schemas/admin';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { extractCode } from '../setup/smtp';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-/** The installation's first account, so its admin (D1), enrolled and verified below. */
-let admin: Awaited<ReturnType<typeof createPrimaryUser>>;
+const t = useTestApp({ mail: true, admin: { email: 'admin@care.test', firstName: 'Ada' } });
+/** The installation's first account, so its admin, enrolled and verified below. */
+let admin: SharedTestApp['admin'];
 let adminSecret: string;
 
 const NEW_PASSWORD = 'Roses&Scones-2027';
@@ -61,9 +61,7 @@ async function auditRows(userId: number, eventType: string) {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-  admin = await createPrimaryUser(t, { email: 'admin@care.test', firstName: 'Ada' });
+  admin = t.admin;
   const enrolment = await admin.device.post('/api/admin/2fa/enrol');
   expect(enrolment.statusCode).toBe(200);
   adminSecret = enrolment.json<{ secret: string }>().secret;
@@ -71,10 +69,6 @@ beforeAll(async () => {
     code: nextTotpCode(adminSecret),
   });
   expect(confirmed.statusCode).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
 });
 
 const ADMIN_CALLS: Array<[method: 'GET' | 'POST' | 'DELETE', url: string, body?: object]> = [
@@ -390,7 +384,7 @@ describe('users', () => {
       adminId: admin.user.id,
       reason: 'Forgot it, asked at the front desk',
     });
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) => m.to.includes(owner.user.email) && /administrator reset/.test(m.subject),
     );
     expect(mail.text).not.toContain(NEW_PASSWORD);
@@ -535,7 +529,7 @@ describe('devices', () => {
     expect(reset).toMatchObject({ resetMethod: 'admin', resetBy: admin.user.username });
     const [audit] = await auditRows(owner.user.id, 'device_reset');
     expect(audit!.details).toMatchObject({ adminId: admin.user.id });
-    await smtp.waitFor((m) => m.to.includes(owner.user.email) && /unlinked/.test(m.subject));
+    await t.smtp.waitFor((m) => m.to.includes(owner.user.email) && /unlinked/.test(m.subject));
 
     const again = await admin.device.delete(`/api/admin/devices/${owner.device.deviceId}`);
     expect(again.statusCode).toBe(404);
@@ -753,7 +747,7 @@ describe('email tools', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true });
-    const mail = await smtp.waitFor((m) => m.to.includes('office@care.test'));
+    const mail = await t.smtp.waitFor((m) => m.to.includes('office@care.test'));
     expect(extractCode(mail, 8)).toBe(body.code);
   });
 
@@ -761,7 +755,7 @@ describe('email tools', () => {
     const res = await admin.device.post('/api/verify-email', { email: 'desk@care.test' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true });
-    const mail = await smtp.waitFor((m) => m.to.includes('desk@care.test'));
+    const mail = await t.smtp.waitFor((m) => m.to.includes('desk@care.test'));
     const token = /verify-email#token=([\w-]+)/.exec(mail.text)?.[1];
     expect(token).toBeTruthy();
 

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { auditLogs } from '../../src/server/db/schema';
 import { wordEarlierAuditEntries } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
-import {
-  buildTestApp,
-  createPrimaryUser,
-  TestDevice,
-  withTestApp,
-  type TestApp,
-} from '../setup/app';
+import { createPrimaryUser, TestDevice, useTestApp, withTestApp } from '../setup/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('GET /api/audit-logs', () => {
   it("lists the user's own events newest first, including attempts by others against the account", async () => {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, devices, sessions, users } from '../../src/server/db/schema';
 import type { TUser } from '../../src/shared/schemas/auth';
 import {
@@ -8,16 +8,10 @@ import {
   createPrimaryUser,
   GOOD_PASSWORD,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function findUser(username: string) {
   const [row] = await t.db.select().from(users).where(eq(users.username, username));

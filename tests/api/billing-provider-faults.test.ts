@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
-import { buildTestApp, createOnboardedUser, createPrimaryUser, type TestApp } from '../setup/app';
+import { createOnboardedUser, useTestApp } from '../setup/app';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 import { TcpProxy } from '../setup/tcp-proxy';
 
 // Stripe out of reach mid-use: the person is told plainly and nothing is charged or changed;
 // once Stripe answers again, the same request works with no restart.
 
-let t: TestApp;
 let stripe: StripeStandIn;
 let proxy: TcpProxy;
 
@@ -18,24 +17,22 @@ beforeAll(async () => {
   });
   const target = new URL(stripe.apiBase);
   proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
-  t = await buildTestApp({
-    env: {
-      STRIPE_SECRET_KEY: 'sk_test_memento_faults',
-      STRIPE_WEBHOOK_SECRET: 'whsec_billing_faults_0123456789',
-      STRIPE_PRICE_STANDARD: 'price_standard_faults',
-      STRIPE_PRICE_PREMIUM: 'price_premium_faults',
-      STRIPE_PRICE_PROFESSIONAL: 'price_professional_faults',
-      STRIPE_API_BASE: `http://127.0.0.1:${proxy.port}`,
-    },
-  });
-  // The installation's first account is its admin; the owner below is an ordinary user.
-  await createPrimaryUser(t);
 });
 afterAll(async () => {
-  await t?.close();
   await proxy?.close();
   await stripe?.close();
 });
+const t = useTestApp(() => ({
+  env: {
+    STRIPE_SECRET_KEY: 'sk_test_memento_faults',
+    STRIPE_WEBHOOK_SECRET: 'whsec_billing_faults_0123456789',
+    STRIPE_PRICE_STANDARD: 'price_standard_faults',
+    STRIPE_PRICE_PREMIUM: 'price_premium_faults',
+    STRIPE_PRICE_PROFESSIONAL: 'price_professional_faults',
+    STRIPE_API_BASE: `http://127.0.0.1:${proxy.port}`,
+  },
+  admin: true,
+}));
 
 it('answers 503 with a plain message while Stripe is away, and opens Checkout once it is back', async () => {
   const owner = await createOnboardedUser(t);

@@ -11,14 +11,12 @@ import {
 } from '../../src/shared/schemas/admin';
 import { BILLING_MESSAGES, type TBillingStatus } from '../../src/shared/schemas/billing';
 import {
-  buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
   createSessionFor,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
-import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 
 // Billing: Stripe Checkout and the portal open from the app, and Stripe's webhooks (played by
@@ -35,14 +33,11 @@ const PRICES = {
 /** Stripe's webhooks come from its own addresses, with no browser's headers. */
 const STRIPE_IP = '54.187.174.169';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
 let stripe: StripeStandIn;
 let admin: TestDevice;
 let adminSecret: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
   stripe = await startStripeStandIn({
     webhookUrl: 'http://localhost:5000/api/billing/webhook',
     webhookSecret: WEBHOOK_SECRET,
@@ -61,25 +56,26 @@ beforeAll(async () => {
       return { status: res.statusCode, body: res.body };
     },
   });
-  t = await buildTestApp({
-    env: {
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_memento_api',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_STANDARD: PRICES.standard,
-      STRIPE_PRICE_PREMIUM: PRICES.premium,
-      STRIPE_PRICE_PROFESSIONAL: PRICES.professional,
-      STRIPE_API_BASE: stripe.apiBase,
-    },
-  });
-  admin = (await createPrimaryUser(t, { email: 'admin@care.test' })).device;
-  adminSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
-  expect((await admin.post('/api/admin/2fa/confirm', { code: adminCode() })).statusCode).toBe(200);
 });
 afterAll(async () => {
-  await t?.close();
   await stripe?.close();
-  await smtp?.close();
+});
+const t = useTestApp(() => ({
+  mail: true,
+  admin: { email: 'admin@care.test' },
+  env: {
+    STRIPE_SECRET_KEY: 'sk_test_memento_api',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_PRICE_STANDARD: PRICES.standard,
+    STRIPE_PRICE_PREMIUM: PRICES.premium,
+    STRIPE_PRICE_PROFESSIONAL: PRICES.professional,
+    STRIPE_API_BASE: stripe.apiBase,
+  },
+}));
+beforeAll(async () => {
+  admin = t.admin.device;
+  adminSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
+  expect((await admin.post('/api/admin/2fa/confirm', { code: adminCode() })).statusCode).toBe(200);
 });
 
 function adminCode(): string {
@@ -212,7 +208,7 @@ describe('choosing a plan', () => {
     expect(audits.map((row) => row.eventType)).toEqual(['subscription_created']);
     expect(audits[0]!.summary).toContain('Started Premium (£9.99 a month).');
     expect(audits[0]!.actor).toBe('Stripe (payments)');
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) => m.to.includes(owner.user.email) && m.subject === 'You are on Memento Premium now',
     );
     expect(mail.text).toContain('The plan is £9.99 a month and renews on');
@@ -256,7 +252,7 @@ describe('choosing a plan', () => {
       trialAvailable: false,
     });
     expect(Date.parse(onTrial.trialEndsAt!) - Date.now()).toBeGreaterThan(29 * DAY_MS);
-    await smtp.waitFor(
+    await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.user.email) &&
         m.subject === 'Your Memento Professional free trial has started',
@@ -351,11 +347,11 @@ describe('webhooks', () => {
     const subscriptionId = await subscribe(owner.device, 'premium');
     const cancelled = await stripe.cancelAtPeriodEnd(subscriptionId);
     expect(cancelled.status).toBe(200);
-    await smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('now'));
-    await smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('ends on'));
+    await t.smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('now'));
+    await t.smtp.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('ends on'));
     const after = await account(owner.user.id);
     const audits = await billingAudits(owner.user.id);
-    const mails = smtp.messages.filter((m) => m.to.includes(owner.user.email)).length;
+    const mails = t.smtp.messages.filter((m) => m.to.includes(owner.user.email)).length;
 
     // Stripe's retry of the same event (same id): answered, and nothing happens again.
     const again = await stripe.sendSigned(cancelled.event);
@@ -368,7 +364,7 @@ describe('webhooks', () => {
       .where(eq(billingEvents.id, cancelled.event.id));
     expect(row!.n).toBe(1);
     await t.app.jobs.deliverMail();
-    expect(smtp.messages.filter((m) => m.to.includes(owner.user.email))).toHaveLength(mails);
+    expect(t.smtp.messages.filter((m) => m.to.includes(owner.user.email))).toHaveLength(mails);
   });
 
   it('ends in Stripe’s current state whatever order the events arrive in', async () => {
@@ -473,7 +469,7 @@ describe('a failed payment', () => {
       year: 'numeric',
       timeZone: 'UTC',
     });
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.user.email) && m.subject === 'We could not take your Memento payment',
     );
@@ -548,7 +544,7 @@ describe('cancelling', () => {
       year: 'numeric',
       timeZone: 'UTC',
     });
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.user.email) &&
         m.subject === `Your Memento Standard plan ends on ${endsOn}`,
@@ -764,13 +760,7 @@ describe('deleting a paying account', () => {
 });
 
 describe('without Stripe configured', () => {
-  let off: TestApp;
-  beforeAll(async () => {
-    off = await buildTestApp({ limits: { billingWebhook: { max: 2, timeWindow: 60_000 } } });
-  });
-  afterAll(async () => {
-    await off?.close();
-  });
+  const off = useTestApp({ limits: { billingWebhook: { max: 2, timeWindow: 60_000 } } });
 
   it('says billing is off, answers checkout and portal with BILLING_DISABLED, and keeps a per-IP limit on the webhook', async () => {
     const owner = await createPrimaryUser(off);

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orphanSweeps, uploads, videos } from '../../src/server/db/schema';
-import { buildTestApp, createPrimaryUser, type TestApp, type TestDevice } from '../setup/app';
+import { type TestDevice, useTestApp } from '../setup/app';
 import { createPaidOwner, indexVideo, PART_BYTES, sha256, type StorageMode } from '../setup/cloud';
 import { startS3Server, TEST_BUCKET } from '../setup/s3';
 import { TcpProxy } from '../setup/tcp-proxy';
@@ -30,7 +30,6 @@ type TSigned = {
 };
 
 describe.each<StorageMode>(['file', 's3'])('stored objects in %s mode', (mode) => {
-  let t: TestApp;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let bucket: S3Client | undefined;
   let proxy: TcpProxy | undefined;
@@ -51,20 +50,22 @@ describe.each<StorageMode>(['file', 's3'])('stored objects in %s mode', (mode) =
         credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
       });
     }
-    t = await buildTestApp({
-      env: s3 ? { ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy!.port}` } : {},
-      uploadPartBytes: PART_BYTES,
-    });
-    admin = (await createPrimaryUser(t, { email: `admin.${mode}@care.test` })).device;
-    totpSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
-    const confirmed = await admin.post('/api/admin/2fa/confirm', { code: totp() });
-    expect(confirmed.statusCode).toBe(200);
   });
   afterAll(async () => {
-    await t.close();
     bucket?.destroy();
     await proxy?.close();
     await s3?.close();
+  });
+  const t = useTestApp(() => ({
+    env: s3 ? { ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy!.port}` } : {},
+    uploadPartBytes: PART_BYTES,
+    admin: { email: `admin.${mode}@care.test` },
+  }));
+  beforeAll(async () => {
+    admin = t.admin.device;
+    totpSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
+    const confirmed = await admin.post('/api/admin/2fa/confirm', { code: totp() });
+    expect(confirmed.statusCode).toBe(200);
   });
 
   function totp(): string {

@@ -3,17 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tierDowngrades, users, videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
 // Issue 13 item 7: a move to Community Edition keeps the cloud copies 30 days (SPEC's tier
 // downgrade record), says so, and a daily job deletes them after that, recording how many.
@@ -21,8 +14,7 @@ import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 const DAY_MS = 24 * 3600_000;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-let t: TestApp;
-let smtp: TestSmtpServer;
+const t = useTestApp({ mail: true, admin: { email: 'admin@care.test' } });
 let admin: TestDevice;
 let secret: string;
 
@@ -31,15 +23,9 @@ function code(): string {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-  admin = (await createPrimaryUser(t, { email: 'admin@care.test' })).device;
+  admin = t.admin.device;
   secret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
   expect((await admin.post('/api/admin/2fa/confirm', { code: code() })).statusCode).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
 });
 
 async function setTier(userId: number, tier: 'free' | 'premium', reason: string) {
@@ -113,7 +99,7 @@ describe('moving to Community Edition with messages in the cloud', () => {
     expect(expiry - before).toBeGreaterThanOrEqual(30 * DAY_MS - 60_000);
     expect(expiry - before).toBeLessThanOrEqual(30 * DAY_MS + 60_000);
 
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (message) => message.to.includes(owner.user.email) && message.subject.includes('cloud'),
     );
     expect(mail.subject).toMatch(/^Your Memento messages stay in the cloud until /);

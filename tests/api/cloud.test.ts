@@ -2,43 +2,27 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { findPlan } from '../../src/shared/domain/plans';
+import { createOnboardedUser, createPrimaryUser, setTier, TestDevice } from '../setup/app';
 import {
-  createOnboardedUser,
-  createPrimaryUser,
-  setTier,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import {
-  buildCloudApp,
   createPaidOwner,
   indexVideo,
   PART_BYTES,
   partSums,
   sha256,
-  withSums,
   type StorageMode,
+  useCloudApp,
+  withSums,
 } from '../setup/cloud';
 
 // Issue 13: the cloud library's upload protocol and playback, in both storage modes — files under
 // DATA_DIR, and a real S3-compatible server (s3rver) — each on the test run's database.
 
 describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) => {
-  let t: TestApp;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ t, close } = await buildCloudApp(mode));
-    // The installation's first account is its admin (D1); the owners below are ordinary users.
-    await createPrimaryUser(t);
-  });
-  afterAll(async () => {
-    await close();
-  });
+  const t = useCloudApp(mode);
 
   /** PUTs one part where the server said: its own endpoint, or the store's presigned URL. */
   async function putPart(
@@ -358,12 +342,12 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
     expect(row!.syncStatus).toBe('local_only');
   });
 
-  it('lets the recipient it is shared with watch it, and nobody else', async () => {
+  /** A paid owner's message in the cloud, shared with their next of kin, who signs in for it. */
+  async function sharedMessage() {
     const owner = await createPaidOwner(t);
     const bytes = randomBytes(PART_BYTES + 77);
     const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
     expect((await uploadWhole(owner.device, videoId, bytes)).completed.statusCode).toBe(200);
-
     const nextOfKinPhone = await TestDevice.create(t.app);
     const signIn = await nextOfKinPhone.post('/api/login', {
       email: owner.nextOfKin.email,
@@ -372,6 +356,11 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
       deviceId: nextOfKinPhone.deviceId,
     });
     expect(signIn.statusCode).toBe(200);
+    return { owner, bytes, videoId, nextOfKinPhone };
+  }
+
+  it('lets the recipient it is shared with watch it', async () => {
+    const { bytes, videoId, nextOfKinPhone } = await sharedMessage();
     const home = await nextOfKinPhone.get('/api/recipient-home');
     expect(home.json().sharedVideos).toEqual([
       expect.objectContaining({ id: videoId, title: 'For Susan' }),
@@ -379,7 +368,10 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
     const watched = await readCloudCopy(nextOfKinPhone, videoId);
     expect(watched.status).toBe(200);
     expect(sha256(watched.bytes!)).toBe(sha256(bytes));
+  });
 
+  it('lets nobody else watch it: another recipient of the owner, another user, nobody at all', async () => {
+    const { owner, videoId } = await sharedMessage();
     // Another recipient of the same owner, not shared with.
     const friend = await owner.device.post('/api/recipients', {
       firstName: 'Frank',
@@ -397,12 +389,15 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
     expect((await friendPhone.get('/api/recipient-home')).statusCode).toBe(200);
     expect((await friendPhone.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
 
-    // Another user entirely, and nobody at all.
     const stranger = await createPrimaryUser(t);
     expect((await stranger.device.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(404);
     const anonymous = await TestDevice.create(t.app);
     expect((await anonymous.get(`/api/videos/${videoId}/playback`)).statusCode).toBe(401);
-    if (mode === 'file') {
+  });
+
+  if (mode === 'file') {
+    it('refuses its signed URL once any part of it is touched', async () => {
+      const { videoId, nextOfKinPhone } = await sharedMessage();
       // The signed URL names one object for a few minutes; touching any part of it breaks it.
       const signed = (await nextOfKinPhone.get(`/api/videos/${videoId}/playback`)).json<{
         url: string;
@@ -433,31 +428,23 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
         code: 'VALIDATION',
         message: 'This link has ended. Please open the message again.',
       });
-    }
-    // Nobody else may touch the upload protocol for this owner's videos, paid or not.
+    });
+  }
+
+  it('lets nobody else start an upload for it, paid or not', async () => {
+    const { bytes, videoId, nextOfKinPhone } = await sharedMessage();
+    const stranger = await createPrimaryUser(t);
     await setTier(t, stranger.user.id, 'premium');
-    expect(
-      (
-        await stranger.device.post('/api/uploads', {
-          videoId,
-          title: 'x',
-          promptId: null,
-          byteSize: bytes.length,
-          sha256: sha256(bytes),
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await nextOfKinPhone.post('/api/uploads', {
-          videoId,
-          title: 'x',
-          promptId: null,
-          byteSize: bytes.length,
-          sha256: sha256(bytes),
-        })
-      ).statusCode,
-    ).toBe(403);
+    const startFor = (device: TestDevice) =>
+      device.post('/api/uploads', {
+        videoId,
+        title: 'x',
+        promptId: null,
+        byteSize: bytes.length,
+        sha256: sha256(bytes),
+      });
+    expect((await startFor(stranger.device)).statusCode).toBe(404);
+    expect((await startFor(nextOfKinPhone)).statusCode).toBe(403);
   });
 
   it('removes the cloud copy with the message, and the recipient loses access at once', async () => {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, deviceResets, devices, sessions } from '../../src/server/db/schema';
 import { sha256 } from '../../src/server/lib/crypto';
 import type { TDeviceStatus } from '../../src/shared/schemas/devices';
@@ -8,16 +8,10 @@ import {
   buildTestApp,
   createPrimaryUser,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -25,7 +25,7 @@ import {
   GOOD_PASSWORD,
   TEST_APP_URL,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
 import {
   signInAtProvider,
@@ -35,23 +35,18 @@ import {
   type ProviderPerson,
   type TestIdentityProvider,
 } from '../setup/oidc-idp.mjs';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { extractCode } from '../setup/smtp';
 
 type TProvider = 'google' | 'apple' | 'oidc';
 
 let idp: TestIdentityProvider;
-let smtp: TestSmtpServer;
-let t: TestApp;
 beforeAll(async () => {
   idp = await startTestIdentityProvider({ appUrls: [TEST_APP_URL] });
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { ...idp.env, SMTP_URL: smtp.url } });
 });
 afterAll(async () => {
-  await t.close();
   await idp.stop();
-  await smtp.close();
 });
+const t = useTestApp(() => ({ mail: true, env: idp.env }));
 
 let counter = 0;
 function uniqueEmail(name = 'rose') {
@@ -590,26 +585,24 @@ describe('a provider that follows the standard: the email and name only from Use
   // email in the ID token, the name in its form POST, and no UserInfo endpoint at all.
   let standard: TestIdentityProvider;
   let appleLike: TestIdentityProvider;
-  let s: TestApp;
   beforeAll(async () => {
     standard = await startTestIdentityProvider({
       appUrls: [TEST_APP_URL],
       conformIdTokenClaims: true,
     });
     appleLike = await startTestIdentityProvider({ appUrls: [TEST_APP_URL], hasUserInfo: false });
-    s = await buildTestApp({
-      env: {
-        ...standard.env,
-        APPLE_ISSUER: appleLike.issuer,
-        APPLE_PRIVATE_KEY: appleLike.env.APPLE_PRIVATE_KEY!,
-      },
-    });
   });
   afterAll(async () => {
-    await s.close();
     await standard.stop();
     await appleLike.stop();
   });
+  const s = useTestApp(() => ({
+    env: {
+      ...standard.env,
+      APPLE_ISSUER: appleLike.issuer,
+      APPLE_PRIVATE_KEY: appleLike.env.APPLE_PRIVATE_KEY!,
+    },
+  }));
 
   it('signs a new person up end to end with what UserInfo says', async () => {
     const discovery = await fetch(`${standard.issuer}/.well-known/openid-configuration`);
@@ -683,13 +676,13 @@ describe('proving the matching account with an emailed code instead of its passw
     expect((await device.get('/api/auth/external/pending')).json<TExternalPending>().step).toBe(
       'link',
     );
-    const sentBefore = smtp.messages.length;
+    const sentBefore = t.smtp.messages.length;
     const res = await device.post('/api/auth/external/link-code', {});
     expect(res.statusCode, res.body).toBe(200);
     // The sign-in lives on, so that there is time to read the mail.
     expect(String(res.headers['set-cookie'])).toMatch(/^memento_sign_in=.+; Expires=/);
-    const mail = await smtp.waitFor(
-      (m) => smtp.messages.indexOf(m) >= sentBefore && m.to.includes(email),
+    const mail = await t.smtp.waitFor(
+      (m) => t.smtp.messages.indexOf(m) >= sentBefore && m.to.includes(email),
     );
     return { answer: res.json<TExternalLinkCodeResponse>(), mail, code: extractCode(mail, 8) };
   }
@@ -800,10 +793,10 @@ describe('proving the matching account with an emailed code instead of its passw
     expect(expired.json()).toMatchObject({ code: 'INVALID_CODE' });
     expect(await identitiesOf(user.id)).toEqual([]);
 
-    const sentBefore = smtp.messages.length;
+    const sentBefore = t.smtp.messages.length;
     expect((await device.post('/api/auth/external/link-code', {})).statusCode).toBe(200);
-    const mail = await smtp.waitFor(
-      (m) => smtp.messages.indexOf(m) >= sentBefore && m.to.includes(user.email),
+    const mail = await t.smtp.waitFor(
+      (m) => t.smtp.messages.indexOf(m) >= sentBefore && m.to.includes(user.email),
     );
     const res = await device.post('/api/auth/external/finish', { code: extractCode(mail, 8) });
     expect(res.statusCode, res.body).toBe(200);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/shared/domain/errors';
-import { buildTestApp, createOnboardedUser, type TestApp } from '../setup/app';
+import { createOnboardedUser, useTestApp } from '../setup/app';
 
 // A statement that fails never writes the values it was sent to the log: they are people's
 // names, emails and codes. The database is made to refuse a real request's insert (a check
@@ -16,19 +16,14 @@ const PERSON = {
 };
 const VALUES = ['Zebedee', 'Quibblethwaite', 'zebedee.quibblethwaite@example.test'];
 
-let t: TestApp;
 const lines: string[] = [];
-let owner: Awaited<ReturnType<typeof createOnboardedUser>>;
-
-beforeAll(async () => {
-  t = await buildTestApp({
-    env: { LOG_LEVEL: 'info' },
-    logStream: { write: (line) => lines.push(line) },
-  });
-  owner = await createOnboardedUser(t);
+const t = useTestApp({
+  env: { LOG_LEVEL: 'info' },
+  logStream: { write: (line) => lines.push(line) },
 });
-afterAll(async () => {
-  await t.close();
+let owner: Awaited<ReturnType<typeof createOnboardedUser>>;
+beforeAll(async () => {
+  owner = await createOnboardedUser(t);
 });
 
 function logLinesAbout(message: string): Array<Record<string, unknown>> {

@@ -1,13 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users, videos } from '../../src/server/db/schema';
 import {
-  buildTestApp,
   createOnboardedUser,
-  createPrimaryUser,
   type TestApp,
   type TestDevice,
+  useTestApp,
   useTwoTestApps,
 } from '../setup/app';
 
@@ -49,12 +48,7 @@ async function listsVersion(t: TestApp, userId: number): Promise<number> {
 }
 
 describe('GET /api/videos on one server', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    await createPrimaryUser(t, { email: 'admin@care.test' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ admin: { email: 'admin@care.test' } });
 
   it('shows every change to the library at the next visit, whoever made it', async () => {
     const alice = await createOnboardedUser(t);

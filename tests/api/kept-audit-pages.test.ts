@@ -1,16 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
 import { insertAuditRow } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  type TestApp,
-  type TestDevice,
-  useTwoTestApps,
-} from '../setup/app';
+import { createOnboardedUser, type TestDevice, useTestApp, useTwoTestApps } from '../setup/app';
 
 // Decision 044: a server sends a session the audit log page it sent before, without reading the
 // rows, only while no entry of that page (the account's own, one account's for the admin's filter,
@@ -35,13 +28,7 @@ const failedSignIn = (user: { id: number; username: string }) => ({
 });
 
 describe('GET /api/audit-logs kept on one server', () => {
-  let t: TestApp;
-  let admin: Awaited<ReturnType<typeof createPrimaryUser>>;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    admin = await createPrimaryUser(t, { email: 'admin@care.test' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ admin: { email: 'admin@care.test' } });
 
   it('shows every new event at the next visit, and sends the page it kept while none comes', async () => {
     const alice = await createOnboardedUser(t);
@@ -89,25 +76,25 @@ describe('GET /api/audit-logs kept on one server', () => {
 
   it('shows the admin every account’s new event, and each filtered page its own', async () => {
     const alice = await createOnboardedUser(t);
-    const everyone = await auditPage(admin.device);
-    const filtered = await auditPage(admin.device, `?userId=${alice.user.id}`);
+    const everyone = await auditPage(t.admin.device);
+    const filtered = await auditPage(t.admin.device, `?userId=${alice.user.id}`);
     expect(filtered.every((entry) => entry.userId === alice.user.id)).toBe(true);
     // Each page is kept on its own: neither is sent for the other.
-    expect(await auditPage(admin.device)).toEqual(everyone);
-    expect(await auditPage(admin.device, `?userId=${alice.user.id}`)).toEqual(filtered);
+    expect(await auditPage(t.admin.device)).toEqual(everyone);
+    expect(await auditPage(t.admin.device, `?userId=${alice.user.id}`)).toEqual(filtered);
 
     const bob = await createOnboardedUser(t);
-    const withBob = await auditPage(admin.device);
+    const withBob = await auditPage(t.admin.device);
     expect(withBob[0]).toMatchObject({ eventType: 'onboarding_completed', userId: bob.user.id });
     // Bob's events are not Alice's: her page as the admin filtered it stands.
-    expect(await auditPage(admin.device, `?userId=${alice.user.id}`)).toEqual(filtered);
+    expect(await auditPage(t.admin.device, `?userId=${alice.user.id}`)).toEqual(filtered);
 
     await insertAuditRow(t.db, failedSignIn(alice.user));
-    expect((await auditPage(admin.device, `?userId=${alice.user.id}`))[0]).toMatchObject({
+    expect((await auditPage(t.admin.device, `?userId=${alice.user.id}`))[0]).toMatchObject({
       eventType: 'login_failed',
       userId: alice.user.id,
     });
-    expect((await auditPage(admin.device))[0]).toMatchObject({
+    expect((await auditPage(t.admin.device))[0]).toMatchObject({
       eventType: 'login_failed',
       userId: alice.user.id,
     });
@@ -115,15 +102,15 @@ describe('GET /api/audit-logs kept on one server', () => {
 
   it('never sends every account’s page to an admin who is no longer one', async () => {
     const alice = await createOnboardedUser(t);
-    const everyone = await auditPage(admin.device);
+    const everyone = await auditPage(t.admin.device);
     expect(everyone.some((entry) => entry.userId === alice.user.id)).toBe(true);
-    await t.db.update(users).set({ isAdmin: false }).where(eq(users.id, admin.user.id));
+    await t.db.update(users).set({ isAdmin: false }).where(eq(users.id, t.admin.user.id));
     try {
-      const own = await auditPage(admin.device);
+      const own = await auditPage(t.admin.device);
       expect(own.length).toBeGreaterThan(0);
-      expect(own.every((entry) => entry.userId === admin.user.id)).toBe(true);
+      expect(own.every((entry) => entry.userId === t.admin.user.id)).toBe(true);
     } finally {
-      await t.db.update(users).set({ isAdmin: true }).where(eq(users.id, admin.user.id));
+      await t.db.update(users).set({ isAdmin: true }).where(eq(users.id, t.admin.user.id));
     }
   });
 

@@ -1,27 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, users } from '../../src/server/db/schema';
 import {
-  buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
   createSessionFor,
   NEXT_OF_KIN,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { extractCode } from '../setup/smtp';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ mail: true });
 
 const CODE = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
 
@@ -65,7 +55,7 @@ describe('POST /api/recipients (the onboarding next-of-kin form)', () => {
     expect(JSON.stringify(row)).not.toContain(body.emergencyAccessCode);
     expect(JSON.stringify(row)).not.toContain(body.emergencyAccessCode.replaceAll('-', ''));
 
-    const mail = await smtp.waitFor((m) => m.to.includes('susan.hill@example.test'));
+    const mail = await t.smtp.waitFor((m) => m.to.includes('susan.hill@example.test'));
     expect(mail.subject).toBe('Margaret Hill has chosen you as their next of kin on Memento');
     expect(extractCode(mail, 16)).toBe(body.emergencyAccessCode);
     expect(mail.text).toContain('Emergency access');
@@ -187,9 +177,9 @@ describe('POST /api/break-glass-reset (with the emergency code)', () => {
     });
     expect(signIn.statusCode).toBe(200);
 
-    const ownerMail = await smtp.waitFor((m) => m.to.includes(owner.user.email));
+    const ownerMail = await t.smtp.waitFor((m) => m.to.includes(owner.user.email));
     expect(ownerMail.subject).toBe('Your Memento password was reset by your next of kin');
-    const fresh = await smtp.waitFor(
+    const fresh = await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
     );
@@ -346,7 +336,7 @@ describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)',
     });
     expect(res.statusCode).toBe(200);
     expect((await owner.device.get('/api/user')).statusCode).toBe(401);
-    await smtp.waitFor(
+    await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
     );

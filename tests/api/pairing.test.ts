@@ -1,14 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, mobilePairings, users } from '../../src/server/db/schema';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
+import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
 // Issue 13 item 5: a phone paired for 15 minutes may send videos into the owner's library, and
 // nothing else: it cannot list, read or delete, and every use is in the owner's log.
@@ -20,14 +14,7 @@ const ENDED = {
 const PART_BYTES = 64 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp({ uploadPartBytes: PART_BYTES });
-  await createPrimaryUser(t);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ uploadPartBytes: PART_BYTES, admin: true });
 
 async function paidOwner() {
   const owner = await createOnboardedUser(t);

@@ -1,19 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, oneTimeCodes, sessions, users } from '../../src/server/db/schema';
-import { createPrimaryUser, GOOD_PASSWORD, TestDevice, type TestApp } from '../setup/app';
-import { buildMailingTestApp } from '../setup/mail-app';
-import { extractCode, type TestSmtpServer } from '../setup/smtp';
+import { createPrimaryUser, GOOD_PASSWORD, TestDevice, useTestApp } from '../setup/app';
+import { extractCode } from '../setup/smtp';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ t, smtp, close } = await buildMailingTestApp({ APP_URL: 'http://localhost:5000' }));
-});
-afterAll(async () => {
-  await close();
-});
+const t = useTestApp({ mail: true, env: { APP_URL: 'http://localhost:5000' } });
 
 const NEW_PASSWORD = 'Bluebells-in-May-2027';
 
@@ -34,12 +25,12 @@ describe('POST /api/temporary-password-reset', () => {
     expect(known.res.json()).toEqual(unknown.res.json());
     expect(known.res.json().message).toContain('If an account uses that email address');
 
-    const mail = await smtp.waitFor((m) => m.to.includes(user.email));
+    const mail = await t.smtp.waitFor((m) => m.to.includes(user.email));
     expect(mail.subject).toBe('Your Memento password reset code');
     const code = extractCode(mail, 8);
     expect(mail.text).toContain(`http://localhost:5000/auth?view=reset_password#`);
     expect(mail.text).toContain(`code=${code}`);
-    expect(smtp.messages.some((m) => m.to.includes('nobody-here@example.test'))).toBe(false);
+    expect(t.smtp.messages.some((m) => m.to.includes('nobody-here@example.test'))).toBe(false);
 
     const [stored] = await t.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
     expect(stored?.codeHash).toMatch(/^\$argon2id\$/);
@@ -61,7 +52,7 @@ describe('POST /api/complete-temporary-reset', () => {
   it('sets the new password once, ends sessions, emails the owner and audits it', async () => {
     const owner = await createPrimaryUser(t);
     await requestCode(owner.user.email);
-    const code = extractCode(await smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
+    const code = extractCode(await t.smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
 
     const device = await TestDevice.create(t.app);
     const res = await device.post('/api/complete-temporary-reset', {
@@ -81,7 +72,7 @@ describe('POST /api/complete-temporary-reset', () => {
       deviceId: owner.device.deviceId,
     });
     expect(login.statusCode).toBe(200);
-    await smtp.waitFor(
+    await t.smtp.waitFor(
       (m) => m.to.includes(owner.user.email) && m.subject === 'Your Memento password was changed',
     );
 
@@ -106,7 +97,7 @@ describe('POST /api/complete-temporary-reset', () => {
   it('stops a guessing device after 5 wrong codes but keeps the owner’s code working', async () => {
     const owner = await createPrimaryUser(t);
     await requestCode(owner.user.email);
-    const code = extractCode(await smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
+    const code = extractCode(await t.smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
     const attempt = (device: TestDevice, resetToken: string) =>
       device.post('/api/complete-temporary-reset', {
         email: owner.user.email,
@@ -138,7 +129,7 @@ describe('POST /api/complete-temporary-reset', () => {
   it('refuses an expired code', async () => {
     const owner = await createPrimaryUser(t);
     await requestCode(owner.user.email);
-    const code = extractCode(await smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
+    const code = extractCode(await t.smtp.waitFor((m) => m.to.includes(owner.user.email)), 8);
     await t.db
       .update(oneTimeCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -260,7 +251,7 @@ describe('moving an account to a new device (D18)', () => {
     expect(request.statusCode).toBe(200);
     expect(request.json().maskedEmail).toMatch(/^m•+@example\.test$/);
 
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.user.email) && m.subject === 'Your Memento code to use a new device',
     );
@@ -286,7 +277,7 @@ describe('moving an account to a new device (D18)', () => {
       deviceId: owner.device.deviceId,
     });
     expect(oldDevice.json().code).toBe('NOT_PRIMARY_DEVICE');
-    await smtp.waitFor(
+    await t.smtp.waitFor(
       (m) =>
         m.to.includes(owner.user.email) &&
         m.subject === 'Your Memento account moved to a new device',
@@ -301,7 +292,7 @@ describe('moving an account to a new device (D18)', () => {
   it('a wrong password never sends a code', async () => {
     const owner = await createPrimaryUser(t);
     const tablet = await TestDevice.create(t.app);
-    const before = smtp.messages.length;
+    const before = t.smtp.messages.length;
     const res = await tablet.post('/api/device/move/request', {
       username: owner.user.username,
       password: 'Wrong-Password-1',
@@ -310,6 +301,6 @@ describe('moving an account to a new device (D18)', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('INVALID_CREDENTIALS');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(smtp.messages.length).toBe(before);
+    expect(t.smtp.messages.length).toBe(before);
   });
 });

@@ -1,29 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, sessions, users, videos } from '../../src/server/db/schema';
 import {
-  buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
   NEXT_OF_KIN,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { extractCode } from '../setup/smtp';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-  // D1: the first account is the admin; the users below are ordinary free accounts.
-  await createPrimaryUser(t, { email: 'admin@care.test' });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ mail: true, admin: { email: 'admin@care.test' } });
 
 const CODE = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
 let counter = 0;
@@ -179,7 +167,7 @@ describe('POST /api/recipients: the plan limits (D7, D9)', () => {
     expect(res.statusCode).toBe(201);
     const code = res.json().emergencyAccessCode;
     expect(code).toMatch(CODE);
-    const mail = await smtp.waitFor((m) => m.to.includes(tom.email));
+    const mail = await t.smtp.waitFor((m) => m.to.includes(tom.email));
     expect(mail.subject).toBe('Margaret Hill is recording video messages for you on Memento');
     expect(extractCode(mail, 16)).toBe(code);
     const [row] = await t.db.select().from(users).where(eq(users.id, res.json().id));
@@ -215,7 +203,7 @@ describe('POST /api/recipients/{id}/reshare-code (D6)', () => {
     expect(fresh).toMatchObject({ id: added.id, firstName: 'Tom', category: 'friend' });
     expect(fresh.emergencyAccessCode).toMatch(CODE);
     expect(fresh.emergencyAccessCode).not.toBe(added.emergencyAccessCode);
-    const mail = await smtp.waitFor(
+    const mail = await t.smtp.waitFor(
       (m) => m.to.includes(tom.email) && m.subject.startsWith('Your new access code'),
     );
     expect(extractCode(mail, 16)).toBe(fresh.emergencyAccessCode);
@@ -253,7 +241,7 @@ describe('POST /api/recipients/{id}/reshare-code (D6)', () => {
     const res = await alice.device.post(`/api/recipients/${alice.nextOfKin.id}/reshare-code`);
     expect(res.statusCode).toBe(200);
     expect(res.json().emergencyAccessCode).not.toBe(alice.nextOfKin.emergencyAccessCode);
-    await smtp.waitFor(
+    await t.smtp.waitFor(
       (m) =>
         m.to.includes(alice.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
     );

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oneTimeCodes } from '../../src/server/db/schema';
-import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
-import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
+import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
+import { extractCode } from '../setup/smtp';
 
 // Issue 14 item 6: a stranger asking for reset codes must neither suppress the mail silently nor
 // make the owner's code stop working; past the limit the answer says so with the real wait.
@@ -10,16 +10,7 @@ import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp
 const BEYOND_LIMIT =
   /^We have already sent several reset codes to this address in the last 15 minutes\. Each of them works for 30 minutes: please look for the newest one in your email, including the spam folder\. You can ask for another in (14|15) minutes\.$/;
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ mail: true });
 
 const request = async (email: string) =>
   (await TestDevice.create(t.app)).post('/api/temporary-password-reset', { email });
@@ -28,10 +19,12 @@ describe('password reset requests', () => {
   it('keeps every code mailed working, and says plainly when no more are sent', async () => {
     const { user } = await createPrimaryUser(t);
     expect((await request(user.email)).statusCode).toBe(200);
-    const first = extractCode(await smtp.waitFor((m) => m.to.includes(user.email)), 8);
+    const first = extractCode(await t.smtp.waitFor((m) => m.to.includes(user.email)), 8);
     expect((await request(user.email)).statusCode).toBe(200);
     expect((await request(user.email)).statusCode).toBe(200);
-    await smtp.waitFor(() => smtp.messages.filter((m) => m.to.includes(user.email)).length === 3);
+    await t.smtp.waitFor(
+      () => t.smtp.messages.filter((m) => m.to.includes(user.email)).length === 3,
+    );
 
     const fourth = await request(user.email);
     expect(fourth.statusCode).toBe(429);

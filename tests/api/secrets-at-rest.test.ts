@@ -39,20 +39,25 @@ afterAll(async () => {
   await smtp.close();
 });
 
+// The flow's steps are tests of their own, one after another on the one server; the last searches
+// the data directory for every code they saw.
 describe('secrets at rest', () => {
-  it('leaves no code from the safety flow anywhere under DATA_DIR, write-ahead log included', async () => {
-    const codes: string[] = [];
-    const mailTo = async (email: string, length: 16 | 8, after: number) => {
-      const mail = await smtp.waitFor(
-        (m) => m.to.includes(email) && smtp.messages.indexOf(m) >= after,
-        10_000,
-      );
-      const code = extractCode(mail, length);
-      codes.push(code);
-      return code;
-    };
+  const codes: string[] = [];
+  /** The code in the next mail to `email` after the `after`-th message, kept for the search. */
+  const mailTo = async (email: string, length: 16 | 8, after: number) => {
+    const mail = await smtp.waitFor(
+      (m) => m.to.includes(email) && smtp.messages.indexOf(m) >= after,
+      10_000,
+    );
+    const code = extractCode(mail, length);
+    codes.push(code);
+    return code;
+  };
+  let owner: HttpDevice;
+  let nextOfKinCode: string;
 
-    const owner = await HttpDevice.register(server.baseUrl);
+  it('the owner registers and names a next of kin, who is mailed their emergency code', async () => {
+    owner = await HttpDevice.register(server.baseUrl);
     const registered = await owner.post('/api/register', {
       firstName: 'Margaret',
       lastName: 'Hill',
@@ -67,7 +72,7 @@ describe('secrets at rest', () => {
     expect(registered.status).toBe(201);
 
     // The next of kin's emergency code: shown once, and mailed.
-    let mark = smtp.messages.length;
+    const mark = smtp.messages.length;
     const nextOfKin = await owner.post<{ emergencyAccessCode: string }>('/api/recipients', {
       firstName: 'Susan',
       lastName: 'Hill',
@@ -76,12 +81,14 @@ describe('secrets at rest', () => {
       relationship: 'Daughter',
       category: 'next_of_kin',
     });
-    codes.push(nextOfKin.body.emergencyAccessCode);
+    nextOfKinCode = nextOfKin.body.emergencyAccessCode;
+    codes.push(nextOfKinCode);
     await mailTo('susan@example.test', 16, mark);
     expect((await owner.post('/api/user/complete-onboarding')).status).toBe(200);
+  });
 
-    // A family recipient's access code, then a reissued one.
-    mark = smtp.messages.length;
+  it('a family recipient is given an access code, then a reissued one, and signs in with it', async () => {
+    let mark = smtp.messages.length;
     const family = await owner.post<{ id: number; emergencyAccessCode: string }>(
       '/api/recipients',
       {
@@ -100,7 +107,6 @@ describe('secrets at rest', () => {
     codes.push(reshared.body.emergencyAccessCode);
     const tomCode = await mailTo('tom@example.test', 16, mark);
 
-    // The recipient signs in with it.
     const tomPhone = await HttpDevice.register(server.baseUrl);
     const tomIn = await tomPhone.post('/api/login', {
       email: 'tom@example.test',
@@ -109,9 +115,10 @@ describe('secrets at rest', () => {
       deviceId: tomPhone.deviceId,
     });
     expect(tomIn.status).toBe(200);
+  });
 
-    // A password reset by emailed code.
-    mark = smtp.messages.length;
+  it('the password is reset by an emailed code', async () => {
+    const mark = smtp.messages.length;
     const stranger = await HttpDevice.register(server.baseUrl);
     await stranger.post('/api/temporary-password-reset', { email: 'margaret@example.test' });
     const resetCode = await mailTo('margaret@example.test', 8, mark);
@@ -121,18 +128,21 @@ describe('secrets at rest', () => {
       newPassword: NEW_PASSWORD,
     });
     expect(reset.status).toBe(200);
+  });
 
-    // Break-glass by the next of kin; the code is replaced and the new one mailed.
-    mark = smtp.messages.length;
+  it('the next of kin breaks the glass; the code is replaced and the new one mailed', async () => {
+    const mark = smtp.messages.length;
     const susan = await HttpDevice.register(server.baseUrl);
     const breakGlass = await susan.post('/api/break-glass-reset', {
       nextOfKinEmail: 'susan@example.test',
-      emergencyCode: nextOfKin.body.emergencyAccessCode,
+      emergencyCode: nextOfKinCode,
       newPassword: GOOD_PASSWORD,
     });
     expect(breakGlass.status).toBe(200);
     await mailTo('susan@example.test', 16, mark);
+  });
 
+  it('leaves no code from the safety flow anywhere under DATA_DIR, write-ahead log included', async () => {
     // Let the queue deliver and purge, then stop the server so every page reaches the disk.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await server.stop();

@@ -1,11 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRegistration,
-  buildTestApp,
-  createOnboardedUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
+import { describe, expect, it } from 'vitest';
+import { buildRegistration, createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
 // Issue 14 item 7: a name with a line break could show a fake 'Bcc: …' line in a mail's plain
 // text. Names and other one-line fields refuse line breaks and control characters, plainly.
@@ -19,13 +13,7 @@ const INJECTED = [
   'Ann\u0085',
 ];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('one-line fields', () => {
   it.each(INJECTED)('refuses %j as a first name at registration', async (firstName) => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailQueue } from '../../src/server/db/schema';
-import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../setup/app';
+import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 import { TcpProxy } from '../setup/tcp-proxy';
 
@@ -11,19 +11,20 @@ import { TcpProxy } from '../setup/tcp-proxy';
 
 let smtp: TestSmtpServer;
 let proxy: TcpProxy;
-let t: TestApp;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
   const port = Number(new URL(smtp.url).port);
   proxy = await TcpProxy.start({ host: '127.0.0.1', port });
-  t = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}?ignoreTLS=true` } });
 });
 afterAll(async () => {
-  await t.close();
   await proxy.close();
   await smtp.close();
 });
+// The app reaches the SMTP server through the proxy, so a test can take the server away.
+const t = useTestApp(() => ({
+  env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}?ignoreTLS=true` },
+}));
 
 async function waitUntil(check: () => Promise<boolean>) {
   const deadline = Date.now() + 15_000;

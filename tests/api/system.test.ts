@@ -3,19 +3,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
 import { FIRST_PAINT_SCRIPT_HASH } from '../../src/server/plugins/web-app';
 import { CONFIG_PLACEHOLDER } from '../../src/shared/domain/first-paint';
-import { buildTestApp, TestDevice, type TestApp } from '../setup/app';
+import { buildTestApp, TestDevice, useTestApp } from '../setup/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('GET /api/health', () => {
   it('checks the database, without a device header', async () => {

@@ -1,31 +1,20 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, oneTimeCodes, users } from '../../src/server/db/schema';
 import {
   createOnboardedUser,
   createPrimaryUser,
   GOOD_PASSWORD,
   TestDevice,
-  type TestApp,
+  useTestApp,
 } from '../setup/app';
-import { buildMailingTestApp } from '../setup/mail-app';
-import { extractCode, type TestSmtpServer } from '../setup/smtp';
+import { extractCode } from '../setup/smtp';
 
 // A stranger's wrong tries never keep the rightful person out (decision 025, revised): no
 // account-wide delay for 80-bit codes, a way past it for passwords and reset codes that only the
 // reader of the account's mail has, and the device-add code counted like every emailed code.
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-let close: () => Promise<void>;
-beforeAll(async () => {
-  ({ t, smtp, close } = await buildMailingTestApp());
-  // The installation's first account is its admin; the owners below are ordinary users.
-  await createPrimaryUser(t);
-});
-afterAll(async () => {
-  await close();
-});
+const t = useTestApp({ mail: true, admin: true });
 
 const WRONG_CODE = 'AAAA-BBBB-CCCC-DDDD';
 const NEW_PASSWORD = 'Bluebells-in-May-2027';
@@ -34,8 +23,8 @@ const WAIT_FOR_OTHERS =
 
 /** The newest mail to this address with this subject fragment, sent after `mark`. */
 async function mailAfter(mark: number, to: string, subject: string) {
-  return smtp.waitFor(
-    (m) => smtp.messages.indexOf(m) >= mark && m.to.includes(to) && m.subject.includes(subject),
+  return t.smtp.waitFor(
+    (m) => t.smtp.messages.indexOf(m) >= mark && m.to.includes(to) && m.subject.includes(subject),
   );
 }
 
@@ -125,7 +114,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     );
 
     // The way past: a reset code asked for on this phone works here without waiting.
-    const mark = smtp.messages.length;
+    const mark = t.smtp.messages.length;
     expect(
       (await phone.post('/api/temporary-password-reset', { email: owner.user.email })).statusCode,
     ).toBe(200);
@@ -151,7 +140,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     const denied = await signIn(phone, NEW_PASSWORD);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe('NOT_PRIMARY_DEVICE');
-    const moveMark = smtp.messages.length;
+    const moveMark = t.smtp.messages.length;
     expect((await phone.post('/api/device/move/request', credentials)).statusCode).toBe(200);
     const moveCode = extractCode(await mailAfter(moveMark, owner.user.email, 'code'), 8);
     const moved = await phone.post('/api/device/move/complete', { ...credentials, code: moveCode });
@@ -189,7 +178,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
         newPassword: NEW_PASSWORD,
       });
     const phone = await TestDevice.create(t.app);
-    const mark = smtp.messages.length;
+    const mark = t.smtp.messages.length;
     await phone.post('/api/temporary-password-reset', { email: user.email });
     const code = extractCode(await mailAfter(mark, user.email, 'password reset code'), 8);
 
@@ -217,7 +206,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
   it('gives a device at most 5 tries at a code it asked for itself', async () => {
     const { user } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app);
-    const mark = smtp.messages.length;
+    const mark = t.smtp.messages.length;
     await stranger.post('/api/temporary-password-reset', { email: user.email });
     const code = extractCode(await mailAfter(mark, user.email, 'password reset code'), 8);
     for (let i = 0; i < 5; i += 1) {

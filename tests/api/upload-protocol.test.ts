@@ -1,22 +1,15 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, devices, uploads, videos } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { findPlan } from '../../src/shared/domain/plans';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { PAIRING_MESSAGES } from '../../src/shared/schemas/pairing';
 import { MAX_VIDEO_BYTES } from '../../src/shared/schemas/videos';
+import { createSessionFor, setTier, TestDevice } from '../setup/app';
 import {
-  createPrimaryUser,
-  setTier,
-  createSessionFor,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
-import {
-  buildCloudApp,
   createPaidOwner,
   indexVideo,
   PART_BYTES,
@@ -24,6 +17,7 @@ import {
   partSums,
   sha256,
   type StorageMode,
+  useCloudApp,
 } from '../setup/cloud';
 
 // The upload protocol holds against its own users: a phone only ever makes new messages, every
@@ -39,16 +33,7 @@ type TSigned = {
 type TUploading = { uploadId: string; partCount: number; parts: TSigned[] };
 
 describe.each<StorageMode>(['file', 's3'])('the upload protocol in %s mode', (mode) => {
-  let t: TestApp;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ t, close } = await buildCloudApp(mode));
-    await createPrimaryUser(t);
-  });
-  afterAll(async () => {
-    await close();
-  });
+  const t = useCloudApp(mode);
 
   async function start(device: TestDevice, videoId: string, bytes: Buffer) {
     const res = await device.post('/api/uploads', {

@@ -9,6 +9,7 @@ import {
   createPrimaryUser,
   type TestApp,
   TestDevice,
+  useTestApp,
 } from '../setup/app';
 import { startS3Server, TEST_BUCKET } from '../setup/s3';
 
@@ -115,14 +116,7 @@ async function storedType(t: TestApp, videoId: string) {
 }
 
 describe('video types in file mode', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ uploadPartBytes: PART_BYTES });
-    await createPrimaryUser(t);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ uploadPartBytes: PART_BYTES, admin: true });
 
   it('refuses every type that is not a video on the list with a clear 400, storing nothing', async () => {
     const owner = await paidOwner(t);

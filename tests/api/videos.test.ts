@@ -1,21 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, videos } from '../../src/server/db/schema';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createPrimaryUser,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
+import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-  await createPrimaryUser(t, { email: 'admin@care.test' });
-});
-afterAll(() => t.close());
+const t = useTestApp({ admin: { email: 'admin@care.test' } });
 
 const videoBody = (recipientId: number, overrides: Record<string, unknown> = {}) => ({
   id: randomUUID(),

@@ -4,15 +4,27 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type Limits } from '../../src/server/app';
+import { buildApp } from '../../src/server/app';
+import type { Limits } from '../../src/server/plugins/rate-limit';
 import { parseConfig, type TConfig } from '../../src/server/config';
 import { createPostgresDatabase, type Database, type Db } from '../../src/server/db/client';
 import type { TUser } from '../../src/shared/schemas/auth';
 import { sessions, users } from '../../src/server/db/schema';
 import { randomToken, sha256 } from '../../src/server/lib/crypto';
 import { createServerTestDatabase, createTestDatabase, LOCAL_POSTGRES_URL } from './database';
+import { startSmtpServer, type TestSmtpServer } from './smtp';
 
 export const TEST_APP_URL = 'http://localhost:5000';
+
+/** A clock a test moves forward instead of waiting. */
+export class TestClock {
+  private offsetMs = 0;
+  now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): Date {
+    this.offsetMs += ms;
+    return this.now();
+  }
+}
 export const GOOD_PASSWORD = 'Tulips&Tea-2026';
 
 export interface TestApp {
@@ -33,6 +45,10 @@ export async function buildTestApp(
     uploadPartBytes?: number;
     /** Where the app's log lines go (with LOG_LEVEL in `env`). */
     logStream?: { write(line: string): void };
+    /** The app's clock for time-dependent rules; a test moves it forward. */
+    clock?: { now(): Date };
+    /** Whether the job schedule polls by itself; tests usually run jobs with their own clock. */
+    startSchedule?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database: Database = options.database ?? (await createTestDatabase());
@@ -51,6 +67,8 @@ export async function buildTestApp(
     ...(options.webDir ? { webDir: options.webDir } : {}),
     ...(options.uploadPartBytes ? { uploadPartBytes: options.uploadPartBytes } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    startSchedule: options.startSchedule ?? false,
   });
   await app.ready();
   return {
@@ -75,6 +93,80 @@ export async function withTestApp<T>(
   } finally {
     await testApp.close();
   }
+}
+
+export type TestAppOptions = NonNullable<Parameters<typeof buildTestApp>[0]>;
+
+export interface UseTestAppOptions extends TestAppOptions {
+  /** A real SMTP server of the app's own, started first; the app sends its mail there. */
+  mail?: boolean;
+  /**
+   * The installation's admin registers first (its first account is the admin), so the accounts
+   * the tests make are ordinary; `true` for the default admin, or the admin's own fields.
+   */
+  admin?: true | Parameters<typeof createPrimaryUser>[1];
+}
+
+/** The app a file's (or a `describe`'s) tests share, with what `useTestApp` was asked for. */
+export interface SharedTestApp extends TestApp {
+  /** The SMTP server the app sends to (with `mail`). */
+  readonly smtp: TestSmtpServer;
+  /** The installation's admin, signed in on their primary device (with `admin`). */
+  readonly admin: Awaited<ReturnType<typeof createPrimaryUser>>;
+}
+
+/**
+ * For the tests of a file or of one `describe`: the real app on a fresh database of its own, built
+ * before the first test and closed (with its SMTP server) after the last. The options may be a
+ * function, called in `beforeAll`, for settings that exist only once the test's other servers
+ * have started. Read the members inside tests and hooks: they exist once `beforeAll` has run.
+ */
+export function useTestApp(
+  options: UseTestAppOptions | (() => UseTestAppOptions | Promise<UseTestAppOptions>) = {},
+): SharedTestApp {
+  let built: TestApp | undefined;
+  let smtp: TestSmtpServer | undefined;
+  let admin: SharedTestApp['admin'] | undefined;
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useTestApp: ${what} exists only after beforeAll`);
+    return value;
+  };
+  beforeAll(async () => {
+    const {
+      mail,
+      admin: adminFields,
+      ...appOptions
+    } = typeof options === 'function' ? await options() : options;
+    if (mail) smtp = await startSmtpServer();
+    built = await buildTestApp({
+      ...appOptions,
+      env: { ...(smtp ? { SMTP_URL: smtp.url } : {}), ...appOptions.env },
+    });
+    if (adminFields)
+      admin = await createPrimaryUser(built, adminFields === true ? {} : adminFields);
+  });
+  afterAll(async () => {
+    await built?.close();
+    await smtp?.close();
+  });
+  return {
+    get app() {
+      return ready(built, 'the app').app;
+    },
+    get db() {
+      return ready(built, 'the app').db;
+    },
+    get config() {
+      return ready(built, 'the app').config;
+    },
+    close: () => ready(built, 'the app').close(),
+    get smtp() {
+      return ready(smtp, 'the SMTP server (mail: true)');
+    },
+    get admin() {
+      return ready(admin, 'the admin (admin: true)');
+    },
+  };
 }
 
 /**

@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import { buildTestApp, createOnboardedUser, setTier, type TestApp, type TestDevice } from './app';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  createOnboardedUser,
+  setTier,
+  useTestApp,
+  type SharedTestApp,
+  type TestApp,
+  type TestDevice,
+} from './app';
 import { startS3Server } from './s3';
 
 // What the cloud library's tests share: the app in either storage mode, paid owners, indexed
@@ -26,20 +33,20 @@ export const partSums = (bytes: Buffer, partNumbers: readonly number[]) =>
 export const withSums = (bytes: Buffer, parts: Array<{ partNumber: number; etag: string }>) =>
   parts.map((part) => ({ ...part, sha256: sha256(partOf(bytes, part.partNumber)) }));
 
-/** The app with files under DATA_DIR, or with a fresh s3rver of its own; close() stops both. */
-export async function buildCloudApp(
-  mode: StorageMode,
-): Promise<{ t: TestApp; s3: TestS3 | undefined; close(): Promise<void> }> {
-  const s3 = mode === 's3' ? await startS3Server() : undefined;
-  const t = await buildTestApp({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES });
-  return {
-    t,
-    s3,
-    async close() {
-      await t.close();
-      await s3?.close();
-    },
-  };
+/**
+ * For the tests of one `describe`: the app with files under DATA_DIR, or with a fresh s3rver of
+ * its own, and the installation's admin registered first, so the owners the tests make are
+ * ordinary. Closed (the store after the app) after the tests.
+ */
+export function useCloudApp(mode: StorageMode): SharedTestApp {
+  let s3: TestS3 | undefined;
+  beforeAll(async () => {
+    if (mode === 's3') s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.close();
+  });
+  return useTestApp(() => ({ env: s3?.env ?? {}, uploadPartBytes: PART_BYTES, admin: true }));
 }
 
 /** A premium owner with a next of kin, signed in on their primary device. */
