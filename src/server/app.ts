@@ -1,23 +1,18 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../shared/domain/errors';
 import { UPLOAD_PART_BYTES } from '../shared/schemas/cloud';
 import type { TConfig } from './config';
-import { openDatabase, type Database, type Db } from './db/client';
+import { openDatabase, type Database } from './db/client';
 import { serializeError } from './db/database-errors';
-import { AppError } from './errors';
 import { loadSessionSecret } from './lib/secrets';
 import { SecretBox } from './lib/secret-box';
 import { UrlSigner } from './lib/url-signer';
-import { createRateLimitStore } from './lib/rate-limit-store';
-import type { Redis } from 'ioredis';
 import { connectRedis } from './lib/redis';
 import { DiskSpace } from './lib/disk-space';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -29,7 +24,6 @@ import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { runCloudRetention } from './modules/cloud/retention.service';
 import { runOrphanSweep, type TOrphanSweepResult } from './modules/cloud/orphan-sweep.service';
-import type { VideoStore } from './modules/cloud/video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -46,6 +40,9 @@ import { externalSignInRoutes } from './modules/external-sign-in/external-sign-i
 import { deleteExpiredFlows } from './modules/external-sign-in/external-sign-in.repository';
 import { ExternalProviders } from './modules/external-sign-in/providers';
 import { systemRoutes } from './modules/system/system.routes';
+import { JobSchedule } from './modules/jobs/job-schedule';
+import { legacyRoutes } from './modules/legacy/legacy.routes';
+import { runLegacyWork } from './modules/legacy/legacy.service';
 import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -53,6 +50,8 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerRequestContext } from './plugins/request-context';
 import { FIRST_PAINT_SCRIPT_HASH, registerWebApp } from './plugins/web-app';
 import { toPublicConfig } from './modules/system/public-config';
+import type { AppDeps } from './deps';
+import { DEFAULT_LIMITS, registerRateLimit, type Limits } from './plugins/rate-limit';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,54 +62,11 @@ declare module 'fastify' {
       /** Billing: ends plans whose grace or cancelled period is over (decision 056). */
       endRunOutPlans(now: Date): Promise<number>;
       sweepOrphanedObjects(now: Date): Promise<TOrphanSweepResult>;
+      runLegacyWork(now: Date): ReturnType<typeof runLegacyWork>;
+      /** Every scheduled job that is due at `now` and held by no other server; their names. */
+      runDue(now: Date): Promise<string[]>;
     };
   }
-}
-
-interface RateLimit {
-  max: number;
-  timeWindow: number;
-}
-
-/**
- * Per-IP limits. Generous, because a care home puts dozens of residents behind one address;
- * the per-account limits in the audit module do the real protecting (DESIGN.md §7).
- */
-export const DEFAULT_LIMITS = {
-  deviceRegistration: { max: 200, timeWindow: 3600_000 },
-  registration: { max: 30, timeWindow: 3600_000 },
-  login: { max: 100, timeWindow: 15 * 60_000 },
-  deviceReset: { max: 30, timeWindow: 15 * 60_000 },
-  emergency: { max: 60, timeWindow: 15 * 60_000 },
-  passwordReset: { max: 60, timeWindow: 15 * 60_000 },
-  secondFactor: { max: 30, timeWindow: 15 * 60_000 },
-  adminMail: { max: 30, timeWindow: 15 * 60_000 },
-  emailConfirm: { max: 30, timeWindow: 15 * 60_000 },
-  // Stripe sends from a few addresses, in bursts when a plan changes.
-  billingWebhook: { max: 300, timeWindow: 60_000 },
-} satisfies Record<string, RateLimit>;
-
-export type Limits = typeof DEFAULT_LIMITS;
-
-export interface AppDeps {
-  db: Db;
-  config: TConfig;
-  limits: Limits;
-  mail: MailQueue;
-  secretBox: SecretBox;
-  urlSigner: UrlSigner;
-  videoStore: VideoStore;
-  /** Shared rate-limit state (REDIS_URL); null runs everything in this process. */
-  redis: Redis | null;
-  /** The size of upload parts (tests use smaller ones). */
-  uploadPartBytes: number;
-  /** The external sign-in providers this installation has set up (issue 16). */
-  externalProviders: ExternalProviders;
-  log: FastifyBaseLogger;
-  /** Whether DATA_DIR (or PostgreSQL's disk, by a write it refused) is full just now. */
-  diskSpace: DiskSpace;
-  /** Stripe, when billing is configured (decision 056); null leaves plans to admins. */
-  payments: PaymentProvider | null;
 }
 
 export interface BuildAppOptions {
@@ -122,11 +78,16 @@ export interface BuildAppOptions {
   uploadPartBytes?: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /** What time it is for requests that depend on it (tests move it forward). */
+  clock?: { now(): Date };
+  /** Whether the job schedule polls by itself (tests run it with their own clock). */
+  startSchedule?: boolean;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-const SESSION_CLEANUP_INTERVAL_MS = 3600_000;
-const RETENTION_INTERVAL_MS = 3600_000;
+const HOUR_MS = 3600_000;
+/** Legacy release: reminders and releases are due to the minute, so they are checked often. */
+const LEGACY_CHECK_MS = 5 * 60_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -198,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     diskSpace,
     payments: await PaymentProvider.create(config),
+    clock: options.clock ?? { now: () => new Date() },
   };
   const isHttps = config.APP_URL.startsWith('https:');
   // S3 mode: the browser sends parts to the store and plays presigned URLs from it.
@@ -227,11 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie, { secret: sessionSecret });
-  await app.register(fastifyRateLimit, {
-    global: false,
-    store: createRateLimitStore({ redis, log: app.log }),
-    errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
-  });
+  await registerRateLimit(app, { redis, log: app.log });
 
   registerRequestContext(app, { db: database.db, config, allowedOrigins });
 
@@ -251,53 +209,57 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(auditRoutes);
   await app.register(adminRoutes(deps));
   await app.register(billingRoutes(deps));
+  await app.register(legacyRoutes(deps));
   await registerWebApp(app, {
     webDir: options.webDir,
     publicConfig: toPublicConfig(config, deps.externalProviders.list()),
   });
 
-  const cleanup = setInterval(() => {
-    Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]).catch(
-      (error) => app.log.warn({ err: error }, 'session cleanup failed'),
-    );
-  }, SESSION_CLEANUP_INTERVAL_MS);
-  cleanup.unref();
-
-  // Scheduled work (DESIGN.md §3): the mail queue's pattern — due work is read from the
-  // database and claimed with SKIP LOCKED, so it runs once across app servers and catches up
-  // after downtime. The clock is the argument (tests pass their own).
-  const runRetention = () =>
-    runCloudRetention(deps, new Date()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'cloud retention run failed'),
-    );
+  // Timed work runs from one schedule kept in the database (modules/jobs): each job on one
+  // server at a time, and whatever fell due while every server was down runs once on the next
+  // start. The clock is the argument, so tests run a job at any time they choose.
+  const schedule = new JobSchedule(database.db, app.log);
+  schedule.add({
+    name: 'sessions.cleanup',
+    everyMs: HOUR_MS,
+    run: () => Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]),
+  });
+  schedule.add({
+    name: 'cloud.retention',
+    everyMs: HOUR_MS,
+    run: (now) => runCloudRetention(deps, now),
+  });
+  // The sweep itself asks whether a day has passed since the last one on any server.
+  schedule.add({
+    name: 'cloud.orphan-sweep',
+    everyMs: HOUR_MS,
+    run: (now) => runOrphanSweep(deps, now),
+  });
+  schedule.add({
+    name: 'billing.run-out-plans',
+    everyMs: HOUR_MS,
+    run: (now) => endRunOutPlans(deps, now),
+  });
+  schedule.add({
+    name: 'legacy',
+    everyMs: LEGACY_CHECK_MS,
+    run: (now) => runLegacyWork(deps, now),
+  });
   app.decorate('jobs', {
     runCloudRetention: (now: Date) => runCloudRetention(deps, now),
     deliverMail: () => mail.deliverDue(),
     endRunOutPlans: (now: Date) => endRunOutPlans(deps, now),
     sweepOrphanedObjects: (now: Date) => runOrphanSweep(deps, now),
+    runLegacyWork: (now: Date) => runLegacyWork(deps, now),
+    runDue: (now: Date) => schedule.runDue(now),
   });
-  // The orphan sweep asks hourly whether a day has passed since the last one on any server.
-  const runSweep = () =>
-    runOrphanSweep(deps, new Date()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'orphan sweep failed'),
-    );
-  const endPlans = () =>
-    endRunOutPlans(deps, new Date()).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'billing check failed'),
-    );
-  const retention = setInterval(() => {
-    void endPlans();
-    void runRetention();
-    void runSweep();
-  }, RETENTION_INTERVAL_MS);
-  retention.unref();
 
   // Events from before migration 0010 get their words after the start (decision 041).
   const closing = new AbortController();
   let wording: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
     mail.start();
-    void runRetention();
+    if (options.startSchedule !== false) schedule.start();
     wording = wordEarlierAuditEntries(database.db, { signal: closing.signal })
       .then((count) => count > 0 && app.log.info({ count }, 'earlier audit events worded'))
       .catch((error: unknown) => app.log.warn({ err: error }, 'wording audit events failed'));
@@ -305,8 +267,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     closing.abort();
     await wording;
-    clearInterval(cleanup);
-    clearInterval(retention);
+    await schedule.stop();
     redis?.disconnect();
     await mail.stop();
     if (!options.database) await database.close();

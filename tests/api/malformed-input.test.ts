@@ -7,7 +7,7 @@ import { URI, type TOTP } from 'otpauth';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type Limits } from '../../src/server/app';
+import { DEFAULT_LIMITS, type Limits } from '../../src/server/plugins/rate-limit';
 import { users } from '../../src/server/db/schema';
 import { SINGLE_LINE_MESSAGE } from '../../src/shared/schemas/common';
 import {

@@ -4,7 +4,7 @@ import {
   type TAdminDevicesPage,
   type TAdminDevicesQuery,
 } from '../../../shared/schemas/admin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findDeviceById, insertDeviceReset, unbindDevice } from '../devices/devices.repository';
@@ -17,8 +17,11 @@ import {
 } from './admin.repository';
 import { toAdminDevice } from './admin.presenter';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+
 export async function listDevices(
-  deps: AppDeps,
+  deps: Deps,
   query: TAdminDevicesQuery,
 ): Promise<TAdminDevicesPage> {
   const page = await listDeviceAssociationsPage(deps.db, {
@@ -44,7 +47,7 @@ export async function listDevices(
  * in there is signed out, a reset-device record and audit rows are written, the owner is told.
  */
 export async function removeDeviceAssociation(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { admin: SessionUser; deviceId: string },
 ): Promise<{ message: string }> {

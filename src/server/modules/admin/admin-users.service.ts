@@ -11,7 +11,7 @@ import {
   type TDeleteUsersResult,
   type TOverrideTierBody,
 } from '../../../shared/schemas/admin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { hashSecret } from '../../lib/crypto';
@@ -43,6 +43,12 @@ import {
 import { toAdminUser } from './admin.presenter';
 import { clearSecondFactor } from './second-factor.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<
+  AppDeps,
+  'config' | 'db' | 'log' | 'mail' | 'payments' | 'uploadPartBytes' | 'videoStore'
+>;
+
 /** Serialises changes to who is an admin, so two requests cannot remove the last one together. */
 const ADMIN_SET_LOCK = 7302;
 
@@ -66,7 +72,7 @@ function auditByAdmin(
   });
 }
 
-export async function listUsers(deps: AppDeps, query: TAdminUsersQuery): Promise<TAdminUsersPage> {
+export async function listUsers(deps: Deps, query: TAdminUsersQuery): Promise<TAdminUsersPage> {
   const page = await listUsersPage(deps.db, {
     limit: query.limit,
     afterId: query.after,
@@ -79,7 +85,7 @@ export async function listUsers(deps: AppDeps, query: TAdminUsersQuery): Promise
   };
 }
 
-export function listPrimaryAccounts(deps: AppDeps): Promise<TAdminPrimaryUser[]> {
+export function listPrimaryAccounts(deps: Deps): Promise<TAdminPrimaryUser[]> {
   return listPrimaryUsers(deps.db);
 }
 
@@ -89,7 +95,7 @@ async function findTarget(db: DbOrTx, userId: number): Promise<UserRow> {
   return user;
 }
 
-async function presentOne(deps: AppDeps, userId: number): Promise<TAdminUser> {
+async function presentOne(deps: Deps, userId: number): Promise<TAdminUser> {
   const user = await findTarget(deps.db, userId);
   const recipients = await findRecipientsOfMany(deps.db, [userId]);
   return toAdminUser(user, recipients.length);
@@ -97,7 +103,7 @@ async function presentOne(deps: AppDeps, userId: number): Promise<TAdminUser> {
 
 /** Tier and VIP, with who, when and why (SPEC §6); who comes from the session, never the body. */
 export async function overrideTier(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: {
     admin: SessionUser;
@@ -147,7 +153,7 @@ export async function overrideTier(
  * email); up is at once. VIP is its own switch and, while on, still holds the plan.
  */
 export async function returnToBilling(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { admin: SessionUser; userId: number },
 ): Promise<TAdminUser> {
@@ -191,7 +197,7 @@ export async function returnToBilling(
  * Their sessions end, they are emailed, and it is in their log.
  */
 export async function resetUserPassword(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { admin: SessionUser; userId: number; newPassword: string; reason: string },
 ): Promise<{ message: string }> {
@@ -228,7 +234,7 @@ export async function resetUserPassword(
 
 /** D1: admins grant and revoke admin for others; the last admin always stays. */
 export async function setAdmin(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { admin: SessionUser; userId: number; isAdmin: boolean },
 ): Promise<TAdminUser> {
@@ -272,7 +278,7 @@ function describeDependents(owner: SessionUser, recipients: UserRow[]): string {
  * that went are deleted once it commits.
  */
 export async function deleteUsers(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { admin: SessionUser; ids: number[]; includeRecipients: boolean },
 ): Promise<TDeleteUsersResult> {

@@ -12,7 +12,7 @@ import {
   ZSetAdminBody,
   ZUserIdParams,
 } from '../../../shared/schemas/admin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { getRequestContext } from '../../plugins/request-context';
 import { getAdminSession, requireAdmin, requireVerifiedAdmin } from './admin-access';
 import { listDevices, removeDeviceAssociation } from './admin-devices.service';

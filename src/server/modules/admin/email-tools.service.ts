@@ -5,7 +5,7 @@ import type {
   TTestEmailResult,
   TVerifyEmailResult,
 } from '../../../shared/schemas/admin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -18,12 +18,15 @@ import {
   markEmailVerified,
 } from './admin.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+
 const VERIFICATION_LIFETIME_MS = 24 * 3600_000;
 const RECENT_VERIFICATIONS = 20;
 const LINK_INVALID =
   'This confirmation link is not right or has expired. Please ask for a new one.';
 
-function whereMailWent(deps: AppDeps, email: string): string {
+function whereMailWent(deps: Deps, email: string): string {
   const { isSandbox, destination } = deps.mail.settings;
   return isSandbox
     ? `Sandbox mode: the message to ${email} was written to the outbox folder ${destination}.`
@@ -31,7 +34,7 @@ function whereMailWent(deps: AppDeps, email: string): string {
 }
 
 /** The admin's tools report real delivery errors, so they send now instead of queueing. */
-async function sendOrExplain(deps: AppDeps, mail: Parameters<AppDeps['mail']['sendNow']>[0]) {
+async function sendOrExplain(deps: Deps, mail: Parameters<AppDeps['mail']['sendNow']>[0]) {
   try {
     await deps.mail.sendNow(mail);
   } catch (error) {
@@ -43,7 +46,7 @@ async function sendOrExplain(deps: AppDeps, mail: Parameters<AppDeps['mail']['se
   }
 }
 
-export async function getEmailSettings(deps: AppDeps): Promise<TEmailSettings> {
+export async function getEmailSettings(deps: Deps): Promise<TEmailSettings> {
   const { isSandbox, destination, from } = deps.mail.settings;
   const verifications = await listRecentEmailVerifications(deps.db, RECENT_VERIFICATIONS);
   return {
@@ -60,7 +63,7 @@ export async function getEmailSettings(deps: AppDeps): Promise<TEmailSettings> {
 
 /** Sends a link; opening it marks the address verified. The token is in the URL fragment. */
 export async function sendVerificationEmail(
-  deps: AppDeps,
+  deps: Deps,
   input: { admin: SessionUser; email: string },
 ): Promise<TVerifyEmailResult> {
   const token = randomToken();
@@ -75,7 +78,7 @@ export async function sendVerificationEmail(
   return { success: true, message: whereMailWent(deps, input.email) };
 }
 
-export async function confirmEmail(deps: AppDeps, token: string): Promise<TConfirmEmailResult> {
+export async function confirmEmail(deps: Deps, token: string): Promise<TConfirmEmailResult> {
   const row = await findEmailVerificationByToken(deps.db, sha256(token));
   if (!row || (!row.verifiedAt && row.expiresAt.getTime() < Date.now())) {
     throw new AppError('INVALID_CODE', LINK_INVALID);
@@ -84,7 +87,7 @@ export async function confirmEmail(deps: AppDeps, token: string): Promise<TConfi
   return { email: row.email, message: `Thank you. ${row.email} is confirmed.` };
 }
 
-export async function sendTestEmail(deps: AppDeps, email: string): Promise<TTestEmailResult> {
+export async function sendTestEmail(deps: Deps, email: string): Promise<TTestEmailResult> {
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   await sendOrExplain(deps, testMail({ to: email, code }));
   return { success: true, code, message: whereMailWent(deps, email) };

@@ -5,7 +5,7 @@ import {
   type TSecondFactorEnrolment,
   type TSecondFactorStatus,
 } from '../../../shared/schemas/admin';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { sha256 } from '../../lib/crypto';
@@ -30,6 +30,9 @@ import {
   useRecoveryCode,
 } from './second-factor.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'db' | 'secretBox'>;
+
 const RECOVERY_CODE_COUNT = 10;
 
 export interface AdminSession {
@@ -40,7 +43,7 @@ export interface AdminSession {
 }
 
 export async function getSecondFactorStatus(
-  deps: AppDeps,
+  deps: Deps,
   session: AdminSession,
 ): Promise<TSecondFactorStatus> {
   return {
@@ -52,7 +55,7 @@ export async function getSecondFactorStatus(
 
 /** A fresh secret for the authenticator app; kept encrypted and pending until confirmed. */
 export async function startEnrolment(
-  deps: AppDeps,
+  deps: Deps,
   admin: SessionUser,
 ): Promise<TSecondFactorEnrolment> {
   if (admin.twoFactorEnrolledAt) {
@@ -70,7 +73,7 @@ export async function startEnrolment(
   return { secret, otpauthUri, qrCodeDataUrl };
 }
 
-function assertNotThrottled(deps: AppDeps, session: AdminSession) {
+function assertNotThrottled(deps: Deps, session: AdminSession) {
   return assertAccountNotThrottled(deps.db, {
     eventType: 'admin_2fa_verified',
     userId: session.admin.id,
@@ -80,7 +83,7 @@ function assertNotThrottled(deps: AppDeps, session: AdminSession) {
 }
 
 async function refuseCode(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   admin: SessionUser,
   reason: string,
@@ -98,13 +101,13 @@ async function refuseCode(
 }
 
 /** The stored (sealed) authenticator secret: a request's user does not carry it. */
-async function findTwoFactorSecret(deps: AppDeps, adminId: number): Promise<string | null> {
+async function findTwoFactorSecret(deps: Deps, adminId: number): Promise<string | null> {
   return (await findUserById(deps.db, adminId))?.twoFactorSecret ?? null;
 }
 
 /** `secret` is the stored one, read by the caller (once per check). */
 async function acceptTotp(
-  deps: AppDeps,
+  deps: Deps,
   admin: SessionUser,
   secret: string | null,
   code: string,
@@ -116,7 +119,7 @@ async function acceptTotp(
 
 /** One code from the app confirms the secret; ten recovery codes are made and shown once. */
 export async function confirmEnrolment(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   session: AdminSession,
   code: string,
@@ -162,7 +165,7 @@ export async function confirmEnrolment(
 
 /** Each admin session checks a TOTP code or a recovery code once (D26); each code works once. */
 export async function verifySecondFactor(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   session: AdminSession,
   code: string,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZLoginBody, ZRegisterBody, type TSessionCheck } from '../../../shared/schemas/auth';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import {
   clearSessionCookie,
@@ -11,6 +11,7 @@ import {
   setSessionCookie,
 } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
+import { findPendingRelease } from '../legacy/legacy.service';
 import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { login, logout, register } from './auth.service';
 
@@ -91,9 +92,15 @@ export const authRoutes =
       return { ok: true };
     });
 
-    app.get('/api/user', async (request) =>
-      toUserResponse(requireUser(request), requireDevice(request)),
-    );
+    app.get('/api/user', async (request) => {
+      const user = requireUser(request);
+      const answer = toUserResponse(user, requireDevice(request));
+      // Shown on every signed-in screen of the owner while it waits (one indexed read).
+      if (user.category === 'primary') {
+        answer.legacyRelease = await findPendingRelease(deps.db, user.id);
+      }
+      return answer;
+    });
 
     app.get('/api/session-check', async (request): Promise<TSessionCheck> => ({
       authenticated: request.user !== null,

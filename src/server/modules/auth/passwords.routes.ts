@@ -6,7 +6,7 @@ import {
   ZForgotPasswordBody,
   ZSetupPasswordBody,
 } from '../../../shared/schemas/safety-net';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireDevice, requireUser } from '../../plugins/request-context';
 import {

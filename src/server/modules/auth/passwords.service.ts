@@ -1,6 +1,6 @@
 import { ONE_TIME_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
@@ -29,6 +29,9 @@ import {
 } from './one-time-codes.repository';
 import { deleteOtherSessionsOfUser, deleteSessionsOfUser } from './sessions.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+
 export const ONE_TIME_CODE_LIFETIME_MS = 30 * 60_000;
 export const ONE_TIME_CODE_MAX_TRIES = 5;
 
@@ -39,7 +42,7 @@ export const ONE_TIME_CODE_MAX_TRIES = 5;
  * accounts); a new code never retires one already mailed (issue 14 item 6).
  */
 export async function requestPasswordReset(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   email: string,
 ): Promise<{ message: string }> {
@@ -90,7 +93,7 @@ export async function requestPasswordReset(
 }
 
 export async function completePasswordReset(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
@@ -177,7 +180,7 @@ export async function completePasswordReset(
 
 /** The dashboard dialog: the current password proves it is the owner; other sessions end. */
 export async function changePassword(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext & { deviceId: string },
   input: { user: SessionUser; sessionIdHash: string; currentPassword: string; newPassword: string },
 ): Promise<{ message: string }> {
@@ -229,7 +232,7 @@ export async function changePassword(
 
 /** D13: an account whose password was not chosen by its owner chooses one now. */
 export async function setupPassword(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { user: SessionUser; password: string },
 ): Promise<{ message: string }> {

@@ -6,7 +6,7 @@ import {
   type TBillingRedirect,
   type TBillingStatus,
 } from '../../../shared/schemas/billing';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import type { SessionUser } from '../users/users.repository';

@@ -7,7 +7,7 @@ import {
   type TPaidTier,
 } from '../../../shared/domain/plans';
 import { BILLING_MESSAGES, type TBillingStatus } from '../../../shared/schemas/billing';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -37,6 +37,9 @@ import {
   type TProviderEvent,
   type TProviderSubscription,
 } from './payment-provider';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'payments' | 'videoStore'>;
 
 /** Who changed a plan, as the owner's log says it. */
 const STRIPE_ACTOR = 'Stripe (payments)';
@@ -68,7 +71,7 @@ async function requireAccount(db: DbOrTx, userId: number): Promise<UserRow> {
 }
 
 /** A Stripe call that failed: the person is told plainly, the log keeps the reason. */
-async function callProvider<T>(deps: AppDeps, what: string, call: () => Promise<T>): Promise<T> {
+async function callProvider<T>(deps: Deps, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -78,7 +81,7 @@ async function callProvider<T>(deps: AppDeps, what: string, call: () => Promise<
 }
 
 export async function getBillingStatus(
-  deps: AppDeps,
+  deps: Deps,
   provider: PaymentProvider | null,
   userId: number,
 ): Promise<TBillingStatus> {
@@ -87,7 +90,7 @@ export async function getBillingStatus(
 
 /** The Stripe customer for this account, made once and kept. */
 async function customerFor(
-  deps: AppDeps,
+  deps: Deps,
   provider: PaymentProvider,
   account: UserRow,
 ): Promise<string> {
@@ -111,7 +114,7 @@ async function customerFor(
 
 /** POST /api/billing/checkout: Stripe's hosted Checkout for one plan, the trial where offered. */
 export async function startCheckout(
-  deps: AppDeps,
+  deps: Deps,
   provider: PaymentProvider | null,
   input: { userId: number; tier: TPaidTier },
 ): Promise<{ url: string }> {
@@ -137,7 +140,7 @@ export async function startCheckout(
 
 /** POST /api/billing/portal: Stripe's customer portal (plan, card, invoices, cancelling). */
 export async function openPortal(
-  deps: AppDeps,
+  deps: Deps,
   provider: PaymentProvider | null,
   userId: number,
 ): Promise<{ url: string }> {
@@ -180,7 +183,7 @@ interface TChange {
  * takes, the audit row and the emails. Called in the transaction that holds the account's lock.
  */
 async function applyChange(
-  deps: AppDeps,
+  deps: Deps,
   tx: DbOrTx,
   context: RequestContext,
   change: TChange,
@@ -299,7 +302,7 @@ async function applyChange(
 
 /** The account an event is for: its Stripe customer, else the account the checkout named. */
 async function findAccountId(
-  deps: AppDeps,
+  deps: Deps,
   event: TProviderEvent,
   subscription: TProviderSubscription | null,
 ): Promise<number | null> {
@@ -334,7 +337,7 @@ function follows(account: UserRow, subscription: TProviderSubscription): boolean
  * and a read older than the one already applied is left (decision 056).
  */
 export async function receiveWebhook(
-  deps: AppDeps,
+  deps: Deps,
   provider: PaymentProvider | null,
   context: RequestContext,
   input: { payload: Buffer; signature: string | undefined },
@@ -415,7 +418,7 @@ export async function receiveWebhook(
  * event never comes. A plan ended for want of payment is also cancelled at Stripe, so the card
  * is not charged for a plan the account no longer has. Answers how many accounts it ended.
  */
-export async function endRunOutPlans(deps: AppDeps, now: Date): Promise<number> {
+export async function endRunOutPlans(deps: Deps, now: Date): Promise<number> {
   const provider = deps.payments;
   let ended = 0;
   for (const accountId of await findRunOutAccounts(deps.db, now)) {
@@ -450,7 +453,7 @@ export async function endRunOutPlans(deps: AppDeps, now: Date): Promise<number> 
  * the deletion has committed (a failure is logged for the operator to finish in Stripe).
  */
 export async function cancelSubscriptionsOfDeleted(
-  deps: AppDeps,
+  deps: Deps,
   accounts: ReadonlyArray<Pick<UserRow, 'id' | 'billedTier' | 'paymentSubscriptionId'>>,
 ): Promise<void> {
   const provider = deps.payments;

@@ -13,7 +13,7 @@ import {
   type TSignPartsResult,
 } from '../../../shared/schemas/cloud';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import {
   requireDevice,
   requirePrimaryOnPrimaryDevice,

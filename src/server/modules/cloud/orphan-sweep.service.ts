@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import {
   claimOrphanSweep,
   finishOrphanSweep,
@@ -6,6 +6,9 @@ import {
   findOwnedUploads,
 } from './orphan-sweep.repository';
 import type { TListedUpload } from './video-store';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'db' | 'log' | 'videoStore'>;
 
 const HOUR_MS = 3600_000;
 
@@ -34,7 +37,7 @@ export interface TOrphanSweepResult {
  * is older than the grace window, whatever left it (a store that failed a delete, a server that
  * stopped between the database and the store). `now` is the clock (tests pass their own).
  */
-export async function runOrphanSweep(deps: AppDeps, now: Date): Promise<TOrphanSweepResult> {
+export async function runOrphanSweep(deps: Deps, now: Date): Promise<TOrphanSweepResult> {
   const result: TOrphanSweepResult = {
     ran: false,
     objectsRemoved: 0,

@@ -8,14 +8,18 @@ import {
   UNKNOWN_VIDEO_TYPE,
 } from '../../../shared/domain/video-types';
 import { CLOUD_MESSAGES, type TCloudStatus, type TPlayback } from '../../../shared/schemas/cloud';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
-import type { SessionUser } from '../users/users.repository';
+import { findUserById, type SessionUser } from '../users/users.repository';
+import { isReleased } from '../legacy/release-rule';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
 import { sumCloudBytes } from './uploads.repository';
 import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'db' | 'urlSigner' | 'videoStore' | 'clock'>;
 
 /**
  * The one access rule for watching a cloud copy, checked on every request: the owner, or the
@@ -23,7 +27,7 @@ import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
  * ends the moment either goes.
  */
 export async function findWatchableVideo(
-  deps: AppDeps,
+  deps: Deps,
   user: SessionUser,
   videoId: string,
 ): Promise<VideoRow & { cloudPath: string }> {
@@ -33,6 +37,13 @@ export async function findWatchableVideo(
     (video.creatorId === user.id ||
       (video.recipientId === user.id && user.createdById === video.creatorId));
   if (!video || !mayWatch) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  // A recipient sees a message only once it is released; until then it does not exist for them.
+  if (video.creatorId !== user.id) {
+    const owner = await findUserById(deps.db, video.creatorId);
+    if (!owner || !isReleased(video, owner, deps.clock.now())) {
+      throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+    }
+  }
   if (video.syncStatus !== 'synced' || !video.cloudPath) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
   }
@@ -40,7 +51,7 @@ export async function findWatchableVideo(
 }
 
 export async function getPlayback(
-  deps: AppDeps,
+  deps: Deps,
   input: { user: SessionUser; videoId: string },
 ): Promise<TPlayback> {
   const found = await findWatchableVideo(deps, input.user, input.videoId);
@@ -67,7 +78,7 @@ function contentUrlParts(
 }
 
 function signedContentUrl(
-  deps: AppDeps,
+  deps: Deps,
   video: { id: string; cloudPath: string; mimeType: string },
   expiresAt: number,
 ): string {
@@ -97,7 +108,7 @@ const RANGE_PATTERN = /^bytes=(\d*)-(\d*)$/;
  * deletes the file, so access still ends at once.
  */
 export async function streamVideo(
-  deps: AppDeps,
+  deps: Deps,
   input: { videoId: string; query: TContentQuery; range: string | undefined },
   reply: FastifyReply,
 ) {
@@ -155,7 +166,7 @@ export async function streamVideo(
 }
 
 export async function getCloudStatus(
-  deps: AppDeps,
+  deps: Deps,
   input: { user: SessionUser; device: DeviceRow },
 ): Promise<TCloudStatus> {
   const { user, device } = input;

@@ -1,11 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { CLOUD_RETENTION_DAYS, hasCloudSync } from '../../../shared/domain/plans';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { tierDowngrades, videos } from '../../db/schema';
 import { cloudKeptMail } from '../mail/mail.templates';
 import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'videoStore'>;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -17,7 +20,7 @@ type TEntitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'ro
  * long the copies are kept. Nothing on their device is touched, now or later.
  */
 export async function noteCloudEntitlementChange(
-  deps: AppDeps,
+  deps: Deps,
   tx: DbOrTx,
   input: { user: SessionUser; before: TEntitlement; after: TEntitlement; now: Date },
 ): Promise<void> {
@@ -56,7 +59,7 @@ export async function noteCloudEntitlementChange(
  * downgrade past its retention: if cloud sync came back, close it; else delete the account's
  * cloud copies, return their index rows to 'local_only' without titles, and record how many.
  */
-export async function runCloudRetention(deps: AppDeps, now: Date): Promise<number> {
+export async function runCloudRetention(deps: Deps, now: Date): Promise<number> {
   let handled = 0;
   for (;;) {
     const claimed = await deps.db.transaction(async (tx) => {

@@ -8,7 +8,7 @@ import {
   type TCreateUploadResult,
   type TSignPartsResult,
 } from '../../../shared/schemas/cloud';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { SessionUser } from '../users/users.repository';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
@@ -38,6 +38,9 @@ import {
   type TSentPart,
 } from './video-store';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
+
 /**
  * Who is sending: the owner's primary device, or a phone paired to the owner's account; with the
  * owner as read on this request, so every step sees the plan as it is now.
@@ -51,11 +54,11 @@ export interface TUploadActor {
 type TCreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
 
 /** The S3 store checks each part against the device's SHA-256; file mode hashes the whole. */
-const needsPartChecksums = (deps: AppDeps) => deps.videoStore.mode === 's3';
+const needsPartChecksums = (deps: Deps) => deps.videoStore.mode === 's3';
 
 /** Signed URLs for these parts of the upload (file mode: its own part endpoint). */
 function signedParts(
-  deps: AppDeps,
+  deps: Deps,
   upload: UploadRow,
   partNumbers: readonly number[],
   sha256s?: readonly string[],
@@ -76,7 +79,7 @@ function signedParts(
  * The upload under way, in file mode with the first parts already signed (one round trip fewer);
  * an S3 link binds its part's checksum, which only the sign step is told.
  */
-export async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCreateUploadResult> {
+export async function toUploading(deps: Deps, upload: UploadRow): Promise<TCreateUploadResult> {
   const signable = needsPartChecksums(deps) ? 0 : upload.partCount;
   const first = Array.from({ length: Math.min(signable, MAX_SIGN_BATCH) }, (_, i) => i + 1);
   return {
@@ -95,7 +98,7 @@ export async function toUploading(deps: AppDeps, upload: UploadRow): Promise<TCr
  * again: an upload whose owner has lost cloud sync meanwhile ends here (its bytes no longer held).
  */
 async function requireOwnUpload(
-  deps: AppDeps,
+  deps: Deps,
   actor: TUploadActor,
   uploadId: string,
   statuses: ReadonlyArray<UploadRow['status']> = ['active', 'completing'],
@@ -121,7 +124,7 @@ async function requireOwnUpload(
  * (Community Edition never sends video bytes) and a full quota, with a plain message.
  */
 export async function createUpload(
-  deps: AppDeps,
+  deps: Deps,
   input: { owner: SessionUser; actor: TUploadActor; body: TCreateUploadInput },
 ): Promise<TCreateUploadResult> {
   const { owner, actor, body } = input;
@@ -182,7 +185,7 @@ export async function createUpload(
 }
 
 export async function signParts(
-  deps: AppDeps,
+  deps: Deps,
   actor: TUploadActor,
   uploadId: string,
   body: { partNumbers: readonly number[]; sha256s?: readonly string[] | undefined },
@@ -206,7 +209,7 @@ export async function signParts(
 
 /** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
 export async function receivePart(
-  deps: AppDeps,
+  deps: Deps,
   actor: TUploadActor,
   input: { uploadId: string; partNumber: number; body: Readable },
 ): Promise<string> {
@@ -240,7 +243,7 @@ export async function receivePart(
  * only a byte-identical copy makes the message 'synced'.
  */
 export async function completeUpload(
-  deps: AppDeps,
+  deps: Deps,
   actor: TUploadActor,
   input: { uploadId: string; parts: readonly TSentPart[] },
 ): Promise<VideoRow> {
@@ -313,7 +316,7 @@ export async function completeUpload(
   return video;
 }
 
-async function abortUploadRow(deps: AppDeps, upload: UploadRow): Promise<void> {
+async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await setUploadStatus(tx, upload.id, 'aborted');
     await markVideoLocalOnly(tx, upload.videoId);
@@ -328,7 +331,7 @@ async function abortUploadRow(deps: AppDeps, upload: UploadRow): Promise<void> {
 }
 
 export async function abortUpload(
-  deps: AppDeps,
+  deps: Deps,
   actor: TUploadActor,
   uploadId: string,
 ): Promise<void> {
@@ -342,7 +345,7 @@ export async function abortUpload(
  * removes what is left.
  */
 export async function removeCloudCopies(
-  deps: AppDeps,
+  deps: Deps,
   leftovers: TCloudLeftovers,
   deletedIds: readonly string[],
 ): Promise<void> {
@@ -362,7 +365,7 @@ export async function removeCloudCopies(
  * its upload). A store that fails leaves it to the nightly sweep, which finds every object no
  * row owns: the row's change stands, and the request still succeeds.
  */
-export async function removeUnownedObject(deps: AppDeps, objectKey: string): Promise<void> {
+export async function removeUnownedObject(deps: Deps, objectKey: string): Promise<void> {
   await deps.videoStore
     .deleteObject(objectKey)
     .catch((error: unknown) =>

@@ -1,6 +1,6 @@
 import { MESSAGES } from '../../../shared/domain/errors';
 import { hasCloudSync, limitsFor } from '../../../shared/domain/plans';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS } from '../audit/throttle';
@@ -21,6 +21,9 @@ import {
   type DeviceRow,
 } from './devices.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+
 export const MORE_DEVICES_MESSAGES = {
   freePlan:
     'Using more than one device is part of the Standard, Premium and Professional plans. You can move your account to this device instead.',
@@ -39,7 +42,7 @@ function deviceLimitMessage(max: number): string {
 }
 
 /** D8: paid plans may use more devices, up to the plan's limit, counting the primary one. */
-async function assertCanAdd(deps: AppDeps, user: SessionUser, device: DeviceRow): Promise<void> {
+async function assertCanAdd(deps: Deps, user: SessionUser, device: DeviceRow): Promise<void> {
   if (!user.isPrimary) throw new AppError('FORBIDDEN', MORE_DEVICES_MESSAGES.setPrimaryNotYours);
   if (device.userId === user.id) throw new AppError('CONFLICT', MORE_DEVICES_MESSAGES.alreadyAdded);
   if (device.userId !== null) {
@@ -56,7 +59,7 @@ async function assertCanAdd(deps: AppDeps, user: SessionUser, device: DeviceRow)
 
 /** Step 1: the right password on a new device → a code to the account's email. */
 export async function requestDeviceAdd(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string },
 ): Promise<{ message: string; maskedEmail: string }> {
@@ -75,7 +78,7 @@ export async function requestDeviceAdd(
 
 /** Step 2: the code adds this device to the account (not primary) and signs the owner in here. */
 export async function completeDeviceAdd(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string; code: string },
 ): Promise<SignedIn> {
@@ -140,7 +143,7 @@ export async function completeDeviceAdd(
  * one of its own other devices; the old primary stays one of its devices.
  */
 export async function setPrimaryDevice(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { user: SessionUser; device: DeviceRow; deviceId: string },
 ): Promise<{ message: string }> {

@@ -1,6 +1,6 @@
 import { ONE_TIME_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifySecret } from '../../lib/crypto';
@@ -29,17 +29,16 @@ import {
   type DeviceRow,
 } from './devices.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+
 /** 'm•••••@example.com': enough for the owner to recognise, not enough to harvest. */
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
   return `${local.slice(0, 1)}${'•'.repeat(Math.max(local.length - 1, 3))}@${domain}`;
 }
 
-async function assertMovable(
-  deps: AppDeps,
-  user: SessionUser,
-  device: DeviceRow,
-): Promise<DeviceRow> {
+async function assertMovable(deps: Deps, user: SessionUser, device: DeviceRow): Promise<DeviceRow> {
   const current = await findPrimaryDeviceOfUser(deps.db, user.id);
   if (!user.isPrimary || !current)
     throw new AppError('VALIDATION', 'This account can sign in here without moving.');
@@ -52,7 +51,7 @@ async function assertMovable(
 
 /** D18, step 1: right password on a new device → a code to the account's email. */
 export async function requestDeviceMove(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string },
 ): Promise<{ message: string; maskedEmail: string }> {
@@ -75,7 +74,7 @@ export async function requestDeviceMove(
  * cannot overshoot.
  */
 export async function emailDeviceCode(
-  deps: AppDeps,
+  deps: Deps,
   input: {
     user: SessionUser;
     device: DeviceRow;
@@ -116,7 +115,7 @@ export async function emailDeviceCode(
  * one is asked for. Answers the matching code, or undefined.
  */
 export async function checkDeviceCode(
-  deps: AppDeps,
+  deps: Deps,
   input: {
     user: SessionUser;
     device: DeviceRow;
@@ -141,7 +140,7 @@ export async function checkDeviceCode(
 
 /** D18, step 2: the code moves the binding here and signs the owner in; the old device is signed out. */
 export async function completeDeviceMove(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string; code: string },
 ): Promise<SignedIn> {

@@ -9,7 +9,7 @@ import {
   ZDeviceMoveCompleteBody,
   ZDeviceMoveRequestBody,
 } from '../../../shared/schemas/safety-net';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import {
   clearSessionCookie,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZBreakGlassBody } from '../../../shared/schemas/safety-net';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';

@@ -1,6 +1,6 @@
 import { normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
@@ -21,6 +21,9 @@ import {
   type SessionUser,
 } from '../users/users.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
+
 /** D11: a session may use the dashboard variant only this soon after an access-code sign-in. */
 export const DASHBOARD_BREAK_GLASS_WINDOW_MS = 15 * 60_000;
 
@@ -34,7 +37,7 @@ interface Pair {
  * replaced by a new one emailed to the next of kin, the owner is emailed, both logs get the event.
  */
 async function performReset(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   pair: Pair,
   input: { newPassword: string; variant: 'code' | 'dashboard' },
@@ -72,7 +75,7 @@ function successMessage(owner: SessionUser) {
 
 /** The /auth form: next of kin's email, emergency code, new password. */
 export async function breakGlassWithCode(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { email: string; code: string; newPassword: string },
 ): Promise<{ message: string }> {
@@ -155,7 +158,7 @@ export async function breakGlassWithCode(
  * its access code in the last 15 minutes, and only for that next of kin's own primary user.
  */
 export async function breakGlassFromSession(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: {
     user: SessionUser;

@@ -11,7 +11,7 @@ import {
   type TExternalStartResponse,
   type TSignInMethods,
 } from '../../../shared/schemas/external-sign-in';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import {
   getRequestContext,

@@ -13,7 +13,7 @@ import type {
   TExternalPending,
   TSignInMethods,
 } from '../../../shared/schemas/external-sign-in';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { randomToken, sha256, verifySecret } from '../../lib/crypto';
@@ -70,6 +70,9 @@ import {
   type ProviderSettings,
 } from './providers';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'externalProviders' | 'log' | 'mail' | 'secretBox'>;
+
 /** A sign-in with a provider must come back within 10 minutes, and each step works once. */
 export const FLOW_LIFETIME_MS = 10 * 60_000;
 
@@ -100,11 +103,11 @@ export class SignInRefused extends Error {
   }
 }
 
-export function callbackUrl(deps: AppDeps, provider: TExternalProvider): string {
+export function callbackUrl(deps: Deps, provider: TExternalProvider): string {
   return new URL(`/auth/${provider}/callback`, deps.config.APP_URL).toString();
 }
 
-function providerOrRefuse(deps: AppDeps, provider: TExternalProvider): ProviderSettings {
+function providerOrRefuse(deps: Deps, provider: TExternalProvider): ProviderSettings {
   const settings = deps.externalProviders.find(provider);
   if (!settings) throw new AppError('NOT_FOUND', 'This sign-in provider is not available');
   return settings;
@@ -126,7 +129,7 @@ function expired(settings: ProviderSettings | undefined): AppError {
  * and PKCE verifier sealed server-side; the browser gets the flow's cookie and the provider's URL.
  */
 export async function startExternalSignIn(
-  deps: AppDeps,
+  deps: Deps,
   input: {
     provider: TExternalProvider;
     intent: 'sign_in' | 'link';
@@ -207,7 +210,7 @@ async function resolveStep(
  * audience, expiry, nonce). Answers where the browser goes next; every refusal is audited.
  */
 export async function completeAtCallback(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: {
     provider: TExternalProvider;
@@ -313,7 +316,7 @@ function describeRefusal(cause: unknown): string {
 }
 
 async function linkAtCallback(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { flow: FlowRow; settings: ProviderSettings; identity: ProviderIdentity },
 ): Promise<string> {
@@ -365,7 +368,7 @@ async function linkAtCallback(
 
 /** The flow this device brought back from the provider, with who the provider says it is. */
 async function findReturnedFlow(
-  deps: AppDeps,
+  deps: Deps,
   input: { flowToken: string | null; device: DeviceRow },
 ): Promise<{ flow: FlowRow; settings: ProviderSettings; identity: ProviderIdentity }> {
   const flow = input.flowToken
@@ -381,7 +384,7 @@ async function findReturnedFlow(
 }
 
 export async function findPendingSignIn(
-  deps: AppDeps,
+  deps: Deps,
   input: { flowToken: string | null; device: DeviceRow },
 ): Promise<TExternalPending> {
   const { flow, settings, identity } = await findReturnedFlow(deps, input);
@@ -404,7 +407,7 @@ export async function findPendingSignIn(
  * elsewhere cannot fill the owner's inbox.
  */
 export async function emailLinkCode(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { flowToken: string | null; device: DeviceRow },
 ): Promise<TExternalLinkCodeResponse & { expiresAt: Date }> {
@@ -444,7 +447,7 @@ export async function emailLinkCode(
 
 /** The emailed code, throttled like a reset code; each wrong one also counts against the codes. */
 async function checkLinkCode(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { user: UserRow; device: DeviceRow; code: string; settings: ProviderSettings },
 ): Promise<void> {
@@ -517,7 +520,7 @@ async function endFlow(tx: DbOrTx, flow: FlowRow, settings: ProviderSettings): P
  * account with this email once its password is proven.
  */
 export async function finishExternalSignIn(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: {
     flowToken: string | null;
@@ -621,7 +624,7 @@ export async function finishExternalSignIn(
   });
 }
 
-export async function listSignInMethods(deps: AppDeps, user: SessionUser): Promise<TSignInMethods> {
+export async function listSignInMethods(deps: Deps, user: SessionUser): Promise<TSignInMethods> {
   const row = await findUserById(deps.db, user.id);
   const identities = await findIdentitiesOfUser(deps.db, user.id);
   return {
@@ -641,7 +644,7 @@ export const LAST_SIGN_IN_METHOD_MESSAGE =
 
 /** A provider may be unlinked only while another way to sign in remains (a password, another provider). */
 export async function unlinkProvider(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { user: SessionUser; provider: TExternalProvider },
 ): Promise<TSignInMethods> {

@@ -8,7 +8,7 @@ import {
   type TPairingCreated,
   type TPairingSession,
 } from '../../../shared/schemas/pairing';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
 import {

@@ -10,7 +10,7 @@ import {
   type TPairingVideoBody,
 } from '../../../shared/schemas/pairing';
 import type { TCreateUploadResult } from '../../../shared/schemas/cloud';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { getRequestContext, requireDevice } from '../../plugins/request-context';
@@ -30,12 +30,15 @@ import {
   type PairingRow,
 } from './pairing.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
+
 const idInUse = () =>
   new AppError('CONFLICT', PAIRING_MESSAGES.idInUse, { id: PAIRING_MESSAGES.idInUse });
 
 /** The primary device pairs a phone for 15 minutes; an earlier live pairing ends. */
 export async function createPairing(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   owner: SessionUser,
 ): Promise<TPairingCreated> {
@@ -64,10 +67,7 @@ export async function createPairing(
   };
 }
 
-export async function getCurrentPairing(
-  deps: AppDeps,
-  owner: SessionUser,
-): Promise<TCurrentPairing> {
+export async function getCurrentPairing(deps: Deps, owner: SessionUser): Promise<TCurrentPairing> {
   const pairing = await findLatestLivePairing(deps.db, owner.id);
   return {
     pairing: pairing
@@ -81,7 +81,7 @@ export async function getCurrentPairing(
 }
 
 export async function cancelPairing(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { owner: SessionUser; pairingId: string },
 ): Promise<void> {
@@ -100,7 +100,7 @@ export async function cancelPairing(
  * cancelled). A refused token is audited in the owner's log when the owner is known.
  */
 export async function resolvePairing(
-  deps: AppDeps,
+  deps: Deps,
   request: FastifyRequest,
 ): Promise<{ pairing: PairingRow; owner: SessionUser } | null> {
   const header = request.headers[PAIRING_HEADER];
@@ -111,7 +111,7 @@ export async function resolvePairing(
   return { pairing, owner };
 }
 
-export async function requirePairing(deps: AppDeps, request: FastifyRequest) {
+export async function requirePairing(deps: Deps, request: FastifyRequest) {
   const resolved = await resolvePairing(deps, request);
   if (!resolved) throw new AppError('UNAUTHENTICATED', PAIRING_MESSAGES.ended);
   return resolved;
@@ -119,7 +119,7 @@ export async function requirePairing(deps: AppDeps, request: FastifyRequest) {
 
 /** The phone's view: whose account, until when, and recipients' names to choose from. */
 export async function getPairingSession(
-  deps: AppDeps,
+  deps: Deps,
   resolved: { pairing: PairingRow; owner: SessionUser },
 ): Promise<TPairingSession> {
   const rows = await findRecipientsWithVideoCounts(deps.db, resolved.owner.id);
@@ -152,7 +152,7 @@ export function pairingActor(
  * else with an id in use is refused.
  */
 async function answerRetry(
-  deps: AppDeps,
+  deps: Deps,
   resolved: { pairing: PairingRow; owner: SessionUser },
   body: TPairingVideoBody,
   video: VideoRow,
@@ -180,7 +180,7 @@ async function answerRetry(
  * the same pairing asking again for its own upload under way, answered as the first time.
  */
 export async function receivePairedVideo(
-  deps: AppDeps,
+  deps: Deps,
   request: FastifyRequest,
   input: { resolved: { pairing: PairingRow; owner: SessionUser }; body: TPairingVideoBody },
 ): Promise<TCreateUploadResult> {

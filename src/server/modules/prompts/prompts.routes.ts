@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZPromptsQuery, type TPrompt } from '../../../shared/schemas/recipients';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
 import { findRecipientOf } from '../recipients/recipients.repository';

@@ -5,7 +5,7 @@ import {
   ZRecipientIdParams,
   type TRecipientList,
 } from '../../../shared/schemas/recipients';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import {
   getRequestContext,
   readWithContext,

@@ -10,7 +10,7 @@ import type {
   TRecipientList,
   TReshareCode,
 } from '../../../shared/schemas/recipients';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
@@ -30,6 +30,9 @@ import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosForRecipient, findVideoIdsForRecipient } from '../videos/videos.repository';
 import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
 
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
+
 type TRecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
 
 /** A fresh access code: returned once, stored only as an argon2id hash. */
@@ -40,7 +43,7 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
 
 /** Replaces a next of kin's code and emails the new one (D6, D11). */
 export async function rotateNextOfKinCode(
-  deps: AppDeps,
+  deps: Deps,
   tx: DbOrTx,
   input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
@@ -61,7 +64,7 @@ export async function rotateNextOfKinCode(
 
 /** A family member's or friend's access code: replaced, emailed to them, returned once (D6). */
 async function replaceRecipientCode(
-  deps: AppDeps,
+  deps: Deps,
   tx: DbOrTx,
   input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
@@ -84,7 +87,7 @@ function upgradeMessage(maxRecipients: number): string {
  * making a second, so a retried request never leaves two.
  */
 export async function createRecipient(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { owner: SessionUser; body: TRecipientInput },
 ): Promise<{ recipient: TRecipientCreated; isNew: boolean }> {
@@ -221,7 +224,7 @@ async function findOwnRecipientOrThrow(db: DbOrTx, owner: SessionUser, id: numbe
  * new one is emailed to the recipient and shown once to the owner.
  */
 export async function reshareAccessCode(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { owner: SessionUser; recipientId: number },
 ): Promise<TReshareCode> {
@@ -258,7 +261,7 @@ export async function reshareAccessCode(
  * The recipient's sessions end with the row (foreign key cascade).
  */
 export async function deleteRecipient(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { owner: SessionUser; recipientId: number },
 ): Promise<TRecipientDeleted> {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { toPublicConfig } from './public-config';
 
 /** A health probe must answer promptly even when the database's network hangs. */

@@ -5,7 +5,7 @@ import {
   ZDeleteVideosBody,
   type TVideosDeleted,
 } from '../../../shared/schemas/videos';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import {
   getRequestContext,
   readWithContext,

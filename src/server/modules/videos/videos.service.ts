@@ -1,7 +1,7 @@
 import { limitsFor } from '../../../shared/domain/plans';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TCreateVideoIndexBody } from '../../../shared/schemas/videos';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
@@ -10,6 +10,9 @@ import type { SessionUser } from '../users/users.repository';
 import { findCloudLeftovers } from '../cloud/uploads.repository';
 import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
 
 /** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
 const DURATION_SLACK_MS = 5_000;
@@ -23,7 +26,7 @@ type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | '
  * Idempotent by the client's id, so a retried save never makes a second row.
  */
 export async function indexVideo(
-  deps: AppDeps,
+  deps: Deps,
   input: { owner: SessionUser; device: DeviceRow; body: TIndexInput },
 ): Promise<{ row: VideoRow; isNew: boolean }> {
   const { owner, device, body } = input;
@@ -60,7 +63,7 @@ export async function indexVideo(
 }
 
 export async function deleteVideos(
-  deps: AppDeps,
+  deps: Deps,
   context: RequestContext,
   input: { owner: SessionUser; ids: readonly string[] },
 ): Promise<string[]> {
