@@ -1,7 +1,7 @@
 import { findPlan } from '@shared/domain/plans';
 import type { TSubscriptionStatus, TTier, TUserCategory } from '@shared/domain/enums';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { formatBillingDate } from '@web/features/billing/billing-wording';
+import { formatBillingDate } from '@web/features/billing';
 
 /** The plan's own name ('Community Edition', 'Premium' …), as on the features page. */
 export function describeTier(tier: TTier): string {

@@ -14,7 +14,7 @@ import { dismissToast, toast } from '@web/components/ui/use-toast';
 import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
 import { useIsOffline } from '@web/lib/use-online-status';
 import { wait } from '@web/lib/utils';
-import { useDeviceIdIfReady } from '@web/features/device/device-provider';
+import { useDeviceIdIfReady } from '@web/features/device';
 import {
   cacheDeviceStatus,
   cacheUser,

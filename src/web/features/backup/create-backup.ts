@@ -1,6 +1,6 @@
 import type { TRecipient } from '@shared/schemas/recipients';
 import { fileExtensionFor } from '@web/lib/video-format';
-import { getVideoBlob, listVideos } from '@web/features/videos/local-store';
+import { getVideoBlob, listVideos } from '@web/features/videos';
 import {
   BACKUP_FORMAT,
   BACKUP_MESSAGES,

@@ -1,5 +1,5 @@
 import { fileExtensionFor, formatClock } from '@web/lib/video-format';
-import { getVideoBlob, type TLocalVideo } from '@web/features/videos/local-store';
+import { getVideoBlob, type TLocalVideo } from '@web/features/videos';
 import { BACKUP_MESSAGES, BackupError, formatLocalDate, makeSafeFileName } from './backup-manifest';
 import { MAX_ZIP_BYTES, ZipBlobWriter } from './zip-writer';
 

@@ -1,5 +1,5 @@
 import type { TCreateVideoIndexBody } from '@shared/schemas/videos';
-import { getVideo, markIndexed, saveVideo } from '@web/features/videos/local-store';
+import { getVideo, markIndexed, saveVideo } from '@web/features/videos';
 import {
   BACKUP_FORMAT,
   BACKUP_MESSAGES,

@@ -19,8 +19,8 @@ import {
   setSyncStatus,
   type TLocalUpload,
   type TLocalVideo,
-} from '@web/features/videos/local-store';
-import { indexPendingVideos } from '@web/features/videos/save-recording';
+  indexPendingVideos,
+} from '@web/features/videos';
 import { partChecksums, partHeaders, sha256Hex } from './part-checksums';
 import { partsToSend } from './parts-to-send';
 import { setSyncProgress } from './sync-progress';

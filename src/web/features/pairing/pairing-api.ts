@@ -10,8 +10,7 @@ import {
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
-import { partChecksums, partHeaders, sha256Hex } from '@web/features/cloud/part-checksums';
-import { partsToSend } from '@web/features/cloud/parts-to-send';
+import { partChecksums, partHeaders, sha256Hex, partsToSend } from '@web/features/cloud';
 
 export const CURRENT_PAIRING_QUERY_KEY = ['/api/pairings/current'] as const;
 

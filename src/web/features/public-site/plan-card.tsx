@@ -2,8 +2,8 @@ import { Link, useNavigate } from 'react-router';
 import { Check, Clock, Sparkles } from 'lucide-react';
 import type { TPlan } from '@shared/domain/plans';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth/auth-provider';
-import { useAppConfig } from '@web/features/config/config-api';
+import { useAuth } from '@web/features/auth';
+import { useAppConfig } from '@web/features/config';
 import { cn } from '@web/lib/utils';
 import { rememberPlanChoice, usePlanChoice } from './plan-choice';
 

@@ -9,7 +9,7 @@ import type {
   TReshareCode,
 } from '@shared/schemas/recipients';
 import { apiRequest } from '@web/lib/api-client';
-import { RECIPIENTS_QUERY_KEY } from '@web/features/onboarding/onboarding-api';
+import { RECIPIENTS_QUERY_KEY } from '@web/features/onboarding';
 
 export { RECIPIENTS_QUERY_KEY };
 

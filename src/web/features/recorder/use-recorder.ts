@@ -6,7 +6,7 @@ import {
   getDraftBlob,
   startDraft,
   type TDraftRecording,
-} from '@web/features/videos/local-store';
+} from '@web/features/videos';
 import {
   CAMERA_PROBLEMS,
   canRecordInThisBrowser,

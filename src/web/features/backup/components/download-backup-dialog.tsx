@@ -14,14 +14,14 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients/recipients-api';
-import { listVideos } from '@web/features/videos/local-store';
+import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients';
+import { listVideos } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import type { TBackupType } from '../backup-manifest';
 import { createBackup } from '../create-backup';
 import { downloadFile } from '../download-file';
-import { formatBytes } from '../format-bytes';
+import { formatBytes } from '@web/lib/format-bytes';
 import { ProgressBar } from './progress-bar';
 
 const CHOICES: { type: TBackupType; label: string; description: string }[] = [

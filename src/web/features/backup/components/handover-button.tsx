@@ -4,8 +4,8 @@ import type { TRecipient } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth/auth-provider';
-import { listVideos } from '@web/features/videos/local-store';
+import { useAuth } from '@web/features/auth';
+import { listVideos } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { downloadFile } from '../download-file';
 

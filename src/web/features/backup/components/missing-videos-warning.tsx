@@ -3,8 +3,7 @@ import { TriangleAlert, Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { listVideos } from '@web/features/videos/local-store';
-import { useVideoIndex } from '@web/features/videos/videos-api';
+import { listVideos, useVideoIndex } from '@web/features/videos';
 import { useRestoreBackup } from './restore-backup-button';
 
 function describeMissing(listed: number, onDevice: number): string {

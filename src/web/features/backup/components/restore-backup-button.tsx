@@ -13,8 +13,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients/recipients-api';
-import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
+import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients';
+import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import type { TBackupErrorCode } from '../backup-manifest';
 import type { TRestoreResult } from '../restore-backup';

@@ -4,7 +4,7 @@ import { findPlan } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';
-import { useAppConfig } from '@web/features/config/config-api';
+import { useAppConfig } from '@web/features/config';
 import { useBillingStatus } from '../billing-api';
 import { formatBillingDate } from '../billing-wording';
 

@@ -11,8 +11,13 @@ import {
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';
-import { ComingSoon, CurrentPlanMark, PlanSummary } from '@web/features/public-site/plan-card';
-import { rememberPlanChoice, usePlanChoice } from '@web/features/public-site/plan-choice';
+import {
+  ComingSoon,
+  CurrentPlanMark,
+  PlanSummary,
+  rememberPlanChoice,
+  usePlanChoice,
+} from '@web/features/public-site';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { hasLiveSubscription, openBillingPortal, startCheckout } from '../billing-api';

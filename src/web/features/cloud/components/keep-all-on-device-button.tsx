@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { toast } from '@web/components/ui/use-toast';
-import { saveVideo } from '@web/features/videos/local-store';
+import { saveVideo, fetchPlayback } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
-import { fetchPlayback } from '@web/features/videos/videos-api';
 import type { TLibraryItem } from './cloud-library';
 
 /** After a downgrade: pulls every message that is only in the cloud onto this device. */

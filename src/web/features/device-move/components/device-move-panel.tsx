@@ -4,7 +4,7 @@ import { MailCheck } from 'lucide-react';
 import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
-import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth/auth-api';
+import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth';
 import {
   completeDeviceMove,
   requestDeviceMove,

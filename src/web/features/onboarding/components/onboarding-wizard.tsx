@@ -11,8 +11,7 @@ import {
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';
-import { cacheUser, USER_QUERY_KEY } from '@web/features/auth/auth-api';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { cacheUser, USER_QUERY_KEY, useAuth } from '@web/features/auth';
 import { isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { completeOnboarding, createRecipient, RECIPIENTS_QUERY_KEY } from '../onboarding-api';

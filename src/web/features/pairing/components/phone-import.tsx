@@ -7,7 +7,7 @@ import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { Label } from '@web/components/ui/label';
 import { Input } from '@web/components/ui/input';
-import { formatBytes } from '@web/features/backup/format-bytes';
+import { formatBytes } from '@web/lib/format-bytes';
 import { describeError } from '@web/lib/api-client';
 import { fetchPairingSession, sendFromPhone } from '../pairing-api';
 

@@ -10,9 +10,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { useAuth } from '@web/features/auth/auth-provider';
-import { useAppConfig } from '@web/features/config/config-api';
-import { rememberPlanChoice } from '@web/features/public-site/plan-choice';
+import { useAuth } from '@web/features/auth';
+import { useAppConfig } from '@web/features/config';
+import { rememberPlanChoice } from '@web/features/public-site';
 
 const UPGRADE_TIERS = new Set(['standard', 'premium']);
 

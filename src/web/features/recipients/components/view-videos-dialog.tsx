@@ -15,12 +15,14 @@ import {
   DialogTitle,
 } from '@web/components/ui/dialog';
 import { toast } from '@web/components/ui/use-toast';
-import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/features/videos/local-store';
 import {
+  deleteLocalVideos,
+  listVideos,
+  type TLocalVideo,
   deleteIndexedVideos,
   useVideoIndex,
   VIDEO_INDEX_QUERY_KEY,
-} from '@web/features/videos/videos-api';
+} from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { RECIPIENTS_QUERY_KEY } from '../recipients-api';
 

@@ -1,0 +1,1 @@
+export { formatBillingDate, FREE_PLAN_CHANGES } from './billing-wording';

@@ -1,0 +1,1 @@
+export { type TMoveCredentials } from './device-move-api';

@@ -1,0 +1,1 @@
+export { useDeviceId, useDeviceIdIfReady } from './device-provider';

@@ -1,0 +1,2 @@
+export { ComingSoon, CurrentPlanMark, PlanSummary } from './plan-card';
+export { rememberPlanChoice, usePlanChoice } from './plan-choice';

@@ -1,0 +1,1 @@
+export { RECIPIENTS_QUERY_KEY, useRecipients } from './recipients-api';
