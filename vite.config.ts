@@ -8,6 +8,9 @@ import { build, defineConfig, type Plugin, type ResolvedConfig } from 'vite';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** Where the page lists each signed-in page's code (read by src/web/main.tsx). */
+const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
+
 /** Beside the web build; the server reads it (src/shared/domain/first-paint.ts). */
 const PRERENDER_DIR = 'prerendered';
 
@@ -96,9 +99,19 @@ function precompressAssets(): Plugin {
   };
 }
 
+/** The pages a signed-in owner opens most, by address: their code is fetched with the start's. */
+const SIGNED_IN_PAGE_MODULES: Record<string, string> = {
+  '/': 'src/web/pages/home/home-page.tsx',
+  '/recipients': 'src/web/pages/recipients/recipients-page.tsx',
+  '/record': 'src/web/pages/record/record-page.tsx',
+  '/audit-logs': 'src/web/pages/audit-logs/audit-logs-page.tsx',
+};
+
 /**
  * The app starts in steps that each import the next one's code (src/web/main.tsx): the page
- * preloads all of it, so no step waits for a request the one before it made.
+ * preloads all of it, so no step waits for a request the one before it made. The code of each
+ * signed-in page is listed in the page too (PAGE_CODE_ELEMENT_ID), for the start to fetch
+ * alongside the app's when the browser holds a signed-in user, rather than after it.
  */
 function preloadStartSteps(): Plugin {
   return {
@@ -125,11 +138,36 @@ function preloadStartSteps(): Plugin {
           imported.imports.forEach(visit);
         };
         chunk.dynamicImports.forEach(visit);
-        return files.map((fileName) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
-          injectTo: 'head' as const,
-        }));
+        const pageCode: Record<string, string[]> = {};
+        for (const [address, modulePath] of Object.entries(SIGNED_IN_PAGE_MODULES)) {
+          const page = Object.values(bundle).find(
+            (output) => output.type === 'chunk' && output.facadeModuleId === fromRoot(modulePath),
+          );
+          if (!page) throw new Error(`No chunk holds ${modulePath}`);
+          const pageFiles: string[] = [];
+          const collect = (fileName: string) => {
+            const imported = bundle[fileName];
+            if (seen.has(fileName) || pageFiles.includes(fileName)) return;
+            if (imported?.type !== 'chunk') return;
+            pageFiles.push(fileName);
+            imported.imports.forEach(collect);
+          };
+          collect(page.fileName);
+          pageCode[address] = pageFiles.map((fileName) => `/${fileName}`);
+        }
+        return [
+          ...files.map((fileName) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head' as const,
+          })),
+          {
+            tag: 'script',
+            attrs: { type: 'application/json', id: PAGE_CODE_ELEMENT_ID },
+            children: JSON.stringify(pageCode),
+            injectTo: 'body' as const,
+          },
+        ];
       },
     },
   };
@@ -194,6 +232,18 @@ export default defineConfig(({ command }) => ({
             {
               name: 'forms',
               test: /components[\\/]ui[\\/](form-field|input|label)\.tsx$|node_modules[\\/](react-hook-form|@radix-ui[\\/]react-label)[\\/]/,
+            },
+            // The dialog and its building blocks (focus trap, scroll lock, layers), one file
+            // rather than five: every signed-in page holds a dialog; the public pages hold none.
+            {
+              name: 'dialog',
+              test: /components[\\/]ui[\\/](dialog|checkbox)\.tsx$|node_modules[\\/](@radix-ui[\\/]react-(dialog|focus-scope|focus-guards|dismissable-layer|portal|presence|id|use-[a-z-]+|checkbox)|@radix-ui[\\/]primitive|react-remove-scroll[a-z-]*|use-callback-ref|use-sidecar|aria-hidden|tslib|get-nonce|detect-node-es)[\\/]/,
+            },
+            // The small shared parts of the signed-in pages (their requests, the billing words),
+            // one file rather than a handful of a few hundred bytes each.
+            {
+              name: 'signed-in',
+              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress)|backup[\\/]format-bytes)\.tsx?$|src[\\/]web[\\/]components[\\/]back-home-link\.tsx$/,
             },
           ],
         },

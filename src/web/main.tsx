@@ -26,27 +26,53 @@ function showStartFailed(error: unknown) {
   showPlainAlert(START_FAILED, root ?? document.body);
 }
 
-/**
- * A returning owner's dashboard shows the welcome banner's picture at the top: it is asked for
- * now, with the page, rather than after the app, the session check and the page's own code.
- */
-function preloadDashboardPoster() {
-  if (window.location.pathname !== '/') return;
+/** Where the build lists each signed-in page's code (vite.config.ts). */
+const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
+
+/** The signed-in user this browser kept, or null (none, or storage blocked or unreadable). */
+function readKeptUser(): { category?: string } | null {
   try {
-    const user = JSON.parse(localStorage.getItem(STORAGE_KEYS.currentUser) ?? 'null') as {
+    return JSON.parse(localStorage.getItem(STORAGE_KEYS.currentUser) ?? 'null') as {
       category?: string;
     } | null;
-    if (user?.category !== 'primary') return;
   } catch {
-    // Storage blocked or unreadable: the banner asks for its picture itself.
-    return;
+    return null;
   }
+}
+
+function preload(href: string, as: 'image' | 'modulepreload') {
   const link = document.createElement('link');
-  link.rel = 'preload';
-  link.as = 'image';
-  link.href = BANNER_POSTER;
-  link.fetchPriority = 'high';
+  if (as === 'image') {
+    link.rel = 'preload';
+    link.as = 'image';
+    link.fetchPriority = 'high';
+  } else {
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+  }
+  link.href = href;
   document.head.append(link);
+}
+
+/**
+ * A returning owner's page is drawn by its own code and, on the dashboard, the welcome banner's
+ * picture at the top: both are asked for now, with the app's code, rather than after it.
+ */
+function preloadSignedInPage(rootElement: HTMLElement) {
+  // A prerendered page is a visitor's, and brings what it needs.
+  if (rootElement.firstElementChild) return;
+  const user = readKeptUser();
+  if (!user) return;
+  const path = window.location.pathname;
+  try {
+    const pageCode = JSON.parse(
+      document.getElementById(PAGE_CODE_ELEMENT_ID)?.textContent ?? '{}',
+    ) as Record<string, string[] | undefined>;
+    for (const href of pageCode[path] ?? []) preload(href, 'modulepreload');
+  } catch {
+    // Without the list, the app asks for the page's code itself.
+  }
+  if (path === '/' && user.category === 'primary') preload(BANNER_POSTER, 'image');
 }
 
 async function start() {
@@ -55,7 +81,7 @@ async function start() {
     showPlainAlert(ROOT_MISSING);
     return;
   }
-  preloadDashboardPoster();
+  preloadSignedInPage(rootElement);
   // The start never holds up the words a prerendered page already carries.
   await afterNextPaint();
   await import('react-dom/client');

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { hasCloudSync } from '@shared/domain/plans';
@@ -7,25 +7,11 @@ import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialo
 import { SiteFooter } from './site-footer';
 import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
 import { SiteHeader } from './site-header';
-import { afterNextPaint } from '@web/lib/after-paint';
+import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
+import { LegacyReleaseMount } from '@web/features/legacy/components/legacy-release-mount';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
-
-/** True once the page has been painted: what works in the background waits until then. */
-function useAfterFirstPaint(): boolean {
-  const [isPainted, setIsPainted] = useState(false);
-  useEffect(() => {
-    let isCurrent = true;
-    void afterNextPaint().then(() => {
-      if (isCurrent) setIsPainted(true);
-    });
-    return () => {
-      isCurrent = false;
-    };
-  }, []);
-  return isPainted;
-}
 
 /**
  * Background cloud sync runs for paid accounts on their primary device, and loads only then,
@@ -73,6 +59,7 @@ export function AppLayout() {
             isSignedIn && 'min-h-dvh',
           )}
         >
+          <LegacyReleaseMount />
           {isRenderedPage ? (
             <Outlet />
           ) : (

@@ -2,22 +2,24 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Film } from 'lucide-react';
+import { afterNextPaint } from '@web/lib/after-paint';
 import { cn } from '@web/lib/utils';
 import { countVideos } from '@web/features/videos/local-store';
 import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 
 const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
 
-/** SPEC §2: the dashboard compares the videos on this device with the server's index. */
+/** The dashboard compares the videos on this device with the server's index. */
 export function VideoCountLine({ userId }: { userId: number }) {
   const local = useLiveQuery(() => countVideos(userId), [userId]);
   const { data: index } = useVideoIndex();
   const queryClient = useQueryClient();
 
-  // A video saved while the server could not be reached is announced to the index now.
-  // The saving code loads for it here, not with the dashboard's first screen.
+  // A video saved while the server could not be reached is announced to the index now. The
+  // saving code loads for it once the dashboard is on screen, not with its first screen.
   useEffect(() => {
-    void import('@web/features/videos/save-recording')
+    void afterNextPaint()
+      .then(() => import('@web/features/videos/save-recording'))
       .then(({ indexPendingVideos }) => indexPendingVideos(userId))
       .then((sent) => {
         if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });

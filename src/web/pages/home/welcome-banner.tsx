@@ -1,11 +1,11 @@
+import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { usePrefersReducedMotion } from '@web/lib/use-reduced-motion';
 import { BANNER_POSTER } from './banner-media';
 
 /**
  * The banner moves for its first four seconds and then rests on that frame: the media
  * fragment's end time (`#t=0,4`) has the browser itself pause there. Under WCAG 2.2.2, motion
- * that starts by itself and lasts more than five seconds would need a control to stop it
- * (decision 035).
+ * that starts by itself and lasts more than five seconds would need a control to stop it.
  */
 const MOTION = '#t=0,4';
 
@@ -35,8 +35,9 @@ const KEPT_WHERE: Record<TKeptWhere, string> = {
 };
 
 /**
- * SPEC §2: a 200 px welcome banner over a quiet video that moves for a few seconds and then rests
- * (SPEC says looping; decision 035), and stands still from the start under reduced motion.
+ * A 200 px welcome banner over a quiet video that moves for a few seconds and then rests rather
+ * than looping (docs/decisions/035-the-banner-moves-then-rests.md), and stands still from the
+ * start under reduced motion.
  */
 export function WelcomeBanner({
   firstName,
@@ -46,6 +47,9 @@ export function WelcomeBanner({
   keptWhere: TKeptWhere;
 }) {
   const prefersReducedMotion = usePrefersReducedMotion();
+  // The poster is the page's largest picture and paints with it; the moving video is asked for
+  // once the page is on screen, so it never competes with the page's own code.
+  const isPainted = useAfterFirstPaint();
 
   return (
     <section className="relative isolate h-[200px] overflow-hidden rounded-xl bg-primary shadow-soft">
@@ -57,7 +61,7 @@ export function WelcomeBanner({
         />
       ) : (
         <video
-          ref={keepMutedAndPlay}
+          ref={isPainted ? keepMutedAndPlay : undefined}
           className="absolute inset-0 -z-10 size-full object-cover"
           poster={BANNER_MEDIA.poster}
           autoPlay
@@ -67,8 +71,12 @@ export function WelcomeBanner({
           aria-hidden="true"
           tabIndex={-1}
         >
-          <source src={BANNER_MEDIA.webm} type="video/webm" />
-          <source src={BANNER_MEDIA.mp4} type="video/mp4" />
+          {isPainted && (
+            <>
+              <source src={BANNER_MEDIA.webm} type="video/webm" />
+              <source src={BANNER_MEDIA.mp4} type="video/mp4" />
+            </>
+          )}
         </video>
       )}
       <div
