@@ -30,7 +30,7 @@ export const DEFAULT_LIMITS = {
 
 export type Limits = typeof DEFAULT_LIMITS;
 
-/** Route-level limiting only: a route opts in with `config: rateLimited(...)`. */
+/** Route-level limiting only: a route opts in with `config: { rateLimit: perIpLimit(...) }`. */
 export async function registerRateLimit(
   app: FastifyInstance,
   options: { redis: Redis | null; log: FastifyBaseLogger },
@@ -43,15 +43,13 @@ export async function registerRateLimit(
 }
 
 /**
- * A route's `config` that limits it per IP; the refusal carries `message` (a sentence from
- * MESSAGES, so the person knows how long to wait).
+ * A route's per-IP limit, for `config: { rateLimit: perIpLimit(...) }`; the refusal carries
+ * `message` (a sentence from MESSAGES that tells the person how long to wait).
  */
-export function rateLimited(limit: RateLimit, message: string = MESSAGES.rateLimited) {
+export function perIpLimit(limit: RateLimit, message: string = MESSAGES.rateLimited) {
   return {
-    rateLimit: {
-      max: limit.max,
-      timeWindow: limit.timeWindow,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', message),
-    },
+    max: limit.max,
+    timeWindow: limit.timeWindow,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', message),
   };
 }

@@ -37,6 +37,7 @@ import {
   startEnrolment,
   verifySecondFactor,
 } from './second-factor.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 /** Enrolment and verification: admins only, before the second factor is checked. */
 const secondFactorRoutes =
@@ -45,7 +46,7 @@ const secondFactorRoutes =
     app.addHook('onRequest', async (request) => {
       requireAdmin(request);
     });
-    const rateLimit = deps.limits.secondFactor;
+    const rateLimit = perIpLimit(deps.limits.secondFactor);
 
     app.get('/api/admin/2fa', (request) => getSecondFactorStatus(deps, getAdminSession(request)));
 
@@ -85,7 +86,7 @@ const verifiedAdminRoutes =
     app.addHook('onRequest', async (request) => {
       requireVerifiedAdmin(request);
     });
-    const mailRateLimit = deps.limits.adminMail;
+    const mailRateLimit = perIpLimit(deps.limits.adminMail);
 
     app.get('/api/admin/users', { schema: { querystring: ZAdminUsersQuery } }, (request) =>
       listUsers(deps, request.query),
@@ -187,7 +188,10 @@ export const adminRoutes =
     // Opened from the verification mail by whoever holds that inbox; the token is the proof.
     app.post(
       '/api/verify-email/confirm',
-      { schema: { body: ZConfirmEmailBody }, config: { rateLimit: deps.limits.emailConfirm } },
+      {
+        schema: { body: ZConfirmEmailBody },
+        config: { rateLimit: perIpLimit(deps.limits.emailConfirm) },
+      },
       (request) => confirmEmail(deps, request.body.token),
     );
   };

@@ -14,6 +14,7 @@ import { toUserResponse } from '../users/users.presenter';
 import { findPendingRelease } from '../legacy/legacy.service';
 import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { login, logout, register } from './auth.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 /** The device in the body must be the device in the header: one device per request. */
 function assertSameDevice(headerDeviceId: string, bodyDeviceId: string) {
@@ -32,10 +33,7 @@ export const authRoutes =
       {
         schema: { body: ZRegisterBody },
         config: {
-          rateLimit: {
-            ...deps.limits.registration,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.registerRateLimited),
-          },
+          rateLimit: perIpLimit(deps.limits.registration, MESSAGES.registerRateLimited),
         },
       },
       async (request, reply) => {
@@ -55,10 +53,7 @@ export const authRoutes =
       {
         schema: { body: ZLoginBody },
         config: {
-          rateLimit: {
-            ...deps.limits.login,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
-          },
+          rateLimit: perIpLimit(deps.limits.login, MESSAGES.loginRateLimited),
         },
       },
       async (request, reply) => {

@@ -7,7 +7,6 @@ import {
   ZSetupPasswordBody,
 } from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
 import { getRequestContext, requireDevice, requireUser } from '../../plugins/request-context';
 import {
   changePassword,
@@ -15,14 +14,12 @@ import {
   requestPasswordReset,
   setupPassword,
 } from './passwords.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 export const passwordRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const rateLimit = {
-      ...deps.limits.passwordReset,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.resetRateLimited),
-    };
+    const rateLimit = perIpLimit(deps.limits.passwordReset, MESSAGES.resetRateLimited);
 
     app.post(
       '/api/temporary-password-reset',

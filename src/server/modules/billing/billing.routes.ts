@@ -11,6 +11,7 @@ import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import type { SessionUser } from '../users/users.repository';
 import { getBillingStatus, openPortal, receiveWebhook, startCheckout } from './billing.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 /** Stripe's events are small; an invoice with many lines stays well under this. */
 const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -56,7 +57,7 @@ export const billingRoutes =
       );
       raw.post(
         '/api/billing/webhook',
-        { config: { isServerToServer: true, rateLimit: deps.limits.billingWebhook } },
+        { config: { isServerToServer: true, rateLimit: perIpLimit(deps.limits.billingWebhook) } },
         async (request) => {
           const signature = request.headers['stripe-signature'];
           return receiveWebhook(deps, provider, getRequestContext(request), {

@@ -10,7 +10,6 @@ import {
   ZDeviceMoveRequestBody,
 } from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
 import {
   clearSessionCookie,
   getRequestContext,
@@ -22,6 +21,7 @@ import { toUserResponse } from '../users/users.presenter';
 import { completeDeviceAdd, requestDeviceAdd, setPrimaryDevice } from './added-devices.service';
 import { completeDeviceMove, requestDeviceMove } from './device-move.service';
 import { getDeviceStatus, registerDevice, resetDevice } from './devices.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 export const deviceRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -32,10 +32,7 @@ export const deviceRoutes =
         schema: { body: ZDeviceRegisterBody },
         config: {
           isDeviceOptional: true,
-          rateLimit: {
-            ...deps.limits.deviceRegistration,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.deviceRateLimited),
-          },
+          rateLimit: perIpLimit(deps.limits.deviceRegistration, MESSAGES.deviceRateLimited),
         },
       },
       async (request, reply) => {
@@ -56,10 +53,7 @@ export const deviceRoutes =
       {
         schema: { body: ZResetDeviceBody },
         config: {
-          rateLimit: {
-            ...deps.limits.deviceReset,
-            errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
-          },
+          rateLimit: perIpLimit(deps.limits.deviceReset, MESSAGES.rateLimited),
         },
       },
       async (request, reply) => {
@@ -73,10 +67,7 @@ export const deviceRoutes =
       },
     );
 
-    const moveRateLimit = {
-      ...deps.limits.login,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
-    };
+    const moveRateLimit = perIpLimit(deps.limits.login, MESSAGES.loginRateLimited);
 
     app.post(
       '/api/device/move/request',

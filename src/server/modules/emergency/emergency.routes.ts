@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZBreakGlassBody } from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 export const emergencyRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -14,11 +14,7 @@ export const emergencyRoutes =
       {
         schema: { body: ZBreakGlassBody },
         config: {
-          rateLimit: {
-            ...deps.limits.emergency,
-            errorResponseBuilder: () =>
-              new AppError('RATE_LIMITED', MESSAGES.breakGlassRateLimited),
-          },
+          rateLimit: perIpLimit(deps.limits.emergency, MESSAGES.breakGlassRateLimited),
         },
       },
       async (request) => {

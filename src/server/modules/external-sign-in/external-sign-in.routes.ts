@@ -30,6 +30,7 @@ import {
   startExternalSignIn,
   unlinkProvider,
 } from './external-sign-in.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 /** The flow's id, for the callback and the steps after it (decision 029). */
 export const FLOW_COOKIE = 'memento_sign_in';
@@ -58,10 +59,7 @@ export const externalSignInRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const isHttps = deps.config.APP_URL.startsWith('https:');
-    const rateLimit = {
-      ...deps.limits.login,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.loginRateLimited),
-    };
+    const rateLimit = perIpLimit(deps.limits.login, MESSAGES.loginRateLimited);
 
     // SameSite=None over https, so that Apple's cross-site form POST brings it back.
     const setFlowCookie = (reply: FastifyReply, flowToken: string, expiresAt: Date) =>

@@ -9,7 +9,6 @@ import {
   type TPairingSession,
 } from '../../../shared/schemas/pairing';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
 import { getRequestContext, requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
 import {
   cancelPairing,
@@ -19,6 +18,7 @@ import {
   receivePairedVideo,
   requirePairing,
 } from './pairing.service';
+import { perIpLimit } from '../../plugins/rate-limit';
 
 const ZPairingParams = z.object({ id: z.uuid({ error: 'Pairing id must be a UUID' }) });
 
@@ -26,10 +26,7 @@ const ZPairingParams = z.object({ id: z.uuid({ error: 'Pairing id must be a UUID
 export const pairingRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const phoneRateLimit = {
-      ...deps.limits.login,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
-    };
+    const phoneRateLimit = perIpLimit(deps.limits.login, MESSAGES.rateLimited);
 
     app.post('/api/pairings', async (request): Promise<TPairingCreated> =>
       createPairing(
