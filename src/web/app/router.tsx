@@ -26,6 +26,8 @@ const FeaturesPage = lazyPage(() => import('@web/pages/features/features-page'))
 const MarketingPage = lazyPage(() => import('@web/pages/marketing/marketing-page'));
 const PremiumPage = lazyPage(() => import('@web/pages/premium/premium-page'));
 const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'));
+const LegacyPage = lazyPage(() => import('@web/pages/legacy/legacy-page'));
+const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-page'));
 
 /** Every address the app answers, with who may open it. */
 export const routes: RouteObject[] = [
@@ -93,6 +95,15 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: '/legacy',
+            // Any of the owner's devices: a waiting release is cancelled from wherever they are.
+            element: (
+              <RequireAuth>
+                <LegacyPage />
+              </RequireAuth>
+            ),
+          },
+          {
             path: '/admin',
             element: (
               <RequireAuth access="admin">
@@ -108,6 +119,8 @@ export const routes: RouteObject[] = [
               </RedirectIfSignedIn>
             ),
           },
+          // The link in the owner's email: no sign-in, the token in the fragment.
+          { path: '/legacy/cancel', element: <LegacyCancelPage /> },
           { path: '/import-from-mobile', element: <ImportFromMobilePage /> },
           { path: '/about', element: <AboutPage /> },
           { path: '/verify-email', element: <VerifyEmailPage /> },

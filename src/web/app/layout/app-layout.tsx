@@ -9,6 +9,7 @@ import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
 import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
+import { LegacyReleaseMount } from '@web/features/legacy/components/legacy-release-mount';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 
@@ -58,6 +59,7 @@ export function AppLayout() {
             isSignedIn && 'min-h-dvh',
           )}
         >
+          <LegacyReleaseMount />
           {isRenderedPage ? (
             <Outlet />
           ) : (

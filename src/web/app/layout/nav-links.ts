@@ -19,3 +19,6 @@ export const IMPORT_FROM_MOBILE_LINK: TNavLink = {
   to: '/import-from-mobile',
   label: 'Import from Mobile',
 };
+
+/** The owner's legacy release page, beside the other pages only an owner has. */
+export const LEGACY_LINK: TNavLink = { to: '/legacy', label: 'Legacy release' };

@@ -5,7 +5,7 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { cn } from '@web/lib/utils';
 import { BrandLink } from './brand-link';
 import { MobileMenu } from './mobile-menu';
-import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, NAV_LINKS } from './nav-links';
+import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, LEGACY_LINK, NAV_LINKS } from './nav-links';
 import { isPrimaryUser } from '@web/features/auth/auth-api';
 
 const IMPORT_TIERS = new Set(['standard', 'premium', 'professional']);
@@ -15,7 +15,11 @@ export function SiteHeader() {
   const navigate = useNavigate();
   const links = user?.isAdmin ? [...NAV_LINKS, ADMIN_LINK] : NAV_LINKS;
   const canImport = Boolean(user && isPrimaryUser(user) && IMPORT_TIERS.has(user.subscriptionTier));
-  const mobileLinks = canImport ? [...links, IMPORT_FROM_MOBILE_LINK] : links;
+  const ownerLinks = [
+    ...(canImport ? [IMPORT_FROM_MOBILE_LINK] : []),
+    ...(user?.category === 'primary' ? [LEGACY_LINK] : []),
+  ];
+  const mobileLinks = [...links, ...ownerLinks];
 
   function signOut() {
     logout()

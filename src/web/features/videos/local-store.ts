@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import type { TRelease } from '@shared/domain/legacy';
 
 /**
  * The local video store (SPEC §3, DESIGN.md principle 2). Content lives only here for Community
@@ -30,6 +31,11 @@ export interface TLocalVideo {
   syncStatus: 'local_only' | 'pending_sync' | 'synced';
   /** When the server confirmed its index row; null until then (a retry sends it again). */
   indexedAt: string | null;
+  /**
+   * When the recipient may watch, kept here too so the choice survives offline and is sent with
+   * a late index row. Not indexed, so no new Dexie version: older records have none ('now').
+   */
+  release?: TRelease;
 }
 
 /**
@@ -162,6 +168,7 @@ export async function saveVideo(input: {
   createdAt?: string;
   indexedAt?: string | null;
   syncStatus?: TLocalVideo['syncStatus'];
+  release?: TRelease;
 }): Promise<TLocalVideo> {
   const mimeType = input.blob.type || 'video/webm';
   const parts = splitIntoChunks(input.blob);
@@ -178,6 +185,7 @@ export async function saveVideo(input: {
     createdAt: input.createdAt ?? new Date().toISOString(),
     syncStatus: input.syncStatus ?? 'local_only',
     indexedAt: input.indexedAt ?? null,
+    release: input.release,
   };
   await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.drafts, async () => {
     await localDb.chunks.where('videoId').equals(input.id).delete();
@@ -218,6 +226,10 @@ export async function deleteLocalVideos(videoIds: readonly string[]): Promise<vo
     await localDb.videos.bulkDelete([...videoIds]);
     await localDb.uploads.bulkDelete([...videoIds]);
   });
+}
+
+export function setLocalRelease(videoId: string, release: TRelease) {
+  return localDb.videos.update(videoId, { release });
 }
 
 export function setSyncStatus(videoId: string, syncStatus: TLocalVideo['syncStatus']) {

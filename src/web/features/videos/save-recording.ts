@@ -1,4 +1,5 @@
 import fixWebmDuration from 'fix-webm-duration';
+import type { TRelease } from '@shared/domain/legacy';
 import { isValidDeviceId } from '@shared/domain/device';
 import { getDeviceId } from '@web/lib/device-id';
 import { isWebm, normaliseVideoType } from '@web/lib/video-format';
@@ -28,6 +29,8 @@ export interface TSaveRecordingInput {
   blob: Blob;
   durationMs: number;
   isMobile: boolean;
+  /** When the recipient may watch; 'now' unless the owner chose otherwise. */
+  release?: TRelease;
 }
 
 export interface TSavedRecording {
@@ -44,7 +47,20 @@ function toIndexBody(video: TLocalVideo) {
     syncStatus: 'local_only' as const,
     metadata: { byteSize: video.byteSize, durationMs: video.durationMs, mimeType: video.mimeType },
     createdAt: video.createdAt,
+    release: releaseToSend(video.release),
   };
+}
+
+/**
+ * A date that passed while the row waited to be sent (offline) opens it anyway; the server
+ * refuses dates in the past, so it is sent as open now rather than never.
+ */
+function releaseToSend(release: TRelease | undefined): TRelease {
+  if (!release) return { rule: 'now', at: null };
+  if (release.rule === 'date' && release.at && Date.parse(release.at) <= Date.now()) {
+    return { rule: 'now', at: null };
+  }
+  return release;
 }
 
 /**

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
+  Hourglass,
   KeyRound,
   LogIn,
   LogOut,
@@ -240,6 +241,12 @@ export default function HomePage() {
                   </Button>
                 </>
               )}
+              <Button asChild variant="outline">
+                <Link to="/legacy">
+                  <Hourglass aria-hidden="true" />
+                  Legacy release
+                </Link>
+              </Button>
               <Button variant="outline" onClick={signOut}>
                 <LogOut aria-hidden="true" />
                 Sign Out

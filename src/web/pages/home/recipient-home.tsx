@@ -10,6 +10,11 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { useRecipientHome } from '@web/features/recipients/recipients-api';
+import {
+  NextOfKinLegacy,
+  WaitingMessages,
+  type TRecipientHomeWithLegacy,
+} from '@web/features/legacy';
 import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { describeError } from '@web/lib/api-client';
@@ -20,7 +25,9 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 export function RecipientHome({ user }: { user: TUser }) {
   const { logout } = useAuth();
   const navigate = useNavigate();
-  const { data, isLoading, error } = useRecipientHome();
+  const { data: home, isLoading, error } = useRecipientHome();
+  const data = home as TRecipientHomeWithLegacy | undefined;
+  const waiting = data?.waitingMessages ?? [];
   const [isEmergencyOpen, setIsEmergencyOpen] = useState(false);
   const [playingId, setPlayingId] = useState<string | null>(null);
   const isNextOfKin = user.category === 'next_of_kin';
@@ -65,6 +72,7 @@ export function RecipientHome({ user }: { user: TUser }) {
               </h2>
             </CardHeader>
             <CardContent className="flex flex-col gap-4 text-lg">
+              <WaitingMessages ownerFirstName={ownerFirstName} messages={waiting} />
               {data.sharedVideos.length > 0 ? (
                 <ul className="flex flex-col gap-4">
                   {data.sharedVideos.map((video) => {
@@ -100,7 +108,7 @@ export function RecipientHome({ user }: { user: TUser }) {
                     );
                   })}
                 </ul>
-              ) : (
+              ) : waiting.length > 0 ? null : (
                 <>
                   <p>There are no messages for you here yet.</p>
                   {!data.ownerHasCloudSync && (
@@ -126,6 +134,10 @@ export function RecipientHome({ user }: { user: TUser }) {
             </CardContent>
           </section>
         </Card>
+      )}
+
+      {isNextOfKin && data?.legacy && (
+        <NextOfKinLegacy ownerFirstName={ownerFirstName} legacy={data.legacy} />
       )}
 
       <div className="flex flex-col gap-3 sm:flex-row">

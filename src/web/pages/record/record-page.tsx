@@ -17,6 +17,7 @@ import {
   usePrompts,
   useRecipients,
 } from '@web/features/recipients/recipients-api';
+import { NOW_DRAFT, readDraft, ReleaseChoice, type TReleaseDraft } from '@web/features/legacy';
 import { RecorderPanel } from '@web/features/recorder/components/recorder-panel';
 import { RecoveryPanel } from '@web/features/recorder/components/recovery-panel';
 import { describeSeconds } from '@web/lib/video-format';
@@ -76,6 +77,8 @@ function MessageRecorder({ userId }: { userId: number }) {
   const [showErrors, setShowErrors] = useState(false);
   const [isSaving, setIsSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [release, setRelease] = useState<TReleaseDraft>(NOW_DRAFT);
+  const [releaseError, setReleaseError] = useState<string | null>(null);
   const recorder = useRecorder({ maxSeconds });
   const recordSectionRef = useRef<HTMLElement>(null);
   // A preselected id that is not one of this person's recipients (an old link) selects nobody.
@@ -129,6 +132,9 @@ function MessageRecorder({ userId }: { userId: number }) {
   async function onSave() {
     const recording = recorder.recording;
     if (!recording || !requireDetails() || !recipient) return;
+    const chosen = readDraft(release);
+    setReleaseError(chosen.error);
+    if (!chosen.release) return;
     setIsSaving(true);
     setSaveError(null);
     try {
@@ -141,6 +147,7 @@ function MessageRecorder({ userId }: { userId: number }) {
         blob: recording.blob,
         durationMs: recording.durationMs,
         isMobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
+        release: chosen.release,
       });
       void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
@@ -226,6 +233,15 @@ function MessageRecorder({ userId }: { userId: number }) {
               </div>
             </aside>
           )}
+          <ReleaseChoice
+            value={release}
+            onChange={(next) => {
+              setRelease(next);
+              setReleaseError(null);
+            }}
+            error={releaseError}
+            disabled={isSaving}
+          />
         </section>
       )}
 

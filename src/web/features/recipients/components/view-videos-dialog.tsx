@@ -23,6 +23,7 @@ import {
   useVideoIndex,
   VIDEO_INDEX_QUERY_KEY,
 } from '@web/features/videos';
+import { MessageRelease } from '@web/features/legacy';
 import { describeError } from '@web/lib/api-client';
 import { RECIPIENTS_QUERY_KEY } from '../recipients-api';
 
@@ -65,6 +66,9 @@ export function ViewVideosDialog({
   if (!recipient) return null;
 
   const localIds = new Set((local ?? []).map((video) => video.id));
+  // The server's rule where it has one: it is what recipients are held to.
+  const releaseOf = (video: TLocalVideo) =>
+    (index ?? []).find((row) => row.id === video.id)?.release ?? video.release;
   const missing = (index ?? []).filter(
     (row) => row.recipientId === recipient.id && !localIds.has(row.id),
   );
@@ -132,32 +136,35 @@ export function ViewVideosDialog({
             {local.map((video) => (
               <li
                 key={video.id}
-                className="flex flex-col gap-3 rounded-lg border-2 border-border p-3 sm:flex-row sm:items-center"
+                className="flex flex-col gap-3 rounded-lg border-2 border-border p-3"
               >
-                <div className="flex min-w-0 flex-1 items-start gap-3">
-                  <Checkbox
-                    checked={selected.has(video.id)}
-                    onCheckedChange={(value) => toggle(video.id, value === true)}
-                    aria-label={`Select ${video.title}`}
-                    className="-mt-1.5"
-                  />
-                  <div className="flex min-w-0 flex-1 flex-col">
-                    <span className="font-semibold break-words">{video.title}</span>
-                    <span className="text-base text-muted-foreground">
-                      {dateFormat.format(new Date(video.createdAt))} ·{' '}
-                      {formatDuration(video.durationMs)} · {formatSize(video.byteSize)}
-                    </span>
+                <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+                  <div className="flex min-w-0 flex-1 items-start gap-3">
+                    <Checkbox
+                      checked={selected.has(video.id)}
+                      onCheckedChange={(value) => toggle(video.id, value === true)}
+                      aria-label={`Select ${video.title}`}
+                      className="-mt-1.5"
+                    />
+                    <div className="flex min-w-0 flex-1 flex-col">
+                      <span className="font-semibold break-words">{video.title}</span>
+                      <span className="text-base text-muted-foreground">
+                        {dateFormat.format(new Date(video.createdAt))} ·{' '}
+                        {formatDuration(video.durationMs)} · {formatSize(video.byteSize)}
+                      </span>
+                    </div>
                   </div>
+                  <Button
+                    variant="outline"
+                    onClick={() => onPlay(video)}
+                    aria-label={`Play ${video.title}`}
+                    className="w-full sm:w-auto"
+                  >
+                    <Play aria-hidden="true" />
+                    Play
+                  </Button>
                 </div>
-                <Button
-                  variant="outline"
-                  onClick={() => onPlay(video)}
-                  aria-label={`Play ${video.title}`}
-                  className="w-full sm:w-auto"
-                >
-                  <Play aria-hidden="true" />
-                  Play
-                </Button>
+                <MessageRelease videoId={video.id} title={video.title} release={releaseOf(video)} />
               </li>
             ))}
             {missing.map((row) => (

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, Hourglass } from 'lucide-react';
+import { Button } from '@web/components/ui/button';
+import { useAuth, USER_QUERY_KEY } from '@web/features/auth';
+import { describeError } from '@web/lib/api-client';
+import { cancelRelease, LEGACY_QUERY_KEY, type TUserWithLegacy } from '../legacy-api';
+import { CANCEL_TEXT, describeAsker, formatLongDate } from '../release-wording';
+
+/**
+ * The owner's notice on every signed-in screen while a release waits: calm, in the page's flow,
+ * with the one button that stops it. After cancelling it says so, then stays quiet.
+ */
+export default function LegacyReleaseBanner() {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [isCancelling, setIsCancelling] = useState(false);
+  const [isCancelled, setIsCancelled] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pending = (user as TUserWithLegacy | null)?.legacyRelease ?? null;
+
+  async function onCancel() {
+    if (isCancelling) return;
+    setIsCancelling(true);
+    setError(null);
+    try {
+      await cancelRelease();
+      setIsCancelled(true);
+    } catch (reason) {
+      setError(describeError(reason, 'Please try again.'));
+    } finally {
+      setIsCancelling(false);
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: LEGACY_QUERY_KEY });
+    }
+  }
+
+  if (!user) return null;
+  if (isCancelled && !pending) {
+    return (
+      <div
+        role="status"
+        className="mx-auto mb-6 flex w-full max-w-5xl items-start gap-3 rounded-xl border-2 border-success/40 bg-success-soft p-4 text-lg"
+      >
+        <CircleCheck className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
+        <p>{CANCEL_TEXT.done}</p>
+      </div>
+    );
+  }
+  if (!pending) return null;
+  const asker = describeAsker(pending.requestedBy);
+  return (
+    <div
+      role="status"
+      className="mx-auto mb-6 flex w-full max-w-5xl flex-col gap-3 rounded-xl border-2 border-warm-foreground/25 bg-warm p-4 text-lg sm:flex-row sm:items-center sm:justify-between"
+    >
+      <p className="flex items-start gap-3">
+        <Hourglass className="mt-0.5 size-6 shrink-0 text-warm-foreground" aria-hidden="true" />
+        <span>
+          {asker} asked to release your legacy on {formatLongDate(pending.requestedAt)}. Unless you
+          cancel, it is released on {formatLongDate(pending.releasesAt)}.
+          {error && <span className="mt-1 block font-semibold text-destructive">{error}</span>}
+        </span>
+      </p>
+      <Button
+        variant="outline"
+        className="shrink-0"
+        onClick={() => void onCancel()}
+        aria-disabled={isCancelling || undefined}
+      >
+        {isCancelling ? 'Cancelling...' : CANCEL_TEXT.button}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Hourglass, KeyRound, ScrollText } from 'lucide-react';
+import { LEGACY_MESSAGES } from '@shared/domain/legacy';
+import type { TNextOfKinLegacy } from '@shared/schemas/legacy';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { FormField } from '@web/components/ui/form-field';
+import { describeError } from '@web/lib/api-client';
+import { requestRelease } from '../legacy-api';
+import { formatLongDate } from '../release-wording';
+
+const historyTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+
+/** What the recipient home query holds; updated in place after a request. */
+const RECIPIENT_HOME_QUERY_KEY = ['/api/recipient-home'] as const;
+
+interface NextOfKinLegacyProps {
+  ownerFirstName: string;
+  legacy: TNextOfKinLegacy & { waitingDays?: number };
+}
+
+/**
+ * The next of kin's part in a legacy release: ask with the emergency code, see when it is
+ * released unless the owner cancels, and once released, what happened and when.
+ */
+export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps) {
+  const queryClient = useQueryClient();
+  const [isAsking, setIsAsking] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isSending, setIsSending] = useState(false);
+  const heading = `${ownerFirstName}'s legacy`;
+  const waitingPeriod = legacy.waitingDays
+    ? `${legacy.waitingDays} day${legacy.waitingDays === 1 ? '' : 's'}`
+    : 'the number of days they chose (7 unless they changed it)';
+
+  async function onSend() {
+    if (isSending) return;
+    if (!code.trim()) {
+      setError(LEGACY_MESSAGES.codeRequired);
+      return;
+    }
+    setIsSending(true);
+    setError(null);
+    try {
+      const answer = await requestRelease(code.trim());
+      queryClient.setQueryData(RECIPIENT_HOME_QUERY_KEY, (home: object | undefined) =>
+        home ? { ...home, legacy: { ...legacy, ...answer } } : home,
+      );
+      setIsAsking(false);
+      setCode('');
+      void queryClient.invalidateQueries({ queryKey: RECIPIENT_HOME_QUERY_KEY });
+    } catch (reason) {
+      setError(describeError(reason, 'Please try again.'));
+    } finally {
+      setIsSending(false);
+    }
+  }
+
+  return (
+    <Card asChild>
+      <section aria-labelledby="legacy-heading">
+        <CardHeader>
+          <h2 id="legacy-heading" className="flex items-center gap-3 text-2xl font-bold">
+            <Hourglass className="size-6 text-primary" aria-hidden="true" />
+            {heading}
+          </h2>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4 text-lg">
+          {legacy.status === 'waiting' && legacy.releasesAt && (
+            <p role="status">
+              You asked to release {ownerFirstName}'s legacy
+              {legacy.requestedAt ? ` on ${formatLongDate(legacy.requestedAt)}` : ''}. Unless{' '}
+              {ownerFirstName} cancels, it is released on {formatLongDate(legacy.releasesAt)}.
+            </p>
+          )}
+
+          {legacy.status === 'released' && (
+            <>
+              <p>
+                {ownerFirstName}'s legacy was released
+                {legacy.releasedAt ? ` on ${formatLongDate(legacy.releasedAt)}` : ''}. The messages{' '}
+                {ownerFirstName} left for after that are open to the people they are for.
+              </p>
+              {legacy.history.length > 0 && (
+                <div className="flex flex-col gap-2">
+                  <h3 className="flex items-center gap-2 text-xl font-bold">
+                    <ScrollText className="size-5 text-primary" aria-hidden="true" />
+                    What happened
+                  </h3>
+                  <ol className="flex flex-col gap-2">
+                    {legacy.history.map((entry) => (
+                      <li
+                        key={`${entry.at}-${entry.text}`}
+                        className="flex flex-col rounded-lg border-2 border-border p-3"
+                      >
+                        <time dateTime={entry.at} className="text-base text-muted-foreground">
+                          {historyTime.format(new Date(entry.at))}
+                        </time>
+                        <span>{entry.text}</span>
+                      </li>
+                    ))}
+                  </ol>
+                </div>
+              )}
+            </>
+          )}
+
+          {legacy.status === 'none' && !isAsking && (
+            <div>
+              <Button size="lg" variant="outline" onClick={() => setIsAsking(true)}>
+                <KeyRound aria-hidden="true" />
+                Ask to release {ownerFirstName}'s legacy
+              </Button>
+            </div>
+          )}
+
+          {legacy.status === 'none' && isAsking && (
+            <form
+              className="flex flex-col gap-4 rounded-lg border-2 border-border p-4"
+              aria-label={`Ask to release ${ownerFirstName}'s legacy`}
+              onSubmit={(event) => {
+                event.preventDefault();
+                void onSend();
+              }}
+            >
+              <p>
+                If {ownerFirstName} has died or can no longer use Memento, you can ask to release
+                the messages they left for that time. {ownerFirstName} is emailed at once and has{' '}
+                {waitingPeriod} to cancel. If they do not, the messages open to the people they are
+                for, and each of them is emailed.
+              </p>
+              <FormField
+                label="Emergency code"
+                hint="The code you were sent when you were chosen as next of kin."
+                value={code}
+                onChange={(event) => setCode(event.target.value)}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                placeholder="ABCD-EFGH-JKLM-NP23"
+                error={error ?? undefined}
+              />
+              <div className="flex flex-col gap-3 sm:flex-row">
+                <Button type="submit" size="lg" aria-disabled={isSending || undefined}>
+                  {isSending ? 'Sending...' : 'Send request'}
+                </Button>
+                <Button
+                  type="button"
+                  size="lg"
+                  variant="outline"
+                  disabled={isSending}
+                  onClick={() => {
+                    setIsAsking(false);
+                    setError(null);
+                  }}
+                >
+                  Cancel
+                </Button>
+              </div>
+            </form>
+          )}
+          {legacy.status !== 'none' && error && (
+            <Alert variant="destructive" title="Your request was not sent">
+              <p>{error}</p>
+            </Alert>
+          )}
+        </CardContent>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,23 @@
+export { LegacyReleaseMount } from './components/legacy-release-mount';
+export { MessageRelease } from './components/message-release';
+export { NextOfKinLegacy } from './components/next-of-kin-legacy';
+export { ReleaseChoice } from './components/release-choice';
+export { WaitingMessages } from './components/waiting-messages';
+export {
+  cancelRelease,
+  cancelReleaseByLink,
+  LEGACY_QUERY_KEY,
+  saveLegacySettings,
+  useLegacyState,
+  type TRecipientHomeWithLegacy,
+  type TUserWithLegacy,
+} from './legacy-api';
+export {
+  CANCEL_TEXT,
+  describeAsker,
+  formatLongDate,
+  NOW_DRAFT,
+  readDraft,
+  RELEASE_TEXT,
+  type TReleaseDraft,
+} from './release-wording';

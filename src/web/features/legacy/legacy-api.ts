@@ -1,0 +1,77 @@
+import { useQuery } from '@tanstack/react-query';
+import type { TRelease } from '@shared/domain/legacy';
+import type {
+  TLegacyRequest,
+  TLegacySettings,
+  TLegacyState,
+  TNextOfKinLegacy,
+  TWaitingMessage,
+} from '@shared/schemas/legacy';
+import type { TUser } from '@shared/schemas/auth';
+import type { TRecipientHome } from '@shared/schemas/recipients';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
+import { apiRequest } from '@web/lib/api-client';
+
+export const LEGACY_QUERY_KEY = ['/api/legacy'] as const;
+
+/**
+ * The signed-in user with the waiting release the server adds for an owner. Optional: an older
+ * server (or a recipient) sends none, and no banner shows.
+ */
+export type TUserWithLegacy = TUser & { legacyRelease?: TLegacyRequest | null };
+
+/** The recipient home with what legacy release adds to it. */
+export type TRecipientHomeWithLegacy = TRecipientHome & {
+  waitingMessages?: TWaitingMessage[];
+  legacy?: TNextOfKinLegacy | null;
+};
+
+/** The zone the owner's dates are meant in, so reminders and releases fall on their days. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** GET /api/legacy: the owner's settings and where a release stands. */
+export function useLegacyState() {
+  return useQuery<TLegacyState>({
+    queryKey: LEGACY_QUERY_KEY,
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+export function saveLegacySettings(settings: TLegacySettings): Promise<TLegacyState> {
+  return apiRequest<TLegacyState>('/api/legacy/settings', {
+    method: 'PUT',
+    body: { ...settings, timeZone: browserTimeZone() },
+  });
+}
+
+/** The owner cancels a waiting release from any of their signed-in devices. */
+export function cancelRelease(): Promise<TLegacyState> {
+  return apiRequest<TLegacyState>('/api/legacy/cancel', { method: 'POST' });
+}
+
+/** The owner cancels with the single-use link from their email; no sign-in. */
+export function cancelReleaseByLink(token: string): Promise<{ ownerFirstName: string }> {
+  return apiRequest<{ ownerFirstName: string }>('/api/legacy/cancel-link', {
+    method: 'POST',
+    body: { token },
+  });
+}
+
+/** The next of kin asks to release their owner's legacy with their emergency code. */
+export function requestRelease(emergencyCode: string): Promise<TNextOfKinLegacy> {
+  return apiRequest<TNextOfKinLegacy>('/api/legacy/requests', {
+    method: 'POST',
+    body: { emergencyCode },
+  });
+}
+
+/** PUT /api/videos/:id/release: the owner changes when one message opens. */
+export function setMessageRelease(videoId: string, release: TRelease): Promise<TVideoIndexEntry> {
+  return apiRequest<TVideoIndexEntry>(`/api/videos/${videoId}/release`, {
+    method: 'PUT',
+    body: { ...release, timeZone: browserTimeZone() },
+  });
+}
