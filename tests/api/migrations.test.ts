@@ -86,6 +86,7 @@ describe('upgrading an installation', () => {
         storage_type as "storageType", sync_status as "syncStatus", byte_size as "byteSize",
         duration_ms as "durationMs", mime_type as "mimeType",
         (extract(epoch from created_at) * 1000)::float8 as "createdAtMs",
+        release_rule as "releaseRule", release_at as "releaseAt",
         index_entry as "indexEntry" from videos order by id`,
     )) as unknown as { rows: Record<string, unknown>[] };
     const entries = rows.map((row) => JSON.parse(row.indexEntry as string) as unknown);
@@ -102,11 +103,17 @@ describe('upgrading an installation', () => {
           durationMs: row.durationMs as number,
           mimeType: row.mimeType as string,
           createdAt: new Date(row.createdAtMs as number),
+          releaseRule: row.releaseRule as 'now',
+          releaseAt: row.releaseAt === null ? null : new Date(row.releaseAt as string),
         }),
       ),
     );
     // Spelled out once, so the test does not only compare the presenter with itself.
-    expect(entries[0]).toMatchObject({ title: null, createdAt: '2026-03-01T09:15:30.123Z' });
+    expect(entries[0]).toMatchObject({
+      title: null,
+      createdAt: '2026-03-01T09:15:30.123Z',
+      release: { rule: 'now', at: null },
+    });
     expect(entries[1]).toMatchObject({ title: 'For Susan', metadata: { byteSize: 5000000000 } });
   });
 

@@ -1,3 +1,4 @@
+import type { TLegacyRequest } from './legacy';
 import { z } from 'zod';
 import { MESSAGES } from '../domain/errors';
 import type { TRole, TSubscriptionStatus, TTier, TUserCategory } from '../domain/enums';
@@ -159,6 +160,8 @@ export interface TUser {
   /** 'primary' when signed in on the account's primary device, else 'secondary'. */
   deviceStatus: 'primary' | 'secondary';
   deviceSync: TDeviceSync | null;
+  /** GET /api/user, for an owner: a legacy release their next of kin asked for, while it waits. */
+  legacyRelease?: TLegacyRequest | null;
 }
 
 export interface TSessionCheck {

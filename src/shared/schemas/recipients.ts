@@ -1,3 +1,4 @@
+import type { TNextOfKinLegacy, TWaitingMessage } from './legacy';
 import { z } from 'zod';
 import { requiredText, singleLineText, zIdFromText } from './common';
 import type { TRecipientCategory } from './safety-net';
@@ -67,6 +68,10 @@ export interface TRecipientHome {
   ownerHasCloudSync: boolean;
   /** Messages shared with this recipient through the cloud (none for Community Edition). */
   sharedVideos: { id: string; title: string | null; createdAt: string; durationMs: number }[];
+  /** Messages not open yet, listed only where the owner lets recipients know. */
+  waitingMessages: TWaitingMessage[];
+  /** For the next of kin: where a legacy release stands; null for other recipients. */
+  legacy: TNextOfKinLegacy | null;
 }
 
 export { RECIPIENT_CATEGORY_LABELS } from '../domain/recipient-labels';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { zId } from './common';
 import { normaliseVideoType, VIDEO_TYPE_MESSAGE } from '../domain/video-types';
+import type { TRelease } from '../domain/legacy';
+import { ZRelease } from './legacy';
 
 export const VIDEO_SYNC_STATUSES = ['local_only', 'pending_sync', 'synced', 'conflict'] as const;
 export type TVideoSyncStatus = (typeof VIDEO_SYNC_STATUSES)[number];
@@ -46,6 +48,8 @@ export const ZCreateVideoIndexBody = z.object({
     mimeType: ZVideoType(VIDEO_TYPE_MESSAGE),
   }),
   createdAt: z.iso.datetime().optional(),
+  /** When the recipient may watch; 'now' unless the owner chose otherwise. */
+  release: ZRelease.optional(),
 });
 export type TCreateVideoIndexBody = z.input<typeof ZCreateVideoIndexBody>;
 
@@ -60,6 +64,7 @@ export interface TVideoIndexEntry {
   syncStatus: TVideoSyncStatus;
   metadata: { byteSize: number; durationMs: number; mimeType: string };
   createdAt: string;
+  release: TRelease;
 }
 
 export const ZDeleteVideosBody = z.object({

@@ -28,6 +28,7 @@ export class JobSchedule {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
+    private readonly clock: { now(): Date },
   ) {}
 
   add(job: ScheduledJob): void {
@@ -35,9 +36,9 @@ export class JobSchedule {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.runDue(new Date()), POLL_INTERVAL_MS);
+    this.timer = setInterval(() => void this.runDue(this.clock.now()), POLL_INTERVAL_MS);
     this.timer.unref();
-    void this.runDue(new Date());
+    void this.runDue(this.clock.now());
   }
 
   async stop(): Promise<void> {

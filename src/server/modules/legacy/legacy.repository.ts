@@ -34,8 +34,7 @@ export async function insertWaitingRelease(
 export async function cancelWaitingRelease(
   db: DbOrTx,
   input: { now: Date; by: 'email_link' | 'signed_in' } & (
-    | { ownerId: number }
-    | { cancelTokenHash: string }
+    { ownerId: number } | { cancelTokenHash: string }
   ),
 ): Promise<LegacyReleaseRow | undefined> {
   const which =
@@ -87,7 +86,10 @@ export async function claimReminders(
               order by releases_at limit ${input.limit}
               for update skip locked)
           returning id`);
-  return findReleasesByIds(db, rowsOf<{ id: number }>(result).map((row) => row.id));
+  return findReleasesByIds(
+    db,
+    rowsOf<{ id: number }>(result).map((row) => row.id),
+  );
 }
 
 /** Releases whose waiting period ran out unanswered, now released (each by one server). */
@@ -104,15 +106,15 @@ export async function claimDueReleases(
         order by releases_at limit ${input.limit}
         for update skip locked)
     returning id`);
-  return findReleasesByIds(db, rowsOf<{ id: number }>(result).map((row) => row.id));
+  return findReleasesByIds(
+    db,
+    rowsOf<{ id: number }>(result).map((row) => row.id),
+  );
 }
 
 async function findReleasesByIds(db: DbOrTx, ids: number[]): Promise<LegacyReleaseRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(legacyReleases)
-    .where(inArray(legacyReleases.id, ids));
+  return db.select().from(legacyReleases).where(inArray(legacyReleases.id, ids));
 }
 
 /** The owner's legacy is released from `now` (once: a later release keeps the first date). */

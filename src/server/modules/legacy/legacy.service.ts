@@ -55,6 +55,7 @@ export interface LegacyDeps {
   config: Pick<TConfig, 'APP_URL'>;
   urlSigner: UrlSigner;
   log: FastifyBaseLogger;
+  clock: { now(): Date };
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -93,7 +94,10 @@ function settingsOf(owner: UserRow): TLegacySettings {
 }
 
 /** The waiting release as the owner's screens show it, or null. */
-export async function findPendingRelease(db: DbOrTx, ownerId: number): Promise<TLegacyRequest | null> {
+export async function findPendingRelease(
+  db: DbOrTx,
+  ownerId: number,
+): Promise<TLegacyRequest | null> {
   const found = await findWaitingRelease(db, ownerId);
   if (!found) return null;
   return {
@@ -242,7 +246,8 @@ export async function requestRelease(
       });
     });
   } catch (error) {
-    if (sqlStateOf(error) === '23505') throw new AppError('CONFLICT', LEGACY_MESSAGES.alreadyWaiting);
+    if (sqlStateOf(error) === '23505')
+      throw new AppError('CONFLICT', LEGACY_MESSAGES.alreadyWaiting);
     throw error;
   }
   deps.mail.kick();
@@ -508,7 +513,8 @@ async function checkInactivity(deps: LegacyDeps, now: Date): Promise<number> {
     if (awayMs < candidate.months * 30 * DAY_MS) continue;
     if (candidate.notices > INACTIVITY_REMINDERS) continue;
     const stepDue =
-      candidate.noticeAt === null || now.getTime() - candidate.noticeAt.getTime() >= INACTIVITY_STEP_MS;
+      candidate.noticeAt === null ||
+      now.getTime() - candidate.noticeAt.getTime() >= INACTIVITY_STEP_MS;
     if (!stepDue) continue;
 
     const next = candidate.notices + 1;

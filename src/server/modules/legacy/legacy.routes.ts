@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MESSAGES } from '../../../shared/domain/errors';
+import {
+  ZCancelLinkBody,
+  ZLegacyRequestBody,
+  ZLegacySettings,
+  ZRelease,
+} from '../../../shared/schemas/legacy';
+import { AppError } from '../../errors';
+import {
+  getRequestContext,
+  requirePrimaryOnPrimaryDevice,
+  requireUser,
+} from '../../plugins/request-context';
+import {
+  cancelReleaseByLink,
+  cancelReleaseSignedIn,
+  getLegacyState,
+  requestRelease,
+  saveLegacySettings,
+  type LegacyDeps,
+} from './legacy.service';
+import { setMessageRelease } from './message-release.service';
+
+const OWNERS_ONLY = 'Only the account owner can change legacy release.';
+const RELEASE_OWNERS_ONLY =
+  'Only the account owner, on their own device, can change when a message opens.';
+
+/** An IANA zone the server's Intl knows; anything else is ignored rather than refused. */
+const ZTimeZone = z
+  .string()
+  .max(64)
+  .optional()
+  .transform((zone) => {
+    if (!zone) return null;
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+      return zone;
+    } catch {
+      return null;
+    }
+  });
+
+export const legacyRoutes =
+  (
+    deps: LegacyDeps & { limits: { emergency: { max: number; timeWindow: number } } },
+  ): FastifyPluginAsyncZod =>
+  async (app) => {
+    const codeLimit = {
+      rateLimit: {
+        ...deps.limits.emergency,
+        errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
+      },
+    };
+
+    app.get('/api/legacy', async (request) => {
+      const user = requireUser(request);
+      if (user.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+      return getLegacyState(deps, user.id);
+    });
+
+    app.put(
+      '/api/legacy/settings',
+      { schema: { body: ZLegacySettings.extend({ timeZone: ZTimeZone }) } },
+      async (request) => {
+        const owner = requirePrimaryOnPrimaryDevice(request, OWNERS_ONLY);
+        const { timeZone, ...settings } = request.body;
+        return saveLegacySettings(deps, getRequestContext(request), { owner, settings, timeZone });
+      },
+    );
+
+    // Any of the owner's signed-in devices may cancel: speed matters more than which device.
+    app.post('/api/legacy/cancel', async (request) => {
+      const owner = requireUser(request);
+      if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+      return cancelReleaseSignedIn(deps, getRequestContext(request), {
+        owner,
+        now: deps.clock.now(),
+      });
+    });
+
+    app.post(
+      '/api/legacy/cancel-link',
+      { schema: { body: ZCancelLinkBody }, config: codeLimit },
+      async (request) =>
+        cancelReleaseByLink(deps, getRequestContext(request), {
+          token: request.body.token,
+          now: deps.clock.now(),
+        }),
+    );
+
+    app.post(
+      '/api/legacy/requests',
+      { schema: { body: ZLegacyRequestBody }, config: codeLimit },
+      async (request, reply) => {
+        const nextOfKin = requireUser(request);
+        const answer = await requestRelease(deps, getRequestContext(request), {
+          nextOfKin,
+          emergencyCode: request.body.emergencyCode,
+          now: deps.clock.now(),
+        });
+        return reply.code(201).send(answer);
+      },
+    );
+
+    app.put(
+      '/api/videos/:id/release',
+      {
+        schema: {
+          params: z.object({ id: z.uuid({ error: 'Video id must be a UUID' }) }),
+          body: ZRelease.and(z.object({ timeZone: ZTimeZone })),
+        },
+      },
+      async (request) => {
+        const owner = requirePrimaryOnPrimaryDevice(request, RELEASE_OWNERS_ONLY);
+        return setMessageRelease(deps, getRequestContext(request), {
+          owner,
+          videoId: request.params.id,
+          release: { rule: request.body.rule, at: request.body.at },
+          timeZone: request.body.timeZone,
+        });
+      },
+    );
+  };
