@@ -218,7 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Timed work runs from one schedule kept in the database (modules/jobs): each job on one
   // server at a time, and whatever fell due while every server was down runs once on the next
   // start. The clock is the argument, so tests run a job at any time they choose.
-  const schedule = new JobSchedule(database.db, app.log);
+  const schedule = new JobSchedule(database.db, app.log, deps.clock);
   schedule.add({
     name: 'sessions.cleanup',
     everyMs: HOUR_MS,

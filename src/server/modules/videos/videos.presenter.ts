@@ -15,5 +15,6 @@ export function toVideoIndexEntry(row: TVideoIndexRow): TVideoIndexEntry {
     syncStatus: row.syncStatus,
     metadata: { byteSize: row.byteSize, durationMs: row.durationMs, mimeType: row.mimeType },
     createdAt: row.createdAt.toISOString(),
+    release: { rule: row.releaseRule, at: row.releaseAt?.toISOString() ?? null },
   };
 }

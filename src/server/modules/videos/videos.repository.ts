@@ -36,6 +36,8 @@ export type TVideoIndexRow = Pick<
   | 'durationMs'
   | 'mimeType'
   | 'createdAt'
+  | 'releaseRule'
+  | 'releaseAt'
 >;
 
 /**

@@ -1,5 +1,6 @@
 import { limitsFor } from '../../../shared/domain/plans';
 import { MESSAGES } from '../../../shared/domain/errors';
+import type { TRelease } from '../../../shared/domain/legacy';
 import type { TCreateVideoIndexBody } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
@@ -19,6 +20,7 @@ const DURATION_SLACK_MS = 5_000;
 
 type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'metadata'>> & {
   createdAt?: string;
+  release?: TRelease;
 };
 
 /**
@@ -52,6 +54,8 @@ export async function indexVideo(
     durationMs: body.metadata.durationMs,
     mimeType: body.metadata.mimeType,
     createdAt: createdAt.getTime() > Date.now() ? new Date() : createdAt,
+    releaseRule: body.release?.rule ?? 'now',
+    releaseAt: body.release?.at ? new Date(body.release.at) : null,
   });
   // Another account's id: refuse without saying whose.
   if (!row || row.creatorId !== owner.id) {
