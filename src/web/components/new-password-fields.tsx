@@ -17,10 +17,10 @@ interface NewPasswordFieldsProps<TForm extends FieldValues, TValues extends Fiel
   register: UseFormRegister<TForm>;
   /** The field that holds the new password. */
   name: Path<TForm>;
-  label: string;
+  label?: string;
   hint?: ReactNode;
-  /** The field that repeats it; left out where the password is not typed twice. */
-  confirmName?: Path<TForm>;
+  /** The field that repeats it; null where the password is not typed twice. */
+  confirmName?: Path<TForm> | null;
   confirmLabel?: string;
   isRequired?: boolean;
 }
@@ -33,10 +33,10 @@ export function NewPasswordFields<TForm extends FieldValues, TValues extends Fie
   control,
   register,
   name,
-  label,
+  label = 'New password',
   hint,
-  confirmName,
-  confirmLabel,
+  confirmName = 'confirmPassword' as Path<TForm>,
+  confirmLabel = 'Confirm new password',
   isRequired = false,
 }: NewPasswordFieldsProps<TForm, TValues>) {
   const checklistId = useId();
@@ -58,7 +58,7 @@ export function NewPasswordFields<TForm extends FieldValues, TValues extends Fie
       />
       {confirmName && (
         <FormField
-          label={confirmLabel ?? ''}
+          label={confirmLabel}
           type="password"
           autoComplete="new-password"
           isRequired={isRequired}

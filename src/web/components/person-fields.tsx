@@ -62,3 +62,44 @@ export function PersonFields<TForm extends FieldValues, TValues extends FieldVal
     </>
   );
 }
+
+interface NextOfKinContactFieldsProps<TForm extends FieldValues, TValues extends FieldValues> {
+  control: Control<TForm, unknown, TValues>;
+  register: UseFormRegister<TForm>;
+  phoneHint?: ReactNode;
+  relationshipHint: ReactNode;
+}
+
+/** What a next of kin adds to the person fields: a phone number and how they are related. */
+export function NextOfKinContactFields<TForm extends FieldValues, TValues extends FieldValues>({
+  control,
+  register,
+  phoneHint,
+  relationshipHint,
+}: NextOfKinContactFieldsProps<TForm, TValues>) {
+  const { errors } = useFormState({ control });
+  const field = (name: 'phoneNumber' | 'relationship') => ({
+    error: (get(errors, name) as FieldError | undefined)?.message,
+    ...register(name as Path<TForm>),
+  });
+  return (
+    <>
+      <FormField
+        label="Phone"
+        type="tel"
+        isRequired
+        inputMode="tel"
+        autoComplete="off"
+        hint={phoneHint}
+        {...field('phoneNumber')}
+      />
+      <FormField
+        label="Relationship"
+        isRequired
+        autoComplete="off"
+        hint={relationshipHint}
+        {...field('relationship')}
+      />
+    </>
+  );
+}

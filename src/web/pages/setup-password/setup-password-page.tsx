@@ -62,7 +62,6 @@ export default function SetupPasswordPage() {
               register={register}
               name="password"
               label="New Password"
-              confirmName="confirmPassword"
               confirmLabel="Confirm Password"
             />
             <Button type="submit" size="lg" disabled={isBusy} className="w-full">

@@ -1,10 +1,7 @@
-import { useState } from 'react';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
-import { toast } from '@web/components/ui/use-toast';
-import { describeError } from '@web/lib/api-client';
 import { setUserAdmin } from '../admin-api';
+import { UserActionDialog } from './user-action-dialog';
 
 interface AdminRightsDialogProps {
   user: TAdminUser | null;
@@ -20,37 +17,19 @@ export function AdminRightsDialog({
   onOpenChange,
   onChanged,
 }: AdminRightsDialogProps) {
-  const [isSaving, setIsSaving] = useState(false);
   const isGranting = user ? !user.isAdmin : true;
-
-  async function save() {
-    if (!user) return;
-    setIsSaving(true);
-    try {
-      const saved = await setUserAdmin(user.id, isGranting);
-      toast({
-        variant: 'success',
+  return (
+    <UserActionDialog
+      user={user}
+      onOpenChange={onOpenChange}
+      run={(target) => setUserAdmin(target.id, isGranting)}
+      onDone={onChanged}
+      success={(saved) => ({
         title: isGranting
           ? `${saved.username} is now an admin`
           : `${saved.username} is no longer an admin`,
-      });
-      onChanged(saved);
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: 'Error changing admin rights',
-        description: describeError(error, 'Failed to change admin rights'),
-      });
-    } finally {
-      setIsSaving(false);
-    }
-  }
-
-  return (
-    <PendingSafeDialog
-      open={user !== null}
-      onOpenChange={onOpenChange}
-      isPending={isSaving}
+      })}
+      failure={{ title: 'Error changing admin rights', fallback: 'Failed to change admin rights' }}
       title={isGranting ? 'Make admin?' : 'Remove admin?'}
       description={
         isGranting
@@ -59,9 +38,7 @@ export function AdminRightsDialog({
             ? 'You will no longer be able to open the admin dashboard.'
             : `${user?.username ?? ''} will no longer be able to open the admin dashboard.`
       }
-      onSubmit={() => void save()}
       submitLabel={isGranting ? 'Make admin' : 'Remove admin'}
-      pendingLabel="Saving..."
       submitIcon={
         isGranting ? <ShieldCheck aria-hidden="true" /> : <ShieldOff aria-hidden="true" />
       }

@@ -102,7 +102,7 @@ function ResetPasswordForm({
           control={control}
           register={register}
           name="newPassword"
-          label="New password"
+          confirmName={null}
           isRequired
         />
         <ReasonField

@@ -1,11 +1,8 @@
-import { useState } from 'react';
 import { Undo2 } from 'lucide-react';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
-import { toast } from '@web/components/ui/use-toast';
-import { describeError } from '@web/lib/api-client';
-import { describeTier, describeUser } from '../admin-format';
 import { returnUserToBilling } from '../admin-api';
+import { describeTier, describeUser } from '../admin-format';
+import { UserActionDialog } from './user-action-dialog';
 
 interface ReturnToBillingDialogProps {
   user: TAdminUser | null;
@@ -19,41 +16,23 @@ export function ReturnToBillingDialog({
   onOpenChange,
   onReturned,
 }: ReturnToBillingDialogProps) {
-  const [isSaving, setIsSaving] = useState(false);
-  const plan = describeTier(user?.billedTier ?? 'free');
-
-  async function confirm() {
-    if (!user) return;
-    setIsSaving(true);
-    try {
-      const saved = await returnUserToBilling(user.id);
-      toast({
-        variant: 'success',
+  return (
+    <UserActionDialog
+      user={user}
+      onOpenChange={onOpenChange}
+      run={(target) => returnUserToBilling(target.id)}
+      onDone={onReturned}
+      success={(saved) => ({
         title: `${describeUser(saved)} follows billing again`,
         description: `Their plan is now ${describeTier(saved.subscriptionTier)}.`,
-      });
-      onReturned(saved);
-    } catch (error) {
-      toast({
-        variant: 'destructive',
+      })}
+      failure={{
         title: 'Error returning to billing',
-        description: describeError(error, 'Failed to return the account to billing'),
-      });
-    } finally {
-      setIsSaving(false);
-    }
-  }
-
-  return (
-    <PendingSafeDialog
-      open={user !== null}
-      onOpenChange={onOpenChange}
-      isPending={isSaving}
+        fallback: 'Failed to return the account to billing',
+      }}
       title="Return to billing?"
-      description={`Their plan will follow their payments again: ${plan}.`}
-      onSubmit={() => void confirm()}
+      description={`Their plan will follow their payments again: ${describeTier(user?.billedTier ?? 'free')}.`}
       submitLabel="Return to billing"
-      pendingLabel="Saving..."
       submitIcon={<Undo2 aria-hidden="true" />}
     />
   );

@@ -103,7 +103,6 @@ export function RegisterForm({ onError }: RegisterFormProps) {
           register={register}
           name="password"
           label="Password"
-          confirmName="confirmPassword"
           confirmLabel="Confirm password"
         />
         <Button type="submit" size="lg" disabled={isCreating} className="mt-1 w-full">

@@ -89,8 +89,6 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
         name="newPassword"
         label="New password for their account"
         hint="Write it down somewhere safe: this becomes the password of the account."
-        confirmName="confirmPassword"
-        confirmLabel="Confirm new password"
       />
       <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
         {reset.isPending ? 'Resetting...' : 'Reset Password'}

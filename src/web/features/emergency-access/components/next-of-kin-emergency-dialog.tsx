@@ -105,8 +105,6 @@ export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmerge
         register={register}
         name="newPassword"
         label="New password for their account"
-        confirmName="confirmPassword"
-        confirmLabel="Confirm new password"
         isRequired
       />
     </PendingSafeDialog>

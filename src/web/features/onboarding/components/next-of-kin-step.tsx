@@ -1,15 +1,13 @@
-import type { Control, FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { Control, UseFormRegister } from 'react-hook-form';
 import type { TCreateRecipientBody } from '@shared/schemas/safety-net';
-import { PersonFields } from '@web/components/person-fields';
-import { FormField } from '@web/components/ui/form-field';
+import { NextOfKinContactFields, PersonFields } from '@web/components/person-fields';
 
 interface NextOfKinStepProps {
   control: Control<TCreateRecipientBody>;
   register: UseFormRegister<TCreateRecipientBody>;
-  errors: FieldErrors<TCreateRecipientBody>;
 }
 
-export function NextOfKinStep({ control, register, errors }: NextOfKinStepProps) {
+export function NextOfKinStep({ control, register }: NextOfKinStepProps) {
   return (
     <div className="flex flex-col gap-5">
       <p>
@@ -26,23 +24,11 @@ export function NextOfKinStep({ control, register, errors }: NextOfKinStepProps)
         isRequired
         emailHint="Their emergency code is sent to this address."
       />
-      <FormField
-        label="Phone"
-        type="tel"
-        isRequired
-        inputMode="tel"
-        autoComplete="off"
-        hint="A number where they can be reached."
-        error={errors.phoneNumber?.message}
-        {...register('phoneNumber')}
-      />
-      <FormField
-        label="Relationship"
-        isRequired
-        autoComplete="off"
-        hint="For example: daughter, son, husband or friend."
-        error={errors.relationship?.message}
-        {...register('relationship')}
+      <NextOfKinContactFields
+        control={control}
+        register={register}
+        phoneHint="A number where they can be reached."
+        relationshipHint="For example: daughter, son, husband or friend."
       />
     </div>
   );

@@ -85,7 +85,6 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
     getValues,
     setError,
     handleSubmit,
-    formState: { errors },
   } = useForm<TCreateRecipientBody>({
     resolver: zodResolver(ZCreateRecipientBody),
     defaultValues: {
@@ -215,7 +214,7 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
                 }
               />
             )}
-            {step === 1 && <NextOfKinStep control={control} register={register} errors={errors} />}
+            {step === 1 && <NextOfKinStep control={control} register={register} />}
             {step === 2 && (
               <EmergencyAccessStep
                 nextOfKinFirstName={firstName}

@@ -92,15 +92,7 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
         error={errors.currentPassword?.message}
         {...register('currentPassword')}
       />
-      <NewPasswordFields
-        control={control}
-        register={register}
-        name="newPassword"
-        label="New password"
-        confirmName="confirmPassword"
-        confirmLabel="Confirm new password"
-        isRequired
-      />
+      <NewPasswordFields control={control} register={register} name="newPassword" isRequired />
     </PendingSafeDialog>
   );
 }

@@ -93,14 +93,7 @@ export function ResetPasswordForm({
         error={errors.resetToken?.message}
         {...register('resetToken')}
       />
-      <NewPasswordFields
-        control={control}
-        register={register}
-        name="newPassword"
-        label="New password"
-        confirmName="confirmPassword"
-        confirmLabel="Confirm new password"
-      />
+      <NewPasswordFields control={control} register={register} name="newPassword" />
       <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
         {reset.isPending ? 'Resetting...' : 'Reset Password'}
       </Button>

@@ -17,8 +17,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { PersonFields } from '@web/components/person-fields';
-import { FormField } from '@web/components/ui/form-field';
+import { NextOfKinContactFields, PersonFields } from '@web/components/person-fields';
 import { isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { addRecipient } from '../recipients-api';
@@ -90,7 +89,7 @@ export function AddRecipientDialog({
         onUpgradeRequired(error.message);
         return;
       }
-      // SPEC §8: server validation errors are flattened onto the fields they name.
+      // The server's validation errors are put on the fields they name.
       const fields = isApiError(error) ? (error.fields ?? {}) : {};
       for (const [name, message] of Object.entries(fields)) {
         if (name in EMPTY) setError(name as keyof TAddRecipientForm, { message });
@@ -154,21 +153,10 @@ export function AddRecipientDialog({
           </fieldset>
           {category === 'next_of_kin' && (
             <div className="grid gap-5 sm:grid-cols-2">
-              <FormField
-                label="Phone"
-                type="tel"
-                isRequired
-                autoComplete="off"
-                error={errors.phoneNumber?.message}
-                {...register('phoneNumber')}
-              />
-              <FormField
-                label="Relationship"
-                isRequired
-                autoComplete="off"
-                hint="For example: daughter"
-                error={errors.relationship?.message}
-                {...register('relationship')}
+              <NextOfKinContactFields
+                control={control}
+                register={register}
+                relationshipHint="For example: daughter"
               />
             </div>
           )}
