@@ -9,8 +9,6 @@ export {
   LEGACY_QUERY_KEY,
   saveLegacySettings,
   useLegacyState,
-  type TRecipientHomeWithLegacy,
-  type TUserWithLegacy,
 } from './legacy-api';
 export {
   CANCEL_TEXT,

@@ -1,30 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TRelease } from '@shared/domain/legacy';
-import type {
-  TLegacyRequest,
-  TLegacySettings,
-  TLegacyState,
-  TNextOfKinLegacy,
-  TWaitingMessage,
-} from '@shared/schemas/legacy';
-import type { TUser } from '@shared/schemas/auth';
-import type { TRecipientHome } from '@shared/schemas/recipients';
+import type { TLegacySettings, TLegacyState, TNextOfKinLegacy } from '@shared/schemas/legacy';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest } from '@web/lib/api-client';
 
 export const LEGACY_QUERY_KEY = ['/api/legacy'] as const;
-
-/**
- * The signed-in user with the waiting release the server adds for an owner. Optional: an older
- * server (or a recipient) sends none, and no banner shows.
- */
-export type TUserWithLegacy = TUser & { legacyRelease?: TLegacyRequest | null };
-
-/** The recipient home with what legacy release adds to it. */
-export type TRecipientHomeWithLegacy = TRecipientHome & {
-  waitingMessages?: TWaitingMessage[];
-  legacy?: TNextOfKinLegacy | null;
-};
 
 /** The zone the owner's dates are meant in, so reminders and releases fall on their days. */
 export function browserTimeZone(): string {

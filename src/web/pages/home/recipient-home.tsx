@@ -10,11 +10,7 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { useRecipientHome } from '@web/features/recipients/recipients-api';
-import {
-  NextOfKinLegacy,
-  WaitingMessages,
-  type TRecipientHomeWithLegacy,
-} from '@web/features/legacy';
+import { NextOfKinLegacy, WaitingMessages } from '@web/features/legacy';
 import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { describeError } from '@web/lib/api-client';
@@ -25,8 +21,7 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 export function RecipientHome({ user }: { user: TUser }) {
   const { logout } = useAuth();
   const navigate = useNavigate();
-  const { data: home, isLoading, error } = useRecipientHome();
-  const data = home as TRecipientHomeWithLegacy | undefined;
+  const { data, isLoading, error } = useRecipientHome();
   const waiting = data?.waitingMessages ?? [];
   const [isEmergencyOpen, setIsEmergencyOpen] = useState(false);
   const [playingId, setPlayingId] = useState<string | null>(null);

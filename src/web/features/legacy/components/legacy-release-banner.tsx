@@ -4,7 +4,7 @@ import { CircleCheck, Hourglass } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { useAuth, USER_QUERY_KEY } from '@web/features/auth';
 import { describeError } from '@web/lib/api-client';
-import { cancelRelease, LEGACY_QUERY_KEY, type TUserWithLegacy } from '../legacy-api';
+import { cancelRelease, LEGACY_QUERY_KEY } from '../legacy-api';
 import { CANCEL_TEXT, describeAsker, formatLongDate } from '../release-wording';
 
 /**
@@ -17,7 +17,7 @@ export default function LegacyReleaseBanner() {
   const [isCancelling, setIsCancelling] = useState(false);
   const [isCancelled, setIsCancelled] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const pending = (user as TUserWithLegacy | null)?.legacyRelease ?? null;
+  const pending = user?.legacyRelease ?? null;
 
   async function onCancel() {
     if (isCancelling) return;

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '@web/features/auth';
-import type { TUserWithLegacy } from '../legacy-api';
 
 // The banner's code loads only for an owner whose legacy release is waiting.
 const LegacyReleaseBanner = lazy(() => import('./legacy-release-banner'));
@@ -9,8 +8,7 @@ const LegacyReleaseBanner = lazy(() => import('./legacy-release-banner'));
 export function LegacyReleaseMount() {
   const { user } = useAuth();
   const [hasShown, setHasShown] = useState(false);
-  const isWaiting =
-    user?.category === 'primary' && Boolean((user as TUserWithLegacy).legacyRelease);
+  const isWaiting = user?.category === 'primary' && Boolean(user.legacyRelease);
   if (isWaiting && !hasShown) setHasShown(true);
   if (!isWaiting && !hasShown) return null;
   return (
