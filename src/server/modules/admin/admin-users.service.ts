@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { findPlan } from '../../../shared/domain/plans';
@@ -42,15 +41,13 @@ import {
 } from './admin.repository';
 import { toAdminUser } from './admin.presenter';
 import { clearSecondFactor } from './second-factor.repository';
+import { lockForTransaction } from '../../db/locks';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<
   AppDeps,
   'config' | 'db' | 'log' | 'mail' | 'payments' | 'uploadPartBytes' | 'videoStore'
 >;
-
-/** Serialises changes to who is an admin, so two requests cannot remove the last one together. */
-const ADMIN_SET_LOCK = 7302;
 
 const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
   `${user.firstName} ${user.lastName}`;
@@ -240,7 +237,7 @@ export async function setAdmin(
 ): Promise<TAdminUser> {
   const { admin } = input;
   await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
+    await lockForTransaction(tx, 'adminSet');
     const target = await findTarget(tx, input.userId);
     if (target.isAdmin === input.isAdmin) return;
     if (input.isAdmin) {
@@ -284,7 +281,7 @@ export async function deleteUsers(
 ): Promise<TDeleteUsersResult> {
   const { admin } = input;
   const { deletedIds, videoIds, cloudCopies, paying } = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SET_LOCK})`);
+    await lockForTransaction(tx, 'adminSet');
     const targets = await findUsersByIds(tx, [...new Set(input.ids)]);
     if (targets.length === 0) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
     const targetIds = new Set(targets.map((user) => user.id));

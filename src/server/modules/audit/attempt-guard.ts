@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs, devices, failedAttempts } from '../../db/schema';
+import { lockForTransaction } from '../../db/locks';
 
 /**
  * Guards a credential check against one account (a username, a next of kin's or recipient's
@@ -105,7 +106,7 @@ export async function reserveAttempt(
   );
 
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(8201, hashtext(${keys.account[1]}))`);
+    await lockForTransaction(tx, 'attemptGuard', keys.account[1]);
     const rows = await tx
       .select({ kind: failedAttempts.kind, key: failedAttempts.key, at: failedAttempts.at })
       .from(failedAttempts)

@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { failedAttempts } from '../../db/schema';
+import { lockForTransaction } from '../../db/locks';
 
 /**
  * Counts and records in one step, under a lock on this kind and key, so parallel requests cannot
@@ -13,9 +14,7 @@ export async function consumeAttempt(
 ): Promise<{ isAllowed: boolean; retryAt: Date | null }> {
   const since = new Date(input.now.getTime() - input.windowMs);
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(8200, hashtext(${`${input.kind}:${input.key}`}))`,
-    );
+    await lockForTransaction(tx, 'failedAttempt', `${input.kind}:${input.key}`);
     const recent = await tx
       .select({ at: failedAttempts.at })
       .from(failedAttempts)

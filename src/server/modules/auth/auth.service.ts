@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { TAuthProvider, TLoginMethod } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
@@ -36,6 +35,7 @@ import {
   type SessionUser,
 } from '../users/users.repository';
 import { deleteSession, insertSession } from './sessions.repository';
+import { lockForTransaction } from '../../db/locks';
 
 type TRegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
 type TLoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
@@ -107,8 +107,7 @@ export async function createPrimaryAccount(
   const { device, account } = input;
   try {
     return await db.transaction(async (tx) => {
-      // Serialises registrations so that exactly one first account becomes the admin (D1).
-      await tx.execute(sql`select pg_advisory_xact_lock(7301)`);
+      await lockForTransaction(tx, 'registration');
       if (await findPrimaryAccountOnDevice(tx, device.id)) {
         throw new AppError('DEVICE_HAS_PRIMARY_ACCOUNT', MESSAGES.deviceHasPrimaryAccount);
       }

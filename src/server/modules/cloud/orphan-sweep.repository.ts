@@ -1,10 +1,8 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orphanSweeps, uploads, videos } from '../../db/schema';
 import type { TStoreUpload } from './video-store';
-
-/** Serialises the claim of a sweep, so app servers ticking together start one between them. */
-const ORPHAN_SWEEP_LOCK = 8102;
+import { lockForTransaction } from '../../db/locks';
 
 /** Uploads whose store copy is still wanted: taking parts, or being joined. */
 const UNDER_WAY = ['active', 'completing'] as const;
@@ -18,7 +16,7 @@ export async function claimOrphanSweep(
   input: { now: Date; everyMs: number },
 ): Promise<number | undefined> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ORPHAN_SWEEP_LOCK})`);
+    await lockForTransaction(tx, 'orphanSweep');
     const [latest] = await tx
       .select({ startedAt: orphanSweeps.startedAt })
       .from(orphanSweeps)

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { sql } from 'drizzle-orm';
 import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
 import {
   CLOUD_MESSAGES,
@@ -37,6 +36,7 @@ import {
   PartSizeError,
   type TSentPart,
 } from './video-store';
+import { lockForTransaction } from '../../db/locks';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
@@ -153,9 +153,7 @@ export async function createUpload(
   const { storeUploadId } = await deps.videoStore.createMultipart(objectKey, video.mimeType);
 
   const created = await deps.db.transaction(async (tx) => {
-    // One account's uploads are admitted one at a time, so parallel starts cannot overshoot
-    // the quota together.
-    await tx.execute(sql`select pg_advisory_xact_lock(8101, ${owner.id})`);
+    await lockForTransaction(tx, 'uploadAdmission', owner.id);
     const { usedBytes } = await sumCloudBytes(tx, owner.id);
     if (usedBytes + body.byteSize > cloudQuotaFor(owner)) {
       throw new AppError('STORAGE_FULL', CLOUD_MESSAGES.storageFull);
