@@ -203,6 +203,12 @@ export default defineConfig(({ command }) => ({
     outDir: fromRoot('./dist/web'),
     emptyOutDir: true,
     rolldownOptions: {
+      // A feature's index.ts only names what other features may use: importing one name from it
+      // must not load (and run) every module it names, a dialog and the form library with them.
+      treeshake: {
+        moduleSideEffects: (id: string) =>
+          /src[\\/]web[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) ? false : undefined,
+      },
       output: {
         // The first screen needs the shared messages, not the validation library they once
         // shared a chunk with: zod loads with the first form (issue 15 item 3).
@@ -243,7 +249,7 @@ export default defineConfig(({ command }) => ({
             // one file rather than a handful of a few hundred bytes each.
             {
               name: 'signed-in',
-              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress)|backup[\\/]format-bytes)\.tsx?$|src[\\/]web[\\/]components[\\/]back-home-link\.tsx$/,
+              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress))\.tsx?$|src[\\/]web[\\/](components[\\/]back-home-link\.tsx|lib[\\/]format-bytes\.ts)$/,
             },
           ],
         },

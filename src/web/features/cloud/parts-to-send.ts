@@ -1,4 +1,5 @@
-import { MAX_SIGN_BATCH, type TSignPartsResult, type TSignedPart } from '@shared/schemas/cloud';
+import { MAX_SIGN_BATCH } from '@shared/schemas/cloud-messages';
+import type { TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 
 /**
  * The parts still to send, in order, each with the URL to PUT it to: the ones the upload's start

@@ -1,9 +1,9 @@
-import {
-  CLOUD_MESSAGES,
-  type TCreateUploadResult,
-  type TPartReceived,
-  type TSignPartsResult,
-  type TSignedPart,
+import { CLOUD_MESSAGES } from '@shared/schemas/cloud-messages';
+import type {
+  TCreateUploadResult,
+  TPartReceived,
+  TSignPartsResult,
+  TSignedPart,
 } from '@shared/schemas/cloud';
 import { DEVICE_HEADER } from '@shared/domain/device';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
