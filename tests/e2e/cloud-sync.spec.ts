@@ -1,16 +1,18 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import * as OTPAuth from 'otpauth';
 import {
   LONG_WAIT,
   expect,
   openApp,
+  registerPremiumUser,
   registerUser,
   submitSignIn,
+  type RegisteredUser,
   test,
   toastMessage,
 } from './fixtures';
+import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
@@ -39,186 +41,174 @@ async function newDevice(
   return context.newPage();
 }
 
-/** The installation's admin (its first account) moves a user onto the Premium plan. */
-async function makePremium(adminPage: Page, username: string) {
-  const { secret } = await callApi<{ secret: string }>(adminPage, 'POST', '/api/admin/2fa/enrol');
-  const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
-  await callApi(adminPage, 'POST', '/api/admin/2fa/confirm', { code });
-  const { users } = await callApi<{ users: Array<{ id: number; username: string }> }>(
-    adminPage,
-    'GET',
-    `/api/admin/users?q=${encodeURIComponent(username)}`,
-  );
-  const target = users.find((user) => user.username === username);
-  if (!target) throw new Error(`no user ${username}`);
-  await callApi(adminPage, 'POST', `/api/admin/users/${target.id}/override`, {
-    tier: 'premium',
-    isVIP: false,
-    reason: 'Premium plan for the cloud library test',
+// One household's story, a journey a test, on one server of its own: each test starts where the
+// last left off (serial), so a failure names its journey.
+test.describe.serial('a premium message in the cloud', LONG_WAIT, () => {
+  let server: OwnServer;
+  let owner: RegisteredUser;
+  let deviceA: Page;
+  let deviceB: Page;
+
+  test.beforeAll(async () => {
+    // Another address is the installation's admin, so the owner is an ordinary account.
+    server = await startOwnServer({ env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL } });
   });
-}
+  test.afterAll(async () => {
+    await server?.stop();
+  });
 
-test(
-  'a premium message reaches the cloud through a server crash, plays on an added device that becomes primary, and the next of kin watches it on their phone',
-  LONG_WAIT,
-  async ({ browser }) => {
-    test.setTimeout(240_000);
-    const server = await startOwnServer();
-    try {
-      const adminPage = await newDevice(browser, server);
-      await registerUser(adminPage, { firstName: 'Ada' });
+  test('reaches the cloud through a server crash', async ({ browser }) => {
+    test.setTimeout(180_000);
+    deviceA = await newDevice(browser, server);
+    owner = await registerPremiumUser(deviceA, server, { firstName: 'Edith' });
 
-      const deviceA = await newDevice(browser, server);
-      const owner = await registerUser(deviceA, { firstName: 'Edith' });
-      await makePremium(adminPage, owner.username);
-      await deviceA.reload();
-      await expect(
-        deviceA.getByRole('heading', { name: 'Your messages in the cloud' }),
-      ).toBeVisible();
+    // A slow uplink, so the upload is still going when the server dies.
+    const network = await deviceA.context().newCDPSession(deviceA);
+    await network.send('Network.enable');
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 60 * 1024,
+    });
 
-      // A slow uplink, so the upload is still going when the server dies.
-      const network = await deviceA.context().newCDPSession(deviceA);
-      await network.send('Network.enable');
-      await network.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 20,
-        downloadThroughput: -1,
-        uploadThroughput: 60 * 1024,
-      });
+    await recordMessage(deviceA, { title: 'For Susan, with love', seconds: 8 });
+    const message = deviceA.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(message).toContainText(/Sending to the cloud… \d+%/, { timeout: 20_000 });
 
-      await recordMessage(deviceA, { title: 'For Susan, with love', seconds: 8 });
-      const message = deviceA.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-      await expect(message).toContainText(/Sending to the cloud… \d+%/, { timeout: 20_000 });
+    await server.crashAndRestart();
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
+    await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
+    await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
+    await expect(
+      deviceA.getByText(
+        'Your messages for the people you love, kept safe on this device and in the cloud.',
+      ),
+    ).toBeVisible();
+  });
 
-      await server.crashAndRestart();
-      await network.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
-      await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
-      await expect(deviceA.getByTestId('cloud-summary')).toContainText('1 message in the cloud');
-      await expect(deviceA.getByTestId('cloud-summary')).toContainText(/ of 100 GB used$/);
-      await expect(
-        deviceA.getByText(
-          'Your messages for the people you love, kept safe on this device and in the cloud.',
-        ),
-      ).toBeVisible();
-
-      // Device B: the owner's laptop, added with a code from their email (D8). It watches the
-      // message from the cloud, then becomes the primary device.
-      const deviceB = await newDevice(browser, server);
-      await openApp(deviceB, '/auth');
-      await submitSignIn(deviceB, owner);
-      const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-      await expect(denied).toBeVisible();
-      await denied.getByRole('button', { name: 'Add this device' }).click();
-      const mail = await waitForMail(owner.email, /code to add a device/, {
-        dataDir: server.dataDir,
-      });
-      await denied.getByLabel('Code from the email').fill(readCode(mail));
-      await denied.getByRole('button', { name: 'Add this device' }).click();
-      await expect(
-        deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-      ).toBeVisible();
-      await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
-      const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-      await expect(onB).toContainText('In the cloud');
-      await expect(
-        deviceB.getByText('Your messages for the people you love, kept safe in the cloud.'),
-      ).toBeVisible();
-      await expect(
-        deviceB.getByText('This device is added to your account to watch your messages.', {
-          exact: false,
-        }),
-      ).toBeVisible();
-      // Reading the library is this device's sync: the line under the banner says when.
-      await expect(
-        deviceB.getByText(/This is not your primary device · Last sync: /),
-      ).not.toContainText('Never');
-      await onB.getByRole('button', { name: /^Play/ }).click();
-      const playerB = deviceB.getByTestId('video-player');
-      await expect(playerB).toHaveAttribute('data-source', 'cloud');
-      await expect
-        .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
-          timeout: 20_000,
-        })
-        .toBeGreaterThan(5);
-      await deviceB.getByRole('button', { name: 'Make Primary' }).click();
-      await expect(
-        toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
-      ).toBeVisible();
-      await deviceB.goto('/record');
-      await expect(
-        deviceB.getByRole('heading', { level: 1, name: 'Record a Message' }),
-      ).toBeVisible();
-      await deviceA.goto('/record');
-      await expect(
-        deviceA.getByText('Access Denied - Only primary users can record video messages.'),
-      ).toBeVisible();
-
-      // Import from mobile: device B (now primary) pairs the owner's phone, which sends a video
-      // from its gallery for the next of kin.
-      await deviceB.goto('/import-from-mobile');
-      await deviceB.getByRole('button', { name: 'Pair a phone' }).click();
-      const pairLink = deviceB.getByRole('link', { name: /\/import-from-mobile$/ });
-      await expect(deviceB.getByRole('img', { name: /QR code/ })).toBeVisible();
-      const pairingUrl = await deviceB.evaluate(
-        () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
-      );
-      expect(pairingUrl).toMatch(/#pair=/);
-      await expect(pairLink).toBeVisible();
-      const ownerPhone = await newDevice(browser, server, { width: 390, height: 844 });
-      await ownerPhone.goto(pairingUrl);
-      await expect(ownerPhone).toHaveURL(/\/import-from-mobile$/);
-      await expect(
-        ownerPhone.getByRole('heading', { name: `Send videos to ${owner.firstName}’s Memento` }),
-      ).toBeVisible();
-      await ownerPhone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
-      await ownerPhone.getByLabel('Title').fill('Walk by the sea');
-      await ownerPhone.getByLabel('Who is it for?').selectOption({ index: 1 });
-      await ownerPhone.getByRole('button', { name: 'Send video' }).click();
-      await expect(ownerPhone.getByText('Sent. It will appear on your main device.')).toBeVisible({
+  test('plays on an added device, which becomes the primary device', async ({ browser }) => {
+    // Device B: the owner's laptop, added with a code from their email. It watches the message
+    // from the cloud, then becomes the primary device.
+    deviceB = await newDevice(browser, server);
+    await openApp(deviceB, '/auth');
+    await submitSignIn(deviceB, owner);
+    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await expect(denied).toBeVisible();
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(owner.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(
+      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+    await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
+    const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(onB).toContainText('In the cloud');
+    await expect(
+      deviceB.getByText('Your messages for the people you love, kept safe in the cloud.'),
+    ).toBeVisible();
+    await expect(
+      deviceB.getByText('This device is added to your account to watch your messages.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+    // Reading the library is this device's sync: the line under the banner says when.
+    await expect(
+      deviceB.getByText(/This is not your primary device · Last sync: /),
+    ).not.toContainText('Never');
+    await onB.getByRole('button', { name: /^Play/ }).click();
+    const playerB = deviceB.getByTestId('video-player');
+    await expect(playerB).toHaveAttribute('data-source', 'cloud');
+    await expect
+      .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
         timeout: 20_000,
-      });
-      await expect(deviceB.getByTestId('pairing-received')).toHaveText('1 video received');
-      await deviceB.getByRole('button', { name: 'Cancel pairing' }).click();
-      await ownerPhone.reload();
-      await expect(
-        ownerPhone.getByText('This pairing has ended. Ask for a new code on your main device.'),
-      ).toBeVisible();
-      await deviceB.goto('/');
-      await expect(
-        deviceB.getByRole('listitem').filter({ hasText: 'Walk by the sea' }),
-      ).toContainText('In the cloud');
+      })
+      .toBeGreaterThan(5);
+    await deviceB.getByRole('button', { name: 'Make Primary' }).click();
+    await expect(
+      toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
+    ).toBeVisible();
+    await deviceB.goto('/record');
+    await expect(
+      deviceB.getByRole('heading', { level: 1, name: 'Record a Message' }),
+    ).toBeVisible();
+    await deviceA.goto('/record');
+    await expect(
+      deviceA.getByText('Access Denied - Only primary users can record video messages.'),
+    ).toBeVisible();
+  });
 
-      // The next of kin, on their own phone, signs in with their code and watches it.
-      const phone = await newDevice(browser, server, { width: 390, height: 844 });
-      await signInAsRecipient(phone, owner.nextOfKin.email, owner.emergencyCode);
-      await expect(phone.getByRole('heading', { name: 'Messages for you' })).toBeVisible();
-      const shared = phone.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
-      await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
-      await shared.getByRole('button', { name: /^Watch/ }).click();
-      const player = phone.getByTestId('video-player');
-      await expect(player).toHaveAttribute('data-source', 'cloud');
-      await expect
-        .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
-          timeout: 20_000,
-        })
-        .toBeGreaterThan(5);
-      // It can seek: a jump lands where asked.
-      await player.evaluate((video) => {
-        (video as HTMLVideoElement).currentTime = 4;
-      });
-      await expect
-        .poll(() => player.evaluate((video) => (video as HTMLVideoElement).currentTime))
-        .toBeGreaterThanOrEqual(3.5);
-    } finally {
-      await server.stop();
-    }
-  },
-);
+  test('the new primary device pairs the owner’s phone, which sends a video from its gallery', async ({
+    browser,
+  }) => {
+    await deviceB.goto('/import-from-mobile');
+    await deviceB.getByRole('button', { name: 'Pair a phone' }).click();
+    const pairLink = deviceB.getByRole('link', { name: /\/import-from-mobile$/ });
+    await expect(deviceB.getByRole('img', { name: /QR code/ })).toBeVisible();
+    const pairingUrl = await deviceB.evaluate(
+      () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
+    );
+    expect(pairingUrl).toMatch(/#pair=/);
+    await expect(pairLink).toBeVisible();
+    const ownerPhone = await newDevice(browser, server, { width: 390, height: 844 });
+    await ownerPhone.goto(pairingUrl);
+    await expect(ownerPhone).toHaveURL(/\/import-from-mobile$/);
+    await expect(
+      ownerPhone.getByRole('heading', { name: `Send videos to ${owner.firstName}’s Memento` }),
+    ).toBeVisible();
+    await ownerPhone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
+    await ownerPhone.getByLabel('Title').fill('Walk by the sea');
+    await ownerPhone.getByLabel('Who is it for?').selectOption({ index: 1 });
+    await ownerPhone.getByRole('button', { name: 'Send video' }).click();
+    await expect(ownerPhone.getByText('Sent. It will appear on your main device.')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(deviceB.getByTestId('pairing-received')).toHaveText('1 video received');
+    await deviceB.getByRole('button', { name: 'Cancel pairing' }).click();
+    await ownerPhone.reload();
+    await expect(
+      ownerPhone.getByText('This pairing has ended. Ask for a new code on your main device.'),
+    ).toBeVisible();
+    await deviceB.goto('/');
+    await expect(
+      deviceB.getByRole('listitem').filter({ hasText: 'Walk by the sea' }),
+    ).toContainText('In the cloud');
+  });
+
+  test('the next of kin signs in on their phone with their code and watches it', async ({
+    browser,
+  }) => {
+    const phone = await newDevice(browser, server, { width: 390, height: 844 });
+    await signInAsRecipient(phone, owner.nextOfKin.email, owner.emergencyCode);
+    await expect(phone.getByRole('heading', { name: 'Messages for you' })).toBeVisible();
+    const shared = phone.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
+    await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
+    await shared.getByRole('button', { name: /^Watch/ }).click();
+    const player = phone.getByTestId('video-player');
+    await expect(player).toHaveAttribute('data-source', 'cloud');
+    await expect
+      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(5);
+    // It can seek: a jump lands where asked.
+    await player.evaluate((video) => {
+      (video as HTMLVideoElement).currentTime = 4;
+    });
+    await expect
+      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).currentTime))
+      .toBeGreaterThanOrEqual(3.5);
+  });
+});
 
 test('a free user’s recording never leaves the device', async ({ page }) => {
   test.slow();
@@ -229,7 +219,12 @@ test('a free user’s recording never leaves the device', async ({ page }) => {
   });
   await registerUser(page, { firstName: 'Maud' });
   await recordMessage(page, { title: 'Only here', seconds: 3 });
-  await page.waitForTimeout(3_000);
+  // A paid account's upload starts once the message is saved and indexed; here, once the
+  // dashboard counts it on this device and in the index, the page goes quiet instead.
+  await expect(page.getByTestId('video-counts')).toHaveText(
+    'On this device: 1 video · In your account’s index: 1 video',
+  );
+  await page.waitForLoadState('networkidle');
   expect(uploads).toEqual([]);
   await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toHaveCount(0);
   await expect(
@@ -244,8 +239,7 @@ test('a page or a script uploaded as a video never runs on the app’s address',
   try {
     // The installation's admin: the account an attacker's link would be sent to.
     const admin = await newDevice(browser, server);
-    const owner = await registerUser(admin, { firstName: 'Ada' });
-    await makePremium(admin, owner.username);
+    await registerPremiumUser(admin, server, { firstName: 'Ada' });
     const markers: string[] = [];
     admin.context().on('request', (request) => {
       if (request.url().includes('/api/hostile-marker')) markers.push(request.url());

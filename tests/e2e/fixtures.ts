@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import type { OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
 
 export { expect };
@@ -255,6 +256,23 @@ export async function registerUser(
     timeout: 30_000,
   });
   return { ...user, nextOfKin, emergencyCode: saved.emergencyAccessCode };
+}
+
+/**
+ * A user as `registerUser` leaves them, on the Premium plan: the plan is written straight into the
+ * database of the test's own server (set-up, not a step of the test), then the dashboard shows the
+ * cloud library.
+ */
+export async function registerPremiumUser(
+  page: Page,
+  server: Pick<OwnServer, 'setTier'>,
+  overrides: Partial<TestUser> = {},
+): Promise<RegisteredUser> {
+  const user = await registerUser(page, overrides);
+  await server.setTier(user.username, 'premium');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toBeVisible();
+  return user;
 }
 
 /** Fills the sign-in form and submits it; does not wait for the result. */

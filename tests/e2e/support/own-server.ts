@@ -20,6 +20,12 @@ export interface OwnServer {
   crashAndRestart(): Promise<void>;
   /** Stops the server, runs one statement on its database (as an older version left it), restarts. */
   writeWhileStopped(sql: string, params: unknown[]): Promise<void>;
+  /**
+   * Puts an account on a plan straight in the database, as a test's set-up: on PostgreSQL while the
+   * server runs; the embedded database has one process at a time, so there the server stops and
+   * starts again around the write.
+   */
+  setTier(username: string, tier: 'free' | 'premium'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +116,24 @@ export async function startOwnServer(
     await exited;
   };
 
+  /** One statement on the server's database (the embedded one only while the server is down). */
+  const write = async (sql: string, params: unknown[]) => {
+    if (databaseUrl) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(sql, params).finally(() => client.end());
+    } else {
+      const client = await openPgliteDirectory(path.join(dataDir, 'pgdata'));
+      await client.query(sql, params).finally(() => client.close());
+    }
+  };
+
+  const writeWhileStopped = async (sql: string, params: unknown[]) => {
+    await halt('SIGTERM');
+    await write(sql, params);
+    await launch();
+  };
+
   await launch();
   return {
     url,
@@ -118,17 +142,11 @@ export async function startOwnServer(
       await halt('SIGKILL');
       await launch();
     },
-    async writeWhileStopped(sql, params) {
-      await halt('SIGTERM');
-      if (databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(sql, params).finally(() => client.end());
-      } else {
-        const client = await openPgliteDirectory(path.join(dataDir, 'pgdata'));
-        await client.query(sql, params).finally(() => client.close());
-      }
-      await launch();
+    writeWhileStopped,
+    async setTier(username, tier) {
+      const sql = 'update users set subscription_tier = $1 where username = $2';
+      if (databaseUrl) await write(sql, [tier, username]);
+      else await writeWhileStopped(sql, [tier, username]);
     },
     async stop() {
       await halt('SIGTERM');
