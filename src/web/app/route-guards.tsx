@@ -13,8 +13,8 @@ interface RequireAuthProps {
 }
 
 /**
- * SPEC §2 route guard, in DESIGN §5 order: signed in, then a chosen password (/setup-password is
- * exempt from onboarding), then onboarding, then the route's own access rule.
+ * The route guard, in this order: signed in, then a chosen password (/setup-password is exempt
+ * from onboarding), then onboarding, then the route's own access rule.
  */
 export function RequireAuth({ children, access = 'signed-in' }: RequireAuthProps) {
   const { user, isLoading } = useAuth();
@@ -29,7 +29,7 @@ export function RequireAuth({ children, access = 'signed-in' }: RequireAuthProps
   if (needsOnboarding(user) && pathname !== '/onboarding') {
     return <Navigate to="/onboarding" replace />;
   }
-  // SPEC §2: a non-admin is told why, rather than silently sent home.
+  // A non-admin is told why, rather than silently sent home.
   if (access === 'admin' && !user.isAdmin) return <AdminsOnlyNotice />;
   if (access === 'primary' && !isPrimaryUser(user)) return <Navigate to="/" replace />;
   return children;

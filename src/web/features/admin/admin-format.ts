@@ -30,7 +30,7 @@ export function isRecipientAccount(user: { category: TUserCategory }): boolean {
   return RECIPIENT_CATEGORIES.has(user.category);
 }
 
-/** D22: a recipient's username is internal and never typed, so they go by their name. */
+/** A recipient's username is internal and never typed, so they go by their name. */
 export function describeUser(user: TAdminUser): string {
   return isRecipientAccount(user) ? fullName(user) || user.email : user.username;
 }

@@ -14,7 +14,7 @@ import { buildFingerprint } from '@web/lib/fingerprint';
 export const USER_QUERY_KEY = ['/api/user'] as const;
 export const DEVICE_STATUS_QUERY_KEY = ['/api/device/status'] as const;
 
-/** What the client keeps about this device (SPEC §3 client device status). */
+/** What the client keeps about this device's status. */
 export interface TClientDeviceStatus {
   deviceId: string;
   isPrimary: boolean;
@@ -35,7 +35,7 @@ export async function fetchCurrentUser(signal?: AbortSignal): Promise<TUser | nu
   }
 }
 
-/** Username and password, or (for recipients) email and access code (SPEC §3 login payload). */
+/** Username and password, or (for recipients) email and access code. */
 export type TLoginCredentials = TLoginForm & {
   method?: 'username_password' | 'email_access_code';
 };

@@ -34,7 +34,7 @@ import {
   type TRegisterInput,
 } from './auth-api';
 
-/** SPEC §9: the pause after sign-in or registration before the session is checked. */
+/** The pause after sign-in or registration before the session is checked. */
 const SESSION_SETTLE_MS = 500;
 const USER_STALE_MS = 300_000;
 const USER_MAX_RETRIES = 3;
@@ -73,7 +73,7 @@ function logSessionCheckFailure(error: unknown) {
 }
 
 /**
- * Who is signed in (SPEC §4 Authentication). Rendered inside DeviceProvider, so the user is only
+ * Who is signed in. Rendered inside DeviceProvider, so the user is only
  * fetched once the device id exists.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {

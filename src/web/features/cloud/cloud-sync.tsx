@@ -9,7 +9,7 @@ import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';
 const SYNC_INTERVAL_MS = 30_000;
 
 /**
- * Background sync for a paid account on its primary device (issue 13): loaded only for them, so
+ * Background sync for a paid account on its primary device: loaded only for them, so
  * the Community Edition never even downloads the code that sends video.
  */
 export default function CloudSync({ userId }: { userId: number }) {

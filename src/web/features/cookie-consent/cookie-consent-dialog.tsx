@@ -17,7 +17,7 @@ const CookiePreferencesDialog = lazy(() =>
   })),
 );
 
-/** Adds the optional self-hosted analytics script once, and only with consent (DESIGN D25). */
+/** Adds the optional self-hosted analytics script once, and only with consent. */
 function useAnalyticsScript(scriptUrl: string | null | undefined, isAllowed: boolean) {
   useEffect(() => {
     if (!scriptUrl || !isAllowed) return;
@@ -38,7 +38,7 @@ export type TBannerPlacement = 'first' | 'last';
 
 /**
  * The first visit's question, as GOV.UK asks it: a compact banner in the page's flow that takes
- * no focus and covers nothing (issue 17). The full settings (SPEC's dialog) are one tap away.
+ * no focus and covers nothing. The full settings dialog is one tap away.
  */
 function CookieBanner({
   hasAnalytics,
@@ -91,7 +91,7 @@ function CookieBanner({
 /** Someone may open Support in distress: the banner waits there until the numbers are passed. */
 const SUPPORT_PATH = '/support';
 
-/** Asks once for cookie choices (SPEC §2, §4), and honours them. */
+/** Asks once for cookie choices, and honours them. */
 export function CookieConsent({ placement }: { placement: TBannerPlacement }) {
   const consent = useCookieConsent();
   const isRequested = useIsCookieDialogRequested();

@@ -19,7 +19,9 @@ import { cacheDeviceStatus, cacheUser } from '@web/features/auth';
 import { saveDeviceId } from '@web/lib/device-id';
 import { RESET_TEXT, emergencyResetDevice } from './device-reset-api';
 
-/** SPEC §9: the confirm button waits 5 s; the dialog resets 300 ms after closing. */
+/**
+ * The confirm button waits 5 s, time to read the warning; the dialog resets 300 ms after closing.
+ */
 const COUNTDOWN_SECONDS = 5;
 const CLOSE_RESET_DELAY_MS = 300;
 const RELOAD_DELAY_MS = 2000;
@@ -101,7 +103,7 @@ interface EmergencyResetDialogProps {
   onCloseAutoFocus?: (event: Event) => void;
 }
 
-/** SPEC §4 emergency device reset: warning → processing → success (reload) or error. */
+/** Emergency device reset: warning → processing → success (reload) or error. */
 export function EmergencyResetDialog({
   open,
   onOpenChange,

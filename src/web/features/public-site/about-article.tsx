@@ -78,7 +78,7 @@ function SupportMementoCard() {
 
 /**
  * The About story (/about and /about-memento): mission, security, hybrid storage and privacy,
- * laid out like a blog post. Every claim here must stay true to DESIGN.md.
+ * laid out like a blog post. Every claim here must stay true to how the app works.
  */
 export function AboutArticle({ title }: { title: string }) {
   usePageTitle(title);

@@ -13,7 +13,7 @@ import { RECIPIENTS_QUERY_KEY } from '@web/features/onboarding';
 
 export { RECIPIENTS_QUERY_KEY };
 
-/** GET /api/recipients: only fetched for a primary user (SPEC §6). */
+/** GET /api/recipients: only fetched for a primary user, the only one who has recipients. */
 export function useRecipients(options: { enabled?: boolean } = {}) {
   return useQuery<TRecipientList>({
     queryKey: RECIPIENTS_QUERY_KEY,

@@ -24,7 +24,7 @@ import {
 import { useAudioLevel } from './use-audio-level';
 import { useMediaDevices } from './use-media-devices';
 
-/** SPEC §4 'Recording': idle → camera on → (countdown) → recording → stopping → recorded. */
+/** The recorder's states: idle → camera on → (countdown) → recording → stopping → recorded. */
 export type TRecorderStatus =
   'idle' | 'starting' | 'ready' | 'countdown' | 'recording' | 'stopping' | 'recorded';
 
@@ -58,7 +58,7 @@ interface TActiveRecording {
   safetyTimer?: ReturnType<typeof setTimeout>;
 }
 
-/** MediaRecorder's WebM has no length or seek index until repaired (DESIGN.md §9). */
+/** MediaRecorder's WebM has no length or seek index until repaired. */
 function repairForPlayback(blob: Blob, durationMs: number): Promise<Blob> {
   return isWebm(blob.type)
     ? fixWebmDuration(blob, durationMs, { logger: false })
@@ -71,7 +71,7 @@ function stopTracks(stream: MediaStream | null) {
 
 /**
  * The camera recorder. Every slice MediaRecorder hands over (about a second) is written to the
- * draft in IndexedDB as it arrives (DESIGN.md principle 2), so a reload, crash or closed tab
+ * draft in IndexedDB as it arrives, so a reload, crash or closed tab
  * loses at most the last second; the draft becomes the saved video or is discarded.
  */
 export function useRecorder({ maxSeconds }: { maxSeconds: number }) {
@@ -197,7 +197,7 @@ export function useRecorder({ maxSeconds }: { maxSeconds: number }) {
       clearTimers();
       setStatus('stopping');
       if (active.recorder.state !== 'inactive') active.recorder.stop();
-      // SPEC §9: if 'stop' never arrives (seen on Safari), finish with what was captured.
+      // If 'stop' never arrives (seen on Safari), finish with what was captured.
       active.safetyTimer = setTimeout(() => void finish(), STOP_SAFETY_TIMEOUT_MS);
     },
     [clearTimers, finish],

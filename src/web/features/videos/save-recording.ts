@@ -7,7 +7,7 @@ import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-st
 import { requestCloudSync } from '@web/lib/sync-request';
 import { indexVideo } from './videos-api';
 
-/** SPEC §5 'Record': what a save refuses before anything is written. */
+/** What a save refuses before anything is written. */
 export const SAVE_MESSAGES = {
   empty: 'Invalid video data - no video captured',
   tooShortOnMobile: 'Video recording appears incomplete. Please record for at least 1 second.',
@@ -64,7 +64,7 @@ function releaseToSend(release: TRelease | undefined): TRelease {
 }
 
 /**
- * Keeps a recording: repairs WebM so the player knows its length and can seek (DESIGN.md §9),
+ * Keeps a recording: repairs WebM so the player knows its length and can seek,
  * writes it to the local store first — the one step that must not fail silently — then tells the
  * server's index (no title, no content). If the index call fails the video is still safe here
  * and `indexPendingVideos` sends it later.

@@ -3,7 +3,7 @@ import { fetchPlayback } from './videos-api';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { getVideo, getVideoBlob, saveVideo } from './local-store';
 
-/** SPEC §8 'Playback'. */
+/** What the player says when a video cannot be played. */
 export const PLAYBACK_MESSAGES = {
   notOnDevice: 'Video not available offline',
   serverFailed: 'Failed to load video from server. Please check your connection.',
@@ -25,7 +25,7 @@ export interface TKeepLocally {
   createdAt: string;
 }
 
-/** Downloads the cloud copy once and keeps it on this device (SPEC: 'then stores locally'). */
+/** Downloads the cloud copy once and keeps it on this device so the next play needs no network. */
 async function keepCopy(videoId: string, url: string, keep: TKeepLocally): Promise<void> {
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) return;
@@ -40,7 +40,7 @@ async function keepCopy(videoId: string, url: string, keep: TKeepLocally): Promi
 }
 
 /**
- * SPEC's video player: the local copy first; else the cloud copy, streamed with Range from a
+ * The video player's source: the local copy first; else the cloud copy, streamed with Range from a
  * short-lived URL (and, on the owner's own devices, kept locally afterwards); offline with no
  * local copy it says so plainly.
  */

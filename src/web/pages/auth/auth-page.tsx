@@ -54,7 +54,7 @@ const ResetPasswordForm = lazy(() =>
   })),
 );
 
-/** SPEC §2 sub-views of /auth. */
+/** The sub-views of /auth. */
 type TView = 'login' | 'register' | 'forgot_password' | 'reset_password' | 'break_glass';
 type TFormView = 'login' | 'register';
 
@@ -74,7 +74,7 @@ function searchFor(view: TView): Record<string, string> {
 }
 
 /**
- * The emailed reset link carries the email and code in the fragment (DESIGN §7), which the
+ * The emailed reset link carries the email and code in the fragment, which the
  * browser never sends to the server: `/auth?view=reset_password#email=…&code=…`.
  */
 function readResetLink(hash: string): { email?: string; code?: string } {

@@ -52,7 +52,7 @@ const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
   timeStyle: 'short',
 });
 
-/** SPEC §8: shown for 5 s after the full page load that ends onboarding. */
+/** Shown for 5 s after the full page load that ends onboarding. */
 const WELCOME_TOAST_MS = 5000;
 
 function showWelcomeToast() {
@@ -72,7 +72,7 @@ function formatLastSync(lastSyncAt: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? 'Never' : syncTimeFormat.format(date);
 }
 
-/** An added device keeps nothing of its own until it plays a message (D8). */
+/** An added device keeps nothing of its own until it plays a message. */
 function keptWhereFor(isPrimaryDevice: boolean, hasCloudSync: boolean): TKeptWhere {
   if (!isPrimaryDevice) return 'cloud';
   return hasCloudSync ? 'device-and-cloud' : 'device';
@@ -107,7 +107,7 @@ export default function HomePage() {
   );
   // One rule for the banner, the local-storage card and the sync itself (app-layout.tsx): an
   // admin or a VIP on the free tier has the cloud, so is told neither 'only on this device' nor
-  // to view the plans (SPEC §6, D3).
+  // to view the plans.
   const isCloudSynced = hasCloudSync(user);
   const keptWhere = keptWhereFor(isPrimaryDevice, isCloudSynced);
 

@@ -143,7 +143,7 @@ function RecipientsManager({
 
   async function confirmDelete() {
     const failures: string[] = [];
-    // SPEC §7: one call per selected recipient.
+    // One call per selected recipient, so each failure can be named.
     for (const recipient of toDelete) {
       try {
         const { deletedVideoIds } = await deleteRecipient(recipient.id);

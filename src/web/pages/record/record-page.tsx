@@ -29,7 +29,7 @@ import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
 
-/** SPEC §2: after a successful save the person goes home after 1000 ms. */
+/** After a successful save the person goes home after 1000 ms, time to see it saved. */
 const NAVIGATE_AFTER_SAVE_MS = 1000;
 
 const selectClass =

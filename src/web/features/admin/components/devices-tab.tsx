@@ -95,8 +95,8 @@ function RemoveButton({ device, onRemove }: Omit<RowProps, 'isThisDevice'>) {
   );
 }
 
-/** SPEC §2 columns: Device ID, User, Status, Created At, Last Sync, and the remove action. */
-function DevicesTable({ devices, thisDeviceId, onRemove }: TListProps) {
+/** Columns: Device ID, User, Status, Created At, Last Sync, and the remove action. */
+function DevicesTable({ devices, thisDeviceId, onRemove }: ListProps) {
   return (
     <div className="hidden overflow-x-auto rounded-xl border border-border bg-card shadow-soft lg:block">
       <table className="w-full border-collapse text-left text-base">
@@ -138,14 +138,14 @@ function DevicesTable({ devices, thisDeviceId, onRemove }: TListProps) {
   );
 }
 
-interface TListProps {
+interface ListProps {
   devices: TAdminDevice[];
   thisDeviceId: string | null;
   onRemove: (device: TAdminDevice) => void;
 }
 
 /** The same associations as cards, for phones and tablets. */
-function DeviceCards({ devices, thisDeviceId, onRemove }: TListProps) {
+function DeviceCards({ devices, thisDeviceId, onRemove }: ListProps) {
   return (
     <ul aria-label="Device associations" className="flex flex-col gap-3 lg:hidden">
       {devices.map((device) => (
@@ -198,7 +198,7 @@ export function DevicesTab() {
       }
       await queryClient.invalidateQueries({ queryKey: ADMIN_DEVICES_QUERY_KEY });
     } catch (error) {
-      // SPEC §8: an answer that is not JSON (a proxy's error page) gets the generic message.
+      // An answer that is not JSON (a proxy's error page) gets the generic message.
       const isUnreadable = isApiError(error) && error.code === undefined && error.status >= 500;
       toast({
         variant: 'destructive',

@@ -12,7 +12,7 @@ import { RecoveryCodesPanel } from './recovery-codes-panel';
 import { VerifyPanel } from './verify-panel';
 
 /**
- * D26: nothing of the dashboard shows until this admin has an authenticator app and has given
+ * Nothing of the dashboard shows until this admin has an authenticator app and has given
  * a code in this session. A first visit enrols, then shows the recovery codes once.
  */
 export function SecondFactorGate({ children }: { children: ReactNode }) {
@@ -20,7 +20,7 @@ export function SecondFactorGate({ children }: { children: ReactNode }) {
   const status = useSecondFactorStatus();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
 
-  // An admin session lasts 12 hours (D26) and admin rights can be taken away meanwhile: when an
+  // An admin session lasts 12 hours and admin rights can be taken away meanwhile: when an
   // admin call says so, ask for a code again, or let the route guard say who may be here.
   useEffect(
     () =>

@@ -29,7 +29,7 @@ import { findParent, UserCard } from './user-card';
 /** The search asks the server, so it waits for a pause in typing. */
 const SEARCH_DELAY_MS = 300;
 
-/** SPEC §5: the delete control shows for users who are not admins, or for oneself. */
+/** The delete control shows for users who are not admins, or for oneself. */
 function canDeleteUser(user: TAdminUser, currentUserId: number): boolean {
   return !user.isAdmin || user.id === currentUserId;
 }

@@ -59,7 +59,7 @@ interface DownloadBackupDialogProps {
 
 const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
 
-/** 'Download Backup': choose one of the three types (SPEC §4), watch it being made, keep it. */
+/** 'Download Backup': choose one of the three types, watch it being made, keep it. */
 export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBackupDialogProps) {
   const queryClient = useQueryClient();
   const [type, setType] = useState<TBackupType>('full_backup');

@@ -16,7 +16,7 @@ function describeMissing(listed: number, onDevice: number): string {
 }
 
 /**
- * D17: when the server's index lists videos this device no longer holds (a cleared browser, say),
+ * When the server's index lists videos this device no longer holds (a cleared browser, say),
  * say so plainly and offer the restore. Nothing is removed from the index.
  */
 export function MissingVideosWarning({ user }: { user: TUser }) {

@@ -92,8 +92,8 @@ function AskResult({ result }: { result: TAskResult }) {
 }
 
 /**
- * The dashboard's storage card (DESIGN.md principle 2): space used and free, whether the browser
- * keeps this site's data, the request to keep it, and the backup buttons.
+ * The dashboard's storage card, since videos live in this browser: space used and free, whether
+ * the browser keeps this site's data, the request to keep it, and the backup buttons.
  */
 export function StoragePanel({ user }: { user: TUser }) {
   const videoCount = useLiveQuery(() => countVideos(user.id), [user.id]);

@@ -66,8 +66,8 @@ function mergeLibrary(
 }
 
 /**
- * Issue 13 on the dashboard of a paid account: what is in the cloud and how much room it takes,
- * each message's way there, and a player for any of them — the local copy first, else the cloud
+ * The cloud library on the dashboard of a paid account: what is in the cloud and how much room it
+ * takes, each message's way there, and a player for any of them — the local copy first, else the cloud
  * copy, which is then kept on this device. After a move to the free plan it says how long the
  * cloud copies stay and offers to keep them all here.
  */
@@ -75,7 +75,7 @@ export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimary
   const status = useCloudStatus();
   const { data: index, dataUpdatedAt: indexReadAt } = useVideoIndex();
   const queryClient = useQueryClient();
-  // An added device syncs by reading the library (D8): once it has, its 'Last sync' is now. A
+  // An added device syncs by reading the library: once it has, its 'Last sync' is now. A
   // status asked for while the library was being read may have been answered before that read
   // counted, and a first fetch still on its way would be shared rather than asked again: it is
   // cancelled, then asked afresh.

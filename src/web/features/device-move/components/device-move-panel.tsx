@@ -30,8 +30,8 @@ const ACTION_TEXT = {
 
 /**
  * On 'Device Access Denied', the owner proves it is them (the password just typed and a code
- * sent to the account's email) and either adds this device beside their others (D8, paid plans)
- * or moves the account here from a lost or wiped device (D18).
+ * sent to the account's email) and either adds this device beside their others (paid plans)
+ * or moves the account here from a lost or wiped device.
  */
 export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials }) {
   const codeId = useId();

@@ -20,7 +20,7 @@ import { NextOfKinStep } from './next-of-kin-step';
 import { ReviewStep } from './review-step';
 import { WhyThisMattersStep } from './why-this-matters-step';
 
-/** SPEC §2 step titles, in order. */
+/** The step titles, in order. */
 export const ONBOARDING_STEPS = [
   'Why This Matters',
   'Next of Kin Registration',
@@ -28,7 +28,7 @@ export const ONBOARDING_STEPS = [
   'Review & Confirm',
 ] as const;
 const LAST_STEP = ONBOARDING_STEPS.length - 1;
-/** SPEC §4: 'Complete Setup' needs the three steps before the review done. */
+/** 'Complete Setup' needs the three steps before the review done. */
 const STEPS_BEFORE_REVIEW = 3;
 
 export const ONBOARDING_TEXT = {
@@ -64,7 +64,7 @@ interface OnboardingWizardProps {
   onCompleted: (nextOfKin: TRecipientCreated) => void;
 }
 
-/** SPEC §2 and §4: the four-step setup, ending with the next of kin saved and the code issued. */
+/** The four-step setup, ending with the next of kin saved and the code issued. */
 export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
@@ -78,24 +78,18 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
   // next of kin is not sent a second code for the same details.
   const saved = useRef<{ key: string; recipient: TRecipientCreated } | null>(null);
 
-  const {
-    register,
-    control,
-    trigger,
-    getValues,
-    setError,
-    handleSubmit,
-  } = useForm<TCreateRecipientBody>({
-    resolver: zodResolver(ZCreateRecipientBody),
-    defaultValues: {
-      firstName: '',
-      lastName: '',
-      email: '',
-      phoneNumber: '',
-      relationship: '',
-      category: 'next_of_kin',
-    },
-  });
+  const { register, control, trigger, getValues, setError, handleSubmit } =
+    useForm<TCreateRecipientBody>({
+      resolver: zodResolver(ZCreateRecipientBody),
+      defaultValues: {
+        firstName: '',
+        lastName: '',
+        email: '',
+        phoneNumber: '',
+        relationship: '',
+        category: 'next_of_kin',
+      },
+    });
   const nextOfKin = useWatch({ control }) as TCreateRecipientBody;
 
   const complete = useMutation({

@@ -47,7 +47,7 @@ interface ViewVideosDialogProps {
   onPlay: (video: TLocalVideo) => void;
 }
 
-/** SPEC §2: a recipient's videos, each selectable and playable, with 'Delete selected'. */
+/** A recipient's videos, each selectable and playable, with 'Delete selected'. */
 export function ViewVideosDialog({
   recipient,
   creatorId,

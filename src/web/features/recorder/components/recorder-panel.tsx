@@ -29,7 +29,7 @@ const LONGEST_RECORDING_SECONDS = Math.max(...PLANS.map((plan) => plan.maxRecord
 interface RecorderPanelProps {
   recorder: TRecorder;
   maxSeconds: number;
-  /** Checks the title and recipient (SPEC §5: showing what is missing), then turns it on. */
+  /** Checks the title and recipient (showing what is missing), then turns it on. */
   onTurnOnCamera: () => void;
   onStart: () => void;
   onSave: () => void;
@@ -242,7 +242,7 @@ function describeMainAction(status: TRecorderStatus, handlers: TMainActionHandle
 }
 
 /**
- * SPEC §2 Record page recorder: pickers, mirrored preview, countdown, timer with time left,
+ * The Record page's recorder: pickers, mirrored preview, countdown, timer with time left,
  * large Start/Stop, live level, the 10-second warning, then preview with 'Save' and 'Record Again'.
  */
 export function RecorderPanel({

@@ -16,7 +16,7 @@ interface RecoveryPanelProps {
 }
 
 /**
- * DESIGN.md principle 2: a recording interrupted by a reload, a crash or a closed tab is still in
+ * A recording is never lost: one interrupted by a reload, a crash or a closed tab is still in
  * IndexedDB; this offers it back before anything else happens on the page.
  */
 export function RecoveryPanel({ creatorId, recipients, onRecover }: RecoveryPanelProps) {

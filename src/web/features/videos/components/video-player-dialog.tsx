@@ -14,7 +14,7 @@ import { VideoPlayer } from './video-player';
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
 
 /**
- * SPEC §4 video player in a dialog (the recipients page): the local copy first, else the cloud
+ * The video player in a dialog (the recipients page): the local copy first, else the cloud
  * copy for paid plans; shows its length and lets the person seek.
  */
 export function VideoPlayerDialog({
