@@ -2,12 +2,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { CircleAlert } from 'lucide-react';
 import { ZSetupPasswordForm } from '@shared/schemas/safety-net';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { NewPasswordFields } from '@web/components/new-password-fields';
+import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { PASSWORD_TEXT, setupPassword } from '@web/features/passwords/passwords-api';
 import { describeError } from '@web/lib/api-client';
@@ -49,13 +47,10 @@ export default function SetupPasswordPage() {
             className="flex flex-col gap-5"
           >
             {setup.isError && (
-              <Alert
-                variant="destructive"
+              <FormErrorAlert
                 title="Password not set"
-                icon={<CircleAlert aria-hidden="true" />}
-              >
-                <p>{describeError(setup.error, PASSWORD_TEXT.setupFailed)}</p>
-              </Alert>
+                message={describeError(setup.error, PASSWORD_TEXT.setupFailed)}
+              />
             )}
             <NewPasswordFields
               control={control}
@@ -64,9 +59,11 @@ export default function SetupPasswordPage() {
               label="New Password"
               confirmLabel="Confirm Password"
             />
-            <Button type="submit" size="lg" disabled={isBusy} className="w-full">
-              {isBusy ? 'Setting up...' : 'Set Password'}
-            </Button>
+            <FormSubmitButton
+              isPending={isBusy}
+              label="Set Password"
+              pendingLabel="Setting up..."
+            />
           </form>
         </CardContent>
       </Card>

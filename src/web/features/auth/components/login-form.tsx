@@ -2,8 +2,8 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { KeyRound, Mail } from 'lucide-react';
 import type { TAccessCodeLoginForm, TLoginForm } from '@shared/schemas/auth';
-import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
+import { FormSubmitButton } from '@web/components/form-parts';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { lazyResolver } from '@web/lib/lazy-resolver';
 import { cn } from '@web/lib/utils';
@@ -130,9 +130,12 @@ function PasswordLoginForm({ onError }: LoginFormProps) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <Button type="submit" size="lg" disabled={isSubmitting} className="mt-1 w-full">
-        {isSubmitting ? 'Signing in...' : 'Sign In'}
-      </Button>
+      <FormSubmitButton
+        isPending={isSubmitting}
+        label="Sign In"
+        pendingLabel="Signing in..."
+        className="mt-1"
+      />
     </form>
   );
 }
@@ -181,9 +184,12 @@ function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
         error={errors.accessCode?.message}
         {...register('accessCode')}
       />
-      <Button type="submit" size="lg" disabled={isSubmitting} className="mt-1 w-full">
-        {isSubmitting ? 'Signing in...' : 'Sign In'}
-      </Button>
+      <FormSubmitButton
+        isPending={isSubmitting}
+        label="Sign In"
+        pendingLabel="Signing in..."
+        className="mt-1"
+      />
     </form>
   );
 }

@@ -3,10 +3,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { ZRegisterForm, type TRegisterForm } from '@shared/schemas/auth';
-import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PersonFields } from '@web/components/person-fields';
+import { FormSubmitButton } from '@web/components/form-parts';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { isApiError } from '@web/lib/api-client';
 import { TermsOfServiceDialog } from './terms-of-service-dialog';
@@ -105,9 +105,12 @@ export function RegisterForm({ onError }: RegisterFormProps) {
           label="Password"
           confirmLabel="Confirm password"
         />
-        <Button type="submit" size="lg" disabled={isCreating} className="mt-1 w-full">
-          {isCreating ? 'Creating account...' : 'Create Account'}
-        </Button>
+        <FormSubmitButton
+          isPending={isCreating}
+          label="Create Account"
+          pendingLabel="Creating account..."
+          className="mt-1"
+        />
       </form>
 
       <TermsOfServiceDialog

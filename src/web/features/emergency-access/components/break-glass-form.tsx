@@ -2,13 +2,11 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { CircleAlert } from 'lucide-react';
 import { ZBreakGlassForm } from '@shared/schemas/safety-net';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { toast } from '@web/components/ui/use-toast';
+import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
 import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
 
@@ -55,13 +53,7 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
       className="flex flex-col gap-5"
     >
       {reset.isError && (
-        <Alert
-          variant="destructive"
-          title={EMERGENCY_TEXT.failed}
-          icon={<CircleAlert aria-hidden="true" />}
-        >
-          <p>{reset.error.message}</p>
-        </Alert>
+        <FormErrorAlert title={EMERGENCY_TEXT.failed} message={reset.error.message} />
       )}
       <FormField
         label="Your email"
@@ -90,9 +82,11 @@ export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
         label="New password for their account"
         hint="Write it down somewhere safe: this becomes the password of the account."
       />
-      <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
-        {reset.isPending ? 'Resetting...' : 'Reset Password'}
-      </Button>
+      <FormSubmitButton
+        isPending={reset.isPending}
+        label="Reset Password"
+        pendingLabel="Resetting..."
+      />
     </form>
   );
 }

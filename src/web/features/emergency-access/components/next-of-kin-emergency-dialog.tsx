@@ -2,14 +2,13 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { CircleAlert } from 'lucide-react';
 import { PASSWORD_MESSAGES } from '@shared/domain/passwords';
 import { ZEmail, ZNewPassword } from '@shared/schemas/common';
-import { Alert } from '@web/components/ui/alert';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
+import { FormErrorAlert } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
 import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
 
@@ -82,13 +81,10 @@ export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmerge
     >
       {reset.isError && (
         // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
-        <Alert
-          variant="destructive"
+        <FormErrorAlert
           title={EMERGENCY_TEXT.failed}
-          icon={<CircleAlert aria-hidden="true" />}
-        >
-          <p>{describeError(reset.error, EMERGENCY_TEXT.failed)}</p>
-        </Alert>
+          message={describeError(reset.error, EMERGENCY_TEXT.failed)}
+        />
       )}
       <FormField
         label="Your email"

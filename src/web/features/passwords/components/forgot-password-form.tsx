@@ -3,9 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ZForgotPasswordBody } from '@shared/schemas/safety-net';
-import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { toast } from '@web/components/ui/use-toast';
+import { FormSubmitButton } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
 import { requestPasswordReset } from '../passwords-api';
 
@@ -61,9 +61,11 @@ export function ForgotPasswordForm({ defaultEmail = '', onSent }: ForgotPassword
           {send.error.message}
         </p>
       )}
-      <Button type="submit" size="lg" disabled={send.isPending} className="w-full">
-        {send.isPending ? 'Sending...' : 'Send Reset Code'}
-      </Button>
+      <FormSubmitButton
+        isPending={send.isPending}
+        label="Send Reset Code"
+        pendingLabel="Sending..."
+      />
     </form>
   );
 }

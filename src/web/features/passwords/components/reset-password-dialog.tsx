@@ -2,13 +2,12 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { CircleAlert } from 'lucide-react';
 import { ZChangePasswordForm } from '@shared/schemas/safety-net';
-import { Alert } from '@web/components/ui/alert';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
+import { FormErrorAlert } from '@web/components/form-parts';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { changePassword, PASSWORD_TEXT } from '../passwords-api';
 
@@ -80,9 +79,10 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
     >
       {change.isError && !(isApiError(change.error) && change.error.fields) && (
         // The toast is outside the dialog, where a screen reader in the dialog cannot hear it.
-        <Alert variant="destructive" title="Error" icon={<CircleAlert aria-hidden="true" />}>
-          <p>{describeError(change.error, PASSWORD_TEXT.changeFailed)}</p>
-        </Alert>
+        <FormErrorAlert
+          title="Error"
+          message={describeError(change.error, PASSWORD_TEXT.changeFailed)}
+        />
       )}
       <FormField
         label="Current password"

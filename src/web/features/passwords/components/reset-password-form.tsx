@@ -2,12 +2,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { CircleAlert } from 'lucide-react';
 import { ZCompleteResetForm } from '@shared/schemas/safety-net';
-import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
+import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { isApiError } from '@web/lib/api-client';
 import { completePasswordReset, PASSWORD_TEXT } from '../passwords-api';
 
@@ -65,15 +63,7 @@ export function ResetPasswordForm({
       onSubmit={handleSubmit((values) => reset.mutate(values))}
       className="flex flex-col gap-5"
     >
-      {reset.isError && (
-        <Alert
-          variant="destructive"
-          title="Password not reset"
-          icon={<CircleAlert aria-hidden="true" />}
-        >
-          <p>{reset.error.message}</p>
-        </Alert>
-      )}
+      {reset.isError && <FormErrorAlert title="Password not reset" message={reset.error.message} />}
       <FormField
         label="Email"
         type="email"
@@ -94,9 +84,11 @@ export function ResetPasswordForm({
         {...register('resetToken')}
       />
       <NewPasswordFields control={control} register={register} name="newPassword" />
-      <Button type="submit" size="lg" disabled={reset.isPending} className="w-full">
-        {reset.isPending ? 'Resetting...' : 'Reset Password'}
-      </Button>
+      <FormSubmitButton
+        isPending={reset.isPending}
+        label="Reset Password"
+        pendingLabel="Resetting..."
+      />
     </form>
   );
 }
