@@ -184,16 +184,3 @@ export function registerRequestContext(
     }
   });
 }
-
-/** DESIGN.md §5: 'primary users only' means a primary account signed in on its primary device. */
-export function requirePrimaryOnPrimaryDevice(
-  request: FastifyRequest,
-  message: string,
-): SessionUser {
-  const user = requireUser(request);
-  const device = requireDevice(request);
-  if (!user.isPrimary || !(device.isPrimary && device.userId === user.id)) {
-    throw new AppError('FORBIDDEN', message);
-  }
-  return user;
-}

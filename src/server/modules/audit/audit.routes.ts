@@ -3,7 +3,8 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
 import { AppError } from '../../errors';
 import { readWithContext, requireDevice, requireUser } from '../../plugins/request-context';
-import { AUDIT_PAGE_READ } from './audit.repository';
+import { isPrimaryOnPrimaryDevice } from '../access/primary-device';
+import { AUDIT_PAGE_READ } from './audit.service';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   /** D15: a user sees only their own events whatever `userId` says; admins may filter any user. */
@@ -13,11 +14,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = requireUser(request);
       const device = requireDevice(request);
-      const isOnPrimaryDevice = user.isPrimary && device.isPrimary && device.userId === user.id;
-      if (!user.isAdmin && !isOnPrimaryDevice)
+      if (!user.isAdmin && !isPrimaryOnPrimaryDevice(user, device))
         throw new AppError('FORBIDDEN', MESSAGES.primaryOnlyAuditLogs);
 
-      // TAuditLogEntry[], as the database wrote it (decisions 034, 041).
+      // TAuditLogEntry[], as the database wrote it.
       return reply.type('application/json').send(readWithContext(request, AUDIT_PAGE_READ));
     },
   );

@@ -2,6 +2,9 @@ import type { DbOrTx } from '../../db/client';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { insertAuditRow } from './audit.repository';
 
+/** A page of an account's log, read with the request. */
+export { AUDIT_PAGE_READ } from './audit.repository';
+
 /** Who is asking, from where: carried from the route into services for audit rows. */
 export interface RequestContext {
   ip: string;

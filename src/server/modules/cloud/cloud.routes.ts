@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZCompleteUploadBody,
   ZCreateUploadBody,
@@ -14,12 +13,8 @@ import {
 } from '../../../shared/schemas/cloud';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
-import {
-  requireDevice,
-  requirePrimaryOnPrimaryDevice,
-  requireUser,
-} from '../../plugins/request-context';
-import { pairingActor, resolvePairing } from '../pairing/pairing.service';
+import { requireDevice, requireUser } from '../../plugins/request-context';
+import { ownerUploadActor, resolveUploadActor } from '../access/upload';
 import { toVideoIndexEntry } from '../videos/videos.presenter';
 import { getCloudStatus, getPlayback, streamVideo } from './playback.service';
 import {
@@ -28,7 +23,6 @@ import {
   createUpload,
   receivePart,
   signParts,
-  type TUploadActor,
 } from './uploads.service';
 
 const ZUploadParams = z.object({ uploadId: z.uuid({ error: 'Upload id must be a UUID' }) });
@@ -44,22 +38,7 @@ const ZContentQuery = z.object({
   sig: z.string({ error: LINK_ENDED }).max(100, LINK_ENDED),
 });
 
-/**
- * Who is sending, asked again at every step: a phone paired through import-from-mobile (its
- * pairing token, checked on every call, reaches only its own uploads), else the owner on their
- * primary device; an added device may watch, never send.
- */
-async function resolveUploadActor(
-  deps: AppDeps,
-  request: Parameters<typeof requireUser>[0],
-): Promise<TUploadActor> {
-  const paired = await resolvePairing(deps, request);
-  if (paired) return pairingActor(paired, request);
-  const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
-  return { owner, deviceId: requireDevice(request).id, pairingId: null };
-}
-
-/** Issue 13: sending videos to the cloud, and watching them from there. */
+/** Sending videos to the cloud, and watching them from there. */
 export const cloudRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -67,10 +46,10 @@ export const cloudRoutes =
       '/api/uploads',
       { schema: { body: ZCreateUploadBody } },
       async (request): Promise<TCreateUploadResult> => {
-        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
+        const actor = ownerUploadActor(request);
         return createUpload(deps, {
-          owner,
-          actor: { owner, deviceId: requireDevice(request).id, pairingId: null },
+          owner: actor.owner,
+          actor,
           body: request.body,
         });
       },

@@ -12,8 +12,8 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
-import { isReleased } from '../legacy/release-rule';
-import { findVideoById, type VideoRow } from '../videos/videos.repository';
+import { isOpenTo } from '../access/watch';
+import { findVideoWatchableBy, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
 import { sumCloudBytes } from './uploads.repository';
 import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
@@ -22,27 +22,20 @@ import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
 type Deps = Pick<AppDeps, 'db' | 'urlSigner' | 'videoStore' | 'clock'>;
 
 /**
- * The one access rule for watching a cloud copy, checked on every request: the owner, or the
- * recipient it is shared with. A deleted message or a deleted recipient has no row, so access
- * ends the moment either goes.
+ * A cloud copy the user may watch (access/watch.ts), checked on every request; anything else
+ * is not found, so a message not open to someone does not exist for them.
  */
 export async function findWatchableVideo(
   deps: Deps,
   user: SessionUser,
   videoId: string,
 ): Promise<VideoRow & { cloudPath: string }> {
-  const video = await findVideoById(deps.db, videoId);
-  const mayWatch =
-    video !== undefined &&
-    (video.creatorId === user.id ||
-      (video.recipientId === user.id && user.createdById === video.creatorId));
-  if (!video || !mayWatch) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
-  // A recipient sees a message only once it is released; until then it does not exist for them.
-  if (video.creatorId !== user.id) {
-    const owner = await findUserById(deps.db, video.creatorId);
-    if (!owner || !isReleased(video, owner, deps.clock.now())) {
-      throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
-    }
+  const video = await findVideoWatchableBy(deps.db, user, videoId);
+  if (!video) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  const owner =
+    video.creatorId === user.id ? null : ((await findUserById(deps.db, video.creatorId)) ?? null);
+  if (!isOpenTo(user, video, owner, deps.clock.now())) {
+    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
   }
   if (video.syncStatus !== 'synced' || !video.cloudPath) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);

@@ -8,11 +8,8 @@ import {
   ZRelease,
 } from '../../../shared/schemas/legacy';
 import { AppError } from '../../errors';
-import {
-  getRequestContext,
-  requirePrimaryOnPrimaryDevice,
-  requireUser,
-} from '../../plugins/request-context';
+import { getRequestContext, requireUser } from '../../plugins/request-context';
+import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import {
   cancelReleaseByLink,
   cancelReleaseSignedIn,

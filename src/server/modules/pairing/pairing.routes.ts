@@ -9,7 +9,8 @@ import {
   type TPairingSession,
 } from '../../../shared/schemas/pairing';
 import type { AppDeps } from '../../deps';
-import { getRequestContext, requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
+import { getRequestContext } from '../../plugins/request-context';
+import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import {
   cancelPairing,
   createPairing,

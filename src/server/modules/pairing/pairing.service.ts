@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { hasCloudSync } from '../../../shared/domain/plans';
 import {
   PAIRING_HEADER,
   PAIRING_MESSAGES,
@@ -29,6 +28,7 @@ import {
   insertPairing,
   type PairingRow,
 } from './pairing.repository';
+import { mayPair } from '../access/pair';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
@@ -42,7 +42,7 @@ export async function createPairing(
   context: RequestContext,
   owner: SessionUser,
 ): Promise<TPairingCreated> {
-  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
+  if (!mayPair(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
   const token = randomToken();
   const pairing = await deps.db.transaction(async (tx) => {
     await cancelPairings(tx, owner.id);
@@ -186,7 +186,7 @@ export async function receivePairedVideo(
 ): Promise<TCreateUploadResult> {
   const { resolved, body } = input;
   const { owner } = resolved;
-  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
+  if (!mayPair(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
   const device = requireDevice(request);
   const indexed = await indexVideo(deps, {
     owner,

@@ -2,10 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { ZPromptsQuery, type TPrompt } from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../errors';
-import { requirePrimaryOnPrimaryDevice } from '../../plugins/request-context';
-import { findRecipientOf } from '../recipients/recipients.repository';
-import { PROMPT_CATALOGUE } from './prompts.catalogue';
+import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { promptsFor } from './prompts.service';
 
 export const promptRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -13,11 +11,11 @@ export const promptRoutes =
     app.get(
       '/api/prompts',
       { schema: { querystring: ZPromptsQuery } },
-      async (request): Promise<TPrompt[]> => {
-        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
-        const recipient = await findRecipientOf(deps.db, owner.id, request.query.recipientId);
-        if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
-        return PROMPT_CATALOGUE[recipient.category as TPrompt['category']];
-      },
+      async (request): Promise<TPrompt[]> =>
+        promptsFor(
+          deps,
+          requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord),
+          request.query.recipientId,
+        ),
     );
   };

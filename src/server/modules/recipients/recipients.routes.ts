@@ -6,17 +6,14 @@ import {
   type TRecipientList,
 } from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../deps';
-import {
-  getRequestContext,
-  readWithContext,
-  requirePrimaryOnPrimaryDevice,
-} from '../../plugins/request-context';
-import { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
+import { getRequestContext, readWithContext } from '../../plugins/request-context';
+import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import {
   createRecipient,
   deleteRecipient,
   presentRecipients,
   reshareAccessCode,
+  RECIPIENTS_WITH_VIDEO_COUNTS_READ,
 } from './recipients.service';
 
 export const recipientRoutes =

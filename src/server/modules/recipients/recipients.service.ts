@@ -30,6 +30,9 @@ import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosForRecipient, findVideoIdsForRecipient } from '../videos/videos.repository';
 import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
 
+/** The owner's recipients with their message counts, read with the request. */
+export { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
+
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
 

@@ -2,7 +2,9 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { joinedJsonTexts } from '../../db/json-rows';
 import { videos } from '../../db/schema';
+import { sharedWith, watchableBy } from '../access/watch';
 import { defineKeptContextRead } from '../auth/request-context.repository';
+import type { SessionUser } from '../users/users.repository';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
@@ -65,18 +67,31 @@ export const OWN_VIDEO_INDEX_READ = defineKeptContextRead(
   (text) => text.length,
 );
 
-export function findSharedVideosFor(db: DbOrTx, recipientId: number): Promise<VideoRow[]> {
+/** The messages in the cloud that are shared with a recipient (access/watch.ts), newest first. */
+export function findSharedVideosFor(
+  db: DbOrTx,
+  recipient: Pick<SessionUser, 'id' | 'createdById'>,
+): Promise<VideoRow[]> {
   return db
     .select()
     .from(videos)
     .where(
-      and(
-        eq(videos.recipientId, recipientId),
-        eq(videos.storageType, 'cloud'),
-        eq(videos.syncStatus, 'synced'),
-      ),
+      and(sharedWith(recipient), eq(videos.storageType, 'cloud'), eq(videos.syncStatus, 'synced')),
     )
     .orderBy(desc(videos.createdAt));
+}
+
+/** The video if this account may ask for it (access/watch.ts); release is checked after. */
+export async function findVideoWatchableBy(
+  db: DbOrTx,
+  user: Pick<SessionUser, 'id' | 'createdById'>,
+  id: string,
+): Promise<VideoRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(videos)
+    .where(and(eq(videos.id, id), watchableBy(user)));
+  return row;
 }
 
 /** Deletes only rows the creator owns; answers the ids actually removed. */

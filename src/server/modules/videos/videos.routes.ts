@@ -10,13 +10,11 @@ import {
   getRequestContext,
   readWithContext,
   requireDevice,
-  requirePrimaryOnPrimaryDevice,
   requireUser,
 } from '../../plugins/request-context';
-import { touchDeviceSync } from '../cloud/uploads.repository';
+import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import { toVideoIndexEntry } from './videos.presenter';
-import { OWN_VIDEO_INDEX_READ } from './videos.repository';
-import { deleteVideos, indexVideo } from './videos.service';
+import { deleteVideos, indexVideo, noteLibraryRead, OWN_VIDEO_INDEX_READ } from './videos.service';
 
 export const videoRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -37,11 +35,8 @@ export const videoRoutes =
       async (request, reply) => {
         const user = requireUser(request);
         const device = requireDevice(request);
-        // An added device (D8) has synced when it reads the library: the admin's Last Sync says so.
-        if (device.userId === user.id && !device.isPrimary) {
-          await touchDeviceSync(deps.db, device.id);
-        }
-        // TVideoIndexEntry[], as the database wrote it (decision 034).
+        await noteLibraryRead(deps, user, device);
+        // TVideoIndexEntry[], as the database wrote it.
         return reply.type('application/json').send(readWithContext(request, OWN_VIDEO_INDEX_READ));
       },
     );

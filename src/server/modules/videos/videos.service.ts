@@ -8,9 +8,12 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientOf } from '../recipients/recipients.repository';
 import type { SessionUser } from '../users/users.repository';
-import { findCloudLeftovers } from '../cloud/uploads.repository';
+import { findCloudLeftovers, touchDeviceSync } from '../cloud/uploads.repository';
 import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.repository';
+
+/** The library's index as the database keeps it, read with the request. */
+export { OWN_VIDEO_INDEX_READ } from './videos.repository';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
@@ -92,4 +95,13 @@ export async function deleteVideos(
   // Delete on the primary device removes the cloud copy too, once the rows are gone.
   await removeCloudCopies(deps, cloudCopies, deleted);
   return deleted;
+}
+
+/** An added device has synced when it reads the library: the admin's Last Sync says so. */
+export async function noteLibraryRead(
+  deps: Pick<AppDeps, 'db'>,
+  user: SessionUser,
+  device: DeviceRow,
+): Promise<void> {
+  if (device.userId === user.id && !device.isPrimary) await touchDeviceSync(deps.db, device.id);
 }

@@ -1,0 +1,30 @@
+import { MESSAGES } from '../../../shared/domain/errors';
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.repository';
+
+/**
+ * Ends the owner's setup, once: a next of kin must exist first, since someone has to be able to
+ * reach the messages. Answers the account as it now is.
+ */
+export async function completeOnboarding(
+  deps: { db: Db },
+  context: RequestContext,
+  user: SessionUser,
+): Promise<SessionUser> {
+  if (user.onboardingCompletedAt) return user;
+  const nextOfKin = await findRecipientsOf(deps.db, user.id, 'next_of_kin');
+  if (nextOfKin.length === 0) throw new AppError('VALIDATION', MESSAGES.nextOfKinRequired);
+
+  const onboardingCompletedAt = new Date();
+  await deps.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { onboardingCompletedAt });
+    await recordAudit(tx, context, {
+      eventType: 'onboarding_completed',
+      userId: user.id,
+      username: user.username,
+    });
+  });
+  return { ...user, onboardingCompletedAt };
+}

@@ -1,0 +1,45 @@
+import { MESSAGES } from '../../../shared/domain/errors';
+import { hasCloudSync } from '../../../shared/domain/plans';
+import type { TRecipientCategory, TRecipientHome } from '../../../shared/schemas/recipients';
+import { AppError } from '../../errors';
+import { isOpenTo, isRecipient } from '../access/watch';
+import { nextOfKinLegacy, type LegacyDeps } from '../legacy/legacy.service';
+import { findUserById, type SessionUser } from '../users/users.repository';
+import { findSharedVideosFor } from '../videos/videos.repository';
+
+/** What a signed-in recipient sees: whose messages these are and what reached the cloud. */
+export async function getRecipientHome(
+  deps: LegacyDeps,
+  user: SessionUser,
+): Promise<TRecipientHome> {
+  if (!isRecipient(user)) throw new AppError('FORBIDDEN', MESSAGES.recipientsOnly);
+  const now = deps.clock.now();
+  const [owner, shared] = await Promise.all([
+    findUserById(deps.db, user.createdById),
+    findSharedVideosFor(deps.db, user),
+  ]);
+  if (!owner) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  const released = shared.filter((video) => isOpenTo(user, video, owner, now));
+  // What is not open yet is only mentioned where the owner chose to let recipients know.
+  const waiting = owner.showWaitingMessages
+    ? shared.filter((video) => !isOpenTo(user, video, owner, now))
+    : [];
+  return {
+    owner: { firstName: owner.firstName, lastName: owner.lastName },
+    category: user.category as TRecipientCategory,
+    ownerHasCloudSync: hasCloudSync(owner),
+    sharedVideos: released.map((video) => ({
+      id: video.id,
+      title: video.title,
+      createdAt: video.createdAt.toISOString(),
+      durationMs: video.durationMs,
+    })),
+    waitingMessages: waiting.map((video) => ({
+      id: video.id,
+      opensWith: video.releaseRule === 'date' ? ('date' as const) : ('legacy' as const),
+      opensAt: video.releaseRule === 'date' ? (video.releaseAt?.toISOString() ?? null) : null,
+    })),
+    legacy:
+      user.category === 'next_of_kin' ? await nextOfKinLegacy(deps, { ownerId: owner.id }) : null,
+  };
+}
