@@ -11,11 +11,11 @@ import { fillPlaceholders } from 'drizzle-orm';
 import pg from 'pg';
 import { createPostgresDatabase, type Db } from '../src/server/db/client';
 import { AUDIT_PAGE_READ, AUDIT_PAGE_SIZE } from '../src/server/modules/audit/audit.repository';
-import { KeptAnswers } from '../src/server/modules/auth/kept-answers';
+import { ResponseCache } from '../src/server/modules/auth/response-cache';
 import {
   findRequestContext,
   requestContextParams,
-  type TContextRead,
+  type ContextRead,
 } from '../src/server/modules/auth/request-context.repository';
 import { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from '../src/server/modules/recipients/recipients.repository';
 import { OWN_VIDEO_INDEX_READ } from '../src/server/modules/videos/videos.repository';
@@ -144,9 +144,9 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
     const asRouteReads = async (
       who: { device_id: string },
       idHash: string,
-      of: TContextRead<unknown>,
+      of: ContextRead<unknown>,
       params: Record<string, unknown> = of.params({})!,
-      kept?: KeptAnswers,
+      kept?: ResponseCache,
     ): Promise<unknown[]> => {
       const read = (await findRequestContext(db, who.device_id, idHash, { of, params }, kept))
         ?.read;
@@ -169,7 +169,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       (
         who: { device_id: string },
         idHash: string,
-        of: TContextRead<unknown>,
+        of: ContextRead<unknown>,
         params = of.params({})!,
         check = false,
       ) =>
@@ -198,7 +198,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         }
       };
     const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
-    const kept = new KeptAnswers(10_000_000);
+    const kept = new ResponseCache(10_000_000);
     const lists: Array<[string, () => Promise<unknown[]>, () => Promise<string[]>]> = [
       [
         'owner: request lookups',

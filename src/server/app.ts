@@ -23,7 +23,7 @@ import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { runCloudRetention } from './modules/cloud/retention.service';
-import { runOrphanSweep, type TOrphanSweepResult } from './modules/cloud/orphan-sweep.service';
+import { runOrphanSweep, type OrphanSweepResult } from './modules/cloud/orphan-sweep.service';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -61,7 +61,7 @@ declare module 'fastify' {
       deliverMail(): Promise<void>;
       /** Billing: ends plans whose grace or cancelled period is over (decision 056). */
       endRunOutPlans(now: Date): Promise<number>;
-      sweepOrphanedObjects(now: Date): Promise<TOrphanSweepResult>;
+      sweepOrphanedObjects(now: Date): Promise<OrphanSweepResult>;
       runLegacyWork(now: Date): ReturnType<typeof runLegacyWork>;
       /** Every scheduled job that is due at `now` and held by no other server; their names. */
       runDue(now: Date): Promise<string[]>;

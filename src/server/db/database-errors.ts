@@ -68,8 +68,8 @@ function framesOf(error: Error): string {
     .join('\n');
 }
 
-function describeDatabaseError(error: Error): TLoggedError {
-  const described: TLoggedError = {
+function describeDatabaseError(error: Error): LoggedError {
+  const described: LoggedError = {
     type: error instanceof DrizzleQueryError ? 'DrizzleQueryError' : 'DatabaseError',
     message: '',
     stack: '',
@@ -92,8 +92,8 @@ function describeDatabaseError(error: Error): TLoggedError {
   return described;
 }
 
-function describePlainError(error: Error): TLoggedError {
-  const described: TLoggedError = {
+function describePlainError(error: Error): LoggedError {
+  const described: LoggedError = {
     type: error.constructor.name,
     message: error.message,
     stack: error.stack ?? '',
@@ -104,7 +104,7 @@ function describePlainError(error: Error): TLoggedError {
   return described;
 }
 
-export interface TLoggedError {
+export interface LoggedError {
   [key: string]: unknown;
   type: string;
   message: string;
@@ -116,7 +116,7 @@ export interface TLoggedError {
  * stack, its own fields, its causes), except that a database's error, or Drizzle's wrapper of one,
  * keeps only what names the failure, never the values the statement was sent.
  */
-export function serializeError(error: Error, depth = 0): TLoggedError {
+export function serializeError(error: Error, depth = 0): LoggedError {
   const isDatabase = error instanceof DrizzleQueryError || isServerError(error);
   const described = isDatabase ? describeDatabaseError(error) : describePlainError(error);
   const nested = (inner: unknown) =>

@@ -125,7 +125,7 @@ export function jsonArrayOf<T>(query: SQLWrapper, element: SQL<T>): SQL<T[]> {
  * JSON as the text PostgreSQL wrote it: a response body sent as it is (decision 034), never
  * parsed into objects only to be written out again.
  */
-export type TJsonText = string & { readonly __jsonText: true };
+export type JsonText = string & { readonly __jsonText: true };
 
 /**
  * The JSON texts `query` selects (one column the database keeps, such as videos.index_entry,
@@ -133,10 +133,10 @@ export type TJsonText = string & { readonly __jsonText: true };
  * none. Nothing is built per request; the texts are the response. As in `jsonArrayOf`, the
  * order comes from the query (and its index), not from sorting again.
  */
-export function joinedJsonTexts(query: SQLWrapper): SQL<TJsonText> {
+export function joinedJsonTexts(query: SQLWrapper): SQL<JsonText> {
   return readWith(
     sql`'[' || array_to_string(array(${query}), ',') || ']'`,
-    (text: string) => text as TJsonText,
+    (text: string) => text as JsonText,
   );
 }
 

@@ -17,13 +17,13 @@ import {
  * Calls queue on the instance's own locks exactly as `query` does (a transaction in progress
  * holds them), and the answer is read by PGlite's own result parser with the same options.
  */
-export type TPgliteQuery = <T>(
+export type PgliteQuery = <T>(
   text: string,
   params?: unknown[],
   options?: QueryOptions,
 ) => Promise<Results<T>>;
 
-interface TStatement {
+interface Statement {
   name: string;
   paramTypes: number[];
 }
@@ -49,12 +49,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return message;
 }
 
-export function preparedPgliteQuery(client: PGlite): TPgliteQuery {
-  const statements = new Map<string, TStatement>();
+export function preparedPgliteQuery(client: PGlite): PgliteQuery {
+  const statements = new Map<string, Statement>();
   const seenOnce = new Set<string>();
 
   /** Parses `text` into a named statement; PostgreSQL keeps it for this session's lifetime. */
-  async function prepare(text: string): Promise<TStatement> {
+  async function prepare(text: string): Promise<Statement> {
     const name = `memento_${(named += 1)}`;
     const { messages } = await client.execProtocol(
       concat([
@@ -71,7 +71,7 @@ export function preparedPgliteQuery(client: PGlite): TPgliteQuery {
   }
 
   async function execute<T>(
-    statement: TStatement,
+    statement: Statement,
     params: unknown[],
     options: QueryOptions | undefined,
   ): Promise<Results<T>> {

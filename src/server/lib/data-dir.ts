@@ -21,7 +21,7 @@ const PAGE_BYTES = 8192;
 /** Files from this size are written page by page, leaving out the pages that hold only zeros. */
 const SPARSE_FROM_BYTES = 1 << 20;
 
-export interface TDataDirReport {
+export interface DataDirReport {
   /** Paths that other local accounts could read or change before this start-up. */
   loosened: string[];
 }
@@ -56,7 +56,7 @@ export function tightenDataDir(target: string): void {
  * folders 0700 (the process umask, set by the server at start-up), and anything an operator or
  * an older version left open to other accounts is found, reported and closed.
  */
-export function securePrivateDataDir(dataDir: string): TDataDirReport {
+export function securePrivateDataDir(dataDir: string): DataDirReport {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const loosened: string[] = [];
   collectLoose(dataDir, loosened, 10_000);

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 
-type TCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /**
  * One fixed window per key in Redis: the first hit sets the expiry, every hit counts. Atomic, so
@@ -15,14 +15,14 @@ const INCREMENT = `
   return {current, ttl}
 `;
 
-interface TLocalEntry {
+interface LocalEntry {
   current: number;
   resetAt: number;
 }
 
 /** The in-process fallback: the same fixed windows in a Map, trimmed as it grows. */
 class LocalWindows {
-  private readonly entries = new Map<string, TLocalEntry>();
+  private readonly entries = new Map<string, LocalEntry>();
 
   increment(key: string, timeWindow: number): { current: number; ttl: number } {
     const now = Date.now();
@@ -67,7 +67,7 @@ export function createRateLimitStore(options: { redis: Redis | null; log: Fastif
       this.prefix = prefix;
     }
 
-    incr(key: string, callback: TCallback, timeWindow: number): void {
+    incr(key: string, callback: Callback, timeWindow: number): void {
       const { redis } = options;
       const fullKey = `${this.prefix}${key}`;
       if (!redis || redis.status !== 'ready') {

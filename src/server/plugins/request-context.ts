@@ -6,8 +6,8 @@ import type { TConfig } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RequestContext } from '../modules/audit/audit.service';
-import { KeptAnswers } from '../modules/auth/kept-answers';
-import { findRequestContext, type TContextRead } from '../modules/auth/request-context.repository';
+import { ResponseCache } from '../modules/auth/response-cache';
+import { findRequestContext, type ContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
 import { VerifiedCookies } from '../modules/auth/verified-cookies';
 import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
@@ -36,7 +36,7 @@ declare module 'fastify' {
     /** When this session's second factor was checked (admins, D26); null until then. */
     sessionSecondFactorAt: Date | null;
     /** The route's `contextRead`, answered by the statement that found `user` (decision 033). */
-    contextReadAnswer: { of: TContextRead<unknown>; value: unknown } | null;
+    contextReadAnswer: { of: ContextRead<unknown>; value: unknown } | null;
   }
   interface FastifyContextConfig {
     /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
@@ -47,7 +47,7 @@ declare module 'fastify' {
      */
     isServerToServer?: boolean;
     /** The route's read, answered with the request's own lookups in one statement (decision 033). */
-    contextRead?: TContextRead<unknown>;
+    contextRead?: ContextRead<unknown>;
   }
 }
 
@@ -72,7 +72,7 @@ export function requireDevice(request: FastifyRequest): DeviceRow {
  * What the route's `contextRead` answered for `request.user`, read in the same statement that
  * found the user. Only for a route that declares `read` as its `contextRead`, after requireUser.
  */
-export function readWithContext<T>(request: FastifyRequest, read: TContextRead<T>): T {
+export function readWithContext<T>(request: FastifyRequest, read: ContextRead<T>): T {
   const answer = request.contextReadAnswer;
   if (!answer || answer.of !== read || answer.value === null) {
     throw new Error('readWithContext: this route did not declare the read as its contextRead');
@@ -125,7 +125,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('sessionSecondFactorAt', null);
   app.decorateRequest('contextReadAnswer', null);
-  const kept = new KeptAnswers(KEPT_ANSWERS_BUDGET);
+  const kept = new ResponseCache(KEPT_ANSWERS_BUDGET);
   const verifiedCookies = new VerifiedCookies(VERIFIED_COOKIES_LIMIT, (cookie) =>
     app.unsignCookie(cookie),
   );

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../../shared/domain/errors';
 import { requireDevice } from '../../plugins/request-context';
-import type { TUploadActor } from '../cloud/uploads.service';
+import type { UploadActor } from '../cloud/uploads.service';
 import { pairingActor, resolvePairing } from '../pairing/pairing.service';
 import { requirePrimaryOnPrimaryDevice } from './primary-device';
 
@@ -14,14 +14,14 @@ import { requirePrimaryOnPrimaryDevice } from './primary-device';
 export async function resolveUploadActor(
   deps: Parameters<typeof resolvePairing>[0],
   request: FastifyRequest,
-): Promise<TUploadActor> {
+): Promise<UploadActor> {
   const paired = await resolvePairing(deps, request);
   if (paired) return pairingActor(paired, request);
   return ownerUploadActor(request);
 }
 
 /** Starting an upload from the app: only the owner on their primary device. */
-export function ownerUploadActor(request: FastifyRequest): TUploadActor {
+export function ownerUploadActor(request: FastifyRequest): UploadActor {
   const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
   return { owner, deviceId: requireDevice(request).id, pairingId: null };
 }

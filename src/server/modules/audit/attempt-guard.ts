@@ -22,7 +22,7 @@ import { lockForTransaction } from '../../db/locks';
  *   checked, under a lock on the account, and withdrawn if it succeeds; parallel attempts can
  *   never all see room.
  */
-export interface TAttemptPolicy {
+export interface AttemptPolicy {
   scope: string;
   perSource: { max: number; windowMs: number };
   perAddress: { max: number; windowMs: number };
@@ -55,12 +55,12 @@ export const ATTEMPT_POLICIES = {
     perAddress: { max: 30, windowMs: 15 * 60_000 },
     account: null,
   },
-} satisfies Record<string, TAttemptPolicy>;
+} satisfies Record<string, AttemptPolicy>;
 
 /** How a password reset with an emailed code is described in the audit log. */
 export const RESET_BY_EMAIL = 'emailed reset code';
 
-export type TAttemptReservation =
+export type AttemptReservation =
   | { isAllowed: true; ids: number[] }
   | { isAllowed: false; retryAt: Date; reason: 'source' | 'address' | 'account' };
 
@@ -72,7 +72,7 @@ function retryAfterWindow(times: Date[], max: number, windowMs: number): Date | 
 /** The account-wide delay after `count` failures: 1 s, 2 s, 4 s … up to the cap. */
 export function accountDelayMs(
   count: number,
-  policy: NonNullable<TAttemptPolicy['account']>,
+  policy: NonNullable<AttemptPolicy['account']>,
 ): number {
   if (count < policy.freeFailures) return 0;
   return Math.min(2 ** (count - policy.freeFailures) * 1000, policy.maxDelayMs);
@@ -82,7 +82,7 @@ export function accountDelayMs(
 export async function reserveAttempt(
   db: DbOrTx,
   input: {
-    policy: TAttemptPolicy;
+    policy: AttemptPolicy;
     account: string;
     deviceId: string | null;
     ip: string;
@@ -91,7 +91,7 @@ export async function reserveAttempt(
     skipsAccountDelay?: boolean;
     now?: Date;
   },
-): Promise<TAttemptReservation> {
+): Promise<AttemptReservation> {
   const { policy } = input;
   const now = input.now ?? new Date();
   const keys = {

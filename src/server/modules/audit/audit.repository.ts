@@ -7,7 +7,7 @@ import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
 import {
   defineKeptContextRead,
   defineKeptVersionCheck,
-  type TContextReader,
+  type ContextReader,
 } from '../auth/request-context.repository';
 import { describeActor, describeDetails } from './audit.presenter';
 
@@ -111,7 +111,7 @@ function auditPageOf(db: DbOrTx, userId: SQL | null) {
  * Where the page a reader asks for looks: D15: a user reads their own events whatever `userId`
  * says; an admin reads the one user `userId` names, or without it everyone's (`null`).
  */
-function pageScope(reader: TContextReader, filterUserId: SQL): { everyone: SQL; userId: SQL } {
+function pageScope(reader: ContextReader, filterUserId: SQL): { everyone: SQL; userId: SQL } {
   return {
     everyone: sql`${reader.isAdmin} and ${filterUserId} is null`,
     userId: sql`case when ${reader.isAdmin} then ${filterUserId} else ${reader.userId} end`,

@@ -37,8 +37,8 @@ import {
 import { deleteSession, insertSession } from './sessions.repository';
 import { lockForTransaction } from '../../db/locks';
 
-type TRegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
-type TLoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
+type RegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
+type LoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
 
 export interface SignedIn {
   user: SessionUser;
@@ -164,7 +164,7 @@ export async function register(
   db: Db,
   config: TConfig,
   context: RequestContext,
-  input: { device: DeviceRow; body: TRegisterInput },
+  input: { device: DeviceRow; body: RegisterInput },
 ): Promise<SignedIn> {
   const { device, body } = input;
 
@@ -310,7 +310,7 @@ export async function openSession(
 export async function login(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; body: TLoginInput; previousSessionIdHash: string | null },
+  input: { device: DeviceRow; body: LoginInput; previousSessionIdHash: string | null },
 ): Promise<SignedIn> {
   const { device, body } = input;
   const user = await checkCredentials(db, context, {

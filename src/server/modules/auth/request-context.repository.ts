@@ -4,7 +4,7 @@ import { jsonObject, jsonWholeRow } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { devices, sessions, users } from '../../db/schema';
 import type { DeviceRow } from '../devices/devices.repository';
-import type { KeptAnswers } from './kept-answers';
+import type { ResponseCache } from './response-cache';
 import { SESSION_USER_COLUMNS, type SessionUser } from '../users/users.repository';
 
 const SESSION_COLUMNS = {
@@ -16,7 +16,7 @@ const SESSION_COLUMNS = {
 };
 type SessionFields = Pick<typeof sessions.$inferSelect, keyof typeof SESSION_COLUMNS>;
 
-export interface TRequestContextRow {
+export interface RequestContextRow {
   device: DeviceRow;
   session: SessionFields | null;
   user: SessionUser | null;
@@ -25,7 +25,7 @@ export interface TRequestContextRow {
 const DEVICE_COLUMNS = getTableColumns(devices);
 
 /** Who a request's statement reads for: the session's user, both NULL without a live session. */
-export interface TContextReader {
+export interface ContextReader {
   userId: typeof sessions.userId;
   isAdmin: typeof users.isAdmin;
 }
@@ -73,19 +73,19 @@ const requestContext = definePrepared((db) =>
  * `value` reads for `reader`; `params` gives its placeholders' values from the request's query
  * string, or null when that does not validate (the route's own validation then answers).
  */
-export interface TContextRead<T> {
+export interface ContextRead<T> {
   readonly name: string;
-  readonly statement: (db: DbOrTx) => TPrepared<T>;
+  readonly statement: (db: DbOrTx) => PreparedStatement<T>;
   readonly params: (query: unknown) => Record<string, unknown> | null;
   /** Set for a read whose answer may be sent again while the reader's version stays. */
-  readonly kept: TKeptRead<T> | null;
+  readonly kept: KeptRead<T> | null;
 }
 /** A kept read (`defineKeptContextRead`): how much an answer counts, how it is checked. */
-interface TKeptRead<T> extends Pick<TKeptVersion, 'check' | 'unchangedAtAll'> {
+interface KeptRead<T> extends Pick<KeptVersion, 'check' | 'unchangedAtAll'> {
   sizeOf(value: T): number;
 }
 /** What a kept read's answer is read at, and how a server asks whether it still stands. */
-export interface TKeptVersion {
+export interface KeptVersion {
   /** Read with the answer: the version it stands at. */
   readonly version: SQL<number | string>;
   /**
@@ -95,26 +95,26 @@ export interface TKeptVersion {
   readonly check: (
     db: DbOrTx,
     kept: { isAdmin: boolean; params: Record<string, unknown> },
-  ) => TPrepared<null>;
+  ) => PreparedStatement<null>;
   /**
    * A cheaper statement asked before `check`: the lookups with `keptVersion` answered back only
    * while nothing at all has changed in the database, else NULL, and `check` is asked after it
    * (decision 049).
    */
-  readonly unchangedAtAll?: (db: DbOrTx) => TPrepared<null>;
+  readonly unchangedAtAll?: (db: DbOrTx) => PreparedStatement<null>;
 }
-type TContextRow<T> = TRequestContextRow & { read: T | null; readVersion: number | string | null };
-type TPrepared<T> = {
-  execute(params: Record<string, unknown>): Promise<TContextRow<T>[]>;
+type ContextRow<T> = RequestContextRow & { read: T | null; readVersion: number | string | null };
+type PreparedStatement<T> = {
+  execute(params: Record<string, unknown>): Promise<ContextRow<T>[]>;
 };
 
-const READER: TContextReader = { userId: sessions.userId, isAdmin: users.isAdmin };
+const READER: ContextReader = { userId: sessions.userId, isAdmin: users.isAdmin };
 
 export function defineContextRead<T>(
   name: string,
-  value: (db: DbOrTx, reader: TContextReader) => SQL<T | null>,
+  value: (db: DbOrTx, reader: ContextReader) => SQL<T | null>,
   params: (query: unknown) => Record<string, unknown> | null = () => ({}),
-): TContextRead<T> {
+): ContextRead<T> {
   return {
     name,
     statement: definePrepared((db) =>
@@ -131,8 +131,8 @@ export function defineContextRead<T>(
  */
 export function defineKeptVersionCheck(
   name: string,
-  version: (db: DbOrTx, reader: TContextReader) => SQL<number | string | null>,
-): (db: DbOrTx) => TPrepared<null> {
+  version: (db: DbOrTx, reader: ContextReader) => SQL<number | string | null>,
+): (db: DbOrTx) => PreparedStatement<null> {
   return definePrepared((db) =>
     requestContextQuery(db, sql<null>`null`, version(db, READER)).prepare(
       `request_context_${name}`,
@@ -145,7 +145,7 @@ export function defineKeptVersionCheck(
  * every change to their videos or recipients lists. One shared statement checks it.
  */
 const listsVersion = sql<number>`${users.listsVersion}`;
-const LISTS_VERSION: TKeptVersion = {
+const LISTS_VERSION: KeptVersion = {
   version: listsVersion,
   check: defineKeptVersionCheck('lists_version', () => listsVersion),
 };
@@ -157,15 +157,15 @@ const LISTS_VERSION: TKeptVersion = {
  * `versioned.check`, the lookups and the version alone (after `versioned.unchangedAtAll`, where
  * there is one); only when the user, their admin flag or the version differs is the read asked
  * for, with the version it was read at. `size` says how much an answer counts against the
- * server's budget (`KeptAnswers`), in characters or near enough.
+ * server's budget (`ResponseCache`), in characters or near enough.
  */
 export function defineKeptContextRead<T>(
   name: string,
-  value: (db: DbOrTx, reader: TContextReader) => SQL<T>,
+  value: (db: DbOrTx, reader: ContextReader) => SQL<T>,
   size: (value: T) => number,
-  versioned: TKeptVersion = LISTS_VERSION,
+  versioned: KeptVersion = LISTS_VERSION,
   params: (query: unknown) => Record<string, unknown> | null = () => ({}),
-): TContextRead<T> {
+): ContextRead<T> {
   return {
     name,
     statement: definePrepared((db) =>
@@ -197,9 +197,9 @@ export async function findRequestContext<T = null>(
   db: Db,
   deviceId: string,
   sessionIdHash: string | null,
-  read?: { of: TContextRead<T>; params: Record<string, unknown> },
-  kept?: KeptAnswers,
-): Promise<TContextRow<T> | undefined> {
+  read?: { of: ContextRead<T>; params: Record<string, unknown> },
+  kept?: ResponseCache,
+): Promise<ContextRow<T> | undefined> {
   if (!read) {
     const [row] = await requestContext(db).execute(requestContextParams(deviceId, sessionIdHash));
     return row;

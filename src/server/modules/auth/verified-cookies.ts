@@ -1,7 +1,7 @@
 import { sha256 } from '../../lib/crypto';
 
 /** A session cookie whose signature held: the session token it carries, and that token's hash. */
-export interface TVerifiedCookie {
+export interface VerifiedCookie {
   token: string;
   idHash: string;
 }
@@ -16,7 +16,7 @@ export interface TVerifiedCookie {
  * one kept longest ago dropped first.
  */
 export class VerifiedCookies {
-  private readonly known = new Map<string, TVerifiedCookie>();
+  private readonly known = new Map<string, VerifiedCookie>();
 
   constructor(
     private readonly limit: number,
@@ -24,7 +24,7 @@ export class VerifiedCookies {
   ) {}
 
   /** The cookie's token and hash, or null when its signature does not hold. */
-  verify(cookie: string): TVerifiedCookie | null {
+  verify(cookie: string): VerifiedCookie | null {
     const known = this.known.get(cookie);
     if (known) return known;
     const unsigned = this.unsign(cookie);

@@ -1,12 +1,12 @@
 import type { TSubscriptionStatus, TTier } from '../../../shared/domain/enums';
 import { PAYMENT_GRACE_DAYS } from '../../../shared/domain/plans';
 import type { UserRow } from '../users/users.repository';
-import type { TProviderSubscription } from './payment-provider';
+import type { ProviderSubscription } from './payment-provider';
 
 const DAY_MS = 24 * 3600_000;
 
 /** What billing keeps on the account (the columns of the same names). */
-export interface TBillingState {
+export interface BillingState {
   /** The plan the subscription grants now; null when it grants none. */
   billedTier: TTier | null;
   subscriptionStatus: TSubscriptionStatus;
@@ -16,7 +16,7 @@ export interface TBillingState {
   trialEndsAt: Date | null;
 }
 
-export type TStoredBilling = Pick<UserRow, keyof TBillingState>;
+export type StoredBilling = Pick<UserRow, keyof BillingState>;
 
 /** Stripe statuses in which the customer still has the plan (paid, on trial, or being retried). */
 const GRANTING = new Set(['active', 'trialing', 'past_due', 'unpaid']);
@@ -28,9 +28,9 @@ const GRANTING = new Set(['active', 'trialing', 'past_due', 'unpaid']);
  * Stripe has not said so yet: the hourly pass applies the same rule to the stored state.
  */
 export function deriveBilling(
-  subscription: TProviderSubscription,
-  input: { previous: TStoredBilling; tier: TTier | null; now: Date },
-): TBillingState {
+  subscription: ProviderSubscription,
+  input: { previous: StoredBilling; tier: TTier | null; now: Date },
+): BillingState {
   const { previous, now } = input;
   const tier = input.tier ?? previous.billedTier;
   const periodEnd = subscription.currentPeriodEnd;
@@ -51,7 +51,7 @@ export function deriveBilling(
   const graceEndsAt = isPastDue
     ? (previous.graceEndsAt ?? new Date(now.getTime() + PAYMENT_GRACE_DAYS * DAY_MS))
     : null;
-  const state: TBillingState = {
+  const state: BillingState = {
     billedTier: tier,
     subscriptionStatus: isPastDue
       ? 'past_due'
@@ -67,7 +67,7 @@ export function deriveBilling(
 }
 
 /** A plan whose grace or paid period is over grants nothing any more. */
-export function hasRunOut(state: TStoredBilling, now: Date): boolean {
+export function hasRunOut(state: StoredBilling, now: Date): boolean {
   if (!state.billedTier) return false;
   const graceOver = state.graceEndsAt !== null && state.graceEndsAt <= now;
   const periodOver =
@@ -76,7 +76,7 @@ export function hasRunOut(state: TStoredBilling, now: Date): boolean {
 }
 
 /** The same account once its plan has ended; the grace date stays, so a late read agrees. */
-export function endedBilling(state: TStoredBilling): TBillingState {
+export function endedBilling(state: StoredBilling): BillingState {
   return {
     billedTier: null,
     subscriptionStatus: 'cancelled',
@@ -95,12 +95,12 @@ export function hasAdminOverride(user: Pick<UserRow, 'tierOverriddenBy' | 'isVIP
 /** The tier the app grants once billing has changed: billing's plan, unless an admin holds it. */
 export function grantedTier(
   user: Pick<UserRow, 'tierOverriddenBy' | 'isVIP' | 'subscriptionTier'>,
-  billing: Pick<TBillingState, 'billedTier'>,
+  billing: Pick<BillingState, 'billedTier'>,
 ): TTier {
   return hasAdminOverride(user) ? user.subscriptionTier : (billing.billedTier ?? 'free');
 }
 
 /** What the subscription pays for now; a plan whose grace or paid period is over pays for none. */
-export function paidTierNow(state: TStoredBilling, now: Date): TTier | null {
+export function paidTierNow(state: StoredBilling, now: Date): TTier | null {
   return hasRunOut(state, now) ? null : state.billedTier;
 }

@@ -21,7 +21,7 @@ import {
   grantedTier,
   hasAdminOverride,
   hasRunOut,
-  type TBillingState,
+  type BillingState,
 } from './billing-state';
 import {
   findRunOutAccounts,
@@ -34,8 +34,8 @@ import { toBillingStatus } from './billing.presenter';
 import {
   SignatureRefused,
   type PaymentProvider,
-  type TProviderEvent,
-  type TProviderSubscription,
+  type ProviderEvent,
+  type ProviderSubscription,
 } from './payment-provider';
 
 /** The part of the app's dependencies this service uses. */
@@ -157,23 +157,23 @@ export async function openPortal(
 }
 
 /** Why a plan stopped granting, in the owner's log. */
-type TEndReason = 'ended' | 'period_over' | 'unpaid';
+type EndReason = 'ended' | 'period_over' | 'unpaid';
 
-const END_WORDS: Record<TEndReason, string> = {
+const END_WORDS: Record<EndReason, string> = {
   ended: '',
   period_over: ' at the end of its paid period',
   unpaid: ': the payment was not received in time',
 };
 
-interface TChange {
+interface Change {
   account: UserRow;
-  next: TBillingState & {
+  next: BillingState & {
     paymentSubscriptionId?: string;
     trialUsedAt?: Date;
     billingSyncedAt?: Date;
   };
   actor: string;
-  endReason: TEndReason;
+  endReason: EndReason;
   now: Date;
 }
 
@@ -186,7 +186,7 @@ async function applyChange(
   deps: Deps,
   tx: DbOrTx,
   context: RequestContext,
-  change: TChange,
+  change: Change,
 ): Promise<void> {
   const { account, next, now } = change;
   const tier = grantedTier(account, next);
@@ -303,8 +303,8 @@ async function applyChange(
 /** The account an event is for: its Stripe customer, else the account the checkout named. */
 async function findAccountId(
   deps: Deps,
-  event: TProviderEvent,
-  subscription: TProviderSubscription | null,
+  event: ProviderEvent,
+  subscription: ProviderSubscription | null,
 ): Promise<number | null> {
   const customerId = subscription?.customerId ?? event.customerId;
   if (customerId) {
@@ -323,7 +323,7 @@ async function findAccountId(
 }
 
 /** A subscription the account should follow: its own, or a new one that grants a plan. */
-function follows(account: UserRow, subscription: TProviderSubscription): boolean {
+function follows(account: UserRow, subscription: ProviderSubscription): boolean {
   if (!account.paymentSubscriptionId || account.paymentSubscriptionId === subscription.id) {
     return true;
   }
@@ -343,7 +343,7 @@ export async function receiveWebhook(
   input: { payload: Buffer; signature: string | undefined },
 ): Promise<{ received: true }> {
   const stripe = requireProvider(provider);
-  let event: TProviderEvent;
+  let event: ProviderEvent;
   try {
     event = stripe.readEvent(input.payload, input.signature);
   } catch (error) {

@@ -3,7 +3,7 @@ import { PAID_TIERS, type TPaidTier } from '../../../shared/domain/plans';
 import { isBillingEnabled, type TConfig } from '../../config';
 
 /** A subscription as billing reads it: Stripe's object, down to what decides the plan. */
-export interface TProviderSubscription {
+export interface ProviderSubscription {
   id: string;
   customerId: string;
   /** Stripe's status: active, trialing, past_due, unpaid, canceled, incomplete, paused… */
@@ -18,7 +18,7 @@ export interface TProviderSubscription {
 }
 
 /** What a verified webhook names: its id and type, and the objects billing follows. */
-export interface TProviderEvent {
+export interface ProviderEvent {
   id: string;
   type: string;
   subscriptionId: string | null;
@@ -35,7 +35,7 @@ const fromSeconds = (seconds: number | null | undefined) =>
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
-function toSubscription(subscription: Stripe.Subscription): TProviderSubscription {
+function toSubscription(subscription: Stripe.Subscription): ProviderSubscription {
   const item = subscription.items.data[0];
   const userId = Number(subscription.metadata?.userId);
   return {
@@ -52,7 +52,7 @@ function toSubscription(subscription: Stripe.Subscription): TProviderSubscriptio
 }
 
 /** The object an event is about, read for the few types billing follows. */
-function toEvent(event: Stripe.Event): TProviderEvent {
+function toEvent(event: Stripe.Event): ProviderEvent {
   const base = { id: event.id, type: event.type, clientReferenceId: null };
   const object = event.data.object as unknown as Record<string, unknown>;
   switch (event.type) {
@@ -130,7 +130,7 @@ export class PaymentProvider {
   }
 
   /** Checks Stripe's signature and its time (five minutes), then reads the event. */
-  readEvent(payload: Buffer, signature: string | undefined): TProviderEvent {
+  readEvent(payload: Buffer, signature: string | undefined): ProviderEvent {
     if (!signature) throw new SignatureRefused('no signature');
     let event: Stripe.Event;
     try {
@@ -185,7 +185,7 @@ export class PaymentProvider {
   }
 
   /** The subscription as Stripe has it now; null when Stripe has none by that id. */
-  async retrieveSubscription(id: string): Promise<TProviderSubscription | null> {
+  async retrieveSubscription(id: string): Promise<ProviderSubscription | null> {
     try {
       return toSubscription(await this.stripe.subscriptions.retrieve(id));
     } catch (error) {

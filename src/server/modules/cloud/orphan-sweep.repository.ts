@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orphanSweeps, uploads, videos } from '../../db/schema';
-import type { TStoreUpload } from './video-store';
+import type { StoreUpload } from './video-store';
 import { lockForTransaction } from '../../db/locks';
 
 /** Uploads whose store copy is still wanted: taking parts, or being joined. */
@@ -64,7 +64,7 @@ export async function findOwnedObjectKeys(
  */
 export async function findOwnedUploads(
   db: DbOrTx,
-  listed: readonly TStoreUpload[],
+  listed: readonly StoreUpload[],
 ): Promise<Set<string>> {
   const ids = listed.flatMap((upload) => (upload.id ? [upload.id] : []));
   const keys = listed.flatMap((upload) => (upload.objectKey ? [upload.objectKey] : []));

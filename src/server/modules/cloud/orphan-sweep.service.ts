@@ -5,7 +5,7 @@ import {
   findOwnedObjectKeys,
   findOwnedUploads,
 } from './orphan-sweep.repository';
-import type { TListedUpload } from './video-store';
+import type { ListedUpload } from './video-store';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'db' | 'log' | 'videoStore'>;
@@ -21,7 +21,7 @@ export const ORPHAN_SWEEP_EVERY_MS = 23 * HOUR_MS;
  */
 export const ORPHAN_GRACE_MS = 24 * HOUR_MS;
 
-export interface TOrphanSweepResult {
+export interface OrphanSweepResult {
   /** False when a sweep had already run within the day (here or on another server). */
   ran: boolean;
   objectsRemoved: number;
@@ -37,8 +37,8 @@ export interface TOrphanSweepResult {
  * is older than the grace window, whatever left it (a store that failed a delete, a server that
  * stopped between the database and the store). `now` is the clock (tests pass their own).
  */
-export async function runOrphanSweep(deps: Deps, now: Date): Promise<TOrphanSweepResult> {
-  const result: TOrphanSweepResult = {
+export async function runOrphanSweep(deps: Deps, now: Date): Promise<OrphanSweepResult> {
+  const result: OrphanSweepResult = {
     ran: false,
     objectsRemoved: 0,
     uploadsRemoved: 0,
@@ -112,6 +112,6 @@ export async function runOrphanSweep(deps: Deps, now: Date): Promise<TOrphanSwee
   return result;
 }
 
-function isOwned(owned: Set<string>, upload: TListedUpload): boolean {
+function isOwned(owned: Set<string>, upload: ListedUpload): boolean {
   return owned.has(upload.id) || (upload.storeUploadId !== null && owned.has(upload.storeUploadId));
 }

@@ -84,7 +84,7 @@ function signedContentUrl(
   return `/api/videos/${video.id}/content?${query.toString()}`;
 }
 
-export interface TContentQuery {
+export interface ContentQuery {
   key: string;
   type: string;
   expires: number;
@@ -102,7 +102,7 @@ const RANGE_PATTERN = /^bytes=(\d*)-(\d*)$/;
  */
 export async function streamVideo(
   deps: Deps,
-  input: { videoId: string; query: TContentQuery; range: string | undefined },
+  input: { videoId: string; query: ContentQuery; range: string | undefined },
   reply: FastifyReply,
 ) {
   const store = deps.videoStore;

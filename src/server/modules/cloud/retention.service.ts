@@ -12,7 +12,7 @@ type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'videoStore'>;
 
 const DAY_MS = 24 * 3600_000;
 
-type TEntitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'role'>;
+type Entitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'role'>;
 
 /**
  * Called in the transaction that changes a user's plan, VIP flag or admin rights: losing cloud
@@ -22,7 +22,7 @@ type TEntitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'ro
 export async function noteCloudEntitlementChange(
   deps: Deps,
   tx: DbOrTx,
-  input: { user: SessionUser; before: TEntitlement; after: TEntitlement; now: Date },
+  input: { user: SessionUser; before: Entitlement; after: Entitlement; now: Date },
 ): Promise<void> {
   const { user, before, after, now } = input;
   if (!hasCloudSync(before) || hasCloudSync(after)) return;

@@ -21,14 +21,14 @@ import {
   PART_URL_SECONDS,
   partBytes,
   PLAYBACK_URL_SECONDS,
-  type TListedObject,
-  type TListedUpload,
-  type TPartToSign,
-  type TSentPart,
-  type TSignedPartUrl,
-  type TStoreUpload,
-  type TStoredObject,
-  type TUploadShape,
+  type ListedObject,
+  type ListedUpload,
+  type PartToSign,
+  type SentPart,
+  type SignedPartUrl,
+  type StoreUpload,
+  type StoredObject,
+  type UploadShape,
   type VideoStore,
 } from './video-store';
 
@@ -36,7 +36,7 @@ const CHECKSUM_HEADER = 'x-amz-checksum-sha256';
 const toBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 const bareEtag = (etag: string | undefined) => (etag ?? '').replaceAll('"', '');
 
-export interface TS3Settings {
+export interface S3Settings {
   endpoint: string | undefined;
   bucket: string;
   region: string;
@@ -54,7 +54,7 @@ export class S3VideoStore implements VideoStore {
   readonly mode = 's3' as const;
   private readonly client: S3Client;
 
-  constructor(private readonly settings: TS3Settings) {
+  constructor(private readonly settings: S3Settings) {
     this.client = new S3Client({
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       region: settings.region,
@@ -90,7 +90,7 @@ export class S3VideoStore implements VideoStore {
    * The link binds the part's exact length and its SHA-256 (signed headers, not query values), so
    * the store refuses a longer body or other bytes.
    */
-  async signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl> {
+  async signPart(upload: StoreUpload, part: PartToSign): Promise<SignedPartUrl> {
     const checksum = part.sha256 ? toBase64(part.sha256) : undefined;
     const url = await getSignedUrl(
       this.client,
@@ -107,7 +107,7 @@ export class S3VideoStore implements VideoStore {
     return { url, isSameOrigin: false, headers: checksum ? { [CHECKSUM_HEADER]: checksum } : {} };
   }
 
-  private async listParts(upload: TStoreUpload): Promise<Part[]> {
+  private async listParts(upload: StoreUpload): Promise<Part[]> {
     const parts: Part[] = [];
     let marker: string | undefined;
     for (;;) {
@@ -132,10 +132,10 @@ export class S3VideoStore implements VideoStore {
    * device's, and no byte is read back.
    */
   async completeMultipart(
-    upload: TStoreUpload,
-    parts: readonly TSentPart[],
-    expected: TUploadShape,
-  ): Promise<TStoredObject> {
+    upload: StoreUpload,
+    parts: readonly SentPart[],
+    expected: UploadShape,
+  ): Promise<StoredObject> {
     const listed = new Map((await this.listParts(upload)).map((part) => [part.PartNumber, part]));
     let byteSize = 0;
     for (const part of parts) {
@@ -166,7 +166,7 @@ export class S3VideoStore implements VideoStore {
     return { sha256: expected.sha256, byteSize };
   }
 
-  async abortMultipart(upload: TStoreUpload): Promise<void> {
+  async abortMultipart(upload: StoreUpload): Promise<void> {
     if (!upload.storeUploadId) return;
     try {
       await this.client.send(
@@ -205,7 +205,7 @@ export class S3VideoStore implements VideoStore {
     );
   }
 
-  async *listObjects(): AsyncIterable<TListedObject[]> {
+  async *listObjects(): AsyncIterable<ListedObject[]> {
     let token: string | undefined;
     do {
       const page = await this.client.send(
@@ -220,7 +220,7 @@ export class S3VideoStore implements VideoStore {
     } while (token);
   }
 
-  async *listUnfinishedUploads(): AsyncIterable<TListedUpload[]> {
+  async *listUnfinishedUploads(): AsyncIterable<ListedUpload[]> {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {

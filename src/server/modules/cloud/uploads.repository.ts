@@ -162,13 +162,13 @@ export async function countActiveUploads(db: DbOrTx, userId: number): Promise<nu
   return row?.value ?? 0;
 }
 
-export interface TCloudLeftovers {
+export interface CloudLeftovers {
   objects: Array<{ videoId: string; key: string }>;
   uploads: UploadRow[];
 }
 
 /** Only those of videos that are really gone: a leftover list is narrowed to the deleted ids. */
-export function narrowLeftovers(leftovers: TCloudLeftovers, deletedIds: readonly string[]) {
+export function narrowLeftovers(leftovers: CloudLeftovers, deletedIds: readonly string[]) {
   const deleted = new Set(deletedIds);
   return {
     objects: leftovers.objects.filter((object) => deleted.has(object.videoId)),
@@ -180,7 +180,7 @@ export function narrowLeftovers(leftovers: TCloudLeftovers, deletedIds: readonly
 export async function findCloudLeftovers(
   db: DbOrTx,
   videoIds: readonly string[],
-): Promise<TCloudLeftovers> {
+): Promise<CloudLeftovers> {
   if (videoIds.length === 0) return { objects: [], uploads: [] };
   const ids = sql.join(
     videoIds.map((id) => sql`${id}`),

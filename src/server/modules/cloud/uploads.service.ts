@@ -25,7 +25,7 @@ import {
   setUploadStatus,
   sumCloudBytes,
   touchDeviceSync,
-  type TCloudLeftovers,
+  type CloudLeftovers,
   type UploadRow,
 } from './uploads.repository';
 import {
@@ -34,7 +34,7 @@ import {
   newObjectKey,
   partBytes,
   PartSizeError,
-  type TSentPart,
+  type SentPart,
 } from './video-store';
 import { lockForTransaction } from '../../db/locks';
 
@@ -45,13 +45,13 @@ type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
  * Who is sending: the owner's primary device, or a phone paired to the owner's account; with the
  * owner as read on this request, so every step sees the plan as it is now.
  */
-export interface TUploadActor {
+export interface UploadActor {
   owner: SessionUser;
   deviceId: string | null;
   pairingId: string | null;
 }
 
-type TCreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
+type CreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
 
 /** The S3 store checks each part against the device's SHA-256; file mode hashes the whole. */
 const needsPartChecksums = (deps: Deps) => deps.videoStore.mode === 's3';
@@ -99,7 +99,7 @@ export async function toUploading(deps: Deps, upload: UploadRow): Promise<TCreat
  */
 async function requireOwnUpload(
   deps: Deps,
-  actor: TUploadActor,
+  actor: UploadActor,
   uploadId: string,
   statuses: ReadonlyArray<UploadRow['status']> = ['active', 'completing'],
 ): Promise<UploadRow> {
@@ -125,7 +125,7 @@ async function requireOwnUpload(
  */
 export async function createUpload(
   deps: Deps,
-  input: { owner: SessionUser; actor: TUploadActor; body: TCreateUploadInput },
+  input: { owner: SessionUser; actor: UploadActor; body: CreateUploadInput },
 ): Promise<TCreateUploadResult> {
   const { owner, actor, body } = input;
   if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);
@@ -184,7 +184,7 @@ export async function createUpload(
 
 export async function signParts(
   deps: Deps,
-  actor: TUploadActor,
+  actor: UploadActor,
   uploadId: string,
   body: { partNumbers: readonly number[]; sha256s?: readonly string[] | undefined },
 ): Promise<TSignPartsResult> {
@@ -208,7 +208,7 @@ export async function signParts(
 /** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
 export async function receivePart(
   deps: Deps,
-  actor: TUploadActor,
+  actor: UploadActor,
   input: { uploadId: string; partNumber: number; body: Readable },
 ): Promise<string> {
   const store = deps.videoStore;
@@ -242,8 +242,8 @@ export async function receivePart(
  */
 export async function completeUpload(
   deps: Deps,
-  actor: TUploadActor,
-  input: { uploadId: string; parts: readonly TSentPart[] },
+  actor: UploadActor,
+  input: { uploadId: string; parts: readonly SentPart[] },
 ): Promise<VideoRow> {
   const upload = await requireOwnUpload(deps, actor, input.uploadId);
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
@@ -328,11 +328,7 @@ async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {
     );
 }
 
-export async function abortUpload(
-  deps: Deps,
-  actor: TUploadActor,
-  uploadId: string,
-): Promise<void> {
+export async function abortUpload(deps: Deps, actor: UploadActor, uploadId: string): Promise<void> {
   await abortUploadRow(deps, await requireOwnUpload(deps, actor, uploadId));
 }
 
@@ -344,7 +340,7 @@ export async function abortUpload(
  */
 export async function removeCloudCopies(
   deps: Deps,
-  leftovers: TCloudLeftovers,
+  leftovers: CloudLeftovers,
   deletedIds: readonly string[],
 ): Promise<void> {
   const { objects, uploads } = narrowLeftovers(leftovers, deletedIds);

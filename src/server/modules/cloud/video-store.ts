@@ -6,13 +6,13 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** The bookkeeping of one multipart upload, as the store needs it. */
-export interface TStoreUpload {
+export interface StoreUpload {
   id: string;
   objectKey: string;
   storeUploadId: string | null;
 }
 
-export interface TStoredObject {
+export interface StoredObject {
   sha256: string;
   byteSize: number;
 }
@@ -34,32 +34,32 @@ export interface VideoStore {
    * A URL to PUT one part to, bound to its exact length (and in S3 mode its SHA-256, sent as the
    * headers answered). File mode answers the server's own part endpoint.
    */
-  signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl>;
+  signPart(upload: StoreUpload, part: PartToSign): Promise<SignedPartUrl>;
   /**
    * Joins the parts and answers the object's SHA-256 and size as the store holds them. Throws
    * CopyMismatchError when what the store holds is not what the device sent.
    */
   completeMultipart(
-    upload: TStoreUpload,
-    parts: readonly TSentPart[],
-    expected: TUploadShape,
-  ): Promise<TStoredObject>;
-  abortMultipart(upload: TStoreUpload): Promise<void>;
+    upload: StoreUpload,
+    parts: readonly SentPart[],
+    expected: UploadShape,
+  ): Promise<StoredObject>;
+  abortMultipart(upload: StoreUpload): Promise<void>;
   deleteObject(objectKey: string): Promise<void>;
   /** A presigned GET in S3 mode; null in file mode (the server streams it itself). */
   presignedPlaybackUrl(objectKey: string, mimeType: string): Promise<string | null>;
   /** Every object held, a page at a time, with when it was written (for the orphan sweep). */
-  listObjects(): AsyncIterable<TListedObject[]>;
+  listObjects(): AsyncIterable<ListedObject[]>;
   /** Every unfinished upload held, a page at a time, with when it started. */
-  listUnfinishedUploads(): AsyncIterable<TListedUpload[]>;
+  listUnfinishedUploads(): AsyncIterable<ListedUpload[]>;
 }
 
-export interface TListedObject {
+export interface ListedObject {
   key: string;
   writtenAt: Date;
 }
 
-export interface TListedUpload extends TStoreUpload {
+export interface ListedUpload extends StoreUpload {
   startedAt: Date;
 }
 
@@ -69,7 +69,7 @@ const isUploadId = (name: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(name);
 const LISTING_PAGE = 1000;
 
-export interface TPartToSign {
+export interface PartToSign {
   partNumber: number;
   /** The part's exact length. */
   bytes: number;
@@ -77,7 +77,7 @@ export interface TPartToSign {
   sha256: string | null;
 }
 
-export interface TSignedPartUrl {
+export interface SignedPartUrl {
   url: string;
   isSameOrigin: boolean;
   /** Headers the PUT must carry because they are signed into the URL. */
@@ -85,21 +85,21 @@ export interface TSignedPartUrl {
 }
 
 /** A part as the device says it sent it: the ETag its PUT answered, and its SHA-256 (hex). */
-export interface TSentPart {
+export interface SentPart {
   partNumber: number;
   etag: string;
   sha256?: string | undefined;
 }
 
 /** What the device declared when the upload started. */
-export interface TUploadShape {
+export interface UploadShape {
   byteSize: number;
   partSize: number;
   sha256: string;
 }
 
 /** Every part is the part size but the last, which holds the rest. */
-export function partBytes(shape: Omit<TUploadShape, 'sha256'>, partNumber: number): number {
+export function partBytes(shape: Omit<UploadShape, 'sha256'>, partNumber: number): number {
   const partCount = Math.max(1, Math.ceil(shape.byteSize / shape.partSize));
   if (partNumber < partCount) return shape.partSize;
   return shape.byteSize - shape.partSize * (partCount - 1);
@@ -144,7 +144,7 @@ export class FileVideoStore implements VideoStore {
     return { storeUploadId: null };
   }
 
-  async signPart(upload: TStoreUpload, part: TPartToSign): Promise<TSignedPartUrl> {
+  async signPart(upload: StoreUpload, part: PartToSign): Promise<SignedPartUrl> {
     return {
       url: `/api/uploads/${upload.id}/parts/${part.partNumber}`,
       isSameOrigin: true,
@@ -158,7 +158,7 @@ export class FileVideoStore implements VideoStore {
    * spend an MD5 pass, the slowest step of an upload.
    */
   async writePart(
-    upload: TStoreUpload,
+    upload: StoreUpload,
     partNumber: number,
     body: Readable,
     expectedBytes: number,
@@ -199,7 +199,7 @@ export class FileVideoStore implements VideoStore {
     this.prepared.delete(uploadId);
   }
 
-  async hasPart(upload: TStoreUpload, partNumber: number): Promise<boolean> {
+  async hasPart(upload: StoreUpload, partNumber: number): Promise<boolean> {
     try {
       await stat(this.partPath(upload.id, partNumber));
       return true;
@@ -208,10 +208,7 @@ export class FileVideoStore implements VideoStore {
     }
   }
 
-  async completeMultipart(
-    upload: TStoreUpload,
-    parts: readonly TSentPart[],
-  ): Promise<TStoredObject> {
+  async completeMultipart(upload: StoreUpload, parts: readonly SentPart[]): Promise<StoredObject> {
     const directory = this.uploadDir(upload.id);
     const joined = path.join(directory, `joined.${randomBytes(8).toString('hex')}`);
     const hash = createHash('sha256');
@@ -243,7 +240,7 @@ export class FileVideoStore implements VideoStore {
     return { sha256: hash.digest('hex'), byteSize };
   }
 
-  async abortMultipart(upload: TStoreUpload): Promise<void> {
+  async abortMultipart(upload: StoreUpload): Promise<void> {
     this.forget(upload.id);
     await rm(this.uploadDir(upload.id), { recursive: true, force: true });
   }
@@ -259,8 +256,8 @@ export class FileVideoStore implements VideoStore {
   }
 
   /** objects/<first two>/<key>: names that are not keys are left alone. */
-  async *listObjects(): AsyncIterable<TListedObject[]> {
-    let page: TListedObject[] = [];
+  async *listObjects(): AsyncIterable<ListedObject[]> {
+    let page: ListedObject[] = [];
     for (const folder of await namesIn(path.join(this.root, 'objects'))) {
       for (const key of await namesIn(path.join(this.root, 'objects', folder))) {
         if (!isObjectKey(key) || key.slice(0, 2) !== folder) continue;
@@ -277,8 +274,8 @@ export class FileVideoStore implements VideoStore {
   }
 
   /** uploads/<upload id>/, as old as its latest part. */
-  async *listUnfinishedUploads(): AsyncIterable<TListedUpload[]> {
-    let page: TListedUpload[] = [];
+  async *listUnfinishedUploads(): AsyncIterable<ListedUpload[]> {
+    let page: ListedUpload[] = [];
     for (const id of await namesIn(path.join(this.root, 'uploads'))) {
       if (!isUploadId(id)) continue;
       const folder = await stat(this.uploadDir(id)).catch(() => undefined);

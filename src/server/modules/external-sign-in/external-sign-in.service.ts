@@ -22,7 +22,7 @@ import {
   isFamiliarDevice,
   releaseAttempt,
   reserveAttempt,
-  type TAttemptPolicy,
+  type AttemptPolicy,
 } from '../audit/attempt-guard';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS, type KeyLimit } from '../audit/throttle';
@@ -82,7 +82,7 @@ const LINK_CODE_REQUESTS: KeyLimit = {
   kind: 'provider_link:account',
 };
 /** And checked as reset codes are, counted apart from them. */
-const LINK_CODE_CHECKS: TAttemptPolicy = {
+const LINK_CODE_CHECKS: AttemptPolicy = {
   ...ATTEMPT_POLICIES.resetCode,
   scope: 'provider_link_code',
 };

@@ -21,7 +21,7 @@ import {
   isFamiliarDevice,
   releaseAttempt,
   reserveAttempt,
-  type TAttemptPolicy,
+  type AttemptPolicy,
 } from '../audit/attempt-guard';
 import { throttledMessage } from '../audit/throttle-messages';
 import type { MailQueue } from '../mail/mail.service';
@@ -65,7 +65,7 @@ const INACTIVITY_STEP_MS = 7 * DAY_MS;
 const BATCH = 50;
 
 /** A guess of a next of kin's emergency code is counted like the break-glass form's. */
-const LEGACY_ATTEMPTS: TAttemptPolicy = { ...ATTEMPT_POLICIES.breakGlass, scope: 'legacy_release' };
+const LEGACY_ATTEMPTS: AttemptPolicy = { ...ATTEMPT_POLICIES.breakGlass, scope: 'legacy_release' };
 
 /** Timed work has no request: its audit rows say what did it. */
 const SCHEDULE_CONTEXT: RequestContext = {

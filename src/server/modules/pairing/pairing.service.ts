@@ -15,7 +15,7 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import { getRequestContext, requireDevice } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findActiveUploadForVideo } from '../cloud/uploads.repository';
-import { createUpload, toUploading, type TUploadActor } from '../cloud/uploads.service';
+import { createUpload, toUploading, type UploadActor } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import type { VideoRow } from '../videos/videos.repository';
@@ -138,7 +138,7 @@ export async function getPairingSession(
 export function pairingActor(
   resolved: { pairing: PairingRow; owner: SessionUser },
   request: FastifyRequest,
-): TUploadActor {
+): UploadActor {
   return {
     owner: resolved.owner,
     deviceId: requireDevice(request).id,

@@ -1,13 +1,13 @@
 import type { TPrompt } from '../../../shared/schemas/recipients';
 
-type TPromptSeed = Omit<TPrompt, 'id' | 'category'>;
+type PromptSeed = Omit<TPrompt, 'id' | 'category'>;
 
 /**
  * Gentle starting points for a message, by who it is for. Written to be read aloud to someone
  * who may be tired or emotional: short titles, one open question each, nothing that presumes a
  * family's circumstances. Ids are stable so a saved video can keep its prompt.
  */
-const NEXT_OF_KIN: TPromptSeed[] = [
+const NEXT_OF_KIN: PromptSeed[] = [
   {
     title: 'Why I chose you',
     description: 'Tell them why you trust them to look after things when you cannot.',
@@ -50,7 +50,7 @@ const NEXT_OF_KIN: TPromptSeed[] = [
   { title: 'My blessing', description: 'Your hopes for their life after you.' },
 ];
 
-const FAMILY: TPromptSeed[] = [
+const FAMILY: PromptSeed[] = [
   {
     title: 'The day you were born',
     description: 'What you remember about the day they came into your life.',
@@ -83,7 +83,7 @@ const FAMILY: TPromptSeed[] = [
   { title: 'I love you because', description: 'Tell them, simply, why you love them.' },
 ];
 
-const FRIEND: TPromptSeed[] = [
+const FRIEND: PromptSeed[] = [
   { title: 'How we met', description: 'The story of how your friendship began.' },
   { title: 'Our adventures', description: 'A trip, an outing or a mischief you shared.' },
   { title: 'What your friendship means', description: 'How they have made your life better.' },
@@ -104,7 +104,7 @@ const FRIEND: TPromptSeed[] = [
   { title: 'Goodbye for now', description: 'How you would like them to remember you.' },
 ];
 
-const withIds = (category: TPrompt['category'], seeds: TPromptSeed[]): TPrompt[] =>
+const withIds = (category: TPrompt['category'], seeds: PromptSeed[]): TPrompt[] =>
   seeds.map((seed, index) => ({
     id: `${category}-${String(index + 1).padStart(2, '0')}`,
     category,

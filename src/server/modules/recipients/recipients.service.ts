@@ -36,7 +36,7 @@ export { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
 
-type TRecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
+type RecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
 
 /** A fresh access code: returned once, stored only as an argon2id hash. */
 export async function issueAccessCode(): Promise<{ code: string; hash: string }> {
@@ -92,7 +92,7 @@ function upgradeMessage(maxRecipients: number): string {
 export async function createRecipient(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; body: TRecipientInput },
+  input: { owner: SessionUser; body: RecipientInput },
 ): Promise<{ recipient: TRecipientCreated; isNew: boolean }> {
   const { owner, body } = input;
   const result = await deps.db.transaction(async (tx) => {

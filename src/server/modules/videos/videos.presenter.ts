@@ -1,11 +1,11 @@
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
-import { SYNC_STATUSES_WITH_TITLE, type TVideoIndexRow } from './videos.repository';
+import { SYNC_STATUSES_WITH_TITLE, type VideoIndexRow } from './videos.repository';
 
 const hasTitle = (status: string) =>
   (SYNC_STATUSES_WITH_TITLE as readonly string[]).includes(status);
 
 /** One entry of the library's index; GET /api/videos has the database write the same (decision 034). */
-export function toVideoIndexEntry(row: TVideoIndexRow): TVideoIndexEntry {
+export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
   return {
     id: row.id,
     recipientId: row.recipientId,

@@ -26,7 +26,7 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
 }
 
 /** What the library's index shows of a video (videos.presenter.ts); no storage keys or hashes. */
-export type TVideoIndexRow = Pick<
+export type VideoIndexRow = Pick<
   VideoRow,
   | 'id'
   | 'recipientId'

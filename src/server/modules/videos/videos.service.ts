@@ -21,7 +21,7 @@ type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
 /** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
 const DURATION_SLACK_MS = 5_000;
 
-type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'metadata'>> & {
+type IndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'metadata'>> & {
   createdAt?: string;
   release?: TRelease;
 };
@@ -32,7 +32,7 @@ type TIndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | '
  */
 export async function indexVideo(
   deps: Deps,
-  input: { owner: SessionUser; device: DeviceRow; body: TIndexInput },
+  input: { owner: SessionUser; device: DeviceRow; body: IndexInput },
 ): Promise<{ row: VideoRow; isNew: boolean }> {
   const { owner, device, body } = input;
   const recipient = await findRecipientOf(deps.db, owner.id, body.recipientId);

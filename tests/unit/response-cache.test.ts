@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeptAnswers } from '../../src/server/modules/auth/kept-answers';
+import { ResponseCache } from '../../src/server/modules/auth/response-cache';
 
 const answer = (value: string) => ({
   userId: 1,
@@ -11,7 +11,7 @@ const answer = (value: string) => ({
 
 describe('the answers a server keeps (decision 042)', () => {
   it('finds an answer by the read and the session, and keeps one a session and read', () => {
-    const kept = new KeptAnswers(100);
+    const kept = new ResponseCache(100);
     kept.keep('videos', 'a', answer('[1]'));
     kept.keep('recipients', 'a', answer('[2]'));
     kept.keep('videos', 'a', answer('[3]'));
@@ -21,7 +21,7 @@ describe('the answers a server keeps (decision 042)', () => {
   });
 
   it('drops the answers kept longest ago to stay within its budget, and never keeps one larger', () => {
-    const kept = new KeptAnswers(10);
+    const kept = new ResponseCache(10);
     kept.keep('videos', 'a', answer('aaaa'));
     kept.keep('videos', 'b', answer('bbbb'));
     kept.keep('videos', 'c', answer('cccc'));
