@@ -120,6 +120,10 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
       );
     }
 
+    await expect(
+      ownerPage.getByRole('listitem').filter({ hasText: 'When I am gone' }),
+    ).toContainText('Opens after your legacy is released');
+
     // Legacy release settings: recipients may see what waits for them.
     await ownerPage.getByRole('link', { name: 'Legacy release' }).click();
     await expect(
@@ -193,11 +197,9 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
     browser,
   }, testInfo) => {
     await ownerPage.goto('/');
-    const banner = ownerPage
-      .getByRole('status')
-      .filter({
-        hasText: `${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName} asked to release your legacy on`,
-      });
+    const banner = ownerPage.getByRole('status').filter({
+      hasText: `${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName} asked to release your legacy on`,
+    });
     await expect(banner).toContainText('Unless you cancel, it is released on');
     await expect(banner.getByRole('button', { name: 'Cancel this release' })).toBeVisible();
     await checkScreen(ownerPage, testInfo, 'owner-banner');

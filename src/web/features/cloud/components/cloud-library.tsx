@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
+import type { TRelease } from '@shared/domain/legacy';
 import type { TUser } from '@shared/schemas/auth';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { Alert } from '@web/components/ui/alert';
@@ -9,6 +10,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { formatBytes } from '@web/lib/format-bytes';
 import { FREE_PLAN_CHANGES } from '@web/features/billing';
+import { MessageRelease } from '@web/features/legacy';
 import { useRecipients } from '@web/features/recipients';
 import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer, listVideos, type TLocalVideo, useVideoIndex } from '@web/features/videos';
@@ -28,6 +30,8 @@ export interface TLibraryItem {
   promptId: string | null;
   isOnDevice: boolean;
   isInCloud: boolean;
+  /** When its recipient may watch: the server's rule, else the one kept on this device. */
+  release: TRelease | undefined;
 }
 
 /** The account's messages: those on this device and those in the cloud, newest first. */
@@ -47,8 +51,10 @@ function mergeLibrary(
       promptId: null,
       isOnDevice: false,
       isInCloud: true,
+      release: entry.release,
     });
   }
+  const indexRelease = new Map(index.map((entry) => [entry.id, entry.release]));
   for (const video of local) {
     const inCloud = byId.get(video.id)?.isInCloud ?? video.syncStatus === 'synced';
     byId.set(video.id, {
@@ -60,6 +66,7 @@ function mergeLibrary(
       promptId: video.promptId,
       isOnDevice: true,
       isInCloud: inCloud,
+      release: indexRelease.get(video.id) ?? video.release,
     });
   }
   return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -184,6 +191,10 @@ export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimary
                         <span className="sr-only"> {item.title}</span>
                       </Button>
                     </div>
+                    {/* Only the primary device may change it (the server's rule). */}
+                    {isPrimaryDevice && (
+                      <MessageRelease videoId={item.id} title={item.title} release={item.release} />
+                    )}
                     {isPlaying && (
                       <VideoPlayer
                         videoId={item.id}
