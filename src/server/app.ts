@@ -59,7 +59,7 @@ declare module 'fastify' {
     jobs: {
       runCloudRetention(now: Date): Promise<number>;
       deliverMail(): Promise<void>;
-      /** Billing: ends plans whose grace or cancelled period is over (decision 056). */
+      /** Billing: ends plans whose grace or cancelled period is over. */
       endRunOutPlans(now: Date): Promise<number>;
       sweepOrphanedObjects(now: Date): Promise<OrphanSweepResult>;
       runLegacyWork(now: Date): ReturnType<typeof runLegacyWork>;
@@ -113,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
               err: serializeError,
             },
             ...(options.logStream ? { stream: options.logStream } : {}),
-            // `npm run dev`: readable, coloured lines; JSON everywhere else (issue 17 item 7).
+            // `npm run dev`: readable, coloured lines; JSON everywhere else.
             ...(config.NODE_ENV === 'development'
               ? {
                   transport: {
@@ -254,7 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     runDue: (now: Date) => schedule.runDue(now),
   });
 
-  // Events from before migration 0010 get their words after the start (decision 041).
+  // Events from before migration 0010 get their words after the start.
   const closing = new AbortController();
   let wording: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {

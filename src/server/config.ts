@@ -3,7 +3,7 @@ import { z } from 'zod';
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
-/** DESIGN.md §4: every variable the server reads, parsed once at start-up. */
+/** Every variable the server reads, parsed once at start-up, so a wrong one stops the start. */
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(5000),
@@ -28,7 +28,7 @@ const ZEnv = z.object({
   DONATION_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SOURCE_CODE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   ANALYTICS_SCRIPT_URL: z.preprocess(emptyToUndefined, optionalUrl),
-  // Billing (decision 056): on only when the key, webhook secret and three prices are set.
+  // Billing: on only when the key, webhook secret and three prices are set.
   STRIPE_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   STRIPE_PRICE_STANDARD: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -36,7 +36,7 @@ const ZEnv = z.object({
   STRIPE_PRICE_PROFESSIONAL: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Another Stripe API host (a local stand-in in tests): its protocol, host and port are used. */
   STRIPE_API_BASE: z.preprocess(emptyToUndefined, optionalUrl),
-  // External sign-in (issue 16, decision 029): a provider's button shows only when it is set up.
+  // External sign-in: a provider's button shows only when it is set up.
   GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_ISSUER: z.preprocess(emptyToUndefined, z.url().default('https://accounts.google.com')),

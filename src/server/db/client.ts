@@ -36,10 +36,10 @@ const ARRAY_ROWS = { rowMode: 'array' } as const;
 const OBJECT_ROWS = { rowMode: 'object' } as const;
 
 /**
- * The PGlite instance as Drizzle sees it (issue 15 item 1, decisions 032 and 033):
+ * The PGlite instance as Drizzle sees it:
  * - Drizzle hands PGlite its own parsers with every query (timestamps, dates and intervals as
  *   text, which Drizzle then reads itself), and PGlite merges them into its table of several
- *   hundred parsers each time: about 0.2 ms a query here. The same parsers go into the
+ *   hundred parsers each time, a cost on every query. The same parsers go into the
  *   instance's own table instead, and the query goes without; nothing but Drizzle queries this
  *   instance, so every answer is read as before.
  * - A query text asked again runs as a named prepared statement (pglite-statements.ts): parsed
@@ -117,7 +117,7 @@ export function createPostgresDatabase(connectionString: string): Database {
 /**
  * PGlite runs PostgreSQL in this one process for one user at a time, so the server defaults sized
  * for a shared machine (128 MB of shared buffers) only hold memory: these fit a family's or a
- * care home's data and keep the whole server near 200 MB (issue 15 item 6, decision 027).
+ * care home's data and keep the whole server near 200 MB.
  */
 const PGLITE_SETTINGS = {
   shared_buffers: '16MB',
@@ -135,11 +135,11 @@ export const PGLITE_START_PARAMS = [
 ];
 
 /**
- * A new cluster made smaller for copying (decision 047): the app uses the `postgres` database
+ * A new cluster made smaller for copying: the app uses the `postgres` database
  * only, so `template0` (a pristine copy kept for CREATE DATABASE … TEMPLATE template0, 300 files)
  * goes; `template1` stays, as PostgreSQL's tools expect it. The write-ahead log then moves to a
  * new segment and a checkpoint deletes the old one (`wal_recycle` off: recycled, it would keep its
- * 9 MB of old records), so the one segment left is zeros past the checkpoint's page. Used for the
+ * old records), so the one segment left is zeros past the checkpoint's page. Used for the
  * build's template (a first start copies it, leaving those zeros as a hole) and the API tests'.
  */
 export async function shrinkNewCluster(client: PGlite): Promise<void> {
@@ -200,16 +200,17 @@ async function initialisePgliteDirectory(directory: string): Promise<void> {
 
 /**
  * V8 compiles PGlite's WebAssembly twice: at once with its baseline compiler (Liftoff), then the
- * busy functions again with its optimising one, keeping both. Liftoff alone holds about 80 MB less
- * of compiled code, and bench:api measured no loss of throughput: the time goes to the server's
- * JavaScript and the socket, not to PostgreSQL's own code (issue 15 item 6, decision 027). Set
+ * busy functions again with its optimising one, keeping both. Liftoff alone holds much less
+ * compiled code at no loss of throughput (docs/benchmarks.md, 'Embedded database memory'):
+ * the time goes to the server's
+ * JavaScript and the socket, not to PostgreSQL's own code. Set
  * before the module is compiled, so only PGlite's server process is affected.
  */
 function keepWasmCodeSmall() {
   v8.setFlagsFromString('--liftoff-only');
 }
 
-/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (DESIGN.md principle 4). */
+/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR. */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;

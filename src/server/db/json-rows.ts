@@ -1,8 +1,8 @@
 import { Column, is, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
 /**
- * Rows that come back from the database as one JSON value instead of a column each (issue 15
- * item 1, decision 032). Each field a driver returns is parsed on its own, in JavaScript: PGlite
+ * Rows that come back from the database as one JSON value instead of a column each. Each field
+ * a driver returns is parsed on its own, in JavaScript: PGlite
  * copies and decodes every one, so a request's lookups with their thirty-odd columns, or a list
  * of twenty rows, cost more in that parsing than in PostgreSQL itself. As JSON, the same row is
  * one field; the driver parses it with `JSON.parse`, and each value is then mapped by its own
@@ -122,14 +122,14 @@ export function jsonArrayOf<T>(query: SQLWrapper, element: SQL<T>): SQL<T[]> {
 }
 
 /**
- * JSON as the text PostgreSQL wrote it: a response body sent as it is (decision 034), never
+ * JSON as the text PostgreSQL wrote it: a response body sent as it is, never
  * parsed into objects only to be written out again.
  */
 export type JsonText = string & { readonly __jsonText: true };
 
 /**
- * The JSON texts `query` selects (one column the database keeps, such as videos.index_entry,
- * decision 038), in the query's own ORDER BY, joined into the text of one JSON array: `[]` for
+ * The JSON texts `query` selects (one column the database keeps, such as videos.index_entry),
+ * in the query's own ORDER BY, joined into the text of one JSON array: `[]` for
  * none. Nothing is built per request; the texts are the response. As in `jsonArrayOf`, the
  * order comes from the query (and its index), not from sorting again.
  */

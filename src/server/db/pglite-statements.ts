@@ -7,7 +7,7 @@ import {
 } from '@electric-sql/pglite';
 
 /**
- * Named prepared statements for PGlite (issue 15 item 1, decision 033). PGlite's `query` parses
+ * Named prepared statements for PGlite. PGlite's `query` parses
  * and plans its SQL afresh on every call, in five exchanges with PostgreSQL (Parse, Describe,
  * Bind, Describe, Execute, then Sync): for a request's lookups that was two thirds of the time
  * the query took. Here a text seen a second time is parsed once into a named statement, and each

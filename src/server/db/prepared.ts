@@ -1,7 +1,7 @@
 import type { DbOrTx } from './client';
 
 /**
- * A statement prepared once per database handle (issue 15 item 1): the hot reads skip building
+ * A statement prepared once per database handle: the hot reads skip building
  * their SQL on every request and, on PostgreSQL, reuse one named statement and its plan per
  * connection. Each name must stand for exactly one SQL text; values go in as placeholders.
  */

@@ -45,7 +45,7 @@ export function userSearchText(t: {
   return sql`(${t.username} || ' ' || ${t.email} || ' ' || ${t.firstName} || ' ' || ${t.lastName})`;
 }
 
-/** SPEC §3 User. Recipients are rows here too (DESIGN.md D5). */
+/** Accounts. Recipients are rows here too, so they sign in like anyone. */
 export const users = pgTable(
   'users',
   {
@@ -60,7 +60,7 @@ export const users = pgTable(
     role: text('role').$type<TRole>().notNull().default('user'),
     twoFactorSecret: text('two_factor_secret'),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
-    /** When the authenticator app was confirmed; the secret above is encrypted (decision 018). */
+    /** When the authenticator app was confirmed; the secret above is encrypted. */
     twoFactorEnrolledAt: timestamp('two_factor_enrolled_at', { withTimezone: true }),
     /** The last TOTP time step accepted, so a code works only once. */
     twoFactorLastStep: integer('two_factor_last_step'),
@@ -70,12 +70,12 @@ export const users = pgTable(
     relationship: text('relationship'),
     /**
      * For a recipient: how many videos are indexed for them. Kept by the database (the trigger on
-     * videos in migration 0009, decision 040), so the recipients page counts no rows.
+     * videos), so the recipients page counts no rows.
      */
     videoCount: integer('video_count').notNull().default(0),
     /**
      * For an owner: a number the database raises whenever what their lists show changes (their
-     * videos' index, their recipients; the triggers of migration 0011, decision 042). A server
+     * videos' index, their recipients; kept by triggers). A server
      * keeps the list it last sent a session with this number and sends it again, without reading
      * the rows, while the number read with the request is the same.
      */
@@ -100,7 +100,7 @@ export const users = pgTable(
     paymentCustomerId: text('payment_customer_id'),
     paymentSubscriptionId: text('payment_subscription_id'),
     /**
-     * Billing (decision 056): the plan the subscription pays for while it grants one (null
+     * Billing: the plan the subscription pays for while it grants one (null
      * otherwise); subscriptionTier is what the app grants, which an admin's override may hold.
      */
     billedTier: text('billed_tier').$type<TTier>(),
@@ -142,9 +142,9 @@ export const users = pgTable(
       .on(sql`lower(${t.email})`)
       .where(sql`${t.category} = 'primary'`),
     index('users_created_by_idx').on(t.createdById, t.category),
-    // The admin's search finds a word anywhere in these (decision 028).
+    // The admin's search finds a word anywhere in these.
     index('users_search_trgm_idx').using('gin', sql`${userSearchText(t)} gin_trgm_ops`),
-    // A recipient's email is unique per primary account (D22).
+    // A recipient's email is unique per primary account.
     uniqueIndex('users_recipient_email_idx')
       .on(t.createdById, sql`lower(${t.email})`)
       .where(sql`${t.createdById} is not null`),
@@ -163,7 +163,7 @@ export const users = pgTable(
   ],
 );
 
-/** Stripe events already applied (decision 056): each is applied once, in its own transaction. */
+/** Stripe events already applied: each is applied once, in its own transaction. */
 export const billingEvents = pgTable('billing_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
@@ -172,7 +172,7 @@ export const billingEvents = pgTable('billing_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** SPEC §3 Device. A device holds at most one account binding (userId). */
+/** Devices. A device holds at most one account binding (userId). */
 export const devices = pgTable(
   'devices',
   {
@@ -188,7 +188,7 @@ export const devices = pgTable(
   },
   (t) => [
     index('devices_user_idx').on(t.userId),
-    // The admin's device list, newest first, a page at a time (issue 15 item 4).
+    // The admin's device list, newest first, a page at a time.
     index('devices_created_idx').on(t.createdAt.desc(), t.id),
     // One primary device per account.
     uniqueIndex('devices_one_primary_per_user_idx')
@@ -208,9 +208,9 @@ export const sessions = pgTable(
     deviceId: uuid('device_id')
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
-    /** How this session signed in (SPEC §4 login methods); D11 reads it. */
+    /** How this session signed in; the dashboard break-glass reads it. */
     method: text('method').$type<TLoginMethod>().notNull().default('username_password'),
-    /** D26: an admin session answers admin calls only after its second factor is checked. */
+    /** An admin session answers admin calls only after its second factor is checked. */
     secondFactorVerifiedAt: timestamp('second_factor_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
@@ -224,8 +224,8 @@ export const sessions = pgTable(
 );
 
 /**
- * Append-only security log (SPEC §3). userId has no foreign key on purpose: rows outlive the
- * account they describe (DESIGN.md D23) and keep its username.
+ * Append-only security log. userId has no foreign key on purpose: rows outlive the
+ * account they describe and keep its username.
  */
 export const auditLogs = pgTable(
   'audit_logs',
@@ -244,21 +244,21 @@ export const auditLogs = pgTable(
     actor: text('actor'),
     /**
      * The row as the audit log shows it (TAuditLogEntry), as JSON text written by the database on
-     * every insert and update (migration 0010, decision 041); NULL only for a row from before
+     * every insert and update; NULL only for a row from before
      * 0010 not yet worded (`wordEarlierAuditEntries`).
      */
     entry: text('entry'),
     /**
-     * The transaction that last wrote `entry`, set by the same trigger (migration 0012): which
+     * The transaction that last wrote `entry`, set by the same trigger: which
      * entries a reader's snapshot had not seen, so that a server may send a page it kept while
-     * none has come since (decision 044). NULL for a row from before 0012 until it is written.
+     * none has come since. NULL for a row from before 0012 until it is written.
      */
     entryWrittenIn: xid8('entry_written_in'),
   },
   (t) => [
     index('audit_logs_user_time_idx').on(t.userId, t.timestamp),
     index('audit_logs_failures_idx').on(t.userId, t.eventType, t.deviceId, t.timestamp),
-    // The admin's log of every account, newest first (issue 15 item 4: 5,000,000 rows).
+    // The admin's log of every account, newest first (millions of rows).
     index('audit_logs_time_idx').on(t.timestamp, t.id),
     // The rows from before migration 0010 still to be worded: none, once they are.
     index('audit_logs_unworded_idx')
@@ -274,7 +274,7 @@ export const auditLogs = pgTable(
   ],
 );
 
-/** SPEC §3 Reset-device record. */
+/** Reset-device record. */
 export const deviceResets = pgTable(
   'device_resets',
   {
@@ -294,7 +294,7 @@ export const deviceResets = pgTable(
 
 /**
  * Outgoing mail, queued in the same transaction as the change it announces and retried until
- * delivered. The body is deleted once the message is delivered (DESIGN.md §7).
+ * delivered. The body is deleted once the message is delivered.
  */
 export const mailQueue = pgTable(
   'mail_queue',
@@ -358,7 +358,7 @@ export const failedAttempts = pgTable(
 );
 
 /**
- * The server's index of a primary user's videos (DESIGN.md principle 1): never the content, and
+ * The server's index of a primary user's videos: never the content, and
  * for local-only videos neither the title nor the prompt. The id is the client's UUID, so a
  * retried save cannot make a second row.
  */
@@ -381,7 +381,7 @@ export const videos = pgTable(
       .notNull()
       .default('local_only'),
     videoUrl: text('video_url'),
-    /** The stored object's key: random, never a title or a name (DESIGN.md §3). */
+    /** The stored object's key: random, never a title or a name. */
     cloudPath: text('cloud_path'),
     /** SHA-256 (hex) of the stored bytes, checked against the device's copy on completion. */
     sha256: text('sha256'),
@@ -421,7 +421,7 @@ export const videos = pgTable(
 );
 
 /**
- * A resumable multipart upload of one video to cloud storage (DESIGN.md §3): S3's own upload in
+ * A resumable multipart upload of one video to cloud storage: S3's own upload in
  * S3 mode, part files under DATA_DIR in file mode. The client keeps each finished part's ETag,
  * so resuming never asks the store which parts it has.
  */
@@ -464,7 +464,7 @@ export const uploads = pgTable(
 
 /**
  * Each run of the nightly sweep of stored objects that no row owns: claimed once a day across app
- * servers, and what it removed (decision 051).
+ * servers, and what it removed.
  */
 export const orphanSweeps = pgTable('orphan_sweeps', {
   id: serial('id').primaryKey(),
@@ -474,7 +474,7 @@ export const orphanSweeps = pgTable('orphan_sweeps', {
   uploadsRemoved: integer('uploads_removed').notNull().default(0),
 });
 
-/** SPEC §3 Tier downgrade record: cloud copies kept for a while after a move to free. */
+/** Tier downgrade record: cloud copies kept for a while after a move to free. */
 export const tierDowngrades = pgTable(
   'tier_downgrades',
   {
@@ -563,9 +563,8 @@ export const emailVerifications = pgTable(
 );
 
 /**
- * An external sign-in (issue 16) linked to a primary account: at most one per provider per
- * account, and a provider's subject belongs to one account. No provider tokens are kept
- * (decision 029).
+ * An external sign-in linked to a primary account: at most one per provider per
+ * account, and a provider's subject belongs to one account. No provider tokens are kept.
  */
 export const externalIdentities = pgTable(
   'external_identities',

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
-/** OWASP argon2id parameters (DESIGN.md §3); argon2id is the library's default algorithm. */
+/** OWASP argon2id parameters; argon2id is the library's default algorithm. */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashSecret(secret: string): Promise<string> {

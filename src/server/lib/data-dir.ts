@@ -52,7 +52,7 @@ export function tightenDataDir(target: string): void {
 }
 
 /**
- * Makes DATA_DIR readable by the server's user only (issue 14 item 5): new files come out 0600 and
+ * Makes DATA_DIR readable by the server's user only: new files come out 0600 and
  * folders 0700 (the process umask, set by the server at start-up), and anything an operator or
  * an older version left open to other accounts is found, reported and closed.
  */
@@ -122,8 +122,8 @@ function copyTreeThrough(buffer: Buffer, source: string, target: string): void {
 /**
  * Copies the directory tree `source` to the new directory `target`, for the server's user only
  * (folders 0700, files 0600) whatever the source's modes, through one buffer of a megabyte. A
- * large file's all-zero pages are left as holes: the build's database template is 33 MB, 16 of
- * them a write-ahead log segment that is zeros past its first page (decision 047).
+ * large file's all-zero pages are left as holes: much of the build's database template is a
+ * write-ahead log segment that is zeros past its first page.
  */
 export function copyPrivateTree(source: string, target: string): void {
   copyTreeThrough(Buffer.allocUnsafe(SPARSE_FROM_BYTES), source, target);

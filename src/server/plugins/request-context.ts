@@ -15,13 +15,13 @@ import type { SessionUser } from '../modules/users/users.repository';
 
 export const SESSION_COOKIE = 'memento_session';
 
-/** DESIGN.md D26: primary users 30 days sliding; admins 12 hours. */
+/** Session lifetimes: primary users 30 days sliding; admins 12 hours. */
 export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
 const SLIDE_AFTER_MS = 3600_000;
 const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
-/** Characters of kept answers a server holds (decision 042): about 600 libraries of 20 videos. */
+/** Characters of kept answers a server holds: about 600 libraries of 20 videos. */
 const KEPT_ANSWERS_BUDGET = 4_000_000;
-/** Session cookies whose signature a server remembers having checked (decision 048). */
+/** Session cookies whose signature a server remembers having checked. */
 const VERIFIED_COOKIES_LIMIT = 5_000;
 
 declare module 'fastify' {
@@ -30,23 +30,23 @@ declare module 'fastify' {
     user: SessionUser | null;
     sessionIdHash: string | null;
     sessionExpiresAt: Date | null;
-    /** How and when this session signed in (D11 reads both). */
+    /** How and when this session signed in (the dashboard break-glass reads both). */
     sessionMethod: TLoginMethod | null;
     sessionCreatedAt: Date | null;
-    /** When this session's second factor was checked (admins, D26); null until then. */
+    /** When this session's second factor was checked (admins); null until then. */
     sessionSecondFactorAt: Date | null;
-    /** The route's `contextRead`, answered by the statement that found `user` (decision 033). */
+    /** The route's `contextRead`, answered by the statement that found `user`. */
     contextReadAnswer: { of: ContextRead<unknown>; value: unknown } | null;
   }
   interface FastifyContextConfig {
-    /** Routes reachable without X-Device-ID (DESIGN.md §7: device registration, health). */
+    /** Routes reachable without X-Device-ID (device registration, health). */
     isDeviceOptional?: boolean;
     /**
      * Routes another server calls (Stripe's webhooks): no browser, so no Origin, device or
      * session; the route proves the caller itself (a signature).
      */
     isServerToServer?: boolean;
-    /** The route's read, answered with the request's own lookups in one statement (decision 033). */
+    /** The route's read, answered with the request's own lookups in one statement. */
     contextRead?: ContextRead<unknown>;
   }
 }
@@ -151,7 +151,7 @@ export function registerRequestContext(
     if (cookie && !verified) clearSessionCookie(reply);
     const token = verified?.token ?? null;
     const idHash = verified?.idHash ?? null;
-    // A route's own read rides along (decision 033) unless its query string does not validate.
+    // A route's own read rides along unless its query string does not validate.
     const contextRead = request.routeOptions.config.contextRead;
     const readParams = contextRead?.params(request.query) ?? null;
     const read = contextRead && readParams ? { of: contextRead, params: readParams } : undefined;

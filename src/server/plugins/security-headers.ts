@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Helmet's headers, worked out once at start-up and set on every response (issue 15 item 1).
+ * Helmet's headers, worked out once at start-up and set on every response.
  * @fastify/helmet rebuilt Helmet, and parsed the whole Content-Security-Policy, on every request;
  * the headers never change while the server runs, so they are computed once here.
  */
@@ -30,7 +30,7 @@ export function computeSecurityHeaders(options: Readonly<HelmetOptions>): Record
 /**
  * Headers that only act on a document (a page the browser shows, frames or runs scripts in). A
  * script or a stylesheet is never one, and sent with each of the dozen files a first visit loads
- * they came to about 7 KiB of its budget (issue 15 item 3).
+ * they came to about 7 KiB of its budget.
  */
 const DOCUMENT_ONLY_HEADERS = [
   'content-security-policy',

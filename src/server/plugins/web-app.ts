@@ -38,7 +38,7 @@ function renderConfigElement(publicConfig: TPublicConfig): string {
 }
 
 /**
- * A visitor's first screen, rendered at build time (decision 030): only for a request with no
+ * A visitor's first screen, rendered at build time: only for a request with no
  * session cookie (nobody can be signed in) and no query (which may ask for another view). Read
  * on each request, so a rebuild is served at once, as the assets are.
  */
@@ -67,7 +67,7 @@ async function readVisitorPage(
 
 /**
  * The app's shell, index.html, read whole in one open file, so a request never mixes two builds
- * (a new build moves in beside a running server, decision 037: sending by path, as the static
+ * (a new build moves in beside a running server; sending by path, as the static
  * handler does, took the length from one build's file and the bytes from the next). Read again
  * once if it is missing for the microseconds between the two renames of that move.
  */
@@ -85,7 +85,7 @@ async function readShell(webDir: string): Promise<string> {
 /**
  * Serves the built web app: hashed assets cached for a year, everything else revalidated, and
  * index.html for every other GET so that client-side routes (and the 404 page) work. The first
- * screens a visitor meets come rendered (decision 030).
+ * screens a visitor meets come rendered.
  */
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const webDir = options.webDir ?? WEB_DIST_DIR;

@@ -43,7 +43,7 @@ export async function listDevices(
 }
 
 /**
- * Frees a device (D14: an admin can remove an association): the binding goes, everyone signed
+ * Frees a device (an admin can remove an association): the binding goes, everyone signed
  * in there is signed out, a reset-device record and audit rows are written, the owner is told.
  */
 export async function removeDeviceAssociation(

@@ -98,7 +98,7 @@ async function presentOne(deps: Deps, userId: number): Promise<TAdminUser> {
   return toAdminUser(user, recipients.length);
 }
 
-/** Tier and VIP, with who, when and why (SPEC §6); who comes from the session, never the body. */
+/** Tier and VIP, with who, when and why; who comes from the session, never the body. */
 export async function overrideTier(
   deps: Deps,
   context: RequestContext,
@@ -190,7 +190,7 @@ export async function returnToBilling(
 }
 
 /**
- * The admin sets a temporary password; the owner must choose their own at next sign-in (D13).
+ * The admin sets a temporary password; the owner must choose their own at next sign-in.
  * Their sessions end, they are emailed, and it is in their log.
  */
 export async function resetUserPassword(
@@ -229,7 +229,7 @@ export async function resetUserPassword(
   return { message: 'User password has been reset successfully' };
 }
 
-/** D1: admins grant and revoke admin for others; the last admin always stays. */
+/** Admins grant and revoke admin for others; the last admin always stays, so none is locked out. */
 export async function setAdmin(
   deps: Deps,
   context: RequestContext,
@@ -247,7 +247,7 @@ export async function setAdmin(
           'Only people with their own account can be administrators.',
         );
       }
-      // Two-factor is required from the first visit to /admin (decision 006); sessions get 12 hours.
+      // Two-factor is required from the first visit to /admin; sessions get 12 hours.
       await updateUser(tx, target.id, { isAdmin: true, role: 'admin', twoFactorEnabled: true });
       await capSessionsOfUser(tx, target.id, new Date(Date.now() + SESSION_LIFETIME_MS.admin));
     } else {
@@ -269,7 +269,8 @@ function describeDependents(owner: SessionUser, recipients: UserRow[]): string {
 }
 
 /**
- * D23: an account with recipients is refused first, naming them; with includeRecipients they go
+ * An account with recipients is refused first, naming them, so none is removed unseen; with
+ * includeRecipients they go
  * too. One transaction removes sessions, devices' bindings, recipients and index rows; audit
  * rows stay (the log is append-only and keeps the username). The cloud copies of every video
  * that went are deleted once it commits.
@@ -333,7 +334,7 @@ export async function deleteUsers(
   };
 }
 
-/** D19: a primary account that stays keeps at least one next of kin. */
+/** A primary account that stays keeps at least one next of kin: someone must reach its messages. */
 async function assertNextOfKinKept(tx: DbOrTx, targets: UserRow[], targetIds: Set<number>) {
   for (const target of targets) {
     if (target.category !== 'next_of_kin' || !target.createdById) continue;

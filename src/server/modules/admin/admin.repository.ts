@@ -110,7 +110,7 @@ export async function deleteUsersAndUnbindDevices(db: DbOrTx, ids: readonly numb
   await db.delete(users).where(inArray(users.id, [...ids]));
 }
 
-/** Admin sessions last 12 hours (D26): a newly granted admin's longer sessions are cut short. */
+/** Admin sessions last 12 hours: a newly granted admin's longer sessions are cut short. */
 export async function capSessionsOfUser(db: DbOrTx, userId: number, expiresAt: Date) {
   await db
     .update(sessions)

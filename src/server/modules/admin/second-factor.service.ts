@@ -163,7 +163,7 @@ export async function confirmEnrolment(
   return { recoveryCodes };
 }
 
-/** Each admin session checks a TOTP code or a recovery code once (D26); each code works once. */
+/** Each admin session checks a TOTP code or a recovery code once; each code works once. */
 export async function verifySecondFactor(
   deps: Deps,
   context: RequestContext,

@@ -5,7 +5,7 @@ import { lockForTransaction } from '../../db/locks';
 
 /**
  * Guards a credential check against one account (a username, a next of kin's or recipient's
- * email) without letting a stranger lock the rightful person out (decision 025):
+ * email) without letting a stranger lock the rightful person out:
  *
  * - **Per source.** Failures are counted per account *and* device, and per account and address;
  *   a source past its limit waits until its oldest failure ages out. A stranger exhausts only

@@ -13,7 +13,7 @@ import { describeActor, describeDetails } from './audit.presenter';
 
 export type NewAuditRow = typeof auditLogs.$inferInsert;
 
-/** Appends one event, with its details in words: the database makes its entry (decision 041). */
+/** Appends one event, with its details in words: the database makes its entry. */
 export async function insertAuditRow(
   db: DbOrTx,
   values: Omit<NewAuditRow, 'summary' | 'actor' | 'entry'>,
@@ -92,7 +92,7 @@ const NEWEST_FIRST = [desc(auditLogs.timestamp), desc(auditLogs.id)] as const;
 
 /**
  * One user's events (or, with `userId` null, everyone's), newest first, a page of them: the
- * entries the database keeps, joined into the text of one JSON array (decision 041). An event
+ * entries the database keeps, joined into the text of one JSON array. An event
  * from before migration 0010 not yet worded reads as `audit_log_entry` makes it meanwhile, the
  * same entry without its words.
  */
@@ -108,7 +108,7 @@ function auditPageOf(db: DbOrTx, userId: SQL | null) {
 }
 
 /**
- * Where the page a reader asks for looks: D15: a user reads their own events whatever `userId`
+ * Where the page a reader asks for looks. A user reads their own events whatever `userId`
  * says; an admin reads the one user `userId` names, or without it everyone's (`null`).
  */
 function pageScope(reader: ContextReader, filterUserId: SQL): { everyone: SQL; userId: SQL } {
@@ -123,7 +123,7 @@ const filterUserIdPlaceholder = () => sql`${sql.placeholder('filterUserId')}::in
 /**
  * Whether an entry in the scope (one account's, or with `userId` null everyone's) was written by
  * a transaction that the snapshot `since` had not seen: committed after it, or running then
- * (audit_logs_user_written_idx, audit_logs_written_idx; decision 044). Every such transaction
+ * (audit_logs_user_written_idx, audit_logs_written_idx). Every such transaction
  * is at or after the snapshot's xmin, and one this statement sees is before its own snapshot's
  * xmax: bounded on both sides, the range reads as a narrow one to the plan PostgreSQL keeps for
  * the statement, which then takes the index for everyone's entries too, not a scan of them all.
@@ -145,7 +145,7 @@ function writtenSince(db: DbOrTx, userId: SQL | null, since: SQL): SQL<boolean> 
 
 /**
  * The lookups with the snapshot an audit log page was kept at (`keptVersion`), as long as no entry
- * of the page's scope has been written since; NULL once one has (decision 044). One statement
+ * of the page's scope has been written since; NULL once one has. One statement
  * for each scope, each with the one subquery it runs: the page kept for an admin without a
  * filter is everyone's; any other is one account's (if the reader's admin flag has changed since,
  * the answer is not sent whatever the statement says).
@@ -163,7 +163,7 @@ const EVERYONES_PAGE_UNCHANGED = defineKeptVersionCheck('audit_log_unchanged', (
 );
 /**
  * The lookups with the kept snapshot answered back only while the statement's own snapshot is
- * that very one (decision 049). A snapshot is the oldest running transaction, one past the newest
+ * that very one. A snapshot is the oldest running transaction, one past the newest
  * that has ended, and those below it still running: any commit since moves the second or takes
  * one out of the third, so an equal snapshot means nothing at all has committed. No index of the
  * log is asked (PostgreSQL sets up a subquery on every execution, run or not).
@@ -174,12 +174,12 @@ const NOTHING_COMMITTED_SINCE = defineKeptVersionCheck('audit_nothing_committed'
 });
 
 /**
- * The audit log page, read with the request (decision 033), and kept by the server for the
- * session while no entry in its scope is written (decision 044). D15: a user reads their own
+ * The audit log page, read with the request, and kept by the server for the
+ * session while no entry in its scope is written. A user reads their own
  * events whatever `userId` says (audit_logs_user_time_idx); an admin reads the one user `userId`
  * names, the same way, or without it everyone's (audit_logs_time_idx). Two branches, each its own
  * subquery keeping its own index; only the one taken is run, but PostgreSQL sets up every branch
- * on each execution, so there is no third for the admin's filter (decision 041).
+ * on each execution, so there is no third for the admin's filter.
  */
 export const AUDIT_PAGE_READ = defineKeptContextRead(
   'audit_page',

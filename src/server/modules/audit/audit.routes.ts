@@ -7,7 +7,7 @@ import { isPrimaryOnPrimaryDevice } from '../access/primary-device';
 import { AUDIT_PAGE_READ } from './audit.service';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** D15: a user sees only their own events whatever `userId` says; admins may filter any user. */
+  /** A user sees only their own events whatever `userId` says; admins may filter any user. */
   app.get(
     '/api/audit-logs',
     { schema: { querystring: ZAuditLogQuery }, config: { contextRead: AUDIT_PAGE_READ } },

@@ -5,7 +5,7 @@ import { lockForTransaction } from '../../db/locks';
 
 /**
  * Counts and records in one step, under a lock on this kind and key, so parallel requests cannot
- * all see room and all go through (issue 14 item 3). Answers whether this attempt fitted and,
+ * all see room and all go through. Answers whether this attempt fitted and,
  * when it did not, when the oldest attempt in the window ages out.
  */
 export async function consumeAttempt(

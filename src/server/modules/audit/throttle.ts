@@ -6,7 +6,7 @@ import { consumeAttempt } from './failed-attempts.repository';
 
 /**
  * Per-account throttling, counted from the audit log so that every app server sees the same
- * numbers (DESIGN.md §7). A stranger's failures on their own device lock only that device out;
+ * numbers. A stranger's failures on their own device lock only that device out;
  * the per-account ceiling stops a distributed attack without locking the owner out for long.
  */
 export const ACCOUNT_LIMITS = {

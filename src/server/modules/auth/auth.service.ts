@@ -89,7 +89,7 @@ export interface NewPrimaryAccount {
 
 /**
  * Creates a primary account bound to this device and signs it in, as one transaction:
- * registration and external sign-up (issue 16) both come through here. `afterInsert` adds what
+ * registration and external sign-up both come through here. `afterInsert` adds what
  * belongs to the account from the start (an external identity).
  */
 export async function createPrimaryAccount(
@@ -126,11 +126,11 @@ export async function createPrimaryAccount(
         isPrimary: true,
         isAdmin,
         role: isAdmin ? 'super_admin' : 'user',
-        // SPEC §4: the admin account is created with two-factor required; it enrols on first /admin visit.
+        // The admin account is created with two-factor required; it enrols on first /admin visit.
         twoFactorEnabled: isAdmin,
         tosAccepted: true,
         tosAcceptedAt: account.tosAcceptedAt,
-        // D13: an owner who just chose a password is not asked again; a provider sign-up is.
+        // An owner who just chose a password is not asked again; a provider sign-up is.
         firstLogin: !hasPassword,
         hasSetPassword: hasPassword,
         authProvider: account.authProvider,
@@ -196,8 +196,8 @@ export async function register(
 
 /**
  * Username and password, every failure audited. Failures are counted per account and device and
- * slow unfamiliar devices by seconds rather than locking the account (decision 025): the owner on
- * a device of their own is never kept out by a stranger's guesses (issue 14 item 1).
+ * slow unfamiliar devices by seconds rather than locking the account: the owner on
+ * a device of their own is never kept out by a stranger's guesses.
  */
 export async function checkCredentials(
   db: Db,
@@ -241,8 +241,8 @@ export async function checkCredentials(
 }
 
 /**
- * SPEC §1 device rule, for every way of signing in: a primary account signs in only on its
- * primary device (or a device added to it, D8); an account whose device was reset (D14) may
+ * The device rule, for every way of signing in: a primary account signs in only on its
+ * primary device (or a device added to it); an account whose device was reset may
  * bind to this one unless it holds another primary account.
  */
 export async function assertMaySignInHere(
@@ -289,7 +289,7 @@ export async function openSession(
   if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
   let signedInDevice = device;
   if (user.isPrimary && !(await findPrimaryDeviceOfUser(tx, user.id))) {
-    // The account's device was reset (D14): it binds to the device it signs in on.
+    // The account's device was reset: it binds to the device it signs in on.
     await bindPrimaryDevice(tx, device.id, user.id);
     signedInDevice = { ...device, userId: user.id, isPrimary: true };
   }

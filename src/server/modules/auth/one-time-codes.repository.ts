@@ -31,7 +31,7 @@ export async function replaceOneTimeCode(
 
 /**
  * Adds a code without retiring the earlier ones: a reset code already mailed keeps working, so a
- * stranger asking again cannot make the owner's fresh code stop working (issue 14 item 6).
+ * stranger asking again cannot make the owner's fresh code stop working.
  */
 export async function addOneTimeCode(
   db: DbOrTx,

@@ -36,10 +36,11 @@ export const ONE_TIME_CODE_LIFETIME_MS = 30 * 60_000;
 export const ONE_TIME_CODE_MAX_TRIES = 5;
 
 /**
- * Forgot password (primary accounts only, D22). The answer is the same whether or not the email
+ * Forgot password (primary accounts only: recipients have none). The answer is the same whether
+ * or not the email
  * has an account, and takes about as long. Requests per email are capped, and past the cap the
  * answer says so with the real wait (the count is per email, so it reveals nothing about
- * accounts); a new code never retires one already mailed (issue 14 item 6).
+ * accounts); a new code never retires one already mailed.
  */
 export async function requestPasswordReset(
   deps: Deps,
@@ -108,7 +109,7 @@ export async function completePasswordReset(
   const ownCodes = liveCodes.filter(
     (row) => context.deviceId !== null && row.deviceId === context.deviceId,
   );
-  // Counted per email and device, slowed rather than locked (decision 025): a stranger's wrong
+  // Counted per email and device, slowed rather than locked: a stranger's wrong
   // codes neither block the owner nor use up the code mailed to them.
   const slot = await reserveAttempt(db, {
     policy: ATTEMPT_POLICIES.resetCode,
@@ -230,7 +231,7 @@ export async function changePassword(
   return { message: 'Password has been reset successfully.' };
 }
 
-/** D13: an account whose password was not chosen by its owner chooses one now. */
+/** An account whose password was not chosen by its owner (an admin set it) chooses one now. */
 export async function setupPassword(
   deps: Deps,
   context: RequestContext,

@@ -31,10 +31,10 @@ export interface ContextReader {
 }
 
 /**
- * Every /api request's lookups in one prepared statement (issue 15 item 1): the device by its id
+ * Every /api request's lookups in one prepared statement: the device by its id
  * and, when the cookie names one, the live session on that device with its user. Prepared once
  * per database handle, so neither the SQL nor PostgreSQL's plan is made again on each request.
- * Each of the three comes back as one JSON value rather than a field per column (decision 032).
+ * Each of the three comes back as one JSON value rather than a field per column.
  * `read` is a route's own read for the session's user, answered by the same statement (decision
  * 033); NULL for every other route.
  */
@@ -69,7 +69,7 @@ const requestContext = definePrepared((db) =>
 );
 
 /**
- * A route's read answered with the request's own lookups, in one statement (decision 033).
+ * A route's read answered with the request's own lookups, in one statement.
  * `value` reads for `reader`; `params` gives its placeholders' values from the request's query
  * string, or null when that does not validate (the route's own validation then answers).
  */
@@ -98,8 +98,7 @@ export interface KeptVersion {
   ) => PreparedStatement<null>;
   /**
    * A cheaper statement asked before `check`: the lookups with `keptVersion` answered back only
-   * while nothing at all has changed in the database, else NULL, and `check` is asked after it
-   * (decision 049).
+   * while nothing at all has changed in the database, else NULL, and `check` is asked after it.
    */
   readonly unchangedAtAll?: (db: DbOrTx) => PreparedStatement<null>;
 }
@@ -127,7 +126,7 @@ export function defineContextRead<T>(
 
 /**
  * The lookups with `version` as the reader's version: the statement a kept read asks instead of
- * its own while an answer is kept (decision 042), prepared as `request_context_${name}`.
+ * its own while an answer is kept, prepared as `request_context_${name}`.
  */
 export function defineKeptVersionCheck(
   name: string,
@@ -152,7 +151,7 @@ const LISTS_VERSION: KeptVersion = {
 
 /**
  * A read a server may keep and send a session again without reading it, while the version read
- * with the request says it is unchanged (decisions 042, 044): by default one of the owner's lists,
+ * with the request says it is unchanged: by default one of the owner's lists,
  * whose every change raises their lists version. With an answer kept, the request's statement is
  * `versioned.check`, the lookups and the version alone (after `versioned.unchangedAtAll`, where
  * there is one); only when the user, their admin flag or the version differs is the read asked
@@ -214,7 +213,7 @@ export async function findRequestContext<T = null>(
       ...read.params,
       keptVersion: keptAnswer.version,
     });
-    // The cheaper question first, where the read has one (decision 049).
+    // The cheaper question first, where the read has one.
     let [current] = keptRead.unchangedAtAll
       ? await keptRead.unchangedAtAll(db).execute(checkParams)
       : [];

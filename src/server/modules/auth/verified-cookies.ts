@@ -8,7 +8,7 @@ export interface VerifiedCookie {
 
 /**
  * Session cookies whose signature this server has already checked, each with its token and the
- * token's hash (decision 048). Checking a signature (an HMAC) and hashing the token were about a
+ * token's hash. Checking a signature (an HMAC) and hashing the token were about a
  * twelfth of the CPU of a signed-in read on PGlite. A cookie is found here only by its whole value,
  * signature included, so a forged one is never found: it is checked, refused, and not kept. Whether
  * the session is live is still asked of the database on every request, so sign-out and every other

@@ -22,7 +22,7 @@ export type StoredBilling = Pick<UserRow, keyof BillingState>;
 const GRANTING = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 
 /**
- * The account's billing from the subscription as Stripe has it now (decision 056). A failed
+ * The account's billing from the subscription as Stripe has it now. A failed
  * payment keeps the plan until the grace period ends (counted from when we first saw it fail);
  * a cancelled plan keeps it to the end of the paid period. Both then grant nothing, even if
  * Stripe has not said so yet: the hourly pass applies the same rule to the stored state.

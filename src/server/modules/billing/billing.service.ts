@@ -334,7 +334,7 @@ function follows(account: UserRow, subscription: ProviderSubscription): boolean 
  * POST /api/billing/webhook. The signature and its time are checked first (a refusal changes
  * nothing). Each event is applied once: its id is recorded in the transaction that applies it.
  * Order does not matter: the subscription is read again from Stripe and its state now applied,
- * and a read older than the one already applied is left (decision 056).
+ * and a read older than the one already applied is left.
  */
 export async function receiveWebhook(
   deps: Deps,

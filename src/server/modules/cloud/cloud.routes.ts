@@ -89,7 +89,7 @@ export const cloudRoutes =
     );
 
     // File mode's part endpoint takes raw bytes: its own parser passes the stream through, so a
-    // part is written to disk as it arrives and never held in memory (DESIGN.md §9).
+    // part is written to disk as it arrives and never held in memory.
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

@@ -96,8 +96,8 @@ const RANGE_PATTERN = /^bytes=(\d*)-(\d*)$/;
 
 /**
  * File mode's stream with HTTP Range (206), so the player can seek and start at once. Like S3's
- * presigned GET it answers a URL the playback call signed a few minutes ago for this exact object
- * (decision 022): no session lookup per range request. Deleting the message, or its recipient,
+ * presigned GET it answers a URL the playback call signed a few minutes ago for this exact object:
+ * no session lookup per range request. Deleting the message, or its recipient,
  * deletes the file, so access still ends at once.
  */
 export async function streamVideo(

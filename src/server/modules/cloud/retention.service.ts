@@ -16,7 +16,7 @@ type Entitlement = Pick<UserRow, 'subscriptionTier' | 'isAdmin' | 'isVIP' | 'rol
 
 /**
  * Called in the transaction that changes a user's plan, VIP flag or admin rights: losing cloud
- * sync with messages in the cloud writes SPEC's tier downgrade record and tells the user how
+ * sync with messages in the cloud writes the tier downgrade record and tells the user how
  * long the copies are kept. Nothing on their device is touched, now or later.
  */
 export async function noteCloudEntitlementChange(

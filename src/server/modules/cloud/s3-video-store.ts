@@ -48,7 +48,7 @@ export interface S3Settings {
 /**
  * S3 mode: the browser PUTs parts straight to the store with presigned URLs, so no video bytes
  * pass through the app servers. Completion checks the store's listing of the parts against the
- * device's lengths and checksums, and never reads the object back (decisions 022, 052).
+ * device's lengths and checksums, and never reads the object back.
  */
 export class S3VideoStore implements VideoStore {
   readonly mode = 's3' as const;

@@ -22,7 +22,7 @@ export const PART_URL_SECONDS = 900;
 export const PLAYBACK_URL_SECONDS = 300;
 
 /**
- * Where cloud copies of videos live (issue 13, DESIGN.md §3): files under DATA_DIR by default, any
+ * Where cloud copies of videos live: files under DATA_DIR by default, any
  * S3-compatible store when S3_* is set. Keys are random (never a title or a name); the bytes are
  * opaque, so sealed messages can come later without a new store.
  */

@@ -41,7 +41,7 @@ function deviceLimitMessage(max: number): string {
   return `Your plan allows ${max} devices, and all of them are in use. An administrator can remove one you no longer use, or a larger plan allows more.`;
 }
 
-/** D8: paid plans may use more devices, up to the plan's limit, counting the primary one. */
+/** Paid plans may use more devices, up to the plan's limit, counting the primary one. */
 async function assertCanAdd(deps: Deps, user: SessionUser, device: DeviceRow): Promise<void> {
   if (!user.isPrimary) throw new AppError('FORBIDDEN', MORE_DEVICES_MESSAGES.setPrimaryNotYours);
   if (device.userId === user.id) throw new AppError('CONFLICT', MORE_DEVICES_MESSAGES.alreadyAdded);
@@ -139,7 +139,7 @@ export async function completeDeviceAdd(
 }
 
 /**
- * SPEC 'Make Primary' (POST /api/device/set-primary): a paid account moves the primary role to
+ * 'Make Primary' (POST /api/device/set-primary): a paid account moves the primary role to
  * one of its own other devices; the old primary stays one of its devices.
  */
 export async function setPrimaryDevice(

@@ -49,7 +49,7 @@ async function assertMovable(deps: Deps, user: SessionUser, device: DeviceRow): 
   return current;
 }
 
-/** D18, step 1: right password on a new device → a code to the account's email. */
+/** Moving to a new device, step 1: the right password there → a code to the account's email. */
 export async function requestDeviceMove(
   deps: Deps,
   context: RequestContext,
@@ -138,7 +138,10 @@ export async function checkDeviceCode(
   return undefined;
 }
 
-/** D18, step 2: the code moves the binding here and signs the owner in; the old device is signed out. */
+/**
+ * Moving to a new device, step 2: the code moves the binding here and signs the owner in; the
+ * old device is signed out.
+ */
 export async function completeDeviceMove(
   deps: Deps,
   context: RequestContext,

@@ -65,7 +65,7 @@ export async function insertDeviceReset(
   await db.insert(deviceResets).values(values);
 }
 
-/** An account's other devices (D8): bound to it, not primary. */
+/** An account's other devices: bound to it, not primary. */
 export async function bindSecondaryDevice(
   db: DbOrTx,
   deviceId: string,

@@ -80,7 +80,7 @@ export const deviceRoutes =
         }),
     );
 
-    // D8: a paid account adds this device as another of its devices, confirmed by an emailed code.
+    // A paid account adds this device as another of its devices, confirmed by an emailed code.
     app.post(
       '/api/device/add/request',
       { schema: { body: ZDeviceMoveRequestBody }, config: { rateLimit: moveRateLimit } },

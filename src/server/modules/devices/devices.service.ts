@@ -58,7 +58,7 @@ export async function getDeviceStatus(
 }
 
 /**
- * DESIGN.md D14. 'owner': frees this device's association when the caller proves they are the
+ * 'owner': frees this device's association when the caller proves they are the
  * bound account. 'emergency': gives this browser a fresh device identity and leaves the old
  * association where it is, so possession of a tablet never unbinds somebody else's account.
  */

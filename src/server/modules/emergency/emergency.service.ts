@@ -24,7 +24,7 @@ import {
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
 
-/** D11: a session may use the dashboard variant only this soon after an access-code sign-in. */
+/** A session may use the dashboard variant only this soon after an access-code sign-in. */
 export const DASHBOARD_BREAK_GLASS_WINDOW_MS = 15 * 60_000;
 
 interface Pair {
@@ -33,8 +33,9 @@ interface Pair {
 }
 
 /**
- * D11 in one transaction: the owner's password changes, all their sessions end, the used code is
- * replaced by a new one emailed to the next of kin, the owner is emailed, both logs get the event.
+ * Break-glass, in one transaction: the owner's password changes, all their sessions end, the used
+ * code is replaced by a new one emailed to the next of kin, the owner is emailed, both logs get
+ * the event.
  */
 async function performReset(
   deps: Deps,
@@ -83,7 +84,7 @@ export async function breakGlassWithCode(
   const pairs = await findNextOfKinByEmail(db, input.email);
   // Counted per email and device and per email and address, never across the whole email: an
   // 80-bit code cannot be guessed anyway, and a stranger's wrong codes must not keep the real next
-  // of kin out (decision 025).
+  // of kin out.
   const slot = await reserveAttempt(db, {
     policy: ATTEMPT_POLICIES.breakGlass,
     account: input.email,

@@ -32,7 +32,7 @@ import {
 } from './external-sign-in.service';
 import { perIpLimit } from '../../plugins/rate-limit';
 
-/** The flow's id, for the callback and the steps after it (decision 029). */
+/** The flow's id, for the callback and the steps after it. */
 export const FLOW_COOKIE = 'memento_sign_in';
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 

@@ -37,8 +37,8 @@ export class MailQueue {
 
   /**
    * Bodies carry codes (emergency, access, reset), so they are stored sealed with the secret
-   * box: neither the table nor the database's write-ahead log ever holds them in plain text
-   * (issue 14 item 4). The body is deleted once delivered.
+   * box: neither the table nor the database's write-ahead log ever holds them in plain text.
+   * The body is deleted once delivered.
    */
   enqueue(db: DbOrTx, mail: OutgoingMail): Promise<void> {
     const { secretBox } = this.options;

@@ -194,7 +194,7 @@ export function deviceMovedMail(input: {
   });
 }
 
-/** A family member's or friend's access code (D6): how they sign in to see what is shared. */
+/** A family member's or friend's access code: how they sign in to see what is shared. */
 export function recipientAccessCodeMail(input: {
   recipient: Person;
   owner: Person;
@@ -364,7 +364,7 @@ const dayOf = (date: Date) =>
     timeZone: 'UTC',
   });
 
-/** Billing (decision 056): a paid plan has started, or its free trial has. */
+/** Billing: a paid plan has started, or its free trial has. */
 export function subscriptionStartedMail(input: {
   owner: Person;
   planName: string;

@@ -7,7 +7,7 @@ import type { OutgoingMail } from './mail.repository';
 export interface MailTransport {
   /** Where mail goes, for the log and the admin's email tools. */
   readonly description: string;
-  /** Mail goes to the outbox folder rather than out (DESIGN.md: 'sandbox mode'). */
+  /** Mail goes to the outbox folder rather than out (sandbox mode: nothing leaves the machine). */
   readonly isSandbox: boolean;
   /** Where mail ends up: the outbox folder's path, or the SMTP server's host. */
   readonly destination: string;
@@ -18,7 +18,7 @@ type TransportOptions = Parameters<typeof import('nodemailer').createTransport>[
 
 /**
  * A nodemailer transport made on the first message, so a server that sends no mail does not
- * carry nodemailer in memory (issue 15 item 6).
+ * carry nodemailer in memory.
  */
 function lazyTransport(options: TransportOptions): () => Promise<Transporter> {
   let transporter: Promise<Transporter> | undefined;

@@ -23,7 +23,7 @@ import { perIpLimit } from '../../plugins/rate-limit';
 
 const ZPairingParams = z.object({ id: z.uuid({ error: 'Pairing id must be a UUID' }) });
 
-/** Import from mobile (issue 13 item 5). */
+/** Import from mobile. */
 export const pairingRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {

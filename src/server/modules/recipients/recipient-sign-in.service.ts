@@ -26,7 +26,7 @@ const fullName = (person: { firstName: string; lastName: string }) =>
 /**
  * A recipient signs in with their email and the access code they were given (method
  * email_access_code). Throttled per email and device and per email and address like break-glass,
- * never across the whole email (decision 025); every attempt is written in the owner's log,
+ * never across the whole email; every attempt is written in the owner's log,
  * because it concerns their account.
  */
 export async function signInWithAccessCode(

@@ -39,7 +39,7 @@ const RECIPIENT_LIST_COLUMNS = {
   createdAt: users.createdAt,
 };
 
-/** Each with the count of videos the database keeps for it (decision 040). */
+/** Each with the count of videos the database keeps for it. */
 const RECIPIENT_WITH_COUNT_COLUMNS = { ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount };
 
 /**
@@ -61,9 +61,9 @@ const recipientsWithVideoCounts = definePrepared((db) =>
 );
 
 /**
- * The recipients page's list, oldest first, read with the request's own lookups (decision 033);
+ * The recipients page's list, oldest first, read with the request's own lookups;
  * read only when the owner's lists version is not the one this server last sent the session the
- * list with (decision 042). A row counts as about 300 characters kept.
+ * list with. A row counts as about 300 characters kept.
  */
 export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineKeptContextRead(
   'recipients',

@@ -44,7 +44,7 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
   return { code, hash: await hashSecret(normalizeCode(code)) };
 }
 
-/** Replaces a next of kin's code and emails the new one (D6, D11). */
+/** Replaces a next of kin's code and emails the new one. */
 export async function rotateNextOfKinCode(
   deps: Deps,
   tx: DbOrTx,
@@ -65,7 +65,7 @@ export async function rotateNextOfKinCode(
   return code;
 }
 
-/** A family member's or friend's access code: replaced, emailed to them, returned once (D6). */
+/** A family member's or friend's access code: replaced, emailed to them, returned once. */
 async function replaceRecipientCode(
   deps: Deps,
   tx: DbOrTx,
@@ -85,8 +85,8 @@ function upgradeMessage(maxRecipients: number): string {
 }
 
 /**
- * Adds a recipient for the signed-in primary user; `createdById` always comes from the session
- * (D19). During onboarding a repeated next-of-kin form updates the one next of kin rather than
+ * Adds a recipient for the signed-in primary user; `createdById` always comes from the session.
+ * During onboarding a repeated next-of-kin form updates the one next of kin rather than
  * making a second, so a retried request never leaves two.
  */
 export async function createRecipient(
@@ -138,7 +138,7 @@ export async function createRecipient(
     } else {
       recipient = await insertUser(tx, {
         ...values,
-        // D22: an internal username nobody types; recipients have no password.
+        // An internal username nobody types; recipients have no password.
         username: `recipient-${randomBytes(9).toString('base64url').toLowerCase()}`,
         createdById: owner.id,
         isPrimary: false,
@@ -186,7 +186,7 @@ export async function createRecipient(
   return result;
 }
 
-/** D7: the mandatory next of kin does not count towards the plan's recipient limit. */
+/** The mandatory next of kin does not count towards the plan's recipient limit. */
 export function countTowardsLimit(recipients: readonly Pick<UserRow, 'category'>[]): number {
   const hasNextOfKin = recipients.some((recipient) => recipient.category === 'next_of_kin');
   return recipients.length - (hasNextOfKin ? 1 : 0);
@@ -223,7 +223,7 @@ async function findOwnRecipientOrThrow(db: DbOrTx, owner: SessionUser, id: numbe
 }
 
 /**
- * D6: codes are stored hashed, so 'reshare' issues a new one, the old one stops working, and the
+ * Codes are stored hashed, so 'reshare' issues a new one, the old one stops working, and the
  * new one is emailed to the recipient and shown once to the owner.
  */
 export async function reshareAccessCode(
@@ -260,7 +260,7 @@ export async function reshareAccessCode(
 }
 
 /**
- * D23: a recipient goes with the index rows of their videos; D19: the last next of kin stays.
+ * A recipient goes with the index rows of their videos; the last next of kin stays.
  * The recipient's sessions end with the row (foreign key cascade).
  */
 export async function deleteRecipient(

@@ -25,8 +25,8 @@ export function toAccountIdentity(user: SessionUser) {
 /**
  * The user as the client sees it, on every signed-in page load. The identity is extended with
  * `Object.assign`, not an object literal opening with a spread: Node 20's V8 adds each property
- * written after such a spread on a slow path, about 3 µs apiece, which made this 40 µs a call
- * (issue 15 item 1).
+ * written after such a spread on a slow path (docs/benchmarks.md, 'Warm connections and
+ * spreads').
  */
 export function toUserResponse(user: SessionUser, device: DeviceRow): TUser {
   const isOnPrimaryDevice = isPrimaryDeviceOf(device, user);

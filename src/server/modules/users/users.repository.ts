@@ -7,7 +7,7 @@ export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 
 /**
- * What every signed-in request knows of its user (issue 15 item 1): read with the session in one
+ * What every signed-in request knows of its user: read with the session in one
  * prepared query, so it leaves out secrets (password and code hashes, second-factor secret,
  * provider tokens) and bookkeeping no request decides on. Code that needs more reads the row.
  */
@@ -108,7 +108,7 @@ export async function findRecipientsOf(
     .orderBy(users.id);
 }
 
-/** Every next-of-kin row with this email, each with the primary account it belongs to (D5). */
+/** Every next-of-kin row with this email, each with the primary account it belongs to. */
 export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
   const owners = alias(users, 'owners');
   return db
@@ -120,7 +120,7 @@ export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
     );
 }
 
-/** Every recipient row with this email (next of kin, family, friend), each with its owner (D5). */
+/** Every recipient row with this email (next of kin, family, friend), each with its owner. */
 export async function findRecipientsByEmail(db: DbOrTx, email: string) {
   const owners = alias(users, 'owners');
   return db

@@ -4,7 +4,7 @@ import { SYNC_STATUSES_WITH_TITLE, type VideoIndexRow } from './videos.repositor
 const hasTitle = (status: string) =>
   (SYNC_STATUSES_WITH_TITLE as readonly string[]).includes(status);
 
-/** One entry of the library's index; GET /api/videos has the database write the same (decision 034). */
+/** One entry of the library's index; GET /api/videos has the database write the same. */
 export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
   return {
     id: row.id,

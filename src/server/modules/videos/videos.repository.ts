@@ -43,16 +43,16 @@ export type VideoIndexRow = Pick<
 >;
 
 /**
- * Titles reach the server only with a cloud copy (DESIGN.md principle 1): these states show one.
- * The trigger of migration 0008 writes the same rule into `index_entry` (decision 038).
+ * Titles reach the server only with a cloud copy: these states show one.
+ * The trigger of migration 0008 writes the same rule into `index_entry`.
  */
 export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
 
 /**
- * The library's index of the signed-in user's videos, newest first, read with the request
- * (decision 033): each row's entry as the database keeps it (`index_entry`, decision 038), joined
- * into the response's JSON text (decision 034). Read only when the owner's lists version is not
- * the one this server last sent the session the list with (decision 042).
+ * The library's index of the signed-in user's videos, newest first, read with the request:
+ * each row's entry as the database keeps it (`index_entry`, decision 038), joined
+ * into the response's JSON text. Read only when the owner's lists version is not
+ * the one this server last sent the session the list with.
  */
 export const OWN_VIDEO_INDEX_READ = defineKeptContextRead(
   'videos',

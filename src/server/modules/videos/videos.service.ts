@@ -27,7 +27,7 @@ type IndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'm
 };
 
 /**
- * Records that a local video exists (DESIGN.md principle 1): no title, no prompt, no content.
+ * Records that a local video exists: no title, no prompt, no content.
  * Idempotent by the client's id, so a retried save never makes a second row.
  */
 export async function indexVideo(
