@@ -50,7 +50,7 @@ export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
 
 /**
  * The library's index of the signed-in user's videos, newest first, read with the request:
- * each row's entry as the database keeps it (`index_entry`, decision 038), joined
+ * each row's entry as the database keeps it (`index_entry`), joined
  * into the response's JSON text. Read only when the owner's lists version is not
  * the one this server last sent the session the list with.
  */
