@@ -3,6 +3,8 @@ import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
+  /** The envelope's sender (MAIL FROM) and the message's From header. */
+  from: { envelope: string; header: string };
   to: string[];
   subject: string;
   text: string;
@@ -29,7 +31,12 @@ export async function startSmtpServer() {
           return;
         }
         const parsed = await PostalMime.parse(Buffer.concat(chunks));
+        const mailFrom = session.envelope.mailFrom;
         messages.push({
+          from: {
+            envelope: mailFrom ? mailFrom.address : '',
+            header: parsed.from ? `${parsed.from.name} <${parsed.from.address}>` : '',
+          },
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           subject: parsed.subject ?? '',
           text: parsed.text ?? '',
