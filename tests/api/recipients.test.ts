@@ -399,6 +399,15 @@ describe('recipient sign-in (email_access_code)', () => {
       category: 'next_of_kin',
       ownerHasCloudSync: false,
       sharedVideos: [],
+      // Nothing of the legacy release yet: the owner has not asked for it.
+      legacy: {
+        status: 'none',
+        requestedAt: null,
+        releasesAt: null,
+        releasedAt: null,
+        history: [],
+      },
+      waitingMessages: [],
     });
     // The owner's log shows that their next of kin signed in.
     const ownerLog = await t.db
