@@ -1,6 +1,6 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import {
   LONG_WAIT,
   expect,
@@ -39,6 +39,16 @@ async function newDevice(
     },
   });
   return context.newPage();
+}
+
+/** The player plays the message from the cloud, its length known (the message is 8 s long). */
+async function expectCloudCopyPlays(player: Locator) {
+  await expect(player).toHaveAttribute('data-source', 'cloud');
+  await expect
+    .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(5);
 }
 
 // One household's story, a journey a test, on one server of its own: each test starts where the
@@ -126,13 +136,7 @@ test.describe.serial('a premium message in the cloud', LONG_WAIT, () => {
       deviceB.getByText(/This is not your primary device · Last sync: /),
     ).not.toContainText('Never');
     await onB.getByRole('button', { name: /^Play/ }).click();
-    const playerB = deviceB.getByTestId('video-player');
-    await expect(playerB).toHaveAttribute('data-source', 'cloud');
-    await expect
-      .poll(() => playerB.evaluate((video) => (video as HTMLVideoElement).duration), {
-        timeout: 20_000,
-      })
-      .toBeGreaterThan(5);
+    await expectCloudCopyPlays(deviceB.getByTestId('video-player'));
     await deviceB.getByRole('button', { name: 'Make Primary' }).click();
     await expect(
       toastMessage(deviceB, 'Device set as primary. Your content will begin syncing.'),
@@ -194,12 +198,7 @@ test.describe.serial('a premium message in the cloud', LONG_WAIT, () => {
     await expect(shared).toContainText(`From ${owner.firstName} ${owner.lastName}`);
     await shared.getByRole('button', { name: /^Watch/ }).click();
     const player = phone.getByTestId('video-player');
-    await expect(player).toHaveAttribute('data-source', 'cloud');
-    await expect
-      .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
-        timeout: 20_000,
-      })
-      .toBeGreaterThan(5);
+    await expectCloudCopyPlays(player);
     // It can seek: a jump lands where asked.
     await player.evaluate((video) => {
       (video as HTMLVideoElement).currentTime = 4;
