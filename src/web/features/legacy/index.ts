@@ -3,8 +3,8 @@ export { MessageRelease } from './components/message-release';
 export { NextOfKinLegacy } from './components/next-of-kin-legacy';
 export { ReleaseChoice } from './components/release-choice';
 export { WaitingMessages } from './components/waiting-messages';
+export { useCancelRelease } from './use-cancel-release';
 export {
-  cancelRelease,
   cancelReleaseByLink,
   LEGACY_QUERY_KEY,
   saveLegacySettings,

@@ -17,14 +17,14 @@ import { CheckboxField } from '@web/components/ui/checkbox-field';
 import { FormField } from '@web/components/ui/form-field';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth, USER_QUERY_KEY } from '@web/features/auth';
+import { useAuth } from '@web/features/auth';
 import {
-  cancelRelease,
   CANCEL_TEXT,
   describeAsker,
   formatLongDate,
   LEGACY_QUERY_KEY,
   saveLegacySettings,
+  useCancelRelease,
   useLegacyState,
 } from '@web/features/legacy';
 import { describeError } from '@web/lib/api-client';
@@ -72,27 +72,7 @@ function LegacyRelease() {
 }
 
 function ReleaseState({ state }: { state: TLegacyState }) {
-  const queryClient = useQueryClient();
-  const [isCancelling, setIsCancelling] = useState(false);
-  const [isCancelled, setIsCancelled] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function onCancel() {
-    if (isCancelling) return;
-    setIsCancelling(true);
-    setError(null);
-    try {
-      const next = await cancelRelease();
-      queryClient.setQueryData(LEGACY_QUERY_KEY, next);
-      setIsCancelled(true);
-    } catch (reason) {
-      setError(describeError(reason, 'Please try again.'));
-    } finally {
-      setIsCancelling(false);
-      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-    }
-  }
-
+  const { cancel, isCancelling, isCancelled, error } = useCancelRelease();
   const { request, releasedAt } = state;
   return (
     <Card asChild>
@@ -112,11 +92,7 @@ function ReleaseState({ state }: { state: TLegacyState }) {
                 {formatLongDate(request.releasesAt)}.
               </p>
               <div>
-                <Button
-                  size="lg"
-                  onClick={() => void onCancel()}
-                  aria-disabled={isCancelling || undefined}
-                >
+                <Button size="lg" onClick={cancel} aria-disabled={isCancelling || undefined}>
                   {isCancelling ? 'Cancelling...' : CANCEL_TEXT.button}
                 </Button>
               </div>

@@ -1,10 +1,7 @@
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Hourglass } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
-import { useAuth, USER_QUERY_KEY } from '@web/features/auth';
-import { describeError } from '@web/lib/api-client';
-import { cancelRelease, LEGACY_QUERY_KEY } from '../legacy-api';
+import { useAuth } from '@web/features/auth';
+import { useCancelRelease } from '../use-cancel-release';
 import { CANCEL_TEXT, describeAsker, formatLongDate } from '../release-wording';
 
 /**
@@ -13,27 +10,8 @@ import { CANCEL_TEXT, describeAsker, formatLongDate } from '../release-wording';
  */
 export default function LegacyReleaseBanner() {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
-  const [isCancelling, setIsCancelling] = useState(false);
-  const [isCancelled, setIsCancelled] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { cancel, isCancelling, isCancelled, error } = useCancelRelease();
   const pending = user?.legacyRelease ?? null;
-
-  async function onCancel() {
-    if (isCancelling) return;
-    setIsCancelling(true);
-    setError(null);
-    try {
-      await cancelRelease();
-      setIsCancelled(true);
-    } catch (reason) {
-      setError(describeError(reason, 'Please try again.'));
-    } finally {
-      setIsCancelling(false);
-      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: LEGACY_QUERY_KEY });
-    }
-  }
 
   if (!user) return null;
   if (isCancelled && !pending) {
@@ -65,7 +43,7 @@ export default function LegacyReleaseBanner() {
       <Button
         variant="outline"
         className="shrink-0"
-        onClick={() => void onCancel()}
+        onClick={cancel}
         aria-disabled={isCancelling || undefined}
       >
         {isCancelling ? 'Cancelling...' : CANCEL_TEXT.button}
