@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZCancelLinkBody,
   ZLegacyRequestBody,
@@ -9,6 +8,7 @@ import {
 } from '../../../shared/schemas/legacy';
 import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
+import { perIpLimit } from '../../plugins/rate-limit';
 import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import {
   cancelReleaseByLink,
@@ -44,12 +44,7 @@ export const legacyRoutes =
     deps: LegacyDeps & { limits: { emergency: { max: number; timeWindow: number } } },
   ): FastifyPluginAsyncZod =>
   async (app) => {
-    const codeLimit = {
-      rateLimit: {
-        ...deps.limits.emergency,
-        errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES.rateLimited),
-      },
-    };
+    const codeLimit = { rateLimit: perIpLimit(deps.limits.emergency) };
 
     app.get('/api/legacy', async (request) => {
       const user = requireUser(request);
