@@ -300,7 +300,10 @@ describe('legacy release', () => {
     const token = cancelTokenIn(
       await mailTo(owner.user.email, /has asked to release your Memento legacy$/),
     );
-    expect((await home(owner.nextOfKinDevice)).legacy).toMatchObject({ status: 'waiting' });
+    expect((await home(owner.nextOfKinDevice)).legacy).toMatchObject({
+      status: 'waiting',
+      waitingDays: 2,
+    });
     expect(
       (await owner.nextOfKinDevice.get(`/api/videos/${afterLegacy}/playback`)).statusCode,
     ).toBe(404);

@@ -74,6 +74,8 @@ export interface TNextOfKinLegacy {
   requestedAt: string | null;
   releasesAt: string | null;
   releasedAt: string | null;
+  /** How long the owner has to cancel a request, in days. */
+  waitingDays: number;
   /** The owner's legacy history, shown to the next of kin once released. */
   history: Array<{ at: string; text: string }>;
 }

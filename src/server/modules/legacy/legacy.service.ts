@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { normalizeCode } from '../../../shared/domain/codes';
-import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
+import { LEGACY_MESSAGES, LEGACY_WAITING_DAYS } from '../../../shared/domain/legacy';
 import type {
   TLegacyRequest,
   TLegacySettings,
@@ -350,6 +350,7 @@ export async function nextOfKinLegacy(
     requestedAt: pending?.requestedAt ?? null,
     releasesAt: pending?.releasesAt ?? null,
     releasedAt: releasedAt?.toISOString() ?? null,
+    waitingDays: owner?.legacyWaitingDays ?? LEGACY_WAITING_DAYS.default,
     history,
   };
 }

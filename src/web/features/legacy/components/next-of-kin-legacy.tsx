@@ -18,7 +18,7 @@ const RECIPIENT_HOME_QUERY_KEY = ['/api/recipient-home'] as const;
 
 interface NextOfKinLegacyProps {
   ownerFirstName: string;
-  legacy: TNextOfKinLegacy & { waitingDays?: number };
+  legacy: TNextOfKinLegacy;
 }
 
 /**
@@ -32,9 +32,7 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
   const [error, setError] = useState<string | null>(null);
   const [isSending, setIsSending] = useState(false);
   const heading = `${ownerFirstName}'s legacy`;
-  const waitingPeriod = legacy.waitingDays
-    ? `${legacy.waitingDays} day${legacy.waitingDays === 1 ? '' : 's'}`
-    : 'the number of days they chose (7 unless they changed it)';
+  const waitingPeriod = `${legacy.waitingDays} day${legacy.waitingDays === 1 ? '' : 's'}`;
 
   async function onSend() {
     if (isSending) return;
