@@ -1,6 +1,6 @@
 // The admin's plain messages, apart from the schemas: the app's first screen shows one (the
-// admins-only notice) without loading the validation library (issue 15 item 3).
-/** SPEC §5 messages for the admin forms, word for word. */
+// admins-only notice) without loading the validation library.
+/** The product's own messages for the admin forms, word for word. */
 export const ADMIN_MESSAGES = {
   adminsOnly: 'Only administrators can access the admin dashboard.',
   fillAllFields: 'Please fill in all fields before saving',

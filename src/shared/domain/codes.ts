@@ -1,6 +1,7 @@
 /**
- * Access and emergency codes (SPEC §5): four groups of four characters from A–Z and 2–9,
- * e.g. 'K7QM-2XPA-93HT-WQ4N'. Codes are typed without regard to case, spaces or hyphens (D6).
+ * Access and emergency codes: four groups of four characters from A–Z and 2–9,
+ * e.g. 'K7QM-2XPA-93HT-WQ4N'. Codes are typed without regard to case, spaces or hyphens, so a
+ * code read aloud or copied by hand still works.
  */
 export const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
 export const EMERGENCY_CODE_LENGTH = 16;

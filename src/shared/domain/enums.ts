@@ -21,7 +21,7 @@ export type TUserCategory = (typeof USER_CATEGORIES)[number];
 export const AUTH_PROVIDERS = ['local', 'google', 'apple', 'oidc'] as const;
 export type TAuthProvider = (typeof AUTH_PROVIDERS)[number];
 
-/** The external sign-in providers (issue 16): `/auth/{provider}` takes exactly these. */
+/** The external sign-in providers: `/auth/{provider}` takes exactly these. */
 export const EXTERNAL_PROVIDERS = ['google', 'apple', 'oidc'] as const;
 export type TExternalProvider = (typeof EXTERNAL_PROVIDERS)[number];
 
@@ -52,7 +52,7 @@ export const AUDIT_EVENT_TYPES = [
   'subscription_created',
   'subscription_updated',
   'subscription_cancelled',
-  // Not in SPEC's list; DESIGN.md §7 asks for recipient and code changes in the owner's log.
+  // Beyond the product's first list: recipient and code changes belong in the owner's log too.
   'recipient_added',
   'recipient_updated',
   'recipient_code_reissued',
@@ -64,7 +64,7 @@ export const AUDIT_EVENT_TYPES = [
   'pairing_created',
   'pairing_cancelled',
   'pairing_video_received',
-  // Issue 16: an external sign-in linked to or removed from an account (decision 029).
+  // An external sign-in linked to or removed from an account.
   'provider_linked',
   'provider_unlinked',
   // Legacy release: each step is on the owner's log, and the next of kin's where it concerns them.

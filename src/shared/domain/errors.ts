@@ -1,6 +1,6 @@
 /**
- * Stable error codes the client branches on (DESIGN.md §5). The human message travels beside the
- * code; the client never branches on wording.
+ * Stable error codes the client branches on. The human message travels beside the code; the
+ * client never branches on wording.
  */
 export const ERROR_CODES = [
   'VALIDATION',
@@ -46,7 +46,7 @@ export interface TErrorBody {
   fields?: Record<string, string>;
 }
 
-/** Messages from SPEC §5 and §8, word for word where SPEC gives them. */
+/** The product's own messages, word for word where the product gives them. */
 export const MESSAGES = {
   deviceRequired: 'Device ID is required',
   deviceNotFound: 'Device ID not found',

@@ -1,5 +1,6 @@
 // The first screens a visitor meets, rendered to HTML at build time and served to requests that
-// carry no session cookie, so their words paint before any script runs (decision 030).
+// carry no session cookie, so their words paint before any script runs
+// (docs/decisions/030-first-page.md).
 import { STORAGE_KEYS } from './device';
 
 /** The address asked for → the page a visitor sees there (`/` sends a visitor to sign in). */

@@ -1,6 +1,6 @@
 /**
- * DESIGN.md D2: one password policy wherever a password is set. Any character that is not a
- * letter or a digit counts as special, so a space, '-' or '£' satisfies the rule.
+ * One password policy wherever a password is set, with the stricter minimum. Any character that
+ * is not a letter or a digit counts as special, so a space, '-' or '£' satisfies the rule.
  */
 export const PASSWORD_MIN_LENGTH = 12;
 

@@ -1,8 +1,8 @@
 import type { TRole, TTier } from './enums';
 
 /**
- * The one source of truth for plans and their limits (SPEC §9 with DESIGN.md D7, D8, D9). The
- * features page, the server's limits and the upgrade dialogs all read this file.
+ * The one source of truth for plans and their limits. The features page, the server's limits and
+ * the upgrade dialogs all read this file.
  */
 export interface TPlan {
   tier: TTier;
@@ -12,13 +12,16 @@ export interface TPlan {
   priceLabel: string;
   audience: 'individual' | 'organisation';
   badge: 'Special offer' | 'Most popular' | null;
-  /** Recipients besides the next of kin (D7); null means unlimited. */
+  /**
+   * Recipients besides the next of kin, who never counts: else a free user could record only for
+   * them. Null means unlimited.
+   */
   maxRecipients: number | null;
-  /** Devices an account may use; null means unlimited (D8). */
+  /** Devices an account may use; null means unlimited. */
   maxDevices: number | null;
   maxRecordingSeconds: number;
   hasCloudSync: boolean;
-  /** Cloud storage for synced messages (decision 022); 0 without cloud sync. */
+  /** Cloud storage for synced messages; 0 without cloud sync. */
   cloudStorageBytes: number;
   isContactOnly: boolean;
   highlights: readonly string[];
@@ -143,10 +146,10 @@ export const PLANS: readonly TPlan[] = [
   },
 ];
 
-/** Care homes may try the organisation plans free for this many days (SPEC §9). */
+/** Care homes may try the organisation plans free for this many days. */
 export const CARE_HOME_TRIAL_DAYS = 30;
 
-/** The plans a person buys themselves through the payment provider (decision 056). */
+/** The plans a person buys themselves through the payment provider. */
 export const PAID_TIERS = [
   'standard',
   'premium',
@@ -154,17 +157,20 @@ export const PAID_TIERS = [
 ] as const satisfies readonly TTier[];
 export type TPaidTier = (typeof PAID_TIERS)[number];
 
-/** The one paid plan that offers the care-home trial, once per account (decision 056). */
+/** The one paid plan that offers the care-home trial, once per account. */
 export const TRIAL_TIER: TPaidTier = 'professional';
 
-/** After a failed payment the plan stays this many days while the card is put right (decision 056). */
+/**
+ * After a failed payment the plan stays this many days while the card is put right
+ * (docs/decisions/056-billing.md).
+ */
 export const PAYMENT_GRACE_DAYS = 14;
 
 export function isPaidTier(tier: string): tier is TPaidTier {
   return (PAID_TIERS as readonly string[]).includes(tier);
 }
 
-/** Cloud copies are kept this long after a move to a plan without cloud sync (decision 022). */
+/** Cloud copies are kept this long after a move to a plan without cloud sync. */
 export const CLOUD_RETENTION_DAYS = 30;
 
 export function findPlan(tier: TTier): TPlan {
@@ -178,17 +184,20 @@ interface TLimitSubject {
   role: TRole;
 }
 
-/** Admins, super admins and VIPs are treated as premium: no limits, no banner (SPEC §6, D3). */
+/**
+ * Admins, super admins and VIPs are treated as premium: no limits, no banner. No username gets
+ * this by name: that would be a back door.
+ */
 export function hasFullAccess(user: TLimitSubject): boolean {
   return user.isAdmin || user.isVIP || user.role === 'admin' || user.role === 'super_admin';
 }
 
-/** Cloud sync: the paid plans, VIPs and admins (issue 13); Community Edition stays local. */
+/** Cloud sync: the paid plans, VIPs and admins; Community Edition stays local. */
 export function hasCloudSync(user: TLimitSubject): boolean {
   return hasFullAccess(user) || findPlan(user.subscriptionTier).hasCloudSync;
 }
 
-/** Bytes of cloud storage (decision 022): VIPs and admins get Professional's. */
+/** Bytes of cloud storage: VIPs and admins get Professional's. */
 export function cloudQuotaFor(user: TLimitSubject): number {
   if (hasFullAccess(user)) return findPlan('professional').cloudStorageBytes;
   return findPlan(user.subscriptionTier).cloudStorageBytes;
@@ -220,7 +229,7 @@ export function limitsFor(user: TLimitSubject): TLimits {
   };
 }
 
-/** DESIGN D24: how far each feature has come in this build, said plainly. */
+/** How far each feature has come in this build, said plainly: trust is the product. */
 export type TFeatureStatus = 'complete' | 'in_progress' | 'started' | 'planned';
 
 export const FEATURE_STATUS_LABELS: Record<TFeatureStatus, string> = {
@@ -239,8 +248,8 @@ export interface TFeature {
 }
 
 /**
- * The feature status list shown on /features (SPEC §4 with DESIGN D24). It states this build's
- * real status: update it in the same change that ships or removes a feature.
+ * The feature status list shown on /features. It states this build's real status: update it in
+ * the same change that ships or removes a feature.
  */
 export const FEATURES: readonly TFeature[] = [
   {

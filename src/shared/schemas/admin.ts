@@ -36,7 +36,7 @@ export type TSecondFactorBody = z.input<typeof ZSecondFactorBody>;
 /** GET /api/admin/2fa: where this admin and this session stand. */
 export interface TSecondFactorStatus {
   isEnrolled: boolean;
-  /** The code was checked in this session (D26: every admin session). */
+  /** The code was checked in this session: an admin gives it again in every session. */
   isVerified: boolean;
   recoveryCodesLeft: number;
 }
@@ -85,12 +85,12 @@ export interface TAdminUser {
   /** An administrator's tier or VIP setting is in force: it wins over billing. */
   isSetByAdministrator: boolean;
   firstLogin: boolean;
-  /** Recipients (and any other rows) that depend on this account (D23). */
+  /** Recipients (and any other rows) that depend on this account, named before they go. */
   dependentCount: number;
   createdAt: string;
 }
 
-/** Both admin lists are read a page at a time (issue 15 item 4: 100,000 accounts). */
+/** Both admin lists are read a page at a time: an installation may hold 100,000 accounts. */
 export const ADMIN_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 export const ADMIN_LIST_MESSAGES = {
@@ -226,7 +226,7 @@ export const ZDeleteUsersBody = z.object({
     .array(zId(ADMIN_MESSAGES.userNotFound), { error: 'Please choose at least one user' })
     .min(1, 'Please choose at least one user')
     .max(500, 'Please delete at most 500 users at a time'),
-  /** D23: the admin saw the refusal and confirmed 'Delete user and their recipients'. */
+  /** The admin saw the refusal and confirmed 'Delete user and their recipients'. */
   includeRecipients: z.boolean().optional().default(false),
 });
 export type TDeleteUsersBody = z.input<typeof ZDeleteUsersBody>;

@@ -22,7 +22,7 @@ export const ZUsername = z
   .max(40, 'Username must be at most 40 characters')
   .regex(USERNAME_PATTERN, 'Username may use letters, numbers, dots, dashes and underscores');
 
-/** POST /api/register (SPEC §3 registration payload). */
+/** POST /api/register. */
 export const ZRegisterBody = z.object({
   firstName: requiredText('First name is required'),
   lastName: requiredText('Last name is required'),

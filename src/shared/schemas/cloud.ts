@@ -4,8 +4,8 @@ import { CLOUD_MESSAGES, MAX_SIGN_BATCH, UPLOAD_PART_BYTES } from './cloud-messa
 import { MAX_VIDEO_BYTES } from './videos';
 
 /**
- * The cloud library's client protocol (issue 13, DESIGN.md §3): resumable multipart upload in the
- * S3 style — create, sign parts, send parts, complete, abort — the same in file mode and S3 mode.
+ * The cloud library's client protocol: resumable multipart upload in the S3 style — create, sign
+ * parts, send parts, complete, abort — the same in file mode and S3 mode.
  * In S3 mode the signed part URLs point at the store; in file mode at the server's own part
  * endpoint. The client keeps each part's ETag, so resuming never lists parts.
  */

@@ -4,7 +4,7 @@ import { DEVICE_ID_PATTERN } from '../domain/device';
 import { MESSAGES } from '../domain/errors';
 import { ADMIN_MESSAGES } from '../domain/admin-messages';
 
-/** Lowercased and trimmed before it is checked (SPEC §5). */
+/** Lowercased and trimmed before it is checked, so 'Ann@X.test ' and 'ann@x.test' are one. */
 export const ZEmail = z
   .string({ error: 'Email is required' })
   .trim()
@@ -13,7 +13,7 @@ export const ZEmail = z
   .max(254, 'Email address is too long')
   .pipe(z.email({ error: 'Please enter a valid email address' }));
 
-/** Every new password (DESIGN.md D2); each unmet rule reports its own SPEC §5 message. */
+/** Every new password, one policy wherever it is set; each unmet rule reports its own message. */
 export const ZNewPassword = z
   .string({ error: 'Password is required' })
   .max(256, 'Password must be at most 256 characters')
@@ -47,7 +47,7 @@ export const ZDeviceId = z
 /**
  * Line breaks and invisible control characters (C0, DEL, C1, Unicode line and paragraph
  * separators) have no place in a name or a title: in a mail's plain text they could fake a
- * header line (issue 14 item 7).
+ * header line.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

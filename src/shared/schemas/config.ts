@@ -6,6 +6,6 @@ export interface TPublicConfig {
   donationUrl: string | null;
   sourceCodeUrl: string | null;
   billingEnabled: boolean;
-  /** The external sign-in providers this installation has set up (issue 16), in button order. */
+  /** The external sign-in providers this installation has set up, in button order. */
   externalProviders: TExternalProviderInfo[];
 }

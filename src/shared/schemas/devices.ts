@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SINGLE_LINE_MESSAGE, ZDeviceId, isSingleLine } from './common';
 
-/** POST /api/device/register (SPEC §7). */
+/** POST /api/device/register: the browser's first call, made before it has a device id. */
 export const ZDeviceRegisterBody = z.object({
   fingerprint: z
     .string({ error: 'Fingerprint is required' })
@@ -29,7 +29,8 @@ export interface TDeviceStatus {
 }
 
 /**
- * POST /api/reset-device (DESIGN.md D14).
+ * POST /api/reset-device. Holding the tablet must not unbind someone else's account, yet a shared
+ * care-home tablet can still be reused (docs/decisions/002-device-reset-owner-and-emergency.md).
  * - mode 'owner' (default): frees this device's association when the caller is the bound
  *   account (its session on this device) or gives that account's password.
  * - mode 'emergency': this browser gets a fresh device identity; the old association stays.
@@ -49,6 +50,6 @@ export interface TResetDeviceResponse {
   deviceId?: string;
 }
 
-/** POST /api/device/set-primary (SPEC §7): this device becomes the account's primary device. */
+/** POST /api/device/set-primary: this device becomes the account's primary device. */
 export const ZSetPrimaryBody = z.object({ deviceId: ZDeviceId });
 export type TSetPrimaryBody = z.input<typeof ZSetPrimaryBody>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXTERNAL_PROVIDERS, type TExternalProvider } from '../domain/enums';
 import { MESSAGES } from '../domain/errors';
 
-/** Issue 16: sign-in with Google, Apple or an installation's own OpenID Connect provider. */
+/** Sign-in with Google, Apple or an installation's own OpenID Connect provider. */
 export const ZExternalProvider = z.enum(EXTERNAL_PROVIDERS, {
   error: 'This sign-in provider is not available',
 });

@@ -3,7 +3,7 @@ import { zId } from './common';
 import { ZCreateUploadBody } from './cloud';
 import { ZVideoType } from './videos';
 
-/** Import from mobile (issue 13 item 5): a phone paired for a while to upload, nothing more. */
+/** Import from mobile: a phone paired for a while to upload, nothing more. */
 export const PAIRING_HEADER = 'x-pairing-token';
 export const PAIRING_MINUTES = 15;
 

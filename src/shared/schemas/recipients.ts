@@ -23,13 +23,16 @@ export interface TRecipient {
 /** GET /api/recipients also tells the page what the owner's plan allows. */
 export interface TRecipientList {
   recipients: TRecipient[];
-  /** Recipients besides the next of kin the plan allows; null means unlimited (D7, D9). */
+  /** Recipients besides the next of kin the plan allows; null means unlimited. */
   maxRecipients: number | null;
   maxRecordingSeconds: number;
   showsHouseBanner: boolean;
 }
 
-/** POST /api/recipients/{id}/reshare-code (D6: a new code, shown once, also emailed). */
+/**
+ * POST /api/recipients/{id}/reshare-code: codes are stored hashed, so this is a new code, shown
+ * once and also emailed.
+ */
 export interface TReshareCode {
   id: number;
   firstName: string;
@@ -38,7 +41,7 @@ export interface TReshareCode {
   emergencyAccessCode: string;
 }
 
-/** DELETE /api/recipients/{id}: what went with the recipient (D23). */
+/** DELETE /api/recipients/{id}: what went with the recipient, so the owner sees it. */
 export interface TRecipientDeleted {
   id: number;
   deletedVideoIds: string[];
@@ -78,7 +81,7 @@ export { RECIPIENT_CATEGORY_LABELS } from '../domain/recipient-labels';
 
 const EMAIL_EXAMPLE = 'name@example.com';
 
-/** The Add Recipient dialog (SPEC §5): the server's rules with the form's own wording. */
+/** The Add Recipient dialog: the server's rules with the form's own wording. */
 export const ZAddRecipientForm = z
   .object({
     firstName: requiredText('First name is required'),

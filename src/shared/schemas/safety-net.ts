@@ -36,7 +36,7 @@ export const ZCreateRecipientBody = z
       .regex(/^[+()\d\s.-]*$/, 'Please enter a valid phone number')
       .optional(),
     relationship: singleLineText(60, 'Relationship is too long').optional(),
-    /** Ignored: the creator always comes from the session (D19). */
+    /** Ignored: the creator always comes from the session, never from the body. */
     createdById: z.unknown().optional(),
   })
   .superRefine((body, ctx) => {
@@ -102,7 +102,7 @@ export const ZCompleteResetForm = z
     path: ['confirmPassword'],
   });
 
-/** The dashboard Reset Password dialog: all fields required (SPEC §5), one policy (D2). */
+/** The dashboard Reset Password dialog: every field required, the one password policy. */
 export const ZChangePasswordBody = z.object({
   currentPassword: z
     .string({ error: 'Current password is required' })
@@ -131,7 +131,7 @@ export const ZSetupPasswordForm = z
     path: ['confirmPassword'],
   });
 
-/** D18: moving an account to this device. */
+/** Moving an account to this device when its old one is lost or wiped. */
 export const ZDeviceMoveRequestBody = z.object({
   username: ZUsername,
   password: z.string().min(1, 'Password is required').max(256),
@@ -151,7 +151,7 @@ export interface TAuditLogEntry {
   details: string | null;
   /**
    * Who did it, when not the account's owner: 'Ann Hale, next of kin', 'Administrator ada',
-   * 'Someone using ann@example.com' (issue 17 item 4). Null for the owner's own events.
+   * 'Someone using ann@example.com'. Null for the owner's own events.
    */
   actor: string | null;
 }

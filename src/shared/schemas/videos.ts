@@ -25,8 +25,8 @@ export function ZVideoType(message: string) {
 }
 
 /**
- * POST /api/videos: the server's index row for a local video (DESIGN.md principle 1). No title,
- * no prompt, no content. The id is made by the client and kept on the local record, so a retried
+ * POST /api/videos: the server's index row for a local video, so missing local data shows. No
+ * title, no prompt, no content. The id is made by the client and kept on the local record, so a retried
  * save never makes a second row. The device comes from the X-Device-ID header.
  */
 export const ZCreateVideoIndexBody = z.object({
