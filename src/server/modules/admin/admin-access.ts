@@ -20,7 +20,7 @@ export function getAdminSession(request: FastifyRequest): AdminSession {
   };
 }
 
-/** §7: admin routes need isAdmin and a second factor checked in this session. */
+/** Admin routes need isAdmin and a second factor checked in this session. */
 export function requireVerifiedAdmin(request: FastifyRequest): SessionUser {
   const admin = requireAdmin(request);
   if (!request.sessionSecondFactorAt) {
