@@ -219,32 +219,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // server at a time, and whatever fell due while every server was down runs once on the next
   // start. The clock is the argument, so tests run a job at any time they choose.
   const schedule = new JobSchedule(database.db, app.log, deps.clock);
-  schedule.add({
-    name: 'sessions.cleanup',
-    everyMs: HOUR_MS,
-    run: () => Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]),
-  });
-  schedule.add({
-    name: 'cloud.retention',
-    everyMs: HOUR_MS,
-    run: (now) => runCloudRetention(deps, now),
-  });
-  // The sweep itself asks whether a day has passed since the last one on any server.
-  schedule.add({
-    name: 'cloud.orphan-sweep',
-    everyMs: HOUR_MS,
-    run: (now) => runOrphanSweep(deps, now),
-  });
-  schedule.add({
-    name: 'billing.run-out-plans',
-    everyMs: HOUR_MS,
-    run: (now) => endRunOutPlans(deps, now),
-  });
-  schedule.add({
-    name: 'legacy',
-    everyMs: LEGACY_CHECK_MS,
-    run: (now) => runLegacyWork(deps, now),
-  });
+  const clearSessions = () =>
+    Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]);
+  // name, how often, what runs (the orphan sweep itself waits a day between sweeps)
+  const jobs: Array<[string, number, (now: Date) => Promise<unknown>]> = [
+    ['sessions.cleanup', HOUR_MS, clearSessions],
+    ['cloud.retention', HOUR_MS, (now) => runCloudRetention(deps, now)],
+    ['cloud.orphan-sweep', HOUR_MS, (now) => runOrphanSweep(deps, now)],
+    ['billing.run-out-plans', HOUR_MS, (now) => endRunOutPlans(deps, now)],
+    ['legacy', LEGACY_CHECK_MS, (now) => runLegacyWork(deps, now)],
+  ];
+  for (const [name, everyMs, run] of jobs) schedule.add({ name, everyMs, run });
   app.decorate('jobs', {
     runCloudRetention: (now: Date) => runCloudRetention(deps, now),
     deliverMail: () => mail.deliverDue(),

@@ -413,13 +413,8 @@ describe('restarts and several servers', () => {
       close: () => first.close(),
     };
     await createOnboardedUser(firstApp, { user: { email: 'admin.restart@example.test' } });
-    const owner = await createOnboardedUser(firstApp);
-    const nextOfKinDevice = await TestDevice.create(first);
-    await createSessionFor(firstApp, {
-      userId: owner.nextOfKin.id,
-      device: nextOfKinDevice,
-      method: 'email_access_code',
-    });
+    const owner = await ownerAndNextOfKin(firstApp);
+    const nextOfKinDevice = owner.nextOfKinDevice;
     const asked = await nextOfKinDevice.post('/api/legacy/requests', {
       emergencyCode: owner.nextOfKin.emergencyAccessCode,
     });
@@ -457,13 +452,8 @@ describe('restarts and several servers', () => {
 
     it('remind and release once between them, and run each scheduled job on one of them', async () => {
       const { a, b } = servers;
-      const owner = await createOnboardedUser(a);
-      const nextOfKinDevice = await TestDevice.create(a.app);
-      await createSessionFor(a, {
-        userId: owner.nextOfKin.id,
-        device: nextOfKinDevice,
-        method: 'email_access_code',
-      });
+      const owner = await ownerAndNextOfKin(a);
+      const nextOfKinDevice = owner.nextOfKinDevice;
       const asked = await nextOfKinDevice.post('/api/legacy/requests', {
         emergencyCode: owner.nextOfKin.emergencyAccessCode,
       });

@@ -77,37 +77,29 @@ export function releaseCancelledMail(input: { owner: Person; nextOfKin: Person }
   });
 }
 
-/** To each recipient of an 'after my legacy' message once the legacy is released. */
-export function legacyReleasedMail(input: {
+/**
+ * To a recipient when a message for them opens: on its date, or with the owner's legacy (one
+ * email however many messages opened).
+ */
+export function messageOpenMail(input: {
   owner: Person;
   recipient: Person;
   appUrl: string;
+  opensWith: 'date' | 'legacy';
 }): OutgoingMail {
+  const { owner, recipient } = input;
+  const byDate = input.opensWith === 'date';
   return render({
-    to: input.recipient.email,
-    subject: `${input.owner.firstName} left a message for you on Memento`,
-    greeting: `Dear ${input.recipient.firstName},`,
+    to: recipient.email,
+    subject: byDate
+      ? `A message from ${owner.firstName} has opened for you`
+      : `${owner.firstName} left a message for you on Memento`,
+    greeting: `Dear ${recipient.firstName},`,
     paragraphs: [
-      `${fullName(input.owner)} recorded a message for you on Memento, to be opened when their legacy was released. It is ready for you now.`,
-      `Sign in with this email address and your access code to watch it, whenever you are ready.`,
-    ],
-    action: { label: 'Open Memento', url: input.appUrl },
-  });
-}
-
-/** To a recipient when a message dated for them opens. */
-export function messageOpenedMail(input: {
-  owner: Person;
-  recipient: Person;
-  appUrl: string;
-}): OutgoingMail {
-  return render({
-    to: input.recipient.email,
-    subject: `A message from ${input.owner.firstName} has opened for you`,
-    greeting: `Dear ${input.recipient.firstName},`,
-    paragraphs: [
-      `${fullName(input.owner)} recorded a message for you on Memento and chose today for you to watch it.`,
-      `Sign in with this email address and your access code to watch it.`,
+      byDate
+        ? `${fullName(owner)} recorded a message for you on Memento and chose today for you to watch it.`
+        : `${fullName(owner)} recorded a message for you on Memento, to be opened when their legacy was released. It is ready for you now.`,
+      'Sign in with this email address and your access code to watch it, whenever you are ready.',
     ],
     action: { label: 'Open Memento', url: input.appUrl },
   });

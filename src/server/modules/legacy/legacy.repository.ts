@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { legacyReleases, users } from '../../db/schema';
 
@@ -52,57 +52,18 @@ export async function cancelWaitingRelease(
 }
 
 /**
- * Marks reminders as sent for releases that reached the point, and answers them; one statement
- * with SKIP LOCKED, so two servers never remind twice. Halfway only when the period is over two
- * days (otherwise the last day's reminder is the halfway one); the last day's only when the
- * period is over one day (otherwise the request's own email said it).
+ * Sets `set` on up to `limit` waiting releases that meet `where`, and answers them: one statement
+ * with SKIP LOCKED, so when two servers run at once each release is taken by one of them.
  */
-export async function claimReminders(
+async function claimWaiting(
   db: DbOrTx,
-  input: { now: Date; kind: 'halfway' | 'last_day'; limit: number },
+  input: { set: SQL; where: SQL; limit: number },
 ): Promise<LegacyReleaseRow[]> {
-  const now = iso(input.now);
-  const result =
-    input.kind === 'halfway'
-      ? await db.execute(sql`
-          update legacy_releases set halfway_reminder_at = ${now}::timestamptz
-           where id in (
-             select id from legacy_releases
-              where status = 'waiting' and halfway_reminder_at is null
-                and releases_at > ${now}::timestamptz
-                and releases_at - requested_at > interval '2 days'
-                and requested_at + (releases_at - requested_at) / 2 <= ${now}::timestamptz
-              order by releases_at limit ${input.limit}
-              for update skip locked)
-          returning id`)
-      : await db.execute(sql`
-          update legacy_releases set last_day_reminder_at = ${now}::timestamptz
-           where id in (
-             select id from legacy_releases
-              where status = 'waiting' and last_day_reminder_at is null
-                and releases_at > ${now}::timestamptz
-                and releases_at - requested_at > interval '1 day'
-                and releases_at - interval '1 day' <= ${now}::timestamptz
-              order by releases_at limit ${input.limit}
-              for update skip locked)
-          returning id`);
-  return findReleasesByIds(
-    db,
-    rowsOf<{ id: number }>(result).map((row) => row.id),
-  );
-}
-
-/** Releases whose waiting period ran out unanswered, now released (each by one server). */
-export async function claimDueReleases(
-  db: DbOrTx,
-  input: { now: Date; limit: number },
-): Promise<LegacyReleaseRow[]> {
-  const now = iso(input.now);
   const result = await db.execute(sql`
-    update legacy_releases set status = 'released', released_at = ${now}::timestamptz
+    update legacy_releases set ${input.set}
      where id in (
        select id from legacy_releases
-        where status = 'waiting' and releases_at <= ${now}::timestamptz
+        where status = 'waiting' and ${input.where}
         order by releases_at limit ${input.limit}
         for update skip locked)
     returning id`);
@@ -110,6 +71,43 @@ export async function claimDueReleases(
     db,
     rowsOf<{ id: number }>(result).map((row) => row.id),
   );
+}
+
+/**
+ * Marks reminders as sent for releases that reached the point, and answers them. Halfway only
+ * when the period is over two days (otherwise the last day's reminder is the halfway one); the
+ * last day's only when the period is over one day (otherwise the request's own email said it).
+ */
+export function claimReminders(
+  db: DbOrTx,
+  input: { now: Date; kind: 'halfway' | 'last_day'; limit: number },
+): Promise<LegacyReleaseRow[]> {
+  const now = sql`${iso(input.now)}::timestamptz`;
+  const halfway = input.kind === 'halfway';
+  const column = sql.raw(halfway ? 'halfway_reminder_at' : 'last_day_reminder_at');
+  const reached = halfway
+    ? sql`releases_at - requested_at > interval '2 days'
+          and requested_at + (releases_at - requested_at) / 2 <= ${now}`
+    : sql`releases_at - requested_at > interval '1 day'
+          and releases_at - interval '1 day' <= ${now}`;
+  return claimWaiting(db, {
+    set: sql`${column} = ${now}`,
+    where: sql`${column} is null and releases_at > ${now} and ${reached}`,
+    limit: input.limit,
+  });
+}
+
+/** Releases whose waiting period ran out unanswered, now released (each by one server). */
+export function claimDueReleases(
+  db: DbOrTx,
+  input: { now: Date; limit: number },
+): Promise<LegacyReleaseRow[]> {
+  const now = sql`${iso(input.now)}::timestamptz`;
+  return claimWaiting(db, {
+    set: sql`status = 'released', released_at = ${now}`,
+    where: sql`releases_at <= ${now}`,
+    limit: input.limit,
+  });
 }
 
 async function findReleasesByIds(db: DbOrTx, ids: number[]): Promise<LegacyReleaseRow[]> {

@@ -42,8 +42,7 @@ import {
 import {
   inactivityNextOfKinMail,
   inactivityReminderMail,
-  legacyReleasedMail,
-  messageOpenedMail,
+  messageOpenMail,
   releaseCancelledMail,
   releaseRequestedMail,
 } from './legacy.mails';
@@ -439,7 +438,8 @@ async function release_(deps: LegacyDeps, tx: DbOrTx, release: LegacyReleaseRow,
   for (const recipient of recipients) {
     await deps.mail.enqueue(
       tx,
-      legacyReleasedMail({
+      messageOpenMail({
+        opensWith: 'legacy',
         owner,
         recipient: {
           firstName: recipient.first_name,
@@ -480,7 +480,10 @@ async function announceOpened(
     findUserById(tx, message.recipient_id),
   ]);
   if (!owner || !recipient) return;
-  await deps.mail.enqueue(tx, messageOpenedMail({ owner, recipient, appUrl: deps.config.APP_URL }));
+  await deps.mail.enqueue(
+    tx,
+    messageOpenMail({ owner, recipient, appUrl: deps.config.APP_URL, opensWith: 'date' }),
+  );
   await recordAudit(tx, SCHEDULE_CONTEXT, {
     eventType: 'legacy_message_opened',
     userId: owner.id,
