@@ -95,6 +95,6 @@ export async function apiRequest<T>(path: string, options: TRequestOptions = {})
   return readBody<T>(response);
 }
 
-/** SPEC §7: the default query function uses the first query key as the URL. */
+/** The default query function uses the first query key as the URL. */
 export const defaultQueryFn: QueryFunction = ({ queryKey, signal }) =>
   apiRequest<unknown>(String(queryKey[0]), { signal });

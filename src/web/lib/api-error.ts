@@ -24,7 +24,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * SPEC §7: the error's message is the JSON `message`, else the whole JSON, else the plain text.
+ * The error's message is the JSON `message`, else the whole JSON, else the plain text.
  */
 export async function readApiError(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');

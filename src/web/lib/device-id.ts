@@ -17,8 +17,8 @@ function publish(deviceId: string | null) {
 }
 
 /**
- * SPEC §4: local storage first; else session storage, copied back to local; anything that is
- * not a UUID is cleared from both.
+ * Local storage first; else session storage, copied back to local; anything that is not a UUID
+ * is cleared from both.
  */
 export function readStoredDeviceId(): string | null {
   let stored = readItem(KEY, 'local');

@@ -1,6 +1,6 @@
 /**
- * SPEC §7: the device fingerprint joins user agent, screen size, colour depth, language,
- * timezone offset and platform. The server stores it hashed; it only helps name the device.
+ * The device fingerprint joins user agent, screen size, colour depth, language, timezone offset
+ * and platform. The server stores it hashed; it only helps name the device.
  */
 export function buildFingerprint(): string {
   const { userAgent, language, platform } = window.navigator;

@@ -9,7 +9,7 @@ export interface TLazyPage {
 /**
  * A page in its own chunk (React.lazy), which can also be loaded ahead of its first render. A page
  * rendered at build time is hydrated only once its code is here, so React adopts the HTML on
- * screen instead of swapping it for a spinner while the chunk downloads (decision 030).
+ * screen instead of swapping it for a spinner while the chunk downloads.
  */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): TLazyPage {
   let Loaded: ComponentType | null = null;

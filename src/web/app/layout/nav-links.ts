@@ -3,7 +3,7 @@ export interface TNavLink {
   label: string;
 }
 
-/** SPEC §2 header links, in order. */
+/** The header's links, in the product's order. */
 export const NAV_LINKS: readonly TNavLink[] = [
   { to: '/', label: 'Home' },
   { to: '/features', label: 'Features & Pricing' },
@@ -14,7 +14,7 @@ export const NAV_LINKS: readonly TNavLink[] = [
 
 export const ADMIN_LINK: TNavLink = { to: '/admin', label: 'Admin Panel' };
 
-/** SPEC §2: only in the mobile menu, for primary-device users on a paid tier that syncs. */
+/** Only in the mobile menu, for primary-device users on a paid tier that syncs. */
 export const IMPORT_FROM_MOBILE_LINK: TNavLink = {
   to: '/import-from-mobile',
   label: 'Import from Mobile',

@@ -7,9 +7,9 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-// Dialogs open with a short fade and close at once, with no animation out (decision 043): while a
-// closing dialog faded, its layer still took a click outside it as one to dismiss, so the click
-// that reopened it at once could close it again.
+// Dialogs open with a short fade and close at once, with no animation out: while a closing
+// dialog faded, its layer still took a click outside it as one to dismiss, so the click that
+// reopened it at once could close it again.
 export function DialogOverlay({
   className,
   ...props

@@ -1,6 +1,6 @@
 import { useSyncExternalStore, type ReactNode } from 'react';
 
-/** SPEC §9: only one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
+/** As the product asks: one toast at a time, and a dismissed toast is removed only this late. */
 const TOAST_LIMIT = 1;
 const TOAST_REMOVE_DELAY = 1_000_000;
 

@@ -26,7 +26,7 @@ export const ADMIN_EMAIL_QUERY_KEY = ['/api/admin/email'] as const;
 /** Every admin list is read fresh on each visit: other admins and users change it. */
 const FRESH = { staleTime: 0, refetchOnMount: 'always' } as const;
 
-/** GET /api/admin/2fa: enrolled, and verified in this session (D26)? */
+/** GET /api/admin/2fa: enrolled, and verified in this session? */
 export function useSecondFactorStatus() {
   return useQuery<TSecondFactorStatus>({ queryKey: SECOND_FACTOR_QUERY_KEY, ...FRESH });
 }
@@ -58,9 +58,9 @@ function pagePath(path: string, cursor: string | null, params: Record<string, st
 }
 
 /**
- * GET /api/admin/users a page at a time (issue 15 item 4); the search runs on the server, so it
- * finds any account, not only those loaded. Keyed under ADMIN_USERS_QUERY_KEY, so invalidating
- * that key refreshes every search and every loaded page.
+ * GET /api/admin/users a page at a time, for installations of many accounts; the search runs on
+ * the server, so it finds any account, not only those loaded. Keyed under ADMIN_USERS_QUERY_KEY,
+ * so invalidating that key refreshes every search and every loaded page.
  */
 export function useAdminUsers(search: string) {
   const q = search.trim();
@@ -123,7 +123,7 @@ export function deleteUsers(ids: number[], includeRecipients = false): Promise<T
   });
 }
 
-/** GET /api/admin/devices a page at a time, newest device first (issue 15 item 4). */
+/** GET /api/admin/devices a page at a time, newest device first. */
 export function useAdminDevices() {
   return useInfiniteQuery({
     queryKey: ADMIN_DEVICES_QUERY_KEY,

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TAuditLogEntry } from '@shared/schemas/safety-net';
 
-/** SPEC §9: the log is polled every 10 s. */
+/** The log is polled this often, so a new attempt on the account shows without a reload. */
 export const AUDIT_LOG_POLL_MS = 10_000;
 
 export const auditLogsQueryKey = (userId: number) => [`/api/audit-logs?userId=${userId}`] as const;

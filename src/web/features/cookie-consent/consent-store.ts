@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '@shared/domain/device';
 import { readJson, writeJson } from '@web/lib/browser-storage';
 
-/** SPEC §3 cookie consent record. */
+/** The stored cookie choice. */
 export interface TCookieConsent {
   essential: true;
   analytics: boolean;
@@ -69,7 +69,7 @@ export function useIsCookieDialogRequested(): boolean {
 
 /**
  * The Support page holds the first-visit banner back until its emergency numbers have been
- * scrolled past (issue 17); leaving the page shows it on the next one.
+ * scrolled past; leaving the page shows it on the next one.
  */
 export function releaseCookieBannerOnSupport(): void {
   if (isReleasedOnSupport) return;

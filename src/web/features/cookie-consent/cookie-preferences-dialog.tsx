@@ -48,7 +48,7 @@ export interface ConsentFormProps {
   hasAnalytics: boolean;
 }
 
-/** SPEC §4 cookie settings, opened from the banner or the footer; loaded when first opened. */
+/** Cookie settings, opened from the banner or the footer; loaded when first opened. */
 export function CookiePreferencesDialog({ initial, hasAnalytics }: ConsentFormProps) {
   const [choices, setChoices] = useState<TConsentChoices>(initial);
 
@@ -56,7 +56,7 @@ export function CookiePreferencesDialog({ initial, hasAnalytics }: ConsentFormPr
     <Dialog
       open
       onOpenChange={(isOpen) => {
-        // SPEC §4: closing the dialog keeps the choices as they stand (essential only by default).
+        // Closing the dialog keeps the choices as they stand (essential only by default).
         if (!isOpen) saveConsent(choices);
       }}
     >

@@ -6,7 +6,7 @@ export interface TMoveCredentials {
   password: string;
 }
 
-/** Move the account here (D18), or add this device beside the others (D8, paid plans). */
+/** Move the account here from a lost device, or add this device beside the others (paid plans). */
 export type TDeviceAction = 'move' | 'add';
 
 /** Step 1: the right password on a new device sends a code to the account's email. */

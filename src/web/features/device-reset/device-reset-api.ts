@@ -1,7 +1,10 @@
 import type { TResetDeviceResponse } from '@shared/schemas/devices';
 import { apiRequest } from '@web/lib/api-client';
 
-/** Frees this device from its account; the owner proves it by session or password (DESIGN D14). */
+/**
+ * Frees this device from its account; the owner proves it by session or password, since holding
+ * the tablet must not be enough.
+ */
 export function resetDeviceAssociation(password?: string): Promise<TResetDeviceResponse> {
   return apiRequest('/api/reset-device', {
     method: 'POST',

@@ -72,15 +72,15 @@ type TInitState = 'initializing' | 'ready' | 'failed';
 interface DeviceProviderProps {
   children: ReactNode;
   /**
-   * A page rendered for a visitor (decision 030) shows at once: it needs nothing from the server,
+   * A page rendered for a visitor at build time shows at once: it needs nothing from the server,
    * and every request waits for the registration itself (api-client).
    */
   isVisitorPage?: boolean;
 }
 
 /**
- * Gives this browser a device identity before anything else talks to the server (SPEC §4):
- * the app below only renders once the id exists.
+ * Gives this browser a device identity before anything else talks to the server: the app below
+ * only renders once the id exists.
  */
 export function DeviceProvider({ children, isVisitorPage = false }: DeviceProviderProps) {
   // A browser that already holds its id draws the app in its first render: no spinner between.

@@ -3,7 +3,8 @@ import { apiRequest } from '@web/lib/api-client';
 
 /**
  * POST /api/break-glass-reset. With a code: the /auth form. Without: the dashboard variant, only
- * for a next of kin signed in with their access code in the last 15 minutes (D11).
+ * for a next of kin signed in with their access code in the last 15 minutes: a session alone
+ * must not be a takeover key.
  */
 export function breakGlassReset(body: TBreakGlassBody): Promise<{ message: string }> {
   return apiRequest('/api/break-glass-reset', { method: 'POST', body });

@@ -5,7 +5,7 @@ import { readJson, removeItem, writeJson } from '@web/lib/browser-storage';
 
 export const RECIPIENTS_QUERY_KEY = ['/api/recipients'] as const;
 
-/** POST /api/recipients: during onboarding a retry updates the same next of kin (D19). */
+/** POST /api/recipients: during onboarding a retry updates the same next of kin. */
 export function createRecipient(body: TCreateRecipientBody): Promise<TRecipientCreated> {
   return apiRequest('/api/recipients', { method: 'POST', body });
 }

@@ -25,7 +25,7 @@ export function changePassword(input: {
   return apiRequest('/api/reset-password', { method: 'POST', body: input });
 }
 
-/** First login (D13): choose the password of an account someone else set up. */
+/** First login: choose the password of an account someone else set up. */
 export function setupPassword(password: string): Promise<TMessage> {
   return apiRequest('/api/setup-password', { method: 'POST', body: { password } });
 }

@@ -74,7 +74,7 @@ function PricingSlide() {
   );
 }
 
-/** SPEC §2: the eight slides of the care-home deck, in order. */
+/** The eight slides of the care-home deck, in order. */
 export const SLIDES: readonly TSlide[] = [
   {
     id: 'title',

@@ -54,7 +54,7 @@ export function PlanSummary({
   );
 }
 
-/** The remembered choice while payments are not taken (decision 021). */
+/** The remembered choice while payments are not taken. */
 export function ComingSoon({ plan }: { plan: TPlan }) {
   return (
     <div className="flex flex-col gap-2">

@@ -3,9 +3,8 @@ import { TIERS, type TTier } from '@shared/domain/enums';
 import { readJson, writeJson } from '@web/lib/browser-storage';
 
 /**
- * A signed-in user's plan choice is remembered. It is kept in this browser only
- * (decision 021); choosing charges nothing and leaves the server's tier alone. With billing on,
- * /premium marks the chosen plan (decision 057).
+ * A signed-in user's plan choice is remembered. It is kept in this browser only; choosing charges
+ * nothing and leaves the server's tier alone. With billing on, /premium marks the chosen plan.
  */
 const CHOSEN_PLAN_KEY = 'chosenPlan';
 

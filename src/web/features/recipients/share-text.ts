@@ -30,7 +30,7 @@ export function buildShareText(input: {
 
 export type TShareOutcome = 'shared' | 'copied' | 'manual' | 'cancelled';
 
-/** SPEC §8 share fallback chain: the device's share sheet, then the clipboard, then by hand. */
+/** The device's share sheet, then the clipboard, then by hand. */
 export async function shareOrCopy(title: string, text: string): Promise<TShareOutcome> {
   if (typeof navigator.share === 'function') {
     try {

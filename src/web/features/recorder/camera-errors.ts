@@ -1,6 +1,6 @@
 /**
- * SPEC §8 'Camera': what went wrong with the camera or the recording, in words a person can act
- * on. The browser's error names are the only thing branched on.
+ * What went wrong with the camera or the recording, in words a person can act on. The browser's
+ * error names are the only thing branched on.
  */
 export interface TCameraProblem {
   kind: 'permission' | 'no-camera' | 'in-use' | 'unsupported' | 'no-data' | 'recording';

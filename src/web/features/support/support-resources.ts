@@ -1,5 +1,5 @@
 /**
- * Wellbeing and support resources for /support (issue 6).
+ * Wellbeing and support resources for /support.
  *
  * Every entry was checked against the organisation's own published material (or, for a public
  * service, the government that runs it); `source` and `checked` say where and when. Only checked
@@ -195,7 +195,7 @@ export interface TEmergencyNumber {
   number: string;
 }
 
-/** SPEC §2: the emergency numbers card. */
+/** The emergency numbers card. */
 export const EMERGENCY_NUMBERS: readonly TEmergencyNumber[] = [
   { place: 'United Kingdom', number: '999' },
   { place: 'USA and Canada', number: '911' },

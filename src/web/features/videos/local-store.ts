@@ -2,16 +2,19 @@ import Dexie, { type Table } from 'dexie';
 import type { TRelease } from '@shared/domain/legacy';
 
 /**
- * The local video store (SPEC §3, DESIGN.md principle 2). Content lives only here for Community
- * Edition. A video is a record plus chunk records of at most 4 MiB (DESIGN.md §9): the chunks of
- * a recording in progress are the same rows the saved video keeps, so a crash loses at most the
- * last second and saving never copies the whole recording.
+ * The local video store. Content lives only here for Community Edition, so nothing here may be
+ * lost. A video is a record plus chunk records of at most 4 MiB, since browsers refuse or mishandle
+ * one huge value: the chunks of a recording in progress are the same rows the saved video keeps,
+ * so a crash loses at most the last second and saving never copies the whole recording.
  *
- * Schema upgrades migrate, never delete (D4): add a new `version(n)` with an `upgrade()` that
- * rewrites rows; never drop the `videos` or `chunks` stores.
+ * Schema upgrades migrate, never delete, so an upgrade never loses a recording: add a new
+ * `version(n)` with an `upgrade()` that rewrites rows; never drop the `videos` or `chunks` stores.
  */
 export const LOCAL_DB_NAME = 'memento-videos';
-/** SPEC's version 35, then 36: the cloud library's upload bookkeeping (a new store, nothing dropped). */
+/**
+ * 35 as the product first set it, then 36: the cloud library's upload bookkeeping (a new store,
+ * nothing dropped).
+ */
 export const LOCAL_DB_VERSION = 36;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 
@@ -27,7 +30,7 @@ export interface TLocalVideo {
   durationMs: number;
   chunkCount: number;
   createdAt: string;
-  /** SPEC §3 sync status: local first, then sent to the cloud on paid plans. */
+  /** Local first, then sent to the cloud on paid plans. */
   syncStatus: 'local_only' | 'pending_sync' | 'synced';
   /** When the server confirmed its index row; null until then (a retry sends it again). */
   indexedAt: string | null;
@@ -39,7 +42,7 @@ export interface TLocalVideo {
 }
 
 /**
- * A resumable upload in progress (issue 13): the server's upload id and the ETag of every part
+ * A resumable upload in progress: the server's upload id and the ETag of every part
  * that arrived, so after a reload, a lost connection or a server restart no finished part is
  * sent again, and resuming never asks the store which parts it has.
  */
@@ -85,7 +88,7 @@ class LocalVideoDb extends Dexie {
       chunks: '[videoId+index], videoId',
       drafts: 'id, creatorId',
     });
-    // Adds a store; every video and chunk stays as it was (D4).
+    // Adds a store; every video and chunk stays as it was.
     this.version(LOCAL_DB_VERSION).stores({ uploads: 'videoId' });
   }
 }

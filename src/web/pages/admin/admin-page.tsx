@@ -24,7 +24,7 @@ function TabHeading({ title, children }: { title: string; children: React.ReactN
   );
 }
 
-/** SPEC §2 admin dashboard: Users, Device Associations and Email Verification Tools. */
+/** The admin dashboard: Users, Device Associations and Email Verification Tools. */
 function AdminTabs() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');

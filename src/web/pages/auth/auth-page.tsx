@@ -206,7 +206,7 @@ export default function AuthPage() {
   }
 
   const isFormView = view === 'login' || view === 'register';
-  // Back from a provider (decision 029): finish there, or say plainly why not.
+  // Back from a provider: finish there, or say plainly why not.
   const isContinuingSignIn = view === 'login' && searchParams.get('signIn') === 'continue';
   const signInError = searchParams.get('signInError');
   const signInWith = searchParams.get('signInWith');

@@ -21,7 +21,7 @@ function minutesFor(seconds: number): string {
 
 const [FREE_PLAN, STANDARD_PLAN, PREMIUM_PLAN] = PLANS;
 
-/** The six questions of SPEC §2, answered as this build actually behaves (DESIGN.md). */
+/** The six questions the product asks for, answered as this build actually behaves. */
 const FAQ_ITEMS: readonly TFaqItem[] = [
   {
     id: 'security',

@@ -32,8 +32,8 @@ const STEPS = [
 ] as const;
 
 /**
- * SPEC §2 Import from Mobile (issue 13 item 5), loaded on demand: on the primary device of a paid
- * account it pairs a phone; on a paired phone it sends videos; otherwise it explains how.
+ * Import from Mobile, loaded on demand: on the primary device of a paid account it pairs a phone;
+ * on a paired phone it sends videos; otherwise it explains how.
  */
 export default function ImportFromMobilePage() {
   usePageTitle('Import from Mobile');

@@ -7,7 +7,7 @@ import { cn } from '@web/lib/utils';
 
 const SLIDE_COUNT = SLIDES.length;
 
-/** Wraps around at both ends (SPEC §2). */
+/** Wraps around at both ends. */
 function wrapIndex(index: number): number {
   return (index + SLIDE_COUNT) % SLIDE_COUNT;
 }

@@ -16,7 +16,7 @@ import { usePageTitle } from '@web/lib/use-page-title';
 /**
  * The plans page every upgrade leads to: the plans from the one list, the current one marked, and
  * a button for each — checkout with billing switched on, the remembered choice with 'Coming Soon'
- * without it (decision 021). An account holder with a plan sees how it stands and 'Manage billing'.
+ * without it. An account holder with a plan sees how it stands and 'Manage billing'.
  */
 export default function PremiumPage() {
   const { user } = useAuth();

@@ -21,7 +21,7 @@ import { usePageTitle } from '@web/lib/use-page-title';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-/** The account's ways to sign in: its password, and each provider linked or not (issue 16). */
+/** The account's ways to sign in: its password, and each provider linked or not. */
 export default function SignInMethodsPage() {
   usePageTitle('Sign-in Methods');
   const [searchParams] = useSearchParams();

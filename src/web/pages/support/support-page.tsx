@@ -19,7 +19,7 @@ import { usePageTitle } from '@web/lib/use-page-title';
 
 /**
  * Someone may open this page in distress: on a first visit the cookie banner waits until they
- * have scrolled past the emergency numbers (or leave the page) (issue 17).
+ * have scrolled past the emergency numbers (or leave the page).
  */
 function useCookieBannerAfterScrollingPast(section: RefObject<HTMLElement | null>) {
   useEffect(() => {

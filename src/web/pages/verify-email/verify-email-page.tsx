@@ -10,7 +10,7 @@ import { usePageTitle } from '@web/lib/use-page-title';
 
 const INCOMPLETE_LINK = 'This verification link is not complete.';
 
-/** DESIGN §7: the token travels in the URL fragment, which browsers never send to a server. */
+/** The token travels in the URL fragment, which browsers never send to a server. */
 function readTokenFromFragment(): string | null {
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
   return token?.trim() || null;

@@ -5,7 +5,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { usePageTitle } from '@web/lib/use-page-title';
 
-/** SPEC §2: what a signed-in non-admin sees at /admin. */
+/** What a signed-in non-admin sees at /admin. */
 export function AdminsOnlyNotice() {
   usePageTitle('Admin Dashboard');
   return (

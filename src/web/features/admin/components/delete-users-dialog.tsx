@@ -19,7 +19,7 @@ import { describeUser, fullName, isRecipientAccount } from '../admin-format';
 export const DELETE_TOASTS = {
   refused: 'Cannot Delete User',
   fallback: 'Failed to delete users',
-  /** SPEC §9: the refusal stays 5 s. */
+  /** The refusal stays this long, as the product asks. */
   refusedMs: 5000,
 } as const;
 
@@ -30,8 +30,8 @@ interface DeleteUsersDialogProps {
 }
 
 /**
- * SPEC §5 confirmation, then D23: a user with recipients is refused first, naming them, and the
- * admin may then confirm deleting the user together with their recipients.
+ * A confirmation first; then a user with recipients is refused, naming them, and the admin may
+ * confirm deleting the user together with their recipients: nothing goes unseen.
  */
 export function DeleteUsersDialog({ users, onOpenChange, onDeleted }: DeleteUsersDialogProps) {
   const [dependents, setDependents] = useState<string | null>(null);

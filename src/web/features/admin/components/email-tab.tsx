@@ -23,7 +23,7 @@ type TToolState =
   | { status: 'success'; action: TAction; message: string; code?: string }
   | { status: 'error'; action: TAction; message: string };
 
-/** SPEC §8 email tool messages. */
+/** The email tools' messages, word for word. */
 function verifyFailed(reason: string): string {
   return `Failed to verify email: ${reason || 'Unknown error'}`;
 }

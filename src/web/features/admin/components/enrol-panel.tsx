@@ -19,7 +19,7 @@ interface EnrolPanelProps {
   onConfirmed: (recoveryCodes: string[]) => void;
 }
 
-/** D26: the first visit adds Memento to an authenticator app and confirms it with one code. */
+/** An admin's first visit adds Memento to an authenticator app and confirms it with one code. */
 export function EnrolPanel({ onConfirmed }: EnrolPanelProps) {
   const [enrolment, setEnrolment] = useState<TSecondFactorEnrolment | null>(null);
   const [isStarting, setIsStarting] = useState(false);

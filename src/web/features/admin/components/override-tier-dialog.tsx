@@ -34,7 +34,7 @@ interface OverrideTierDialogProps {
   onSaved: (user: TAdminUser) => void;
 }
 
-/** SPEC §2 'Override User Tier': tier, VIP or Regular, and a reason, all required (SPEC §5). */
+/** 'Override User Tier': tier, VIP or Regular, and a reason, all required. */
 export function OverrideTierDialog({ user, ...props }: OverrideTierDialogProps) {
   return (
     <Dialog open={user !== null} onOpenChange={props.onOpenChange}>

@@ -11,8 +11,8 @@ interface ShowMoreButtonProps {
 }
 
 /**
- * The next page of an admin list (issue 15 item 4). Never disabled while loading, so a keyboard
- * user's focus stays on it; a second press meanwhile does nothing.
+ * The next page of an admin list. Never disabled while loading, so a keyboard user's focus stays
+ * on it; a second press meanwhile does nothing.
  */
 export function ShowMoreButton({ isLoading, error, what, onShowMore }: ShowMoreButtonProps) {
   return (

@@ -32,7 +32,7 @@ export function findParent(
   return primaryUsers.get(user.createdById);
 }
 
-/** SPEC §2 badges: Admin (with tooltip), Primary, Recipient of {name}, tier if not free, VIP. */
+/** Badges: Admin (with tooltip), Primary, Recipient of {name}, tier if not free, VIP. */
 function UserBadges({ user, parent }: { user: TAdminUser; parent?: TAdminPrimaryUser }) {
   return (
     <ul className="flex flex-wrap gap-2" aria-label="Badges">
@@ -183,7 +183,7 @@ export function UserCard({
       <UserBadges user={user} parent={parent} />
       {!isRecipient && <BillingLine user={user} onReturnToBilling={onReturnToBilling} />}
       <div className="mt-auto flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-        {/* Recipients have no password (D22); admins change their own on the dashboard. */}
+        {/* Recipients sign in with a code; admins change their own password on the dashboard. */}
         {!isRecipient && !isSelf && (
           <Button
             variant="outline"

@@ -21,7 +21,7 @@ interface VerifyPanelProps {
   onVerified: () => Promise<void>;
 }
 
-/** D26: every admin session starts with a code from the app, or a recovery code. */
+/** Every admin session starts with a code from the app, or a recovery code. */
 export function VerifyPanel({ recoveryCodesLeft, onVerified }: VerifyPanelProps) {
   const [kind, setKind] = useState<'totp' | 'recovery'>('totp');
   const [code, setCode] = useState('');

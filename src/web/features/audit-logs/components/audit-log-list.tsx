@@ -36,7 +36,7 @@ function EventTime({ timestamp, isStacked = false }: { timestamp: string; isStac
   );
 }
 
-/** SPEC §2 columns: Time, Event, User, Status, Details. A table on wide screens. */
+/** Columns: Time, Event, User, Status, Details. A table on wide screens. */
 export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
   return (
     <div className="hidden overflow-x-auto rounded-xl border border-border bg-card shadow-soft md:block">
@@ -80,7 +80,7 @@ export function AuditLogTable({ entries }: { entries: TAuditLogEntry[] }) {
   );
 }
 
-/** The person who did it: someone else when they acted on the account (issue 17), else the user. */
+/** The person who did it: someone else when they acted on the account, else the user. */
 function whoDidIt(entry: TAuditLogEntry): string {
   return entry.actor ?? entry.username ?? UNKNOWN_USER;
 }

@@ -37,7 +37,7 @@ const METHODS: { value: TMethod; label: string; hint: string; icon: typeof KeyRo
   },
 ];
 
-/** SPEC §2 login: a choice of method, then the matching form. */
+/** Login: a choice of method, then the matching form. */
 export function LoginForm({ onError }: LoginFormProps) {
   const [method, setMethod] = useState<TMethod>('username_password');
   const groupLabelId = useId();

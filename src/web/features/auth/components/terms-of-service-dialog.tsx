@@ -48,7 +48,7 @@ interface TermsOfServiceDialogProps {
   onAccept: () => void;
 }
 
-/** SPEC §2: scrollable terms, a required checkbox, then 'Accept and Continue'. */
+/** Scrollable terms, a required checkbox, then 'Accept and Continue'. */
 export function TermsOfServiceDialog({ open, onOpenChange, onAccept }: TermsOfServiceDialogProps) {
   const checkboxId = useId();
   const textId = useId();

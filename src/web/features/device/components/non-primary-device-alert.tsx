@@ -16,7 +16,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { getDeviceId } from '@web/lib/device-id';
 import { apiRequest, describeError, isApiError } from '@web/lib/api-client';
 
-/** SPEC §2 'Premium Feature' dialog: what the paid plans add, and the way to them. */
+/** The 'Premium Feature' dialog: what the paid plans add, and the way to them. */
 function PremiumFeatureDialog({
   open,
   onOpenChange,
@@ -60,8 +60,8 @@ function PremiumFeatureDialog({
 }
 
 /**
- * SPEC §2: on a device that is not the account's primary one, a plain alert with 'Make Primary'
- * (POST /api/device/set-primary). Free plans are shown the Premium Feature dialog instead.
+ * On a device that is not the account's primary one, a plain alert with 'Make Primary' (POST
+ * /api/device/set-primary). Free plans are shown the Premium Feature dialog instead.
  */
 export function NonPrimaryDeviceAlert() {
   const queryClient = useQueryClient();

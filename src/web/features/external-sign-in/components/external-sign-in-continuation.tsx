@@ -26,7 +26,7 @@ function isDeviceError(error: Error): boolean {
 /**
  * Back from the provider (`/auth?signIn=continue`): signs in at once, or asks what is still
  * needed — the Terms of Service for a new account, or, when an account with this email already
- * exists, its password or a code emailed to it, once, before the two are linked (decision 029).
+ * exists, its password or a code emailed to it, once, before the two are linked.
  */
 export function ExternalSignInContinuation({
   onDeviceError,

@@ -12,7 +12,8 @@ interface OnboardingCompleteProps {
 }
 
 /**
- * DESIGN D20: the next of kin's code, shown to its owner this once, to write down or print.
+ * The next of kin's code, shown to its owner this once, to write down or print: a mistyped
+ * next-of-kin email must not leave the safety net dead.
  * Printing shows only the code card (the `print-only-area` rule in styles.css).
  */
 export function OnboardingComplete({ nextOfKin, ownerName }: OnboardingCompleteProps) {

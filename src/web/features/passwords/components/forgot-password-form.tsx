@@ -17,7 +17,7 @@ interface ForgotPasswordFormProps {
   onSent: (email: string, message: string) => void;
 }
 
-/** SPEC §2 forgot_password: the answer never says whether the account exists. */
+/** Forgot password: the answer never says whether the account exists. */
 export function ForgotPasswordForm({ defaultEmail = '', onSent }: ForgotPasswordFormProps) {
   const {
     register,

@@ -23,7 +23,7 @@ interface DeleteRecipientsDialogProps {
   onConfirm: () => Promise<void>;
 }
 
-/** D23: nothing disappears without the person seeing what goes. */
+/** Nothing disappears without the person seeing what goes. */
 export function DeleteRecipientsDialog({
   recipients,
   localCounts,

@@ -3,7 +3,7 @@ import { Cloud } from 'lucide-react';
 import { findPlan } from '@shared/domain/plans';
 import { Button } from '@web/components/ui/button';
 
-/** D10: free users see our own plans here; no third-party ads or trackers. */
+/** Free users see our own plans here; no third-party ads or trackers: private by default. */
 export function HouseBanner() {
   const standard = findPlan('standard');
   return (

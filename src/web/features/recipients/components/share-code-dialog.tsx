@@ -22,7 +22,7 @@ export const SHARE_TEXT = {
 
 interface ShareCodeDialogProps {
   target: TShareTarget | null;
-  /** The code just issued (after adding); null means a new one must be issued first (D6). */
+  /** The code just issued (after adding); null means a new one must be issued first. */
   code: string | null;
   ownerName: string;
   onOpenChange: (open: boolean) => void;
@@ -31,7 +31,7 @@ interface ShareCodeDialogProps {
 
 /**
  * Shows a recipient's access code once, with what to do with it, and shares it. Codes are
- * stored hashed (D6), so an existing recipient's code cannot be shown again: 'Reshare' issues a
+ * stored hashed, so an existing recipient's code cannot be shown again: 'Reshare' issues a
  * new one and the old one stops working.
  */
 export function ShareCodeDialog({
