@@ -405,6 +405,7 @@ describe('recipient sign-in (email_access_code)', () => {
         requestedAt: null,
         releasesAt: null,
         releasedAt: null,
+        waitingDays: 7,
         history: [],
       },
       waitingMessages: [],

@@ -22,13 +22,13 @@ import { recordFor } from './support/recording';
 // Registration and every onboarding step are clicked through at a phone's size and scanned at
 // both sizes by the tests 'registration, the terms of service…' and 'the onboarding steps…'. The tests that
 // only need a signed-in account to reach their pages make it with `registerUser` (the app's own
-// requests, decision 031): the same account, without clicking through the same forms again.
+// requests): the same account, without clicking through the same forms again.
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   laptop: { width: 1366, height: 768 },
 } as const;
 
-/** Every public route of SPEC §2 with its page title; /admin is scanned by the admin tests. */
+/** Every public route with its page title; /admin is scanned by the admin tests. */
 const PUBLIC_PAGES = [
   { path: '/about', heading: 'About' },
   { path: '/about-memento', heading: 'About Memento' },
@@ -51,7 +51,7 @@ const SIGNED_OUT_PAGES = [
  * Scans the page as it stands at each size, a phone's and then a laptop's, and leaves it at the
  * phone's. The layout is CSS alone (no script reads the window's size), so a page resized is laid
  * out exactly as one opened at that size; each flow is walked once and every state of it scanned
- * at both sizes (decision 031, third round).
+ * at both sizes.
  */
 async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
@@ -242,7 +242,7 @@ test.describe('accessibility on a phone and on a laptop', () => {
       .getByRole('button', { name: /^View Videos for / })
       .first()
       .click();
-    await expect(page.getByText('A song for you')).toBeVisible();
+    await expect(page.getByText('A song for you', { exact: true })).toBeVisible();
     await scanAtBothSizes(page, testInfo, 'a recipient’s videos');
     await page.getByRole('button', { name: 'Play A song for you' }).click();
     await expect(page.getByTestId('video-player')).toBeVisible();
@@ -322,7 +322,7 @@ test.describe('with reduced motion', () => {
   });
 });
 
-/** Issue 17 item 5 (WCAG 1.4.10): nothing scrolls sideways on a 320 px screen. */
+/** WCAG 1.4.10: nothing scrolls sideways on a 320 px screen. */
 test.describe('reflow on a 320 px screen', () => {
   test.use({ viewport: { width: 320, height: 640 } });
 
