@@ -106,7 +106,7 @@ test('a primary user records a message for their next of kin, sees it counted, p
   await expect(card.getByTestId('video-count')).toHaveText('1 video recorded');
   await card.getByRole('button', { name: `View Videos for ${kin}` }).click();
   const list = page.getByRole('dialog', { name: `Videos for ${kin}` });
-  await expect(list.getByText('For when you need me')).toBeVisible();
+  await expect(list.getByText('For when you need me', { exact: true })).toBeVisible();
 
   // It plays from this device, knows its length and can seek.
   await list.getByRole('button', { name: 'Play For when you need me' }).click();
