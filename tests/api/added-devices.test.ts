@@ -4,8 +4,8 @@ import { auditLogs, devices, oneTimeCodes } from '../../src/server/db/schema';
 import { createOnboardedUser, setTier, TestDevice, useTestApp } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 
-// Issue 13 item 4 (D8): paid accounts use more devices, up to the plan's limit, each confirmed
-// once by an emailed code; an added device watches but does not record until made primary.
+// Paid accounts use more devices, up to the plan's limit, each confirmed once by an emailed code;
+// an added device watches but does not record until made primary.
 
 const t = useTestApp({ mail: true, admin: true });
 

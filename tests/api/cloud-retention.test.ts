@@ -8,8 +8,8 @@ import { tierDowngrades, users, videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
 import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
-// Issue 13 item 7: a move to Community Edition keeps the cloud copies 30 days (SPEC's tier
-// downgrade record), says so, and a daily job deletes them after that, recording how many.
+// A move to Community Edition keeps the cloud copies 30 days (the tier downgrade record's default),
+// says so, and a daily job deletes them after that, recording how many.
 
 const DAY_MS = 24 * 3600_000;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

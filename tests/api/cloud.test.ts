@@ -18,8 +18,8 @@ import {
   withSums,
 } from '../setup/cloud';
 
-// Issue 13: the cloud library's upload protocol and playback, in both storage modes — files under
-// DATA_DIR, and a real S3-compatible server (s3rver) — each on the test run's database.
+// The cloud library's upload protocol and playback, in both storage modes — files under DATA_DIR,
+// and a real S3-compatible server (s3rver) — each on the test run's database.
 
 describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) => {
   const t = useCloudApp(mode);

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServerProcess } from '../setup/server-process';
 
-// Issue 14 item 5: DATA_DIR holds the database, the session secret, mail and videos; on a shared
-// host no other local account may read or change any of it.
+// DATA_DIR holds the database, the session secret, mail and videos; on a shared host no other local
+// account may read or change any of it.
 
 function openToOthers(root: string): string[] {
   const found: string[] = [];
@@ -27,7 +27,7 @@ function openToOthers(root: string): string[] {
   return found;
 }
 
-// Each first start here makes the database (a copy of the build's template, decision 036):
+// Each first start here makes the database (a copy of the build's template):
 // startServerProcess allows a start 50 s on a busy machine, more than the 30 s a test has by
 // default (vitest.config.ts).
 const START_BUDGET_MS = 60_000;
@@ -91,7 +91,7 @@ describe('a first start', () => {
       expect(registered.status).toBe(201);
       const { deviceId } = (await registered.json()) as { deviceId: string };
       // Killed, not stopped: the write is found again only through the write-ahead log, which
-      // the copy left as a hole past its first page (decision 047).
+      // the copy left as a hole past its first page.
       server.child.kill('SIGKILL');
       await server.stop();
 

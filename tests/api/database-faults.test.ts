@@ -8,9 +8,9 @@ import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database'
 import { startServerProcess, type ServerProcess } from '../setup/server-process';
 import { TcpProxy } from '../setup/tcp-proxy';
 
-// Issue 14 item 0: PostgreSQL going away — a restart, a failover, a network blip — must give
-// clean 503s meanwhile and recovery by itself after, never a dead server. A proxy of the test's
-// own stands between the app and the shared PostgreSQL, which is never stopped.
+// PostgreSQL going away — a restart, a failover, a network blip — must give clean 503s meanwhile
+// and recovery by itself after, never a dead server. A proxy of the test's own stands between the
+// app and the shared PostgreSQL, which is never stopped.
 
 const postgres = new URL(LOCAL_POSTGRES_URL);
 const target = { host: postgres.hostname, port: Number(postgres.port || 5432) };
@@ -50,8 +50,8 @@ describe('the app while PostgreSQL goes away and comes back', () => {
   it('answers 503 while the link is cut and refused, then recovers with sessions intact', async () => {
     const { device, user } = await createPrimaryUser(t);
     expect((await device.get('/api/user')).statusCode).toBe(200);
-    // A page the server keeps for the session (decision 044) is sent only after the database says
-    // it stands: without the database, it is not sent either.
+    // A page the server keeps for the session is sent only after the database says it stands:
+    // without the database, it is not sent either.
     const keptPage = await device.get('/api/audit-logs');
     expect(keptPage.statusCode).toBe(200);
     // Idle pooled clients now hold open connections; cutting them is what used to kill the server.

@@ -8,9 +8,9 @@ import { GOOD_PASSWORD } from '../setup/app';
 import { HttpDevice } from '../setup/http-client';
 import { startServerProcess, type ServerProcess } from '../setup/server-process';
 
-// Issue 14: the embedded database on a volume that fills up. Writes answer 507 with a plain
-// message and save nothing, /api/health says so, reads keep working, and writes resume by
-// themselves once there is room. The volume is a real small file system (tmpfs) of the test's own.
+// The embedded database on a volume that fills up. Writes answer 507 with a plain message and save
+// nothing, /api/health says so, reads keep working, and writes resume by themselves once there is
+// room. The volume is a real small file system (tmpfs) of the test's own.
 
 const DISK_FULL = {
   code: 'DISK_FULL',

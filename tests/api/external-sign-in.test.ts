@@ -219,7 +219,7 @@ describe('signing up with a provider', () => {
       authProvider: 'google',
       passwordHash: null,
       tosAccepted: true,
-      // Nothing needs the provider's tokens, so none are kept (decision 029).
+      // Nothing needs the provider's tokens, so none are kept.
       providerAccessToken: null,
       providerRefreshToken: null,
     });
@@ -558,7 +558,7 @@ describe('linking and unlinking from the account', () => {
       successful: false,
     });
 
-    // D13: a provider sign-up chooses a password at first login; then unlinking is allowed.
+    // A provider sign-up chooses a password at first login; then unlinking is allowed.
     expect((await device.post('/api/setup-password', { password: GOOD_PASSWORD })).statusCode).toBe(
       200,
     );

@@ -10,11 +10,10 @@ import {
   useTwoTestApps,
 } from '../setup/app';
 
-// Decision 042: a server sends a session the list it sent before (the library's index, the
-// recipients page), without reading the rows, only while the owner's lists version read with the
-// request is the one it was sent with. Every change to a list (through the app, another server,
-// or straight in the database) must show on the next visit, and a session that ended must get
-// nothing.
+// A server sends a session the list it sent before (the library's index, the recipients page),
+// without reading the rows, only while the owner's lists version read with the request is the one
+// it was sent with. Every change to a list (through the app, another server, or straight in the
+// database) must show on the next visit, and a session that ended must get nothing.
 
 const indexBody = (recipientId: number, secondsAgo: number) => ({
   id: randomUUID(),

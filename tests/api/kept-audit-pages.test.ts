@@ -5,10 +5,10 @@ import { insertAuditRow } from '../../src/server/modules/audit/audit.repository'
 import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
 import { createOnboardedUser, type TestDevice, useTestApp, useTwoTestApps } from '../setup/app';
 
-// Decision 044: a server sends a session the audit log page it sent before, without reading the
-// rows, only while no entry of that page (the account's own, one account's for the admin's filter,
-// everyone's for the admin) has been written by a transaction the page's snapshot had not seen.
-// Every new event must show on the next visit, whoever wrote it and whenever it committed.
+// A server sends a session the audit log page it sent before, without reading the rows, only while
+// no entry of that page (the account's own, one account's for the admin's filter, everyone's for
+// the admin) has been written by a transaction the page's snapshot had not seen. Every new event
+// must show on the next visit, whoever wrote it and whenever it committed.
 
 async function auditPage(device: TestDevice, query = ''): Promise<TAuditLogEntry[]> {
   const res = await device.get(`/api/audit-logs${query}`);

@@ -61,7 +61,7 @@ describe('the mail queue', () => {
     });
     const [failed] = await t.db.select().from(mailQueue);
     expect(failed).toMatchObject({ status: 'pending', attempts: 1 });
-    // Waiting for its retry, the body is sealed (issue 14 item 4): no code in the table.
+    // Waiting for its retry, the body is sealed: no code in the table.
     expect(failed?.textBody).toMatch(/^v1\./);
     expect(failed?.textBody).not.toContain('reset code');
     expect(failed?.htmlBody).not.toContain('reset code');

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { auditLogs, mobilePairings, users } from '../../src/server/db/schema';
 import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
-// Issue 13 item 5: a phone paired for 15 minutes may send videos into the owner's library, and
-// nothing else: it cannot list, read or delete, and every use is in the owner's log.
+// A phone paired for 15 minutes may send videos into the owner's library, and nothing else: it
+// cannot list, read or delete, and every use is in the owner's log.
 
 const ENDED = {
   code: 'UNAUTHENTICATED',

@@ -2,8 +2,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedPgliteQuery } from '../../src/server/db/pglite-statements';
 
-// Decision 033: PGlite runs a query text asked again as a named prepared statement. These check
-// that it answers exactly as PGlite's own `query`, and keeps PGlite's guarantees.
+// PGlite runs a query text asked again as a named prepared statement. These check that it answers
+// exactly as PGlite's own `query`, and keeps PGlite's guarantees.
 describe('named prepared statements on PGlite', () => {
   let client: PGlite;
   beforeAll(async () => {

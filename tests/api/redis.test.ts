@@ -6,9 +6,9 @@ import { buildTestApp, createPrimaryUser, TestDevice, type TestApp } from '../se
 import { createServerTestDatabase, LOCAL_POSTGRES_URL } from '../setup/database';
 import { TcpProxy } from '../setup/tcp-proxy';
 
-// Issue 14 item 8: REDIS_URL is real. Two app servers on one PostgreSQL and one Redis (the ones
-// every machine here runs) share their per-IP limits, and a sign-out on one is honoured by the
-// other at once. With Redis gone, limits fall back to each process and nothing else changes.
+// REDIS_URL is real. Two app servers on one PostgreSQL and one Redis (the ones every machine here
+// runs) share their per-IP limits, and a sign-out on one is honoured by the other at once. With
+// Redis gone, limits fall back to each process and nothing else changes.
 
 const REDIS = { host: '127.0.0.1', port: 6379 };
 const LOGIN_LIMIT = 5;

@@ -4,8 +4,8 @@ import { oneTimeCodes } from '../../src/server/db/schema';
 import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 
-// Issue 14 item 6: a stranger asking for reset codes must neither suppress the mail silently nor
-// make the owner's code stop working; past the limit the answer says so with the real wait.
+// A stranger asking for reset codes must neither suppress the mail silently nor make the owner's
+// code stop working; past the limit the answer says so with the real wait.
 
 const BEYOND_LIMIT =
   /^We have already sent several reset codes to this address in the last 15 minutes\. Each of them works for 30 minutes: please look for the newest one in your email, including the spam folder\. You can ask for another in (14|15) minutes\.$/;

@@ -7,9 +7,9 @@ import { HttpDevice } from '../setup/http-client';
 import { startServerProcess, type ServerProcess } from '../setup/server-process';
 import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 
-// Issue 14 item 4: no code, token or secret is ever written to disk in plain text. The whole
-// safety flow runs against the real server on the embedded database (on disk, write-ahead log
-// and all), then every file under DATA_DIR is searched for every code the flow saw.
+// No code, token or secret is ever written to disk in plain text. The whole safety flow runs
+// against the real server on the embedded database (on disk, write-ahead log and all), then every
+// file under DATA_DIR is searched for every code the flow saw.
 
 const NEW_PASSWORD = 'Roses&Scones-2027';
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerTestDatabase } from '../setup/database';
 import { startServerProcess } from '../setup/server-process';
 
-// Issue 15 item 7: the built server (plain JavaScript, decision 026) starts and, given SIGTERM,
-// exits by itself every time: no loader thread left to deadlock the shutdown.
+// The built server (plain JavaScript) starts and, given SIGTERM, exits by itself every time: no
+// loader thread left to deadlock the shutdown.
 
 const STARTS = 20;
 const EXIT_WITHIN_MS = 10_000;

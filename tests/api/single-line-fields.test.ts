@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildRegistration, createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
-// Issue 14 item 7: a name with a line break could show a fake 'Bcc: …' line in a mail's plain
-// text. Names and other one-line fields refuse line breaks and control characters, plainly.
+// A name with a line break could show a fake 'Bcc: …' line in a mail's plain text. Names and other
+// one-line fields refuse line breaks and control characters, plainly.
 
 const MESSAGE = 'Please use one line without hidden characters.';
 const INJECTED = [

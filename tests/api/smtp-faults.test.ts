@@ -5,9 +5,8 @@ import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { startSmtpServer, type TestSmtpServer } from '../setup/smtp';
 import { TcpProxy } from '../setup/tcp-proxy';
 
-// Issue 14, faults: the SMTP server going away, or dropping its connection mid-message, never
-// fails the request that queued the mail, never takes the server down, and the mail still goes
-// once the server is back.
+// The SMTP server going away, or dropping its connection mid-message, never fails the request that
+// queued the mail, never takes the server down, and the mail still goes once the server is back.
 
 let smtp: TestSmtpServer;
 let proxy: TcpProxy;

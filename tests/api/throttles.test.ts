@@ -10,9 +10,9 @@ import {
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 
-// A stranger's wrong tries never keep the rightful person out (decision 025, revised): no
-// account-wide delay for 80-bit codes, a way past it for passwords and reset codes that only the
-// reader of the account's mail has, and the device-add code counted like every emailed code.
+// A stranger's wrong tries never keep the rightful person out: no account-wide delay for 80-bit
+// codes, a way past it for passwords and reset codes that only the reader of the account's mail
+// has, and the device-add code counted like every emailed code.
 
 const t = useTestApp({ mail: true, admin: true });
 

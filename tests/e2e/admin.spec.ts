@@ -22,7 +22,7 @@ const RECOVERY_CODE_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$
 const ADMINS_ONLY = 'Only administrators can access the admin dashboard.';
 const TEMPORARY_PASSWORD = 'Porridge&Jam-2027';
 
-// Only admin@memento-e2e.test is an admin (D1 with ADMIN_EMAIL), and an account belongs to the
+// Only admin@memento-e2e.test is an admin (the server's ADMIN_EMAIL), and an account belongs to the
 // device it registered on, so the tests share one admin browser and run in order.
 test.describe.configure({ mode: 'serial' });
 
@@ -408,7 +408,7 @@ test('a later admin session verifies with a code from the authenticator app', as
   await expect(
     admin.getByRole('heading', { name: `Welcome, ${adminUser.firstName}` }),
   ).toBeVisible();
-  // An admin on the free tier has the cloud (D3): the dashboard says so, and only so.
+  // An admin on the free tier has the cloud, as a VIP does: the dashboard says so, and only so.
   await expect(
     admin.getByText(
       'Your messages for the people you love, kept safe on this device and in the cloud.',

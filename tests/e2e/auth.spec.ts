@@ -76,7 +76,7 @@ test('a new user registers, sets up their next of kin, lands on the dashboard, s
   await expect(accept).toBeEnabled();
   await accept.click();
 
-  // A new primary account is taken through onboarding before anything else (SPEC §2).
+  // A new primary account is taken through onboarding before anything else.
   await expect(page).toHaveURL(/\/onboarding$/);
   await completeOnboarding(page);
 

@@ -22,7 +22,7 @@ import { callApi } from './support/page-api';
 /** A real video as a phone's gallery holds one: the app's own banner clip. */
 const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
 
-// Issue 13: a paid user's message reaches the cloud in the background and their next of kin
+// A paid user's message reaches the cloud in the background and their next of kin
 // watches it on their own phone. The server here is the test's own, so it can be killed in the
 // middle of the upload and started again.
 

@@ -32,7 +32,7 @@ async function expectSecondRegistrationRefused(page: Page) {
 }
 
 /**
- * SPEC §4: the confirm button waits out a 5-second countdown, then needs the checkbox; after
+ * The confirm button waits out a 5-second countdown, then needs the checkbox; after
  * success the page reloads.
  */
 async function confirmEmergencyReset(page: Page, dialog: Locator) {

@@ -19,7 +19,7 @@ import { findFreePort, startOwnServer, type OwnServer } from './support/own-serv
 // A real OpenID Connect provider plays Google, Apple and 'Sunrise Care Login' (OIDC_NAME); its
 // sign-in page asks for an email and name. Each worker runs it beside a server of its own with
 // every provider setting the README lists pointing at it (the suite's shared server has none, so
-// the rendered first screens are what the other tests meet, decision 030).
+// the rendered first screens are what the other tests meet).
 const test = base.extend<object, { providerServer: OwnServer }>({
   providerServer: [
     // Playwright reads the fixture's dependencies from the destructuring pattern; this one has none.
@@ -69,7 +69,7 @@ async function answerAtProvider(
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** A new account through a provider: terms, the first password (D13), then onboarding. */
+/** A new account through a provider: terms, the first password, then onboarding. */
 async function signUpWith(page: Page, button: string, provider: string, email: string) {
   await openApp(page, '/auth?mode=register');
   await page.getByRole('button', { name: button }).click();

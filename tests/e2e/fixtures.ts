@@ -38,7 +38,7 @@ export function makeNextOfKin(overrides: Partial<TestNextOfKin> = {}): TestNextO
   };
 }
 
-/** The emergency code format of SPEC §5: four groups of four from A–Z and 2–9. */
+/** The emergency code format: four groups of four from A–Z and 2–9. */
 export const EMERGENCY_CODE_PATTERN = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
 
 /** A unique user; nothing is sent anywhere. */
@@ -71,7 +71,7 @@ async function createDevice(browser: Browser, baseURL: string | undefined): Prom
 }
 
 /**
- * The toast on screen (SPEC §9: one at a time). Found by its markup rather than its role: while a
+ * The toast on screen (the app shows one at a time). Found by its markup rather than its role: while a
  * modal dialog is open, everything outside it, the toast too, is hidden from the accessibility
  * tree.
  */
@@ -81,7 +81,7 @@ export const toastMessage = (page: Page, title: string) =>
 export const cookieDialog = (page: Page) =>
   page.getByRole('dialog', { name: 'Cookie Preferences' });
 
-/** The first visit's question: a banner in the page's flow, not a dialog (issue 17). */
+/** The first visit's question: a banner in the page's flow, not a dialog. */
 export const cookieBanner = (page: Page) =>
   page.getByRole('region', { name: 'Cookies on Memento' });
 
@@ -159,9 +159,9 @@ export async function tickAllBoxes(page: Page): Promise<void> {
 }
 
 /**
- * A newly registered primary user is sent to /onboarding (SPEC §2). Goes through the four steps as
- * a person would, reads the next of kin's code from the success screen (shown once, D20) and
- * continues to the dashboard.
+ * A newly registered primary user is sent to /onboarding. Goes through the four steps as a person
+ * would, reads the next of kin's code from the success screen (shown once) and continues to the
+ * dashboard.
  */
 export async function completeOnboarding(
   page: Page,
@@ -201,7 +201,7 @@ export type RegisteredUser = TestUser & { nextOfKin: TestNextOfKin; emergencyCod
  * emailed their code, setup completed), made with the requests the app itself sends, from inside
  * the page (its device id, its cookie), then the dashboard opened. Set-up for tests about what
  * comes after: clicking through the form and the four onboarding steps took most of such a test's
- * time (decision 031). The tests of registration and onboarding themselves click through them
+ * time. The tests of registration and onboarding themselves click through them
  * (`submitRegistration`, `completeOnboarding`).
  */
 export async function registerUser(

@@ -116,8 +116,8 @@ test('the cookie choice is asked once, without covering the page, and remembered
   );
   expect(stored).toMatchObject({ essential: true, analytics: true, marketing: false });
 
-  // The page comes rendered with the config in it (decision 030): once the app has taken it
-  // over, the choice has been read, and the banner was never shown.
+  // The page comes rendered with the config in it: once the app has taken it over, the choice has
+  // been read, and the banner was never shown.
   await page.reload();
   await expect(page.locator('#root')).not.toHaveAttribute('inert');
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();

@@ -361,7 +361,8 @@ export async function setTier(t: TestApp, userId: number, tier: 'free' | 'standa
 
 /**
  * A session for any user on a device, as the access-code sign-in of the recipients issue will
- * create it; lets tests reach rules (D11) that depend on how a session signed in.
+ * create it; lets tests reach rules that depend on how a session signed in (the dashboard's
+ * break-glass needs a next of kin signed in with their code).
  */
 export async function createSessionFor(
   testApp: TestApp,

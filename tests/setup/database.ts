@@ -26,7 +26,7 @@ export async function createTestDatabase(): Promise<Database> {
   return createServerTestDatabase(serverUrl);
 }
 
-/** The PostgreSQL server every machine here runs (DESIGN.md §9), for tests that need it. */
+/** The PostgreSQL server every machine here runs, for tests that need it. */
 export const LOCAL_POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

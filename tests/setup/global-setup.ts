@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 /**
  * Migrates one PGlite database and saves it as a template, so that every test file opens its own
- * fresh, migrated database in well under a second (DESIGN.md §9).
+ * fresh, migrated database without migrating again.
  */
 export default async function setup(project: TestProject) {
   // Tests that start a whole server run the built one, as `npm start` does: built now unless

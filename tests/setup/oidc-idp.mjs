@@ -1,7 +1,7 @@
-// A real OpenID Connect identity provider for the tests (oidc-provider, DESIGN.md §9), playing
-// Google, Apple and an installation's own provider at once: one issuer, one client each. It
-// listens on a port the operating system chooses. Used by the API tests (in their process) and
-// by the browser tests' server script (tests/e2e/support/e2e-server.mjs).
+// A real OpenID Connect identity provider for the tests (oidc-provider), playing Google, Apple and
+// an installation's own provider at once: one issuer, one client each. It listens on a port the
+// operating system chooses. Used by the API tests (in their process) and by the browser tests'
+// server script (tests/e2e/support/e2e-server.mjs).
 //
 // Its sign-in page asks for an email and a name (as a provider's account chooser would), and has
 // a Cancel button that answers `access_denied`. Apple's client is checked as Apple checks it: its

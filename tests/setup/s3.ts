@@ -23,7 +23,7 @@ const CORS = `<CORSConfiguration>
 
 /**
  * A real S3-compatible server (s3rver) on a free port with one bucket, started by the tests
- * themselves (DESIGN.md §9); answers the S3_* variables that put the app in S3 mode.
+ * themselves; answers the S3_* variables that put the app in S3 mode.
  */
 export async function startS3Server(): Promise<{
   env: Record<string, string>;

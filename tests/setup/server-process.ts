@@ -31,7 +31,7 @@ async function freePort(): Promise<number> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  // The build that `npm start` runs (decision 026); the global setup makes it fresh.
+  // The build that `npm start` runs; the global setup makes it fresh.
   const child = spawn(
     process.execPath,
     ['--enable-source-maps', path.resolve('dist/server/main.js')],

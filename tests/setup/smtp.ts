@@ -78,7 +78,7 @@ export async function startSmtpServer() {
 
 export type TestSmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
 
-/** The first code in the SPEC format found in a mail (16 or 8 characters in groups of four). */
+/** The first code found in a mail, in the app's code format (16 or 8 characters in fours). */
 export function extractCode(mail: ReceivedMail, length: 16 | 8): string {
   const pattern =
     length === 16

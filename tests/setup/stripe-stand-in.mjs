@@ -1,9 +1,9 @@
-// A small local server that plays Stripe's part for the calls Memento makes (decision 056):
-// customers, Checkout sessions, customer-portal sessions, and subscriptions (retrieve, update,
-// cancel). The app's real `stripe` SDK talks to it when STRIPE_API_BASE is its `apiBase`. It also
-// serves the two pages a person clicks through, Checkout and the portal, and sends the webhooks
-// Stripe would send, signed with the real SDK's test signer, to Memento's webhook route.
-// Used by the API tests (in their process, delivering through app.inject) and the browser tests.
+// A small local server that plays Stripe's part for the calls Memento makes: customers, Checkout
+// sessions, customer-portal sessions, and subscriptions (retrieve, update, cancel). The app's real
+// `stripe` SDK talks to it when STRIPE_API_BASE is its `apiBase`. It also serves the two pages a
+// person clicks through, Checkout and the portal, and sends the webhooks Stripe would send, signed
+// with the real SDK's test signer, to Memento's webhook route. Used by the API tests (in their
+// process, delivering through app.inject) and the browser tests.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Stripe from 'stripe';

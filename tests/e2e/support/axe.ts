@@ -55,7 +55,7 @@ async function scanWhenStill(page: Page) {
  * blank page of its own then merges (`runPartial`/`finishRun`): that extra page, with axe injected
  * into it too, was opened and closed for every scan and cost more CPU than the scan itself. The
  * two differ only for cross-origin frames, which the app has none of; the same rules find the
- * same violations on the same nodes (decision 031).
+ * same violations on the same nodes.
  */
 export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
   const { violations } = await scanWhenStill(page);

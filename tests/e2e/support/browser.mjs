@@ -1,6 +1,5 @@
-// Which Chromium the browser tests drive (DESIGN.md §3): CHROMIUM_PATH, else the system
-// package's /usr/bin/chromium, else a browser Playwright installed itself. Nothing here
-// downloads a browser.
+// Which Chromium the browser tests drive: CHROMIUM_PATH, else the system package's
+// /usr/bin/chromium, else a browser Playwright installed itself. Nothing here downloads a browser.
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
@@ -39,9 +38,8 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 /**
  * The address bar's popup, a page of Chromium's own (chrome://omnibox-popup.top-chrome) that
  * every new window loads ahead of time in a renderer of its own. Each browser context of a test
- * (a device) opens a window, and its popup cost about 0.8 s of CPU, four times what the rest of a
- * new context costs, for an address bar a headless browser never shows (decision 031, seventh
- * round).
+ * (a device) opens a window, and its popup cost most of a new context's CPU (docs/benchmarks.md,
+ * 'CI time'), for an address bar a headless browser never shows.
  */
 const ADDRESS_BAR_POPUP_FEATURES = [
   'WebUIOmniboxPopup',

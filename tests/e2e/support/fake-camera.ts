@@ -1,8 +1,9 @@
 // The browser tests' camera: a one-second loop at 640 × 360 and 10 frames a second, played by
-// Chromium's fake capture device from a Y4M file written here (decision 031, fourth round).
+// Chromium's fake capture device from a Y4M file written here.
 // Chromium's built-in fake camera answers the app's request for 1280 × 720 at 20 frames a
-// second, and encoding that cost the minute-long recording test a third of its CPU. The app
-// takes whatever size the camera gives (only `ideal` constraints), so nothing it does changes.
+// second, and encoding that cost the minute-long recording test much of its CPU
+// (docs/benchmarks.md, 'CI time'). The app takes whatever size the camera gives (only `ideal`
+// constraints), so nothing it does changes.
 // `npm run bench:recording` keeps the built-in camera: it measures a full-size recording.
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
