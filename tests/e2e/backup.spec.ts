@@ -1,11 +1,23 @@
-import { createHash } from 'node:crypto';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Download, Locator, Page } from '@playwright/test';
-import { strFromU8, unzipSync } from 'fflate';
-import { expect, registerUser, test, toastMessage } from './fixtures';
+import { expect, registerUser, test } from './fixtures';
+import { unzipFile, writeV1BackupFor, writeZip64Backup } from './support/backup-zips';
+import { callApi } from './support/page-api';
 import { recordMessage } from './support/recording';
+
+const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+
+// Downloads, not the save picker: a test cannot answer the browser's own file dialog. The one
+// test of streaming gives the page a picker that returns a file in its private file system.
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+});
 
 interface TStoredVideo {
   title: string;
@@ -121,13 +133,16 @@ test('a full backup brings every video back, byte for byte, after the browser da
   const backupFile = await saveDownload(download, 'backup.zip');
   await dialog.getByRole('button', { name: 'Done' }).click();
 
-  // The file holds the manifest first and each video with the bytes this browser stored.
-  const files = unzipSync(readFileSync(backupFile));
-  expect(Object.keys(files)[0]).toBe('manifest.json');
-  const manifest = JSON.parse(strFromU8(files['manifest.json']!));
+  // The file holds the manifest and each video with the bytes this browser stored.
+  const { names, files } = await unzipFile(backupFile);
+  expect(names.filter((name) => !name.startsWith('videos/'))).toEqual([
+    'manifest.json',
+    'profile.json',
+  ]);
+  const manifest = JSON.parse(text(files['manifest.json']));
   expect(manifest).toMatchObject({
     format: 'memento-backup',
-    version: 1,
+    version: 2,
     type: 'full_backup',
     account: { username: owner.username },
   });
@@ -135,8 +150,9 @@ test('a full backup brings every video back, byte for byte, after the browser da
   for (const entry of manifest.videos as { id: string; file: string; sha256: string }[]) {
     expect(sha256(files[entry.file]!)).toBe(before[entry.id]!.sha256);
     expect(entry.sha256).toBe(before[entry.id]!.sha256);
+    expect(entry).toMatchObject({ release: { rule: 'now', at: null } });
   }
-  const profile = JSON.parse(strFromU8(files['profile.json']!));
+  const profile = JSON.parse(text(files['profile.json']));
   expect(profile.account.email).toBe(owner.email);
   expect(profile.recipients[0]).toMatchObject({ email: owner.nextOfKin.email });
 
@@ -210,10 +226,7 @@ test('the storage card is honest, and a restore refuses what it cannot use with 
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/-profile-only\.zip$/);
   const profileBackup = await saveDownload(download, 'profile-only.zip');
-  expect(Object.keys(unzipSync(readFileSync(profileBackup)))).toEqual([
-    'manifest.json',
-    'profile.json',
-  ]);
+  expect((await unzipFile(profileBackup)).names).toEqual(['manifest.json', 'profile.json']);
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   const ownRestore = await restoreFrom(page, card, profileBackup);
@@ -242,7 +255,61 @@ test('the storage card is honest, and a restore refuses what it cannot use with 
   );
 });
 
-test('a recipient’s videos are saved as plain files with a Read me that plays them anywhere', async ({
+/**
+ * Changes what this browser holds for a video, with the plain IndexedDB API: `release` on its
+ * record, or a copy of it under a new id (same chunks) with its own release rule.
+ */
+function setStoredRelease(
+  page: Page,
+  videoId: string,
+  release: { rule: string; at: string | null },
+  copyAs?: { id: string; title: string },
+) {
+  return page.evaluate(
+    async ({ videoId, release, copyAs }) => {
+      const settle = <T>(request: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const db = await settle(indexedDB.open('memento-videos'));
+      const tx = db.transaction(['videos', 'chunks'], 'readwrite');
+      const videos = tx.objectStore('videos');
+      const video = (await settle(videos.get(videoId))) as Record<string, unknown>;
+      if (copyAs) {
+        const chunks = tx.objectStore('chunks');
+        const all = (await settle(chunks.getAll())) as { videoId: string }[];
+        for (const chunk of all.filter((row) => row.videoId === videoId)) {
+          await settle(chunks.put({ ...chunk, videoId: copyAs.id }));
+        }
+        await settle(videos.put({ ...video, ...copyAs, release }));
+      } else {
+        await settle(videos.put({ ...video, release }));
+      }
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    },
+    { videoId, release, copyAs },
+  );
+}
+
+function readStoredRelease(page: Page, videoId: string) {
+  return page.evaluate(async (videoId) => {
+    const settle = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const db = await settle(indexedDB.open('memento-videos'));
+    const video = (await settle(
+      db.transaction('videos').objectStore('videos').get(videoId),
+    )) as { release?: unknown };
+    db.close();
+    return video?.release ?? null;
+  }, videoId);
+}
+
+test('a recipient’s open videos are saved as plain files with a Read me that plays them anywhere', async ({
   page,
 }) => {
   test.slow();
@@ -264,30 +331,47 @@ test('a recipient’s videos are saved as plain files with a Read me that plays 
 
   await page.getByRole('link', { name: 'Home' }).first().click();
   await recordMessage(page, { title: 'For when you need me', seconds: 2 });
-  const stored = Object.values(await readStoredVideos(page));
+  const [recorded] = Object.entries(await readStoredVideos(page));
+  const [videoId, stored] = recorded!;
+  // A second message that opens only with the legacy: it must never reach a handover file.
+  await setStoredRelease(
+    page,
+    videoId,
+    { rule: 'legacy', at: null },
+    { id: randomUUID(), title: 'Only after I am gone' },
+  );
 
   await page.getByRole('link', { name: 'Manage Recipients' }).click();
+  await page.reload();
   await expect(saveButton).toBeEnabled();
-  const downloading = page.waitForEvent('download');
   await saveButton.click();
+  const dialog = page.getByRole('dialog', { name: `Save videos for ${kin.firstName}` });
+  const summary = dialog.getByTestId('handover-summary');
+  await expect(summary).toContainText(`1 message for ${kin.firstName} will be saved.`);
+  await expect(summary).toContainText(
+    `1 message is left out: it opens for ${kin.firstName} only when your legacy is released, and a file could not keep it closed until then.`,
+  );
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Save' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(
     `Messages for ${kinName} from ${owner.firstName} ${owner.lastName}.zip`,
   );
-  await expect(toastMessage(page, `Videos saved for ${kin.firstName}`)).toBeVisible();
+  await expect(dialog.getByText(`Videos saved for ${kin.firstName}`)).toBeVisible();
 
-  const files = unzipSync(readFileSync(await saveDownload(download, 'handover.zip')));
-  const names = Object.keys(files);
+  const { names, files } = await unzipFile(await saveDownload(download, 'handover.zip'));
   expect(names).toHaveLength(2);
   expect(names[0]).toBe('Read me.html');
   const videoName = names[1]!;
   expect(videoName).toMatch(/^\d{4}-\d{2}-\d{2} For when you need me\.webm$/);
-  expect(sha256(files[videoName]!)).toBe(stored[0]!.sha256);
-  const readMe = strFromU8(files['Read me.html']!);
+  expect(sha256(files[videoName]!)).toBe(stored.sha256);
+  const readMe = text(files['Read me.html']);
   expect(readMe).toContain(`<h1>Video messages for ${kinName}</h1>`);
   expect(readMe).toContain(
     `${owner.firstName} ${owner.lastName} recorded this video message for you with Memento.`,
   );
+  expect(readMe).not.toContain('Only after I am gone');
+  await dialog.getByRole('button', { name: 'Done' }).click();
 
   // Unzipped on any computer, the Read me plays the video without Memento.
   const folder = test.info().outputPath('handover');
@@ -302,4 +386,184 @@ test('a recipient’s videos are saved as plain files with a Read me that plays 
   const duration = await video.evaluate((element: HTMLVideoElement) => element.duration);
   expect(Number.isFinite(duration)).toBe(true);
   expect(duration).toBeGreaterThan(1);
+});
+
+/** A save picker that hands out a file in the page's private file system, read back later. */
+async function useOwnSavePicker(page: Page) {
+  await page.addInitScript(() => {
+    (window as { showSaveFilePicker?: unknown }).showSaveFilePicker = async (options: {
+      suggestedName: string;
+    }) => {
+      const root = await navigator.storage.getDirectory();
+      localStorage.setItem('savedFileName', options.suggestedName);
+      return root.getFileHandle(options.suggestedName, { create: true });
+    };
+  });
+}
+
+async function readSavedFile(page: Page, out: string): Promise<string> {
+  const base64 = await page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const handle = await root.getFileHandle(localStorage.getItem('savedFileName') ?? '');
+    const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+    let binary = '';
+    for (let at = 0; at < bytes.length; at += 0x8000) {
+      binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+    }
+    return btoa(binary);
+  });
+  const file = test.info().outputPath(out);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, Buffer.from(base64, 'base64'));
+  return file;
+}
+
+test('a sealed backup streams to the chosen file, opens with 7-Zip, and restores only with its passphrase', async ({
+  page,
+}) => {
+  test.slow();
+  await useOwnSavePicker(page);
+  const owner = await registerUser(page, { firstName: 'Edith' });
+  await recordMessage(page, { title: 'For when you need me', seconds: 2 });
+  const before = await readStoredVideos(page);
+  const [videoId] = Object.keys(before);
+  const opensOn = { rule: 'date', at: '2031-05-01T00:00:00.000Z' };
+  await setStoredRelease(page, videoId!, opensOn);
+  await page.reload();
+
+  const passphrase = 'Blue kettle, 42 daisies!';
+  await storageCard(page).getByRole('button', { name: 'Download Backup' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download Backup' });
+  await dialog.getByText('Protect this backup with a passphrase').click();
+  await expect(
+    dialog.getByText('without the passphrase nobody can, not even us', { exact: false }),
+  ).toBeVisible();
+  // Too weak: the password rules apply, and nothing is written.
+  await dialog.getByLabel('Passphrase', { exact: true }).fill('kettle');
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  await expect(dialog.getByText('Passphrase must be at least 12 characters')).toBeVisible();
+  await dialog.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await dialog.getByLabel('Type the passphrase again').fill(passphrase);
+  await dialog.getByLabel('Hint (optional)').fill('The kitchen, and the garden');
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  await expect(dialog.getByText('Your backup is ready')).toBeVisible();
+  await expect(dialog).toContainText('It is saved as memento-backup-');
+  await expect(dialog).toContainText('It is protected with your passphrase.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const backupFile = await readSavedFile(page, 'sealed.zip');
+
+  // Without the passphrase only seal.json, with the hint, can be read.
+  const sealed = await unzipFile(backupFile);
+  expect(Object.keys(sealed.files)).toEqual(['seal.json']);
+  expect(JSON.parse(text(sealed.files['seal.json']))).toMatchObject({
+    sealed: true,
+    encryption: 'WinZip AES-256',
+    hint: 'The kitchen, and the garden',
+  });
+  expect(sealed.encrypted['manifest.json']).toBe(true);
+
+  // A stock tool opens it with the passphrase, and not without.
+  const out = test.info().outputPath('7z');
+  const wrong = spawnSync('7z', ['x', '-y', '-pnot-the-passphrase', `-o${out}-wrong`, backupFile]);
+  expect(wrong.status).not.toBe(0);
+  execFileSync('7z', ['x', '-y', `-p${passphrase}`, `-o${out}`, backupFile]);
+  const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  expect(manifest).toMatchObject({
+    version: 2,
+    account: { username: owner.username },
+    sealed: { hint: 'The kitchen, and the garden' },
+  });
+  expect(manifest.videos[0]).toMatchObject({ id: videoId, release: opensOn });
+  expect(sha256(readFileSync(path.join(out, manifest.videos[0].file)))).toBe(
+    before[videoId!]!.sha256,
+  );
+
+  // Restore: the passphrase is asked for; a wrong one says so and changes nothing.
+  await deleteVideoDatabase(page);
+  await expect(videoCounts(page)).toContainText('On this device: 0 videos');
+  const restoring = await restoreFrom(page, storageCard(page), backupFile);
+  await expect(restoring.getByTestId('passphrase-hint')).toHaveText(
+    'Your hint: The kitchen, and the garden',
+  );
+  await restoring.getByLabel('Passphrase').fill('Green kettle, 42 daisies!');
+  await restoring.getByRole('button', { name: 'Restore' }).click();
+  await expect(restoring).toContainText(
+    'That passphrase does not open this backup. Nothing has been changed. Please check it and try again.',
+  );
+  expect(await readStoredVideos(page)).toEqual({});
+  await restoring.getByLabel('Passphrase').fill(passphrase);
+  await restoring.getByRole('button', { name: 'Restore' }).click();
+  await expect(restoring.getByTestId('restore-result')).toContainText(
+    'Restored 1 video. None were already on this device.',
+  );
+  expect(await readStoredVideos(page)).toEqual(before);
+  expect(await readStoredRelease(page, videoId!)).toEqual(opensOn);
+});
+
+test('a ZIP64 backup with more entries than a plain zip can count, and a version 1 backup, both restore', async ({
+  page,
+}) => {
+  const owner = await registerUser(page, { firstName: 'Edith' });
+  const { id } = await callApi<{ id: number }>(page, 'GET', '/api/user');
+  const account = { id, username: owner.username };
+
+  // Version 1, as the fflate writer made it before this format.
+  const v1File = test.info().outputPath('v1.zip');
+  mkdirSync(path.dirname(v1File), { recursive: true });
+  writeV1BackupFor(account, v1File);
+  const v1 = await restoreFrom(page, storageCard(page), v1File);
+  await expect(v1.getByTestId('restore-result')).toContainText(
+    'Restored 1 video. None were already on this device.',
+  );
+  await expect(v1.getByTestId('restore-result')).toContainText(
+    '1 video was recorded for Ada Fixture, who is no longer one of your recipients.',
+  );
+  await v1.getByRole('button', { name: 'Done' }).click();
+
+  // ZIP64 throughout, with 65,600 empty files beside the backup's own entries.
+  const video = new Uint8Array(readFileSync('src/web/public/media/banner.mp4'));
+  const videoId = randomUUID();
+  const manifest = {
+    format: 'memento-backup',
+    version: 2,
+    type: 'videos_only',
+    createdAt: new Date().toISOString(),
+    app: 'Memento',
+    account,
+    videos: [
+      {
+        id: videoId,
+        recipientId: 900000003,
+        recipientName: 'Zip Sixtyfour',
+        title: 'Read from a ZIP64 archive',
+        promptId: null,
+        mimeType: 'video/mp4',
+        byteSize: video.length,
+        durationMs: 4000,
+        createdAt: new Date().toISOString(),
+        file: `videos/${videoId}.mp4`,
+        sha256: sha256(video),
+        release: { rule: 'now', at: null },
+      },
+    ],
+  };
+  const zip64File = test.info().outputPath('zip64.zip');
+  writeZip64Backup(
+    [
+      { name: `videos/${videoId}.mp4`, bytes: video },
+      { name: 'manifest.json', bytes: new TextEncoder().encode(JSON.stringify(manifest)) },
+    ],
+    65_600,
+    zip64File,
+  );
+  const zip64 = await restoreFrom(page, storageCard(page), zip64File);
+  await expect(zip64.getByTestId('restore-result')).toContainText(
+    'Restored 1 video. None were already on this device.',
+  );
+  const stored = await readStoredVideos(page);
+  expect(stored[videoId]).toEqual({
+    title: 'Read from a ZIP64 archive',
+    recipientId: 900000003,
+    sha256: sha256(video),
+  });
 });

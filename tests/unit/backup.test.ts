@@ -170,14 +170,13 @@ beforeEach(async () => {
 });
 
 describe('full backup', () => {
-  it('holds the manifest first, the profile and every video of this account with its SHA-256', async () => {
+  it('holds the manifest, the profile and every video of this account with its SHA-256', async () => {
     const { mine } = await saveHousehold();
     const backup = await makeBackup('full_backup');
 
     expect(backup.fileName).toBe('memento-backup-edith-2026-11-22.zip');
     expect(backup.videoCount).toBe(3);
-    const files = await unzip(backup.blob);
-    expect(Object.keys(files)[0]).toBe('manifest.json');
+    const files = await unzip(backup.blob!);
     expect(Object.keys(files).sort()).toEqual(
       [
         'manifest.json',
@@ -191,7 +190,7 @@ describe('full backup', () => {
     const manifest = readManifest(files);
     expect(manifest).toMatchObject({
       format: 'memento-backup',
-      version: 1,
+      version: 2,
       type: 'full_backup',
       app: 'Memento',
       account: { id: 7, username: 'edith' },
@@ -215,6 +214,7 @@ describe('full backup', () => {
         createdAt: video.createdAt,
         file: entry.file,
         sha256: sha256(bytes),
+        release: { rule: 'now', at: null },
       });
       expect(hashOf(files[entry.file])).toBe(sha256(bytes));
     }
@@ -241,7 +241,10 @@ describe('full backup', () => {
     const { calls, indexVideo } = recordIndexCalls();
     const progress: number[] = [];
     const result = await restoreBackup(
-      restoreInput(backup.blob, { indexVideo, onProgress: (fraction) => progress.push(fraction) }),
+      restoreInput(backup.blob!, {
+        indexVideo,
+        onProgress: ({ doneBytes, totalBytes }) => progress.push(doneBytes / totalBytes),
+      }),
     );
 
     expect(result).toEqual({
@@ -279,6 +282,7 @@ describe('full backup', () => {
       syncStatus: 'local_only',
       metadata: { byteSize: 40_000, durationMs: 3000, mimeType: 'video/mp4' },
       createdAt: '2026-11-21T09:00:00.000Z',
+      release: { rule: 'now', at: null },
     });
     expect(progress[0]).toBe(0);
     expect(progress.at(-1)).toBe(1);
@@ -293,7 +297,7 @@ describe('full backup', () => {
     await deleteLocalVideos([mine[2]!.video.id]);
 
     const { calls, indexVideo } = recordIndexCalls();
-    const result = await restoreBackup(restoreInput(backup.blob, { indexVideo }));
+    const result = await restoreBackup(restoreInput(backup.blob!, { indexVideo }));
 
     expect(result).toMatchObject({ restored: 1, alreadyHere: 2 });
     expect(describeRestoreResult(result)).toEqual([
@@ -303,7 +307,7 @@ describe('full backup', () => {
     expect(await listVideos(owner.id)).toHaveLength(3);
     expect(await localDb.chunks.count()).toBe(chunksBefore);
 
-    const again = await restoreBackup(restoreInput(backup.blob));
+    const again = await restoreBackup(restoreInput(backup.blob!));
     expect(describeRestoreResult(again)).toEqual([
       'Restored 0 videos. 3 were already on this device.',
     ]);
@@ -316,13 +320,13 @@ describe('videos only and profile only', () => {
     const { mine } = await saveHousehold();
     const backup = await makeBackup('videos_only');
     expect(backup.fileName).toBe('memento-backup-edith-2026-11-22-videos-only.zip');
-    const files = await unzip(backup.blob);
+    const files = await unzip(backup.blob!);
     expect(Object.keys(files)).not.toContain('profile.json');
     expect(readManifest(files)).toMatchObject({ type: 'videos_only' });
     expect(readManifest(files).videos).toHaveLength(3);
 
     await deleteLocalVideos(mine.map((m) => m.video.id));
-    const result = await restoreBackup(restoreInput(backup.blob));
+    const result = await restoreBackup(restoreInput(backup.blob!));
     expect(result).toMatchObject({ restored: 3, alreadyHere: 0 });
     for (const { video, bytes } of mine) {
       expect(await hashOfLocalVideo(video.id)).toBe(sha256(bytes));
@@ -334,14 +338,14 @@ describe('videos only and profile only', () => {
     const backup = await makeBackup('profile_only');
     expect(backup.fileName).toBe('memento-backup-edith-2026-11-22-profile-only.zip');
     expect(backup.videoCount).toBe(0);
-    const files = await unzip(backup.blob);
+    const files = await unzip(backup.blob!);
     expect(Object.keys(files)).toEqual(['manifest.json', 'profile.json']);
     expect(readManifest(files)).toMatchObject({ type: 'profile_only', videos: [] });
 
-    const opened = await openBackup(backup.blob);
+    const opened = await openBackup(backup.blob!);
     expect(opened.profile?.recipients.map((r) => r.firstName)).toEqual(['Susan', 'Tom']);
     await expectRefusal(
-      restoreBackup(restoreInput(backup.blob)),
+      restoreBackup(restoreInput(backup.blob!)),
       'profile_only',
       BACKUP_MESSAGES.profileOnly,
     );
@@ -355,7 +359,7 @@ describe('what a restore refuses', () => {
     await deleteLocalVideos(mine.map((m) => m.video.id));
 
     // Flip one byte in the middle of 'Our fishing trip' inside the (uncompressed) zip.
-    const zipBytes = await bytesOf(backup.blob);
+    const zipBytes = await bytesOf(backup.blob!);
     const target = mine[1]!.bytes;
     const at = Buffer.from(zipBytes).indexOf(Buffer.from(target.subarray(0, 64)));
     expect(at).toBeGreaterThan(0);
@@ -380,13 +384,13 @@ describe('what a restore refuses', () => {
     await deleteLocalVideos(mine.map((m) => m.video.id));
 
     await expectRefusal(
-      restoreBackup(restoreInput(backup.blob, { account: { id: 8, username: 'harold' } })),
+      restoreBackup(restoreInput(backup.blob!, { account: { id: 8, username: 'harold' } })),
       'other_account',
       'This backup belongs to another account (edith). Sign in as that account to restore it.',
     );
     // The same username on another installation is another account too.
     await expectRefusal(
-      restoreBackup(restoreInput(backup.blob, { account: { id: 70, username: 'edith' } })),
+      restoreBackup(restoreInput(backup.blob!, { account: { id: 70, username: 'edith' } })),
       'other_account',
       BACKUP_MESSAGES.otherAccount('edith'),
     );
@@ -396,7 +400,7 @@ describe('what a restore refuses', () => {
   it('files that are not Memento backups, or are damaged, get a plain message', async () => {
     await saveHousehold();
     const backup = await makeBackup('full_backup');
-    const backupBytes = await bytesOf(backup.blob);
+    const backupBytes = await bytesOf(backup.blob!);
 
     const notZip = new Blob(['Dear Susan, this is a letter, not a backup.']);
     await expectRefusal(openBackup(notZip), 'not_backup', BACKUP_MESSAGES.notBackup);
@@ -426,7 +430,7 @@ describe('what a restore refuses', () => {
     const manifest = readManifest(unzipSync(backupBytes));
     const newer = new Blob([
       zipSync({
-        'manifest.json': new TextEncoder().encode(JSON.stringify({ ...manifest, version: 2 })),
+        'manifest.json': new TextEncoder().encode(JSON.stringify({ ...manifest, version: 3 })),
       }),
     ]);
     await expectRefusal(openBackup(newer), 'newer_version', BACKUP_MESSAGES.newerVersion);
@@ -437,7 +441,7 @@ describe('what a restore refuses', () => {
     const backup = await makeBackup('full_backup');
     await deleteLocalVideos(mine.map((m) => m.video.id));
 
-    const files = await unzip(backup.blob);
+    const files = await unzip(backup.blob!);
     const rezipped = zipSync(
       Object.fromEntries(
         Object.entries(files).map(([name, bytes]) => [`memento-backup-edith/${name}`, bytes]),
@@ -458,7 +462,7 @@ describe('recipients and the index', () => {
 
     const { calls, indexVideo } = recordIndexCalls();
     const result = await restoreBackup(
-      restoreInput(backup.blob, { indexVideo, recipientIds: new Set([susan.id]) }),
+      restoreInput(backup.blob!, { indexVideo, recipientIds: new Set([susan.id]) }),
     );
 
     expect(result.restored).toBe(3);
@@ -479,7 +483,7 @@ describe('recipients and the index', () => {
     await deleteLocalVideos(mine.map((m) => m.video.id));
 
     const result = await restoreBackup(
-      restoreInput(backup.blob, {
+      restoreInput(backup.blob!, {
         recipientIds: null,
         indexVideo: () => Promise.reject(new Error('offline')),
       }),
@@ -529,7 +533,7 @@ describe('handover export', () => {
       `${day(twin.video.createdAt)} Happy birthday (2).webm`,
     ]);
 
-    const files = await unzip(handover.blob);
+    const files = await unzip(handover.blob!);
     expect(Object.keys(files)).toEqual([README_FILE, ...handover.videoFileNames]);
     expect(hashOf(files[handover.videoFileNames[0]!])).toBe(sha256(mine[0]!.bytes));
     expect(hashOf(files[handover.videoFileNames[2]!])).toBe(sha256(odd.bytes));

@@ -1,14 +1,19 @@
 import { z } from 'zod';
+import { RELEASE_RULES } from '@shared/domain/legacy';
 
 /**
- * The one-file backup (DESIGN.md principle 2, SPEC §4 'Backup types'; decision 016). A zip whose
- * first entry is `manifest.json`; `profile.json` holds the account and its recipients; each video
- * is `videos/<id>.<webm|mp4>`, stored uncompressed because video is compressed already.
+ * The one-file backup (docs/decisions/016-backups-and-handover.md, format amended by
+ * docs/decisions/062-backups-of-any-size-sealed.md). A zip with `manifest.json`, `profile.json`
+ * (the account and its recipients) and each video as `videos/<id>.<webm|mp4>`, all stored
+ * uncompressed; ZIP64 where needed; sealed with WinZip AES-256 when the owner chose a passphrase,
+ * with only `seal.json` (the format and the hint) left readable.
  */
 export const BACKUP_FORMAT = 'memento-backup';
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
 export const MANIFEST_FILE = 'manifest.json';
 export const PROFILE_FILE = 'profile.json';
+export const SEAL_FILE = 'seal.json';
+export const HINT_MAX_LENGTH = 200;
 
 export const BACKUP_TYPES = ['full_backup', 'profile_only', 'videos_only'] as const;
 export const ZBackupType = z.enum(BACKUP_TYPES);
@@ -32,6 +37,10 @@ export const ZBackupVideo = z.object({
   createdAt: z.iso.datetime({ offset: true }),
   file: ZVideoFileName,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** When the recipient may watch; absent in version 1 backups (as if 'now'). */
+  release: z
+    .object({ rule: z.enum(RELEASE_RULES), at: z.iso.datetime({ offset: true }).nullable() })
+    .optional(),
 });
 export type TBackupVideo = z.infer<typeof ZBackupVideo>;
 
@@ -43,8 +52,20 @@ export const ZBackupManifest = z.object({
   app: z.string(),
   account: z.object({ id: z.number().int().positive(), username: z.string().min(1) }),
   videos: z.array(ZBackupVideo),
+  /** Present when the entries are sealed with a passphrase; the hint is never the passphrase. */
+  sealed: z.object({ hint: z.string().max(HINT_MAX_LENGTH).nullable() }).optional(),
 });
 export type TBackupManifest = z.infer<typeof ZBackupManifest>;
+
+/** The one entry a sealed backup leaves readable: what it is and the owner's hint. */
+export const ZBackupSeal = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  version: z.number().int().positive(),
+  sealed: z.literal(true),
+  encryption: z.string(),
+  hint: z.string().max(HINT_MAX_LENGTH).nullable(),
+});
+export type TBackupSeal = z.infer<typeof ZBackupSeal>;
 
 export const ZBackupRecipient = z.object({
   id: z.number().int().positive(),
@@ -80,8 +101,8 @@ export const BACKUP_MESSAGES = {
     `This backup belongs to another account (${username}). Sign in as that account to restore it.`,
   profileOnly:
     'This backup holds your account details and recipients only, so it has no videos to restore. To restore videos, choose a full backup or a videos-only backup.',
-  tooLarge:
-    'Your videos add up to more than 4 GB, which is more than one backup file can hold. Please ask for help before clearing anything on this device.',
+  wrongPassphrase:
+    'That passphrase does not open this backup. Nothing has been changed. Please check it and try again.',
   noSecureConnection:
     'Backups need a secure connection. Please open Memento with an address that starts with https://, then try again.',
   noSpace: (restored: number) =>
@@ -95,7 +116,8 @@ export type TBackupErrorCode =
   | 'newer_version'
   | 'other_account'
   | 'profile_only'
-  | 'too_large'
+  | 'wrong_passphrase'
+  | 'needs_passphrase'
   | 'no_secure_connection'
   | 'no_space'
   | 'save_failed';

@@ -1,9 +1,13 @@
 import { fileExtensionFor, formatClock } from '@web/lib/video-format';
 import { getVideoBlob, type TLocalVideo } from '@web/features/videos';
-import { BACKUP_MESSAGES, BackupError, formatLocalDate, makeSafeFileName } from './backup-manifest';
-import { MAX_ZIP_BYTES, ZipBlobWriter } from './zip-writer';
+import type { TArchiveTarget } from './backup-archive';
+import { runBackupOp } from './backup-client';
+import { formatLocalDate, makeSafeFileName } from './backup-manifest';
+import type { TByteProgress } from './create-backup';
 
 export const README_FILE = 'Read me.html';
+/** In a sealed handover the page that plays the messages is sealed with them. */
+export const SEALED_PLAYER_FILE = 'Watch the messages.html';
 
 interface TPerson {
   firstName: string;
@@ -15,14 +19,46 @@ export interface TCreateHandoverInput {
   recipient: TPerson;
   videos: readonly TLocalVideo[];
   now?: Date;
-  onProgress?: (fraction: number) => void;
+  /** Seals the messages with WinZip AES-256; only the how-to-open page stays readable. */
+  passphrase?: string | null;
+  hint?: string | null;
+  target?: TArchiveTarget;
+  onProgress?: (progress: TByteProgress) => void;
 }
 
 export interface TCreatedHandover {
-  blob: Blob;
+  /** Null when the file went straight into the file the person chose. */
+  blob: Blob | null;
   fileName: string;
   /** The video files' names inside the zip, oldest first. */
   videoFileNames: string[];
+}
+
+/** Why a message stays out of a handover: it is not open for its recipient yet. */
+export type THeldBackReason = 'legacy' | 'date';
+
+/**
+ * Whether the recipient may watch this message now. A handover file leaves the app's release
+ * rules behind, so a message that opens later (on a date, or with the legacy) never goes in.
+ */
+export function heldBackReason(video: TLocalVideo, now: Date): THeldBackReason | null {
+  const release = video.release;
+  if (!release || release.rule === 'now') return null;
+  if (release.rule === 'legacy') return 'legacy';
+  const opensAt = release.at ? Date.parse(release.at) : NaN;
+  return Number.isFinite(opensAt) && opensAt <= now.getTime() ? null : 'date';
+}
+
+/** The messages a handover may hold, and how many stay out for each reason. */
+export function splitForHandover(videos: readonly TLocalVideo[], now: Date) {
+  const open: TLocalVideo[] = [];
+  const heldBack: Record<THeldBackReason, number> = { legacy: 0, date: 0 };
+  for (const video of videos) {
+    const reason = heldBackReason(video, now);
+    if (reason) heldBack[reason] += 1;
+    else open.push(video);
+  }
+  return { open, heldBack };
 }
 
 const fullName = (person: TPerson) => `${person.firstName} ${person.lastName}`.trim();
@@ -43,8 +79,18 @@ function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
-/** "2026-11-22 For when you need me.webm", unique within the zip. */
-function makeVideoFileNames(videos: readonly TLocalVideo[]): string[] {
+/**
+ * "2026-11-22 For when you need me.webm", unique within the zip. Sealed, the names stay readable
+ * (the zip format does not hide them), so they say nothing: "Message 01.webm".
+ */
+function makeVideoFileNames(videos: readonly TLocalVideo[], isSealed: boolean): string[] {
+  if (isSealed) {
+    const width = String(videos.length).length < 2 ? 2 : String(videos.length).length;
+    return videos.map(
+      (video, index) =>
+        `Message ${String(index + 1).padStart(width, '0')}.${fileExtensionFor(video.mimeType)}`,
+    );
+  }
   const used = new Set<string>();
   return videos.map((video) => {
     const date = new Date(video.createdAt);
@@ -114,33 +160,101 @@ ${items}
 `;
 }
 
+const PAGE_STYLE = `body { margin: 0 auto; max-width: 46rem; padding: 1.5rem; font: 1.25rem/1.6 system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif; color: #231f1c; background: #fbf8f3; }
+      h1 { font-size: 2rem; line-height: 1.25; color: #0f5e5a; }
+      h2 { margin: 1.5rem 0 0.25rem; font-size: 1.5rem; }
+      .note { padding: 1rem; border-radius: 0.75rem; background: #f6ead6; }`;
+
 /**
- * The handover export: one recipient's videos as plain files named from title and date, with a
- * 'Read me.html' that plays them. How a next of kin passes messages on from a Community Edition
- * device, where the videos exist nowhere else.
+ * The one page a sealed handover leaves readable: whose messages these are and how to open them
+ * with the passphrase, with free tools on any computer. It names no message.
+ */
+export function buildSealedReadMe(input: {
+  owner: TPerson;
+  recipient: TPerson;
+  count: number;
+  hint: string | null;
+}): string {
+  const owner = escapeHtml(fullName(input.owner));
+  const recipient = escapeHtml(fullName(input.recipient));
+  const messages = input.count === 1 ? 'a video message' : `${input.count} video messages`;
+  const hint = input.hint?.trim()
+    ? `<p class="note">A reminder of the passphrase, left by ${owner}: ${escapeHtml(input.hint.trim())}</p>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>How to open the video messages for ${recipient}</title>
+    <style>
+      ${PAGE_STYLE}
+    </style>
+  </head>
+  <body>
+    <h1>Video messages for ${recipient}</h1>
+    <p>${owner} recorded ${messages} for you with Memento and protected ${input.count === 1 ? 'it' : 'them'} with a passphrase. Without the passphrase nobody can watch ${input.count === 1 ? 'it' : 'them'}.</p>
+    ${hint}
+    <h2>How to open them</h2>
+    <p><strong>On Windows:</strong> install the free 7-Zip from 7-zip.org. Right-click this zip file, choose 7-Zip, then "Extract Here", and type the passphrase when asked.</p>
+    <p><strong>On a Mac:</strong> install the free The Unarchiver or Keka from the App Store. Open this zip file with it and type the passphrase when asked.</p>
+    <p><strong>On Linux:</strong> run <code>7z x</code> with the name of this file, and type the passphrase when asked.</p>
+    <p>Then open "${SEALED_PLAYER_FILE}" in the folder you unpacked, to watch every message in your web browser without an account or an internet connection. Copy the whole folder to keep them safe.</p>
+  </body>
+</html>
+`;
+}
+
+/**
+ * The handover export: one recipient's videos as plain files with a page that plays them. How a
+ * next of kin passes messages on from a Community Edition device, where the videos exist nowhere
+ * else. Only messages already open for the recipient go in (`splitForHandover`).
  */
 export async function createHandover(input: TCreateHandoverInput): Promise<TCreatedHandover> {
   const now = input.now ?? new Date();
   const videos = [...input.videos].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const isSealed = Boolean(input.passphrase);
   const totalBytes = videos.reduce((sum, video) => sum + video.byteSize, 0);
-  if (totalBytes > MAX_ZIP_BYTES) throw new BackupError('too_large', BACKUP_MESSAGES.tooLarge);
-
-  const fileNames = makeVideoFileNames(videos);
-  const zip = new ZipBlobWriter();
-  zip.addText(README_FILE, buildReadMe({ ...input, videos, fileNames, now }), now);
-  let doneBytes = 0;
-  input.onProgress?.(0);
+  const fileNames = makeVideoFileNames(videos, isSealed);
+  const player = buildReadMe({ ...input, videos, fileNames, now });
+  const texts = isSealed
+    ? [
+        {
+          name: README_FILE,
+          text: buildSealedReadMe({ ...input, count: videos.length, hint: input.hint ?? null }),
+          isPlain: true,
+        },
+        { name: SEALED_PLAYER_FILE, text: player },
+      ]
+    : [{ name: README_FILE, text: player }];
+  const files = [];
   for (const [index, video] of videos.entries()) {
-    await zip.addBlob(fileNames[index] ?? `${video.id}.webm`, await getVideoBlob(video), {
-      date: new Date(video.createdAt),
-      onBytes: (bytes) => {
-        doneBytes += bytes;
-        input.onProgress?.(totalBytes === 0 ? 1 : Math.min(1, doneBytes / totalBytes));
-      },
+    files.push({
+      name: fileNames[index] ?? `${video.id}.webm`,
+      blob: await getVideoBlob(video),
+      createdAt: video.createdAt,
     });
   }
-  const blob = await zip.finish();
-  input.onProgress?.(1);
-  const fileName = `${makeSafeFileName(`Messages for ${fullName(input.recipient)} from ${fullName(input.owner)}`, 'Messages', 120)}.zip`;
-  return { blob, fileName, videoFileNames: fileNames };
+  let doneBytes = 0;
+  input.onProgress?.({ doneBytes, totalBytes });
+  const blob = await runBackupOp(
+    'writeFiles',
+    {
+      texts,
+      files,
+      createdAt: now.toISOString(),
+      passphrase: input.passphrase || null,
+      target: input.target ?? null,
+    },
+    (bytes) => {
+      doneBytes += bytes;
+      input.onProgress?.({ doneBytes: Math.min(doneBytes, totalBytes), totalBytes });
+    },
+  );
+  input.onProgress?.({ doneBytes: totalBytes, totalBytes });
+  return { blob, fileName: makeHandoverFileName(input.owner, input.recipient), videoFileNames: fileNames };
+}
+
+export function makeHandoverFileName(owner: TPerson, recipient: TPerson): string {
+  return `${makeSafeFileName(`Messages for ${fullName(recipient)} from ${fullName(owner)}`, 'Messages', 120)}.zip`;
 }

@@ -1,107 +1,55 @@
+import type { TRelease } from '@shared/domain/legacy';
 import type { TCreateVideoIndexBody } from '@shared/schemas/videos';
 import { getVideo, markIndexed, saveVideo } from '@web/features/videos';
+import type { TOpenResult } from './backup-archive';
+import { runBackupOp } from './backup-client';
 import {
-  BACKUP_FORMAT,
   BACKUP_MESSAGES,
-  BACKUP_VERSION,
   BackupError,
-  MANIFEST_FILE,
-  PROFILE_FILE,
-  ZBackupManifest,
-  ZBackupProfile,
   type TBackupManifest,
   type TBackupProfile,
   type TBackupVideo,
 } from './backup-manifest';
-import { hashBlob } from './hash-blob';
-import {
-  readZipDirectory,
-  readZipEntry,
-  readZipText,
-  ZipReadError,
-  type TZipEntry,
-} from './zip-reader';
+import type { TByteProgress } from './create-backup';
+
+/** A sealed backup opened without its passphrase: the form asks for it, showing the hint. */
+export class PassphraseNeededError extends BackupError {
+  readonly hint: string | null;
+
+  constructor(hint: string | null) {
+    super('needs_passphrase', 'This backup is protected with a passphrase.');
+    this.hint = hint;
+  }
+}
 
 export interface TOpenedBackup {
   manifest: TBackupManifest;
   profile: TBackupProfile | null;
-  /** The zip's entries by their name inside the backup (any outer folder taken off). */
-  files: Map<string, TZipEntry>;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  /** The worker's handle on the open file, for reading its videos; closed by `closeBackup`. */
+  handle: number;
 }
 
 /**
- * The manifest at the top, or inside one folder: a person who unzipped a backup and zipped the
- * folder again still has a backup.
+ * Opens and checks a backup file (in the backup worker); every way it can be wrong becomes a
+ * plain BackupError, and a sealed one without its passphrase a PassphraseNeededError.
  */
-function findManifestPrefix(entries: Map<string, TZipEntry>): string | null {
-  if (entries.has(MANIFEST_FILE)) return '';
-  const nested = [...entries.keys()]
-    .filter((name) => name.endsWith(`/${MANIFEST_FILE}`) && !name.startsWith('__MACOSX/'))
-    .sort((a, b) => a.length - b.length)[0];
-  return nested === undefined ? null : nested.slice(0, -MANIFEST_FILE.length);
+export async function openBackup(file: Blob, passphrase?: string | null): Promise<TOpenedBackup> {
+  const { handle, result }: { handle: number; result: TOpenResult } = await runBackupOp('open', {
+    file,
+    passphrase: passphrase || null,
+  });
+  if (result.status === 'needs_passphrase') throw new PassphraseNeededError(result.hint);
+  return { manifest: result.manifest, profile: result.profile, handle };
 }
 
-/** Opens and checks a backup file; every way it can be wrong becomes a plain BackupError. */
-export async function openBackup(file: Blob): Promise<TOpenedBackup> {
-  let entries: Map<string, TZipEntry>;
-  try {
-    entries = await readZipDirectory(file);
-  } catch (error) {
-    if (error instanceof ZipReadError && error.reason === 'not_zip') {
-      throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
-    }
-    throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-  }
-  const prefix = findManifestPrefix(entries);
-  if (prefix === null) throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
-
-  const files = new Map<string, TZipEntry>();
-  for (const [name, entry] of entries) {
-    if (name.startsWith(prefix)) files.set(name.slice(prefix.length), entry);
-  }
-  const raw = parseJson(await readText(file, files.get(MANIFEST_FILE)));
-  if (!isRecord(raw) || raw.format !== BACKUP_FORMAT) {
-    throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
-  }
-  if (typeof raw.version === 'number' && raw.version > BACKUP_VERSION) {
-    throw new BackupError('newer_version', BACKUP_MESSAGES.newerVersion);
-  }
-  const manifest = ZBackupManifest.safeParse(raw);
-  if (!manifest.success) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-
-  let profile: TBackupProfile | null = null;
-  const profileEntry = files.get(PROFILE_FILE);
-  if (profileEntry) {
-    const parsed = ZBackupProfile.safeParse(parseJson(await readText(file, profileEntry)));
-    if (!parsed.success) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-    profile = parsed.data;
-  }
-  return { manifest: manifest.data, profile, files };
-}
-
-async function readText(file: Blob, entry: TZipEntry | undefined): Promise<string> {
-  if (!entry) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-  try {
-    return await readZipText(file, entry);
-  } catch {
-    throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
-  }
+export function closeBackup(opened: TOpenedBackup): Promise<void> {
+  return runBackupOp('close', { handle: opened.handle });
 }
 
 export interface TRestoreInput {
   file: Blob;
+  /** For a sealed backup; it never leaves this browser. */
+  passphrase?: string | null;
   account: { id: number; username: string };
   /**
    * The ids of the account's recipients on the server now; null when the server could not be
@@ -110,7 +58,7 @@ export interface TRestoreInput {
   recipientIds: ReadonlySet<number> | null;
   /** POST /api/videos (idempotent). A parameter, so the format is tested without a server. */
   indexVideo: (body: TCreateVideoIndexBody) => Promise<unknown>;
-  onProgress?: (fraction: number) => void;
+  onProgress?: (progress: TByteProgress) => void;
 }
 
 export interface TRestoreResult {
@@ -144,26 +92,23 @@ function isQuotaError(error: unknown): boolean {
   );
 }
 
-async function readVerifiedVideo(file: Blob, entry: TZipEntry | undefined, video: TBackupVideo) {
-  if (!entry) return null;
-  try {
-    const blob = await readZipEntry(file, entry, video.mimeType);
-    if (blob.size !== video.byteSize) return null;
-    return (await hashBlob(blob)) === video.sha256 ? blob : null;
-  } catch (error) {
-    if (error instanceof BackupError) throw error;
-    return null;
-  }
-}
-
 /**
  * Restores a backup onto the account it was made from (decision 016): every video is checked
  * against its SHA-256, a video already on this device is never saved twice, the rest are saved
  * with their own id, title and time, and then announced to the server's index.
  */
 export async function restoreBackup(input: TRestoreInput): Promise<TRestoreResult> {
-  const { file, account } = input;
-  const { manifest, files } = await openBackup(file);
+  const opened = await openBackup(input.file, input.passphrase);
+  try {
+    return await restoreOpened(input, opened);
+  } finally {
+    await closeBackup(opened);
+  }
+}
+
+async function restoreOpened(input: TRestoreInput, opened: TOpenedBackup) {
+  const { manifest } = opened;
+  const { account } = input;
   if (!isSameAccount(manifest, account)) {
     throw new BackupError('other_account', BACKUP_MESSAGES.otherAccount(manifest.account.username));
   }
@@ -183,13 +128,18 @@ export async function restoreBackup(input: TRestoreInput): Promise<TRestoreResul
   const orphans = new Map<string, number>();
   const totalBytes = manifest.videos.reduce((sum, video) => sum + video.byteSize, 0);
   let doneBytes = 0;
-  input.onProgress?.(0);
+  const report = () => input.onProgress?.({ doneBytes, totalBytes });
+  report();
 
   for (const video of manifest.videos) {
+    const startBytes = doneBytes;
     if (await getVideo(video.id)) {
       result.alreadyHere += 1;
     } else {
-      const blob = await readVerifiedVideo(file, files.get(video.file), video);
+      const blob = await runBackupOp('readVideo', { handle: opened.handle, video }, (bytes) => {
+        doneBytes = Math.min(doneBytes + bytes, startBytes + video.byteSize);
+        report();
+      });
       if (!blob) {
         result.damagedTitles.push(video.title);
       } else {
@@ -202,10 +152,9 @@ export async function restoreBackup(input: TRestoreInput): Promise<TRestoreResul
         }
       }
     }
-    doneBytes += video.byteSize;
-    input.onProgress?.(totalBytes === 0 ? 1 : doneBytes / totalBytes);
+    doneBytes = startBytes + video.byteSize;
+    report();
   }
-  input.onProgress?.(1);
   result.withoutRecipient = [...orphans].map(([recipientName, count]) => ({
     recipientName,
     count,
@@ -229,6 +178,7 @@ async function saveRestoredVideo(
       blob,
       durationMs: video.durationMs,
       createdAt: video.createdAt,
+      release: video.release,
     });
     result.restored += 1;
   } catch (error) {
@@ -252,12 +202,22 @@ async function announceToIndex(input: TRestoreInput, video: TBackupVideo, result
         mimeType: video.mimeType,
       },
       createdAt: video.createdAt,
+      release: releaseToSend(video.release),
     });
     await markIndexed(video.id);
   } catch {
     // The video is safe on this device; the dashboard sends pending index rows again later.
     result.notIndexed += 1;
   }
+}
+
+/** A date that passed since the backup opens the message now: the server refuses past dates. */
+function releaseToSend(release: TRelease | undefined): TRelease {
+  if (!release) return { rule: 'now', at: null };
+  if (release.rule === 'date' && (!release.at || Date.parse(release.at) <= Date.now())) {
+    return { rule: 'now', at: null };
+  }
+  return release;
 }
 
 const videos = (count: number) => `${count} video${count === 1 ? '' : 's'}`;

@@ -18,11 +18,20 @@ import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients';
 import { listVideos } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
-import type { TBackupType } from '../backup-manifest';
+import { makeBackupFileName, type TBackupType } from '../backup-manifest';
 import { createBackup } from '../create-backup';
 import { downloadFile } from '../download-file';
+import { chooseSaveTarget } from '../save-target';
+import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
 import { formatBytes } from '@web/lib/format-bytes';
-import { ProgressBar } from './progress-bar';
+import {
+  checkPassphrase,
+  hasPassphraseErrors,
+  NO_PASSPHRASE,
+  PassphraseFields,
+  type TPassphraseChoice,
+} from './passphrase-fields';
+import { ByteProgressBar, startByteProgress, type TByteProgressState } from './progress-bar';
 
 const CHOICES: { type: TBackupType; label: string; description: string }[] = [
   {
@@ -47,8 +56,8 @@ const RECIPIENTS_UNREACHABLE =
 
 type TState =
   | { step: 'choose' }
-  | { step: 'working'; fraction: number }
-  | { step: 'done'; fileName: string; videoCount: number }
+  | { step: 'working'; progress: TByteProgressState }
+  | { step: 'done'; fileName: string; videoCount: number; isSaved: boolean; isSealed: boolean }
   | { step: 'failed'; message: string };
 
 interface DownloadBackupDialogProps {
@@ -64,14 +73,21 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
   const queryClient = useQueryClient();
   const [type, setType] = useState<TBackupType>('full_backup');
   const [state, setState] = useState<TState>({ step: 'choose' });
+  const [seal, setSeal] = useState<TPassphraseChoice>(NO_PASSPHRASE);
+  const [showSealErrors, setShowSealErrors] = useState(false);
   const videos = useLiveQuery(() => listVideos(user.id), [user.id]);
   const totalBytes = (videos ?? []).reduce((sum, video) => sum + video.byteSize, 0);
   const isWorking = state.step === 'working';
+  const sealErrors = checkPassphrase(seal);
+  useWarnBeforeLeaving(isWorking);
 
   function close(isOpen: boolean) {
     if (isOpen || isWorking) return;
     onOpenChange(false);
     setState({ step: 'choose' });
+    // The passphrase is not kept once the dialog is closed.
+    setSeal(NO_PASSPHRASE);
+    setShowSealErrors(false);
   }
 
   async function readRecipients(): Promise<TRecipientList['recipients']> {
@@ -91,17 +107,36 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
   }
 
   async function makeBackup() {
-    setState({ step: 'working', fraction: 0 });
+    if (hasPassphraseErrors(sealErrors)) {
+      setShowSealErrors(true);
+      return;
+    }
+    const now = new Date();
+    // First, while the click still counts: the save picker needs it.
+    const target = await chooseSaveTarget(makeBackupFileName(user.username, type, now));
+    if (target === 'cancelled') return;
+    const progress = { doneBytes: 0, totalBytes, elapsedMs: 0 };
+    setState({ step: 'working', progress });
     try {
       const recipients = await readRecipients();
       const backup = await createBackup({
         type,
         account: user,
         recipients,
-        onProgress: (fraction) => setState({ step: 'working', fraction }),
+        now,
+        passphrase: seal.isOn ? seal.passphrase : null,
+        hint: seal.isOn ? seal.hint : null,
+        target,
+        onProgress: startByteProgress((next) => setState({ step: 'working', progress: next })),
       });
-      downloadFile(backup.blob, backup.fileName);
-      setState({ step: 'done', fileName: backup.fileName, videoCount: backup.videoCount });
+      if (backup.blob) downloadFile(backup.blob, backup.fileName);
+      setState({
+        step: 'done',
+        fileName: backup.fileName,
+        videoCount: backup.videoCount,
+        isSaved: backup.blob === null,
+        isSealed: seal.isOn,
+      });
     } catch (error) {
       setState({ step: 'failed', message: describeError(error, 'The backup could not be made.') });
     }
@@ -154,16 +189,35 @@ export function DownloadBackupDialog({ user, open, onOpenChange }: DownloadBacku
           </fieldset>
         )}
 
+        {(state.step === 'choose' || state.step === 'failed') && (
+          <PassphraseFields
+            label="Protect this backup with a passphrase"
+            value={seal}
+            onChange={setSeal}
+            errors={showSealErrors ? sealErrors : {}}
+          />
+        )}
+
         {state.step === 'working' && (
-          <ProgressBar label="Preparing your backup" fraction={state.fraction} />
+          <>
+            <ByteProgressBar label="Writing your backup" progress={state.progress} />
+            <p className="text-lg">Please keep this page open until the backup is written.</p>
+          </>
         )}
 
         {state.step === 'done' && (
           <Alert variant="success" title="Your backup is ready">
             <p>
-              It is downloading as <strong className="break-words">{state.fileName}</strong>
+              {state.isSaved ? 'It is saved as ' : 'It is downloading as '}
+              <strong className="break-words">{state.fileName}</strong>
               {state.videoCount > 0 ? `, with ${plural(state.videoCount)}.` : '.'}
             </p>
+            {state.isSealed && (
+              <p>
+                It is protected with your passphrase. Without it, nobody can open the backup, so
+                keep the passphrase somewhere safe, apart from the file.
+              </p>
+            )}
             <p>
               Keep it somewhere safe, away from this device, such as on a USB stick or another
               computer.

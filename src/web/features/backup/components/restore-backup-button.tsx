@@ -1,10 +1,11 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import type { TRecipientList } from '@shared/schemas/recipients';
 import { Alert } from '@web/components/ui/alert';
 import { Button, type ButtonProps } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
 import {
   Dialog,
   DialogContent,
@@ -18,11 +19,13 @@ import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import type { TBackupErrorCode } from '../backup-manifest';
 import type { TRestoreResult } from '../restore-backup';
-import { ProgressBar } from './progress-bar';
+import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
+import { ByteProgressBar, startByteProgress, type TByteProgressState } from './progress-bar';
 
 type TState =
   | { step: 'idle' }
-  | { step: 'working'; fileName: string; fraction: number }
+  | { step: 'passphrase'; file: File; fileName: string; hint: string | null; error: string | null }
+  | { step: 'working'; fileName: string; progress: TByteProgressState }
   | { step: 'done'; fileName: string; result: TRestoreResult; lines: string[] }
   | { step: 'failed'; fileName: string; code: TBackupErrorCode | null; message: string };
 
@@ -51,7 +54,11 @@ export function useRestoreBackup(user: TUser) {
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<TState>({ step: 'idle' });
+  const [passphrase, setPassphrase] = useState('');
+  // The hint is shown again after a wrong passphrase; the working state in between drops it.
+  const [lastHint, setHint] = useState<string | null>(null);
   const isWorking = state.step === 'working';
+  useWarnBeforeLeaving(isWorking);
 
   async function readRecipientIds(): Promise<Set<number> | null> {
     try {
@@ -66,8 +73,9 @@ export function useRestoreBackup(user: TUser) {
     }
   }
 
-  async function restore(file: File) {
-    setState({ step: 'working', fileName: file.name, fraction: 0 });
+  async function restore(file: File, sealedWith: string | null = null) {
+    const progress = { doneBytes: 0, totalBytes: 0, elapsedMs: 0 };
+    setState({ step: 'working', fileName: file.name, progress });
     // The reader of backup files (and its checks of their contents) loads with the first restore,
     // not with every page that offers one.
     const restoring = import('../restore-backup');
@@ -75,16 +83,38 @@ export function useRestoreBackup(user: TUser) {
       const { describeRestoreResult, restoreBackup } = await restoring;
       const result = await restoreBackup({
         file,
+        passphrase: sealedWith,
         account: user,
         recipientIds: await readRecipientIds(),
         indexVideo,
-        onProgress: (fraction) => setState({ step: 'working', fileName: file.name, fraction }),
+        onProgress: startByteProgress((next) =>
+          setState({ step: 'working', fileName: file.name, progress: next }),
+        ),
       });
+      setPassphrase('');
       setState({ step: 'done', fileName: file.name, result, lines: describeRestoreResult(result) });
     } catch (error) {
       const { BackupError } = await import('../backup-manifest').catch(() => ({
         BackupError: null,
       }));
+      const { PassphraseNeededError } = await restoring.catch(() => ({
+        PassphraseNeededError: null,
+      }));
+      if (PassphraseNeededError && error instanceof PassphraseNeededError) {
+        setState({ step: 'passphrase', file, fileName: file.name, hint: error.hint, error: null });
+        return;
+      }
+      if (BackupError && error instanceof BackupError && error.code === 'wrong_passphrase') {
+        setState((previous) => ({
+          step: 'passphrase',
+          file,
+          fileName: file.name,
+          hint: previous.step === 'passphrase' ? previous.hint : lastHint,
+          error: error.message,
+        }));
+        return;
+      }
+      setPassphrase('');
       setState({
         step: 'failed',
         fileName: file.name,
@@ -97,6 +127,17 @@ export function useRestoreBackup(user: TUser) {
     }
   }
 
+  function submitPassphrase(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (state.step !== 'passphrase') return;
+    if (!passphrase) {
+      setState({ ...state, error: 'Please type the passphrase this backup was protected with.' });
+      return;
+    }
+    setHint(state.hint);
+    void restore(state.file, passphrase);
+  }
+
   function onFileChosen(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     // Cleared so that choosing the same file again still counts as a choice.
@@ -106,6 +147,7 @@ export function useRestoreBackup(user: TUser) {
 
   function close(isOpen: boolean) {
     if (isOpen || isWorking) return;
+    setPassphrase('');
     setState({ step: 'idle' });
   }
 
@@ -139,8 +181,39 @@ export function useRestoreBackup(user: TUser) {
             )}
           </DialogHeader>
 
+          {state.step === 'passphrase' && (
+            <form className="flex flex-col gap-5" onSubmit={submitPassphrase} noValidate>
+              <p className="text-lg">
+                This backup is protected with a passphrase. Please type it to restore your videos.
+              </p>
+              {state.hint && (
+                <p className="text-lg" data-testid="passphrase-hint">
+                  Your hint: <strong className="break-words">{state.hint}</strong>
+                </p>
+              )}
+              <FormField
+                label="Passphrase"
+                type="password"
+                autoComplete="off"
+                autoFocus
+                value={passphrase}
+                onChange={(event) => setPassphrase(event.target.value)}
+                error={state.error ?? undefined}
+              />
+              <DialogFooter>
+                <Button type="button" variant="outline" onClick={() => close(false)}>
+                  Cancel
+                </Button>
+                <Button type="submit">Restore</Button>
+              </DialogFooter>
+            </form>
+          )}
+
           {state.step === 'working' && (
-            <ProgressBar label="Restoring your videos" fraction={state.fraction} />
+            <>
+              <ByteProgressBar label="Restoring your videos" progress={state.progress} />
+              <p className="text-lg">Please keep this page open until the restore is finished.</p>
+            </>
           )}
 
           {state.step === 'done' && (
@@ -166,7 +239,7 @@ export function useRestoreBackup(user: TUser) {
             </Alert>
           )}
 
-          {!isWorking && (
+          {!isWorking && state.step !== 'passphrase' && (
             <DialogFooter>
               {state.step === 'failed' && (
                 <Button variant="outline" onClick={chooseFile}>

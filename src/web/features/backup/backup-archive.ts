@@ -1,0 +1,269 @@
+import {
+  BACKUP_FORMAT,
+  BACKUP_MESSAGES,
+  BACKUP_VERSION,
+  BackupError,
+  MANIFEST_FILE,
+  PROFILE_FILE,
+  SEAL_FILE,
+  ZBackupManifest,
+  ZBackupProfile,
+  ZBackupSeal,
+  type TBackupManifest,
+  type TBackupProfile,
+  type TBackupSeal,
+  type TBackupVideo,
+} from './backup-manifest';
+import { hashBytes } from './hash-blob';
+import {
+  createBlobTarget,
+  readZipDirectory,
+  readZipEntry,
+  readZipText,
+  ZipReadError,
+  ZipStreamWriter,
+  type TZipEntry,
+} from './zip-archive';
+
+/**
+ * The zip work of backups, restores and handovers: hashing, writing and reading archives. It
+ * touches no store and no server, so it runs in the backup worker (backup.worker.ts) and, where
+ * there are no workers (unit tests), in place.
+ */
+
+export const ENCRYPTION_NAME = 'WinZip AES-256';
+
+/** Where a file goes: a file the person chose (streamed), else Blob parts handed back. */
+export type TArchiveTarget = FileSystemFileHandle | null;
+
+export type TOnBytes = (bytes: number) => void;
+
+async function openTarget(target: TArchiveTarget) {
+  if (target) {
+    const stream = (await target.createWritable()) as WritableStream<Uint8Array>;
+    return { stream, finish: () => null };
+  }
+  const blobTarget = createBlobTarget('application/zip');
+  return { stream: blobTarget.stream, finish: () => blobTarget.toBlob() };
+}
+
+export interface TBackupArchiveVideo {
+  /** The manifest's entry without what is measured while writing. */
+  meta: Omit<TBackupVideo, 'sha256' | 'byteSize'>;
+  blob: Blob;
+}
+
+export interface TWriteBackupArgs {
+  manifest: Omit<TBackupManifest, 'videos' | 'sealed' | 'format' | 'version'>;
+  profile: TBackupProfile | null;
+  videos: TBackupArchiveVideo[];
+  passphrase: string | null;
+  hint: string | null;
+  target: TArchiveTarget;
+}
+
+/**
+ * Writes a backup in one pass over the videos: each is read once, hashed and stored, and the
+ * manifest with every hash follows them (a reader finds entries by the zip's directory).
+ */
+export async function writeBackupArchive(
+  args: TWriteBackupArgs,
+  onBytes?: TOnBytes,
+): Promise<Blob | null> {
+  const { stream, finish } = await openTarget(args.target);
+  const zip = new ZipStreamWriter(stream, { passphrase: args.passphrase });
+  const date = new Date(args.manifest.createdAt);
+  const sealed = args.passphrase ? { hint: args.hint?.trim() || null } : undefined;
+  if (sealed) {
+    const seal: TBackupSeal = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      sealed: true,
+      encryption: ENCRYPTION_NAME,
+      hint: sealed.hint,
+    };
+    await zip.addText(SEAL_FILE, JSON.stringify(seal, null, 2), { date, isPlain: true });
+  }
+  const videos: TBackupVideo[] = [];
+  for (const { meta, blob } of args.videos) {
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    // The bytes actually stored, which is what the hash covers.
+    videos.push({ ...meta, byteSize: bytes.length, sha256: await hashBytes(bytes) });
+    await zip.addBytes(meta.file, bytes, { date: new Date(meta.createdAt), onBytes });
+  }
+  const manifest: TBackupManifest = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    ...args.manifest,
+    videos,
+    ...(sealed ? { sealed } : {}),
+  };
+  await zip.addText(MANIFEST_FILE, JSON.stringify(manifest, null, 2), { date });
+  if (args.profile) {
+    await zip.addText(PROFILE_FILE, JSON.stringify(args.profile, null, 2), { date });
+  }
+  await zip.close();
+  return finish();
+}
+
+export interface TWriteFilesArgs {
+  /** Small text entries first (the handover's pages); `isPlain` leaves one readable when sealed. */
+  texts: { name: string; text: string; isPlain?: boolean }[];
+  files: { name: string; blob: Blob; createdAt: string }[];
+  createdAt: string;
+  passphrase: string | null;
+  target: TArchiveTarget;
+}
+
+/** A plain folder of files in a zip (the handover), sealed like a backup when asked. */
+export async function writeFilesArchive(
+  args: TWriteFilesArgs,
+  onBytes?: TOnBytes,
+): Promise<Blob | null> {
+  const { stream, finish } = await openTarget(args.target);
+  const zip = new ZipStreamWriter(stream, { passphrase: args.passphrase });
+  for (const text of args.texts) {
+    await zip.addText(text.name, text.text, {
+      date: new Date(args.createdAt),
+      isPlain: text.isPlain,
+    });
+  }
+  for (const file of args.files) {
+    const bytes = new Uint8Array(await file.blob.arrayBuffer());
+    await zip.addBytes(file.name, bytes, { date: new Date(file.createdAt), onBytes });
+  }
+  await zip.close();
+  return finish();
+}
+
+// ---- Reading -------------------------------------------------------------------------------
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The manifest at the top, or inside one folder: a person who unzipped a backup and zipped the
+ * folder again still has a backup.
+ */
+function findManifestPrefix(entries: Map<string, TZipEntry>): string | null {
+  if (entries.has(MANIFEST_FILE)) return '';
+  const nested = [...entries.keys()]
+    .filter((name) => name.endsWith(`/${MANIFEST_FILE}`) && !name.startsWith('__MACOSX/'))
+    .sort((a, b) => a.length - b.length)[0];
+  return nested === undefined ? null : nested.slice(0, -MANIFEST_FILE.length);
+}
+
+export type TOpenResult =
+  | { status: 'needs_passphrase'; hint: string | null }
+  | { status: 'open'; manifest: TBackupManifest; profile: TBackupProfile | null };
+
+export interface TOpenedArchive {
+  file: Blob;
+  files: Map<string, TZipEntry>;
+  passphrase: string | null;
+}
+
+function toBackupError(error: unknown): BackupError {
+  if (error instanceof BackupError) return error;
+  if (error instanceof ZipReadError && error.reason === 'wrong_passphrase') {
+    return new BackupError('wrong_passphrase', BACKUP_MESSAGES.wrongPassphrase);
+  }
+  return new BackupError('damaged', BACKUP_MESSAGES.damaged);
+}
+
+async function readText(opened: TOpenedArchive, name: string): Promise<string> {
+  const entry = opened.files.get(name);
+  if (!entry) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
+  try {
+    return await readZipText(entry, opened.passphrase);
+  } catch (error) {
+    throw toBackupError(error);
+  }
+}
+
+async function readHint(opened: TOpenedArchive): Promise<string | null> {
+  if (!opened.files.has(SEAL_FILE)) return null;
+  const seal = ZBackupSeal.safeParse(parseJson(await readText(opened, SEAL_FILE)));
+  return seal.success ? seal.data.hint : null;
+}
+
+/**
+ * Opens and checks a backup file; every way it can be wrong becomes a plain BackupError. A sealed
+ * backup without its passphrase answers `needs_passphrase` with the owner's hint; a wrong one
+ * throws `wrong_passphrase` before anything is read further.
+ */
+export async function openBackupArchive(
+  file: Blob,
+  passphrase: string | null,
+): Promise<{ opened: TOpenedArchive; result: TOpenResult }> {
+  let entries: Map<string, TZipEntry>;
+  try {
+    entries = await readZipDirectory(file);
+  } catch (error) {
+    if (error instanceof ZipReadError && error.reason === 'not_zip') {
+      throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
+    }
+    throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
+  }
+  const prefix = findManifestPrefix(entries);
+  if (prefix === null) throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
+
+  const files = new Map<string, TZipEntry>();
+  for (const [name, entry] of entries) {
+    if (name.startsWith(prefix)) files.set(name.slice(prefix.length), entry);
+  }
+  const opened: TOpenedArchive = { file, files, passphrase: passphrase || null };
+  if (files.get(MANIFEST_FILE)?.encrypted && !opened.passphrase) {
+    return { opened, result: { status: 'needs_passphrase', hint: await readHint(opened) } };
+  }
+  const raw = parseJson(await readText(opened, MANIFEST_FILE));
+  if (!isRecord(raw) || raw.format !== BACKUP_FORMAT) {
+    throw new BackupError('not_backup', BACKUP_MESSAGES.notBackup);
+  }
+  if (typeof raw.version === 'number' && raw.version > BACKUP_VERSION) {
+    throw new BackupError('newer_version', BACKUP_MESSAGES.newerVersion);
+  }
+  const manifest = ZBackupManifest.safeParse(raw);
+  if (!manifest.success) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
+
+  let profile: TBackupProfile | null = null;
+  if (files.has(PROFILE_FILE)) {
+    const parsed = ZBackupProfile.safeParse(parseJson(await readText(opened, PROFILE_FILE)));
+    if (!parsed.success) throw new BackupError('damaged', BACKUP_MESSAGES.damaged);
+    profile = parsed.data;
+  }
+  return { opened, result: { status: 'open', manifest: manifest.data, profile } };
+}
+
+/** A video's bytes if they are all there and match the manifest's SHA-256; null otherwise. */
+export async function readVerifiedVideo(
+  opened: TOpenedArchive,
+  video: TBackupVideo,
+  onBytes?: TOnBytes,
+): Promise<Blob | null> {
+  const entry = opened.files.get(video.file);
+  if (!entry || entry.uncompressedSize !== video.byteSize) return null;
+  try {
+    const blob = await readZipEntry(entry, {
+      type: video.mimeType,
+      passphrase: opened.passphrase,
+      onBytes,
+    });
+    if (blob.size !== video.byteSize) return null;
+    return (await hashBytes(new Uint8Array(await blob.arrayBuffer()))) === video.sha256
+      ? blob
+      : null;
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    return null;
+  }
+}

@@ -1,0 +1,194 @@
+import {
+  BlobReader,
+  configure,
+  ERR_ENCRYPTED,
+  ERR_INVALID_PASSWORD,
+  TextReader,
+  TextWriter,
+  Uint8ArrayReader,
+  ZipReader,
+  ZipWriter,
+  type Entry,
+  type FileEntry,
+} from '@zip.js/zip.js/lib/zip-core-native.js';
+
+// The backup already runs in our own module worker, so zip.js starts no workers of its own
+// (those would need blob: or extra script sources in the content security policy).
+configure({ useWebWorkers: false });
+
+/** Videos are read from the store and handed to the zip in slices of this size. */
+export const READ_SLICE_BYTES = 4 * 1024 * 1024;
+
+/** ZIP dates run from 1980 to 2107. */
+function toZipDate(date: Date | undefined): Date {
+  const year = date?.getFullYear() ?? NaN;
+  return date && year >= 1980 && year <= 2107 ? date : new Date();
+}
+
+export interface TZipWriteOptions {
+  /** Seals every entry with WinZip AES-256 except the ones named in `plainNames`. */
+  passphrase?: string | null;
+}
+
+/**
+ * Writes a zip to a WritableStream: ZIP64 wherever a size or offset needs it, every entry stored
+ * (video is compressed already), and sealed with WinZip AES-256 when a passphrase is given.
+ */
+export class ZipStreamWriter {
+  private readonly writer: ZipWriter<unknown>;
+  private readonly passphrase: string | null;
+
+  constructor(target: WritableStream<Uint8Array>, options: TZipWriteOptions = {}) {
+    this.passphrase = options.passphrase || null;
+    this.writer = new ZipWriter(target, { level: 0, keepOrder: true, useWebWorkers: false });
+  }
+
+  private sealing(isPlain: boolean) {
+    return this.passphrase && !isPlain
+      ? { password: this.passphrase, encryptionStrength: 3 as const }
+      : {};
+  }
+
+  async addText(name: string, text: string, options: { date?: Date; isPlain?: boolean } = {}) {
+    await this.writer.add(name, new TextReader(text), {
+      lastModDate: toZipDate(options.date),
+      ...this.sealing(options.isPlain ?? false),
+    });
+  }
+
+  /** Adds bytes already read; `onBytes` reports how many have gone into the file. */
+  async addBytes(
+    name: string,
+    bytes: Uint8Array,
+    options: { date?: Date; onBytes?: (bytes: number) => void } = {},
+  ) {
+    let reported = 0;
+    await this.writer.add(name, new Uint8ArrayReader(bytes), {
+      lastModDate: toZipDate(options.date),
+      ...this.sealing(false),
+      onprogress: (progress) => {
+        options.onBytes?.(progress - reported);
+        reported = progress;
+        return undefined;
+      },
+    });
+    if (reported < bytes.length) options.onBytes?.(bytes.length - reported);
+  }
+
+  async close(): Promise<void> {
+    await this.writer.close();
+  }
+}
+
+/**
+ * A WritableStream that keeps what it is given as Blob parts, for browsers without a file
+ * picker: each part may live on disk, so no giant buffer is built.
+ */
+export function createBlobTarget(type: string) {
+  const parts: Blob[] = [];
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const flush = () => {
+    if (pendingBytes === 0) return;
+    parts.push(new Blob(pending as Uint8Array<ArrayBuffer>[]));
+    pending = [];
+    pendingBytes = 0;
+  };
+  const stream = new WritableStream<Uint8Array>({
+    write(chunk) {
+      // zip.js may reuse its buffers, so each chunk is copied before it is kept.
+      pending.push(chunk.slice());
+      pendingBytes += chunk.length;
+      if (pendingBytes >= READ_SLICE_BYTES) flush();
+    },
+    close: flush,
+  });
+  return { stream, toBlob: () => new Blob(parts, { type }) };
+}
+
+/** `not_zip`: not a zip at all. `damaged`: a zip, but cut short or broken. */
+export class ZipReadError extends Error {
+  override name = 'ZipReadError';
+  readonly reason: 'not_zip' | 'damaged' | 'wrong_passphrase' | 'needs_passphrase';
+
+  constructor(reason: ZipReadError['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export type TZipEntry = FileEntry;
+
+const LOCAL_HEADER_SIGNATURE = 0x04034b50;
+
+/** Reads any zip, ZIP64 included, from a Blob or File with random access: nothing loads whole. */
+export async function readZipDirectory(file: Blob): Promise<Map<string, TZipEntry>> {
+  const head = new DataView(await file.slice(0, 4).arrayBuffer());
+  if (head.byteLength < 4 || head.getUint32(0, true) !== LOCAL_HEADER_SIGNATURE) {
+    throw new ZipReadError('not_zip', 'No zip signature');
+  }
+  let entries: Entry[];
+  try {
+    entries = await new ZipReader(new BlobReader(file), { useWebWorkers: false }).getEntries();
+  } catch (error) {
+    throw new ZipReadError('damaged', error instanceof Error ? error.message : 'Unreadable zip');
+  }
+  const files = new Map<string, TZipEntry>();
+  for (const entry of entries) {
+    if (entry.directory) continue;
+    if (entry.offset + entry.compressedSize > file.size) {
+      throw new ZipReadError('damaged', `${entry.filename} out of range`);
+    }
+    files.set(entry.filename, entry);
+  }
+  return files;
+}
+
+function toReadError(error: unknown, name: string): ZipReadError {
+  const message = error instanceof Error ? error.message : '';
+  if (message === ERR_INVALID_PASSWORD || message.includes('signature')) {
+    return new ZipReadError('wrong_passphrase', `${name}: wrong passphrase`);
+  }
+  if (message === ERR_ENCRYPTED) return new ZipReadError('needs_passphrase', name);
+  return new ZipReadError('damaged', `${name}: ${message || 'unreadable'}`);
+}
+
+/** An entry's content as a Blob (stored, deflated or sealed). */
+export async function readZipEntry(
+  entry: TZipEntry,
+  options: { type?: string; passphrase?: string | null; onBytes?: (bytes: number) => void } = {},
+): Promise<Blob> {
+  if (entry.encrypted && !options.passphrase) {
+    throw new ZipReadError('needs_passphrase', entry.filename);
+  }
+  const target = createBlobTarget(options.type ?? '');
+  let reported = 0;
+  try {
+    await entry.getData(target.stream, {
+      password: entry.encrypted ? (options.passphrase ?? undefined) : undefined,
+      checkSignature: true,
+      useWebWorkers: false,
+      onprogress: (progress) => {
+        options.onBytes?.(progress - reported);
+        reported = progress;
+        return undefined;
+      },
+    });
+  } catch (error) {
+    throw toReadError(error, entry.filename);
+  }
+  return target.toBlob();
+}
+
+export async function readZipText(entry: TZipEntry, passphrase?: string | null): Promise<string> {
+  if (entry.encrypted && !passphrase) throw new ZipReadError('needs_passphrase', entry.filename);
+  try {
+    return await entry.getData(new TextWriter(), {
+      password: entry.encrypted ? (passphrase ?? undefined) : undefined,
+      checkSignature: true,
+      useWebWorkers: false,
+    });
+  } catch (error) {
+    throw toReadError(error, entry.filename);
+  }
+}
