@@ -20,7 +20,7 @@ async function connect(): Promise<Query> {
     return async (name, text, values) => (await pool.query({ name, text, values })).rows;
   }
   // The engine as the app runs it: the same settings, V8's baseline compiler only, and named
-  // prepared statements as the app's (decision 033).
+  // prepared statements as the app's.
   const prepared = preparedPgliteQuery(await openPgliteDirectory(process.env.PGLITE_DIR!));
   return async (_name, text, values) =>
     (await prepared<Record<string, unknown>>(text, values)).rows;

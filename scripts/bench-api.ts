@@ -1,15 +1,14 @@
-// `npm run bench:api` (issue 15 item 1): the app's signed-in reads against a bare Fastify doing
-// the same two indexed lookups with prepared statements on the same engine, in the same run
-// (absolute numbers drift on a shared machine, the ratio much less). For each engine (PGlite, and
-// PostgreSQL at BENCH_DATABASE_URL or the local server; BENCH_ENGINE=pglite|postgres picks one;
-// BENCH_ROUTES=/api/user,… picks routes)
-// it starts the built server on a fresh DATA_DIR or database, signs up the installation's admin
-// and then an ordinary owner with a next of kin, a recipient and 20 messages (the owner reads each
-// route; a route ending in `#admin` is read by the admin), starts the baseline beside it (on PGlite, on a copy of the
-// seeded data), and runs autocannon (50 connections, BENCH_SECONDS per route, 10 by default, in
-// BENCH_ROUNDS rounds, 3 by default) on each route, each round paired with a round of the
-// baseline. It prints throughput, p99 and their ratios, and the app's resident memory at idle
-// after the run.
+// `npm run bench:api`: the app's signed-in reads against a bare Fastify doing the same two indexed
+// lookups with prepared statements on the same engine, in the same run (absolute numbers drift on a
+// shared machine, the ratio much less). For each engine (PGlite, and PostgreSQL at
+// BENCH_DATABASE_URL or the local server; BENCH_ENGINE=pglite|postgres picks one;
+// BENCH_ROUTES=/api/user,… picks routes) it starts the built server on a fresh DATA_DIR or
+// database, signs up the installation's admin and then an ordinary owner with a next of kin, a
+// recipient and 20 messages (the owner reads each route; a route ending in `#admin` is read by the
+// admin), starts the baseline beside it (on PGlite, on a copy of the seeded data), and runs
+// autocannon (50 connections, BENCH_SECONDS per route, 10 by default, in BENCH_ROUNDS rounds, 3 by
+// default) on each route, each round paired with a round of the baseline. It prints throughput, p99
+// and their ratios, and the app's resident memory at idle after the run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -71,10 +70,10 @@ interface TRun {
 
 /**
  * Each run first opens its connections and lets them settle for SETTLE_SECONDS, unmeasured, then
- * measures `seconds` on those same connections (decision 039). A Node server under load accepts
- * one new connection per turn of its event loop, so 50 connections opened at once reach a busy
- * server one by one over a second or more, and their first answers wait that long: counted,
- * they made a short round's p99 the time to open the connections, not the route's.
+ * measures `seconds` on those same connections. A Node server under load accepts one new connection
+ * per turn of its event loop, so 50 connections opened at once reach a busy server one by one over
+ * a second or more, and their first answers wait that long: counted, they made a short round's p99
+ * the time to open the connections, not the route's.
  */
 const SETTLE_SECONDS = 1;
 

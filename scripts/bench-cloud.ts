@@ -1,5 +1,5 @@
-// `npm run bench:cloud`: the cloud library's speed goals (issue 13), each against a bare baseline
-// measured in the same run on the same machine (absolute numbers drift on a shared machine):
+// `npm run bench:cloud`: the cloud library's speed goals, each against a bare baseline measured in
+// the same run on the same machine (absolute numbers drift on a shared machine):
 //   1. upload of a 100 MB file through the client protocol (create, which signs the first parts,
 //      PUT parts, complete with SHA-256 check; the video was indexed when it was saved, before)
 //      vs one raw PUT of the same file to a bare Node HTTP sink;

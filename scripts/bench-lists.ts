@@ -1,11 +1,11 @@
-// `npm run bench:lists` (issue 15 item 4): lists stay fast at scale. Seeds a fresh PostgreSQL
-// database (BENCH_DATABASE_URL's server, else the local one) with 100,000 users (25,000 owners
-// with 3 recipients each), 25,000 devices, 1,000,000 video rows and 5,000,000 audit rows, then
-// times the app's own statements for the owner's lists and the admin's lists as the routes run
-// them, in the request's own statement (decision 033), 200 runs each, one at a time, and prints
-// p50/p95 against the goal (p95 ≤ 50 ms), with each list's plan (EXPLAIN ANALYZE) so index use
-// can be seen: for a list read with the request, the plan of the route's own statement as
-// PostgreSQL keeps it (generic); for the lookups and the admin's lists, of a query written here
+// `npm run bench:lists`: lists stay fast at scale. Seeds a fresh PostgreSQL database
+// (BENCH_DATABASE_URL's server, else the local one) with 100,000 users (25,000 owners with 3
+// recipients each), 25,000 devices, 1,000,000 video rows and 5,000,000 audit rows, then times the
+// app's own statements for the owner's lists and the admin's lists as the routes run them, in the
+// request's own statement (docs/decisions/033-one-statement-a-request.md), 200 runs each, one at a
+// time, and prints p50/p95 against the goal (p95 ≤ 50 ms), with each list's plan (EXPLAIN ANALYZE)
+// so index use can be seen: for a list read with the request, the plan of the route's own statement
+// as PostgreSQL keeps it (generic); for the lookups and the admin's lists, of a query written here
 // as theirs are. BENCH_SCALE=0.1 seeds a tenth for a quick run.
 import { fillPlaceholders } from 'drizzle-orm';
 import pg from 'pg';
@@ -49,7 +49,7 @@ const SEED = [
    select created_by_id as owner_id, array_agg(id order by id) as ids
    from users where created_by_id is not null group by created_by_id`,
   // A million videos counted as migration 0009 counts an installation's existing ones, in one
-  // statement, rather than by the trigger a million times over (decision 040).
+  // statement, rather than by the trigger a million times over.
   'alter table videos disable trigger videos_recipient_count',
   `insert into videos (id, creator_id, recipient_id, byte_size, duration_ms, mime_type, created_at)
    select gen_random_uuid(), owner_id, ids[1 + n % 3], 25000000, 60000, 'video/webm',
@@ -73,7 +73,7 @@ const SEED = [
 
 /**
  * The part of a plan that reads the list: in a route's own statement, whose top is the request's
- * lookups (decision 033), each InitPlan or SubPlan with what is under it; otherwise the top lines.
+ * lookups, each InitPlan or SubPlan with what is under it; otherwise the top lines.
  */
 function listPart(plan: string[]): string[] {
   const indent = (line: string) => line.length - line.trimStart().length;
@@ -121,8 +121,8 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       [`owner${Math.ceil(OWNERS / 2)}`],
     );
     const owner = rows[0] as { id: number; device_id: string };
-    // The routes read their lists in the request's own statement (decision 033), for a session:
-    // the owner's, and an admin's on another owner's device.
+    // The routes read their lists in the request's own statement, for a session: the owner's, and
+    // an admin's on another owner's device.
     const admin = (
       await client.query(
         `update users set is_admin = true where username = 'owner1'
@@ -140,7 +140,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       );
     }
     const db: Db = database.db;
-    // A read the database writes as JSON text (decision 034) is counted as the client reads it.
+    // A read the database writes as JSON text is counted as the client reads it.
     const asRouteReads = async (
       who: { device_id: string },
       idHash: string,
@@ -160,10 +160,9 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
     };
     /**
-     * The plan PostgreSQL keeps for a route's own statement (decision 033), as the app runs it:
-     * the statement's SQL, prepared, with a generic plan, executed with the request's values.
-     * With `check`, of the statement asked instead while an answer is kept (decisions 042, 044),
-     * for an answer kept at a snapshot taken now.
+     * The plan PostgreSQL keeps for a route's own statement, as the app runs it: the statement's
+     * SQL, prepared, with a generic plan, executed with the request's values. With `check`, of the
+     * statement asked instead while an answer is kept, for an answer kept at a snapshot taken now.
      */
     const explainRead =
       (
@@ -229,7 +228,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
         explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
       ],
       // The same pages sent again while kept: the statement asked is the lookups and whether an
-      // entry in the page's scope was written since (decision 044).
+      // entry in the page's scope was written since.
       [
         'owner: audit log, kept',
         () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, kept),

@@ -156,7 +156,7 @@ export class Client {
 
 /**
  * Registers a primary user on a new device and finishes onboarding with a next of kin. The
- * installation's first account is its admin (D1); `name` tells accounts apart.
+ * installation's first account is its admin; `name` tells accounts apart.
  */
 export async function signUpOwner(
   base: string,

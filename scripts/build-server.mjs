@@ -1,8 +1,8 @@
-// The server, built ahead of time to plain JavaScript (decision 026): one ES module per entry
-// under dist/server, with the packages it always loads bundled in (a start no longer resolves and
-// reads some eight hundred files from node_modules) and the rest left there. `npm start` and the
-// tests that start a whole server run this build; `npm run dev` keeps compiling on the fly
-// through tsx.
+// The server, built ahead of time to plain JavaScript
+// (docs/decisions/026-the-server-is-built-ahead-of-time.md): one ES module per entry under
+// dist/server, with the packages it always loads bundled in (a start no longer resolves and reads
+// some eight hundred files from node_modules) and the rest left there. `npm start` and the tests
+// that start a whole server run this build; `npm run dev` keeps compiling on the fly through tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +44,7 @@ export function isBuildStale(output, sources) {
  * Packages the build leaves to node_modules: PGlite reads its WebAssembly and data files from
  * beside its own modules, Argon2 is a native addon, pg-native is an optional one pg never needs
  * here, pino starts its transports' workers from its own files, and the S3 client, Redis,
- * nodemailer and Stripe are loaded only where an installation uses them (decision 026).
+ * nodemailer and Stripe are loaded only where an installation uses them.
  */
 const LEFT_IN_NODE_MODULES = [
   '@electric-sql/pglite',
@@ -61,9 +61,9 @@ const LEFT_IN_NODE_MODULES = [
 ];
 
 /**
- * A new PGlite cluster with every migration applied, for a first start to copy (decision 036):
- * made by the built server's own code in a process of its own, beside its final place, and moved
- * there only when whole.
+ * A new PGlite cluster with every migration applied, for a first start to copy: made by the built
+ * server's own code in a process of its own, beside its final place, and moved there only when
+ * whole.
  */
 function makeDatabaseTemplate() {
   const partial = `${DATABASE_TEMPLATE}.partial`;
@@ -117,9 +117,9 @@ export async function bundleLikeServer(entry, outfile) {
 }
 
 /**
- * The build unless dist/server was built from exactly these sources (scripts/build-stamp.mjs):
- * the tests' global setup calls it, so CI's two runs (one per database engine) share one build
- * and neither deletes it under the other's running server (decision 031).
+ * The build unless dist/server was built from exactly these sources (scripts/build-stamp.mjs): the
+ * tests' global setup calls it, so CI's two runs (one per database engine) share one build and
+ * neither deletes it under the other's running server.
  */
 export async function buildServerUnlessCurrent() {
   await buildUnlessCurrent({

@@ -1,9 +1,8 @@
 // Whether a build output was made from exactly the sources there are now. A build writes a stamp
-// beside its output (dist/<name>-build.json): a hash of every source file's path and contents,
-// and a hash of one output file that changes with every build (the web app's index.html names
-// each hashed chunk; the server's main.js is the bundle). Contents are compared, not
-// modification times, so a checkout, an edit undone or a build made by hand in between never
-// passes for current (decision 031).
+// beside its output (dist/<name>-build.json): a hash of every source file's path and contents, and
+// a hash of one output file that changes with every build (the web app's index.html names each
+// hashed chunk; the server's main.js is the bundle). Contents are compared, not modification times,
+// so a checkout, an edit undone or a build made by hand in between never passes for current.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

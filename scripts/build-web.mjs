@@ -1,9 +1,9 @@
 // The web app's production build (`vite build` into dist/web), skipped when the build there was
 // made from exactly the sources there are now (scripts/build-stamp.mjs). CI runs the browser tests
-// once per database engine on the same checkout; they share one build (decision 031).
+// once per database engine on the same checkout; they share one build.
 //
-// Vite writes beside dist/web and the finished build then takes its place (decision 037): a
-// server that is running meanwhile keeps serving the build it has, never an emptied folder.
+// Vite writes beside dist/web and the finished build then takes its place: a server that is running
+// meanwhile keeps serving the build it has, never an emptied folder.
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';

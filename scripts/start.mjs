@@ -1,6 +1,5 @@
-// `npm start`: builds the web app and the server when either is missing or older than its
-// sources, then runs the built server (plain JavaScript, decision 026) serving the web app and
-// the API from one port.
+// `npm start`: builds the web app and the server when either is missing or older than its sources,
+// then runs the built server (plain JavaScript) serving the web app and the API from one port.
 import { SERVER_ENTRY, SERVER_SOURCES, buildServer, isBuildStale } from './build-server.mjs';
 import { WEB_ENTRY, WEB_SOURCES, buildWeb } from './build-web.mjs';
 
