@@ -2,10 +2,10 @@
 // few page loads, on PGlite (a first start on a new DATA_DIR, then a restart on the same one) and
 // on PostgreSQL (BENCH_DATABASE_URL or the local server). Goals: PGlite ≤ 200 MB, PostgreSQL
 // ≤ 150 MB. The server runs as `npm start` runs it. It also prints how long each start took to
-// answer /api/health (goal 1 s on either engine), beside the bare start of Node, Fastify and the same
-// engine on the same data in the same run (the median of three; scripts/bench-api-baseline.ts): a
-// start's time on this shared machine drifts with the machine, and the bare start says how fast the
-// machine was.
+// answer /api/health (goal 1 s on either engine), beside the bare start of Node, Fastify and the
+// same engine on the same data in the same run (the median of three;
+// scripts/bench-api-baseline.ts): a start's time on this shared machine drifts with the machine,
+// and the bare start says how fast the machine was.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
