@@ -60,8 +60,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }),
   );
 
-  // A first start creates the database (initdb in a child process): about 10 s on a calm machine,
-  // several times that while the rest of the suite runs beside it.
+  // A first start creates the database (initdb in a child process), which takes several times as
+  // long while the rest of the suite runs beside it as on a calm machine.
   const deadline = Date.now() + 50_000;
   for (;;) {
     if (exitCode !== undefined) throw new Error(`server exited at start-up:\n${output}`);
