@@ -206,7 +206,7 @@ async function main() {
 
     // 1. Upload throughput: the median of three of each, after one small upload and one raw PUT
     // have warmed both paths (a server that has just started compiles as it goes; the first
-    // upload into a fresh process was half as fast as every later one).
+    // upload into a fresh process was markedly slower than every later one).
     const warmFile = file.subarray(0, 16 * 1024 * 1024);
     const warm = await beginUpload(client, recipientId, warmFile, sha256Of(warmFile));
     await sendParts(client, warm.state, warmFile);

@@ -18,9 +18,8 @@ const remembered = new Map<string, string | null>();
 
 /**
  * 'Chrome on Linux' for a log line, or null when the browser is unknown. Parsing a user agent is
- * slow next to everything else a request does (a third of the audit page's time), and a family's
- * log holds a handful of distinct ones, so answers are remembered (at most 500, then started
- * afresh).
+ * slow next to everything else a request does, and a family's log holds a handful of distinct
+ * ones, so answers are remembered (at most 500, then started afresh).
  */
 export function describeBrowser(userAgent: string): string | null {
   const known = remembered.get(userAgent);

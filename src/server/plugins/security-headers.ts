@@ -30,7 +30,7 @@ export function computeSecurityHeaders(options: Readonly<HelmetOptions>): Record
 /**
  * Headers that only act on a document (a page the browser shows, frames or runs scripts in). A
  * script or a stylesheet is never one, and sent with each of the dozen files a first visit loads
- * they came to about 7 KiB of its budget.
+ * they took a real share of its budget (docs/benchmarks.md, 'Asset headers').
  */
 const DOCUMENT_ONLY_HEADERS = [
   'content-security-policy',
