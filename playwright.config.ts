@@ -41,11 +41,11 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: 'tests/e2e',
   // Each test is queued on its own (a file's tests spread over the workers) except where a file
-  // asks for serial mode (decision 031).
+  // asks for serial mode.
   fullyParallel: true,
   // One worker more than the machine has cores: a test spends part of its time waiting (on the
-  // server, a timer, the mail), so with one worker a core, a third of a 2-core machine sat idle
-  // (decision 031, third round). `E2E_WORKERS` sets another number.
+  // server, a timer, the mail), so with one worker a core the machine sat partly idle
+  // (docs/benchmarks.md, 'CI time'). `E2E_WORKERS` sets another number.
   workers: Number(process.env.E2E_WORKERS ?? Math.min(4, availableParallelism() + 1)),
   // One folder per engine: CI runs both at once, and each run empties its own at the start.
   outputDir: path.join('test-results', process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'),
@@ -73,9 +73,9 @@ export default defineConfig({
     },
     // A failed test keeps a screenshot of the page as it failed and Playwright's error context
     // (the page's accessibility tree). Traces only when asked for (`E2E_TRACE=1`, for a failure
-    // to be read step by step): recorded for every test, passed or not, they cost about a tenth
-    // of the browser run's CPU (decision 031, fourth round). Without the screencast even then:
-    // that was a third.
+    // to be read step by step): recorded for every test, passed or not, they cost a good share of
+    // the browser run's CPU (docs/benchmarks.md, 'CI time'). Without the screencast even then: with
+    // it, they cost far more.
     trace: process.env.E2E_TRACE
       ? { mode: 'retain-on-failure', screenshots: false, snapshots: true }
       : 'off',
@@ -105,7 +105,7 @@ export default defineConfig({
       // Every test context sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so the per-IP
       // limits (30 registrations an hour) see many households rather than one, as in real use.
       TRUST_PROXY: 'true',
-      // Only this address becomes the admin (D1), so every other account in the browser tests
+      // Only this address becomes the admin, so every other account in the browser tests
       // is an ordinary Community Edition user whichever spec registers first.
       ADMIN_EMAIL: E2E_ADMIN_EMAIL,
       DONATION_URL: E2E_DONATION_URL,

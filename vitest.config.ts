@@ -17,7 +17,7 @@ const SERIAL_SERVER_FILES = [
 /**
  * Vitest queues the longest files first from its cache of the last run, but a clean checkout (CI)
  * has none and queues the largest files first. These files then start late and run alone on one
- * core for their 10-45 s: queued first, they run beside the rest (decision 031).
+ * core: queued first, they run beside the rest.
  */
 class SerialServerFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
@@ -44,15 +44,15 @@ export default defineConfig({
     sequence: { sequencer: SerialServerFilesFirst },
     // Each test file opens its PGlite databases (WebAssembly) in a process of its own. V8's
     // baseline compiler alone, as the server itself runs PGlite (src/server/db/client.ts), spares
-    // each one the optimising recompile it would not live long enough to repay: the PGlite-heavy
-    // files took 15-25 % less CPU (decision 031).
+    // each one the optimising recompile it would not live long enough to repay (docs/benchmarks.md,
+    // 'CI time').
     execArgv: ['--liftoff-only'],
     // A worker runs its files one after another in one module graph: the app's modules are
-    // imported once a worker rather than once a file (import was 35 of the run's 65 s summed
-    // over the files; the whole run used 8-13 % less CPU). Each file still makes its own app,
+    // imported once a worker rather than once a file (import was most of the run's time summed
+    // over the files; docs/benchmarks.md, 'CI time'). Each file still makes its own app,
     // database and servers. The server's modules hold only caches of answers that never differ
     // (parsed user agents, statement names); what one app instance learns (a full disk) lives on
-    // that instance (decision 031, seventh round).
+    // that instance.
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
