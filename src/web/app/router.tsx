@@ -3,6 +3,7 @@ import { lazyPage } from '@web/lib/lazy-page';
 import { RouteErrorPage } from './application-error';
 import { AppLayout } from './layout/app-layout';
 import { RedirectIfSignedIn, RequireAuth } from './route-guards';
+import { NeedsConnection } from '@web/features/offline/needs-connection';
 
 // Every page is its own chunk, so the first screen only downloads what it shows.
 const HomePage = lazyPage(() => import('@web/pages/home/home-page'));
@@ -66,7 +67,9 @@ export const routes: RouteObject[] = [
             path: '/recipients',
             element: (
               <RequireAuth>
-                <RecipientsPage />
+                <NeedsConnection>
+                  <RecipientsPage />
+                </NeedsConnection>
               </RequireAuth>
             ),
           },
@@ -82,7 +85,9 @@ export const routes: RouteObject[] = [
             path: '/sign-in-methods',
             element: (
               <RequireAuth access="primary">
-                <SignInMethodsPage />
+                <NeedsConnection>
+                  <SignInMethodsPage />
+                </NeedsConnection>
               </RequireAuth>
             ),
           },
@@ -90,7 +95,9 @@ export const routes: RouteObject[] = [
             path: '/audit-logs',
             element: (
               <RequireAuth access="primary">
-                <AuditLogsPage />
+                <NeedsConnection>
+                  <AuditLogsPage />
+                </NeedsConnection>
               </RequireAuth>
             ),
           },
@@ -99,7 +106,9 @@ export const routes: RouteObject[] = [
             // Any of the owner's devices: a waiting release is cancelled from wherever they are.
             element: (
               <RequireAuth>
-                <LegacyPage />
+                <NeedsConnection>
+                  <LegacyPage />
+                </NeedsConnection>
               </RequireAuth>
             ),
           },
@@ -107,7 +116,9 @@ export const routes: RouteObject[] = [
             path: '/admin',
             element: (
               <RequireAuth access="admin">
-                <AdminPage />
+                <NeedsConnection>
+                  <AdminPage />
+                </NeedsConnection>
               </RequireAuth>
             ),
           },
@@ -115,7 +126,9 @@ export const routes: RouteObject[] = [
             path: '/auth',
             element: (
               <RedirectIfSignedIn>
-                <AuthPage />
+                <NeedsConnection>
+                  <AuthPage />
+                </NeedsConnection>
               </RedirectIfSignedIn>
             ),
           },

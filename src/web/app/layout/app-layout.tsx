@@ -10,6 +10,7 @@ import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
 import { LegacyReleaseMount } from '@web/features/legacy/components/legacy-release-mount';
+import { OfflineStatus, UpdatePrompt } from '@web/features/offline';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 
@@ -59,6 +60,7 @@ export function AppLayout() {
             isSignedIn && 'min-h-dvh',
           )}
         >
+          <OfflineStatus />
           <LegacyReleaseMount />
           {isRenderedPage ? (
             <Outlet />
@@ -78,6 +80,7 @@ export function AppLayout() {
         </main>
         <SiteFooter />
         <CloudSyncMount />
+        <UpdatePrompt />
         <ScrollRestoration />
       </div>
       {/* Outside the screen-high column, so that its arrival moves not even the footer up. */}

@@ -15,6 +15,7 @@ import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
 import { useIsOffline } from '@web/lib/use-online-status';
 import { wait } from '@web/lib/utils';
 import { useDeviceIdIfReady } from '@web/features/device';
+import { forgetKeptQueries } from '@web/lib/kept-queries';
 import {
   cacheDeviceStatus,
   cacheUser,
@@ -134,6 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOutLocally = useCallback(() => {
     cacheUser(null);
     cacheDeviceStatus(null);
+    forgetKeptQueries();
     queryClient.setQueryData(USER_QUERY_KEY, null);
     queryClient.removeQueries({
       predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),

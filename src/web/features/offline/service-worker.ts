@@ -57,7 +57,7 @@ function watch(registration: ServiceWorkerRegistration) {
 }
 
 function whenIdle(run: () => void) {
-  if ('requestIdleCallback' in window)
+  if (typeof window.requestIdleCallback === 'function')
     window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
   else window.setTimeout(run, 1);
 }

@@ -1,6 +1,7 @@
 import fixWebmDuration from 'fix-webm-duration';
 import type { TRelease } from '@shared/domain/legacy';
 import { isValidDeviceId } from '@shared/domain/device';
+import { isApiError } from '@web/lib/api-client';
 import { getDeviceId } from '@web/lib/device-id';
 import { isWebm, normaliseVideoType } from '@web/lib/video-format';
 import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-store';
@@ -99,17 +100,35 @@ export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedR
   }
 }
 
-/** Sends the index rows the server has not confirmed yet (a save made offline, say). */
-export async function indexPendingVideos(creatorId: number): Promise<number> {
-  const pending = (await listVideos(creatorId)).filter((video) => video.indexedAt === null);
+let sending: Promise<number> | null = null;
+
+/**
+ * Sends the index rows the server has not confirmed yet (a save made offline, say), oldest first,
+ * one run at a time: a second caller joins the run in progress. The first row that cannot be sent
+ * (offline, signed out) ends the run, so the rows arrive in the order they were recorded; each is
+ * sent again next time, and the server keeps one row per id.
+ */
+export function indexPendingVideos(creatorId: number): Promise<number> {
+  sending ??= sendPendingIndexRows(creatorId).finally(() => {
+    sending = null;
+  });
+  return sending;
+}
+
+async function sendPendingIndexRows(creatorId: number): Promise<number> {
+  const pending = (await listVideos(creatorId))
+    .filter((video) => video.indexedAt === null)
+    .reverse();
   let sent = 0;
   for (const video of pending) {
     try {
       await indexVideo(toIndexBody(video));
       await markIndexed(video.id);
       sent += 1;
-    } catch {
-      // Still offline or refused; the video stays on this device and is tried again next time.
+    } catch (error) {
+      // The video stays on this device and is tried again next time. With no connection or no
+      // session, the rest waits behind it; a row the server refuses does not hold up the others.
+      if (!isApiError(error) || error.status === 401) break;
     }
   }
   return sent;

@@ -1,0 +1,4 @@
+export { NeedsConnection } from './needs-connection';
+export { OfflineStatus } from './offline-status';
+export { UpdatePrompt } from './update-prompt';
+export { OFFLINE_MESSAGES } from './offline-messages';
