@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
-import { WifiOff } from 'lucide-react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useIsOffline } from '@web/lib/use-online-status';
-import { OFFLINE_MESSAGES } from './offline-messages';
+
+const NeedsConnectionMessage = lazy(() => import('./needs-connection-message'));
 
 /**
  * A screen that is nothing without the server (recipients, the audit log, administration,
@@ -9,17 +9,10 @@ import { OFFLINE_MESSAGES } from './offline-messages';
  * It comes back by itself when the connection does.
  */
 export function NeedsConnection({ children }: { children: ReactNode }) {
-  const isOffline = useIsOffline();
-  if (!isOffline) return children;
+  if (!useIsOffline()) return children;
   return (
-    <section
-      aria-labelledby="needs-connection"
-      className="mx-auto flex w-full max-w-2xl flex-col items-center gap-4 rounded-xl border-2 border-warm-foreground/25 bg-warm p-8 text-center"
-    >
-      <WifiOff className="size-10 text-warm-foreground" aria-hidden="true" />
-      <h1 id="needs-connection" className="text-2xl font-bold tracking-tight">
-        {OFFLINE_MESSAGES.needsConnection}
-      </h1>
-    </section>
+    <Suspense fallback={null}>
+      <NeedsConnectionMessage />
+    </Suspense>
   );
 }

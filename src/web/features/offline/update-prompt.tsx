@@ -1,8 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { Button } from '@web/components/ui/button';
-import { OFFLINE_MESSAGES } from './offline-messages';
-import { applyUpdate, isUpdateWaiting, subscribeToUpdate } from './service-worker';
+import { isUpdateWaiting, subscribeToUpdate } from './service-worker';
+
+const UpdateReady = lazy(() => import('./update-ready'));
 
 /**
  * A new version is installed and waits: the person reloads when they choose. Never on the
@@ -13,13 +13,8 @@ export function UpdatePrompt() {
   const isRecordPage = useLocation().pathname === '/record';
   if (!isWaiting || isRecordPage) return null;
   return (
-    <div
-      role="region"
-      aria-label={OFFLINE_MESSAGES.updateReady}
-      className="fixed inset-x-3 bottom-3 z-40 mx-auto flex max-w-xl flex-wrap items-center justify-between gap-3 rounded-xl border-2 border-primary/30 bg-card p-4 shadow-soft sm:inset-x-6"
-    >
-      <p className="text-lg font-semibold">{OFFLINE_MESSAGES.updateReady}</p>
-      <Button onClick={applyUpdate}>{OFFLINE_MESSAGES.reload}</Button>
-    </div>
+    <Suspense fallback={null}>
+      <UpdateReady />
+    </Suspense>
   );
 }
