@@ -144,9 +144,11 @@ export async function readZipDirectory(file: Blob): Promise<Map<string, TZipEntr
   return files;
 }
 
-function toReadError(error: unknown, name: string): ZipReadError {
+function toReadError(error: unknown, entry: TZipEntry): ZipReadError {
+  const name = entry.filename;
   const message = error instanceof Error ? error.message : '';
-  if (message === ERR_INVALID_PASSWORD || message.includes('signature')) {
+  // A sealed entry's check value (2 bytes) may pass by chance; its HMAC then fails instead.
+  if (message === ERR_INVALID_PASSWORD || (entry.encrypted && message.includes('signature'))) {
     return new ZipReadError('wrong_passphrase', `${name}: wrong passphrase`);
   }
   if (message === ERR_ENCRYPTED) return new ZipReadError('needs_passphrase', name);
@@ -175,7 +177,7 @@ export async function readZipEntry(
       },
     });
   } catch (error) {
-    throw toReadError(error, entry.filename);
+    throw toReadError(error, entry);
   }
   return target.toBlob();
 }
@@ -189,6 +191,6 @@ export async function readZipText(entry: TZipEntry, passphrase?: string | null):
       useWebWorkers: false,
     });
   } catch (error) {
-    throw toReadError(error, entry.filename);
+    throw toReadError(error, entry);
   }
 }
