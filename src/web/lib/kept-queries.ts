@@ -55,6 +55,11 @@ export function useKeptQueries(userId: number | null): void {
         if (kept !== undefined) queryClient.setQueryData([path], kept, { updatedAt: 0 });
       }
     };
+    // What the server answered before this ran (it starts after the first paint) is kept too.
+    for (const path of KEPT_QUERY_PATHS) {
+      const data = queryClient.getQueryData([path]);
+      if (data !== undefined) writeKept(storageKey(userId, path), data);
+    }
     if (!navigator.onLine) seed();
     window.addEventListener('offline', seed);
     const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
