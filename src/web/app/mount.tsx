@@ -7,7 +7,7 @@ import { AfterHydration } from './after-hydration';
 import { AppErrorBoundary, ApplicationErrorPage } from './application-error';
 import { createAppRouter, preloadFirstPage, preloadSignedInPage } from './router';
 import { readPrerenderedPage } from './prerendered-page';
-import { registerServiceWorkerWhenIdle } from '@web/features/offline/service-worker';
+import { registerServiceWorkerWhenSettled } from '@web/features/offline/update-signal';
 
 declare global {
   interface Window {
@@ -69,7 +69,7 @@ export async function mount(
   window.__mementoMounted = true;
   ignoreExpectedRejections();
   reloadOnStaleChunks();
-  registerServiceWorkerWhenIdle();
+  registerServiceWorkerWhenSettled();
 
   const visitor = readPrerenderedPage(rootElement);
   // `/` holds the sign-in page for a visitor: the address says so before the router starts.

@@ -1,5 +1,5 @@
 import { Suspense, lazy } from 'react';
-import { WifiOff } from 'lucide-react';
+import { CloudOff } from 'lucide-react';
 import { OFFLINE_MESSAGES } from './offline-messages';
 
 const WaitingCount = lazy(() => import('./waiting-count'));
@@ -11,7 +11,7 @@ export default function OfflineLine({ userId, hasCloud }: { userId: number; hasC
       role="status"
       className="mx-auto mb-6 flex w-full max-w-5xl items-start gap-3 rounded-xl border-2 border-warm-foreground/25 bg-warm px-5 py-3 text-lg text-foreground"
     >
-      <WifiOff className="mt-0.5 size-6 shrink-0 text-warm-foreground" aria-hidden="true" />
+      <CloudOff className="mt-0.5 size-6 shrink-0 text-warm-foreground" aria-hidden="true" />
       <span className="flex flex-wrap gap-x-3">
         <span className="font-semibold">{OFFLINE_MESSAGES.safe}</span>
         <Suspense fallback={null}>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
-import { useKeptQueries } from '@web/lib/kept-queries';
+import { useKeptQueries } from './use-kept-queries';
 
 /**
  * For a signed-in person, loaded after the first paint: keeps the lists a screen needs offline,

@@ -1,28 +1,16 @@
 // The service worker (built by vite.config.ts) precaches the app's own files, so Memento opens
-// with no network (docs/decisions/064-installable-and-offline.md). Registered once the first page
-// is interactive and the browser is idle: the precache never competes with a first visit.
-// A new version waits for the person: the app shows an update prompt, and reloads only on Reload.
+// with no network (docs/decisions/064-installable-and-offline.md). This module loads, and
+// registers it, only once the first visit has settled (update-signal.ts). A new version waits for
+// the person: the app shows an update prompt, and reloads only on Reload.
 
 const WORKER_URL = '/sw.js';
-/** The longest the registration waits for an idle moment after the page has loaded. */
-const IDLE_TIMEOUT_MS = 5_000;
 
 let waitingWorker: ServiceWorker | null = null;
-const listeners = new Set<() => void>();
+let onUpdate = () => {};
 
-function setWaitingWorker(worker: ServiceWorker | null) {
+function setWaitingWorker(worker: ServiceWorker) {
   waitingWorker = worker;
-  for (const listener of listeners) listener();
-}
-
-/** For useSyncExternalStore: whether a new version is installed and waits. */
-export function subscribeToUpdate(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function isUpdateWaiting(): boolean {
-  return waitingWorker !== null;
+  onUpdate();
 }
 
 /** Hands over to the new version and reloads once it controls the page. */
@@ -56,22 +44,11 @@ function watch(registration: ServiceWorkerRegistration) {
   });
 }
 
-function whenIdle(run: () => void) {
-  if (typeof window.requestIdleCallback === 'function')
-    window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-  else window.setTimeout(run, 1);
-}
-
-/** Registers the service worker after the page's load and an idle moment; production builds only. */
-export function registerServiceWorkerWhenIdle(): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const register = () =>
-    whenIdle(() => {
-      navigator.serviceWorker
-        .register(WORKER_URL, { scope: '/' })
-        .then(watch)
-        .catch((error: unknown) => console.warn('The offline app could not be set up', error));
-    });
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+/** Registers the worker; `announce` is called when a new version is installed and waits. */
+export function registerServiceWorker(announce: () => void): void {
+  onUpdate = announce;
+  navigator.serviceWorker
+    .register(WORKER_URL, { scope: '/' })
+    .then(watch)
+    .catch((error: unknown) => console.warn('The offline app could not be set up', error));
 }

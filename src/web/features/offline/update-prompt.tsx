@@ -1,6 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { isUpdateWaiting, subscribeToUpdate } from './service-worker';
+import { isUpdateWaiting, subscribeToUpdate } from './update-signal';
 
 const UpdateReady = lazy(() => import('./update-ready'));
 
