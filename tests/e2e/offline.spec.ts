@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, registerUser, signOutFromDashboard, test, toastMessage } from './fixtures';
 import { callApi } from './support/page-api';
-import { recordFor } from './support/recording';
+import { recordFor, savedVideoIds } from './support/recording';
 
 const OFFLINE_LINE = 'You are offline. Your videos on this device are safe.';
 const NEEDS_CONNECTION =
@@ -123,19 +123,7 @@ test('offline, the dashboard opens, a message is recorded and saved, and its ind
   await expect(page.getByTestId('video-counts')).toHaveText(
     'On this device: 1 video · In your account’s index: 0 videos',
   );
-  const videoId = await page.evaluate(async () => {
-    const settle = <T>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    const db = await settle(indexedDB.open('memento-videos'));
-    const videos = (await settle(
-      db.transaction('videos', 'readonly').objectStore('videos').getAll(),
-    )) as { id: string }[];
-    db.close();
-    return videos[0]?.id;
-  });
+  const [videoId] = await savedVideoIds(page);
 
   // Back online: the row goes out by itself, once, and the counts agree again.
   await context.setOffline(false);
@@ -163,6 +151,11 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
 }) => {
   await page.goto('/features');
   await openControlledBySw(page, '/features');
+  // The app sets up its own registration once the page has settled (it loads this file for it);
+  // a version that arrived before that would be registered over.
+  const isSetUp = page.waitForResponse(/\/assets\/service-worker-[\w-]+\.js$/);
+  await page.goto('/features');
+  await isSetUp;
   // A worker script at another address is a new version to the browser, as a changed sw.js is.
   await page.evaluate(() => navigator.serviceWorker.register('/sw.js?next=1', { scope: '/' }));
   const prompt = page.getByRole('region', { name: 'A new version of Memento is ready' });

@@ -29,21 +29,30 @@ export async function waitForRecordedSeconds(
     .toBeGreaterThanOrEqual(1);
 }
 
-/** How many one-second slices of the recording in progress the page has stored on the device. */
-export function savedDraftSlices(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const settle = <T>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
+/** Every row of one store of the page's local video store (IndexedDB). */
+function readLocalStore<T>(page: Page, storeName: 'drafts' | 'videos'): Promise<T[]> {
+  return page.evaluate(async (name) => {
+    const settle = <R>(request: IDBRequest<R>) =>
+      new Promise<R>((resolve, reject) => {
         request.onsuccess = () => resolve(request.result);
         request.onerror = () => reject(request.error);
       });
     const db = await settle(indexedDB.open('memento-videos'));
-    const drafts = (await settle(
-      db.transaction('drafts', 'readonly').objectStore('drafts').getAll(),
-    )) as { chunkCount: number }[];
+    const rows = await settle(db.transaction(name, 'readonly').objectStore(name).getAll());
     db.close();
-    return Math.max(0, ...drafts.map((draft) => draft.chunkCount));
-  });
+    return rows;
+  }, storeName) as Promise<T[]>;
+}
+
+/** How many one-second slices of the recording in progress the page has stored on the device. */
+export async function savedDraftSlices(page: Page): Promise<number> {
+  const drafts = await readLocalStore<{ chunkCount: number }>(page, 'drafts');
+  return Math.max(0, ...drafts.map((draft) => draft.chunkCount));
+}
+
+/** The ids of the videos saved on this device. */
+export async function savedVideoIds(page: Page): Promise<string[]> {
+  return (await readLocalStore<{ id: string }>(page, 'videos')).map((video) => video.id);
 }
 
 /**
