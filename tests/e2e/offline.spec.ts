@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, registerUser, signOutFromDashboard, test, toastMessage } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
 import { callApi } from './support/page-api';
 import { recordFor, savedVideoIds } from './support/recording';
 
@@ -92,7 +93,7 @@ test('installable: a valid manifest, its icons, and a service worker controlling
 test('offline, the dashboard opens, a message is recorded and saved, and its index row arrives once when the connection returns', async ({
   page,
   context,
-}) => {
+}, testInfo) => {
   test.slow();
   const owner = await registerUser(page, { firstName: 'Olive' });
   const kin = `${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName}`;
@@ -110,6 +111,7 @@ test('offline, the dashboard opens, a message is recorded and saved, and its ind
   // A screen that needs the server says so, rather than failing.
   await page.goto('/recipients');
   await expect(page.getByRole('heading', { name: NEEDS_CONNECTION })).toBeVisible();
+  await expectNoSeriousViolations(page, testInfo, 'a server-only screen offline');
 
   const posts = countIndexRows(context);
   await page.goto('/record');
@@ -120,6 +122,7 @@ test('offline, the dashboard opens, a message is recorded and saved, and its ind
   await expect(toastMessage(page, 'Video saved')).toContainText('when you are back online');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('offline-waiting')).toHaveText('1 recording waits to be sent');
+  await expectNoSeriousViolations(page, testInfo, 'the dashboard offline');
   await expect(page.getByTestId('video-counts')).toHaveText(
     'On this device: 1 video · In your account’s index: 0 videos',
   );
@@ -148,7 +151,7 @@ test('offline, the dashboard opens, a message is recorded and saved, and its ind
 
 test('a new version waits for the person: a prompt, and Reload hands over to it', async ({
   page,
-}) => {
+}, testInfo) => {
   await page.goto('/features');
   await openControlledBySw(page, '/features');
   // The app sets up its own registration once the page has settled (it loads this file for it);
@@ -160,6 +163,7 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
   await page.evaluate(() => navigator.serviceWorker.register('/sw.js?next=1', { scope: '/' }));
   const prompt = page.getByRole('region', { name: 'A new version of Memento is ready' });
   await expect(prompt).toBeVisible();
+  await expectNoSeriousViolations(page, testInfo, 'the update prompt');
   // Nothing reloads by itself: the page is the same one until the person chooses.
   await page.evaluate(() => {
     (window as Window & { beforeUpdate?: boolean }).beforeUpdate = true;
