@@ -28,6 +28,7 @@ import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { OFFLINE_MESSAGES } from '@web/features/offline';
 
 /** After a successful save the person goes home after 1000 ms, time to see it saved. */
 const NAVIGATE_AFTER_SAVE_MS = 1000;
@@ -65,7 +66,7 @@ function MessageRecorder({ userId }: { userId: number }) {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { data, isLoading, error, refetch } = useRecipients();
+  const { data, isLoading, error, refetch, fetchStatus } = useRecipients();
   const recipients = data?.recipients ?? [];
   const maxSeconds = data?.maxRecordingSeconds ?? 60;
 
@@ -187,6 +188,10 @@ function MessageRecorder({ userId }: { userId: number }) {
       )}
 
       <RecipientsLoadState isLoading={isLoading} error={error} onRetry={() => void refetch()} />
+      {/* Offline, with no recipients kept from an earlier visit: nothing to record for yet. */}
+      {!data && fetchStatus === 'paused' && (
+        <Alert variant="warm" kind="note" title={OFFLINE_MESSAGES.needsConnection} />
+      )}
 
       {data && (
         <section aria-labelledby="details-heading" className="flex flex-col gap-5">
