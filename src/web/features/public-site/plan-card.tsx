@@ -115,7 +115,7 @@ function PlanAction({ plan }: { plan: TPlan }) {
   if (plan.tier === 'free') return null;
 
   const isChosen = choice?.tier === plan.tier;
-  if (isChosen && !config.data?.billingEnabled) return <ComingSoon plan={plan} />;
+  if (isChosen && config.data?.billingEnabled === false) return <ComingSoon plan={plan} />;
 
   return (
     <Button

@@ -24,7 +24,8 @@ export default function PremiumPage() {
   const isAccountHolder = user?.category === 'primary';
   const checkout = useCheckoutReturn({ enabled: isAccountHolder });
   const billing = checkout.billingQuery.data;
-  const billingEnabled = billing?.enabled ?? config.data?.billingEnabled ?? false;
+  // Unknown until one of the two answers: the page never says payments are off while it asks.
+  const billingEnabled = billing?.enabled ?? config.data?.billingEnabled;
   const hasPlan = user ? user.subscriptionTier !== 'free' || hasFullAccess(user) : false;
   const title = hasPlan ? 'Your plan' : 'Upgrade to Premium';
   usePageTitle(title);
@@ -39,7 +40,7 @@ export default function PremiumPage() {
               : 'What your plan includes, beside the other plans.'
             : 'Paid plans copy every message safely to the cloud, so your family can watch on their own phone or computer. They also allow more recipients and longer messages.'}
         </p>
-        {!billingEnabled && (
+        {billingEnabled === false && (
           <p className="mt-3">
             Paying for a plan is not available yet. You can choose a plan and we will note it;
             nothing is charged.

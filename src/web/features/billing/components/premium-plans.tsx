@@ -29,7 +29,8 @@ export interface TPlanActionContext {
   user: TUser | null;
   /** Undefined while GET /api/billing is on its way. */
   billing: TBillingStatus | undefined;
-  billingEnabled: boolean;
+  /** Undefined until the app's settings or the billing state say whether payments are taken. */
+  billingEnabled: boolean | undefined;
   /** Back from a payment not yet confirmed: no second checkout while it arrives. */
   isConfirming: boolean;
 }
@@ -60,6 +61,8 @@ function PlanAction({
   if (!user || user.category !== 'primary') return null;
   if (plan.tier === user.subscriptionTier) return <CurrentPlanMark />;
   if (plan.tier === 'free') return null;
+  // Not known yet: say nothing rather than 'Coming Soon' to someone who can pay.
+  if (billingEnabled === undefined) return <div className="min-h-12" aria-hidden="true" />;
 
   if (!billingEnabled) {
     if (isChosen) return <ComingSoon plan={plan} />;
