@@ -170,9 +170,12 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
   });
   await prompt.getByRole('button', { name: 'Reload' }).click();
   await expect
-    .poll(() =>
-      // The page reloads meanwhile: a read that the reload cuts short counts as not yet.
-      page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '').catch(() => ''),
+    .poll(
+      () =>
+        // The page reloads meanwhile: a read that the reload cuts short counts as not yet.
+        page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '').catch(() => ''),
+      // Handing over is a reload and a worker's activation: on a busy machine, seconds each.
+      { timeout: 30_000 },
     )
     .toContain('/sw.js?next=1');
   expect(
