@@ -270,7 +270,7 @@ describe('more devices for paid plans', () => {
 });
 
 describe('codes to move or add a device, asked for in parallel', () => {
-  it('sends exactly 5 move codes when 30 requests arrive at once (issue 14 item 3)', async () => {
+  it('sends exactly 5 move codes when 30 requests arrive at once', async () => {
     const owner = await createOnboardedUser(t);
     const device = await TestDevice.create(t.app);
     const answers = await Promise.all(

@@ -75,7 +75,7 @@ describe('GET /api/audit-logs', () => {
     });
   });
 
-  it('shows an event from before migration 0010 without its words until they are written (decision 041)', async () => {
+  it('shows an event from before migration 0010 without its words until they are written', async () => {
     await withTestApp(async (fresh) => {
       const owner = await createPrimaryUser(fresh);
       const shown = async () =>

@@ -132,7 +132,7 @@ describe('POST /api/register', () => {
     expect(await findUser(body.username as string)).toBeUndefined();
   });
 
-  it('accepts any non-letter, non-digit character as the special character (D2)', async () => {
+  it('accepts any non-letter, non-digit character as the special character', async () => {
     for (const password of ['Garden Party 2026', 'Tea-and-Scones1', 'Pounds£Shillings9']) {
       const device = await TestDevice.create(t.app);
       const res = await device.post('/api/register', buildRegistration(device, { password }));
@@ -345,7 +345,7 @@ describe('POST /api/login', () => {
     expect(owner.statusCode).toBe(200);
   });
 
-  it('never locks the owner out of their own device, however many strangers fail (issue 14 item 1)', async () => {
+  it('never locks the owner out of their own device, however many strangers fail', async () => {
     const { device, user, password } = await createPrimaryUser(t);
     // 110 wrong passwords from 11 new devices on 11 addresses.
     for (let source = 0; source < 11; source += 1) {
@@ -379,7 +379,7 @@ describe('POST /api/login', () => {
     expect(failures).toHaveLength(110);
   });
 
-  it('evaluates exactly 10 of 50 parallel wrong sign-ins from one device (issue 14 item 3)', async () => {
+  it('evaluates exactly 10 of 50 parallel wrong sign-ins from one device', async () => {
     const { user } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app);
     const answers = await Promise.all(
@@ -442,7 +442,7 @@ describe('sessions', () => {
     });
   });
 
-  it('gives admins 12-hour sessions (D26)', async () => {
+  it('gives admins 12-hour sessions', async () => {
     const fresh = await buildTestApp();
     try {
       const admin = await createPrimaryUser(fresh);

@@ -60,7 +60,7 @@ async function databaseAt(lastTag: string): Promise<Database> {
 }
 
 describe('upgrading an installation', () => {
-  it('gives the videos indexed before migration 0008 their index entries (decision 038)', async () => {
+  it('gives the videos indexed before migration 0008 their index entries', async () => {
     const database = await databaseAt('0007_admin_search');
     const { db } = database;
     await db.execute(sql`insert into users (id, username, first_name, last_name, email)
@@ -117,7 +117,7 @@ describe('upgrading an installation', () => {
     expect(entries[1]).toMatchObject({ title: 'For Susan', metadata: { byteSize: 5000000000 } });
   });
 
-  it('counts the videos each recipient already had before migration 0009 (decision 040)', async () => {
+  it('counts the videos each recipient already had before migration 0009', async () => {
     const database = await databaseAt('0008_video_index_entries');
     const { db } = database;
     await db.execute(sql`insert into users (id, username, first_name, last_name, email, category, created_by_id)
@@ -139,7 +139,7 @@ describe('upgrading an installation', () => {
     ]);
   });
 
-  it('words the audit events written before migration 0010, newest first, a batch at a time (decision 041)', async () => {
+  it('words the audit events written before migration 0010, newest first, a batch at a time', async () => {
     const database = await databaseAt('0009_recipient_video_counts');
     const { db } = database;
     await db.execute(sql`insert into audit_logs

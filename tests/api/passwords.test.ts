@@ -236,7 +236,7 @@ describe('POST /api/setup-password', () => {
   });
 });
 
-describe('moving an account to a new device (D18)', () => {
+describe('moving an account to a new device', () => {
   it('right password → code by email → the binding moves, the old device is signed out, owner emailed, audited', async () => {
     const owner = await createPrimaryUser(t);
     const tablet = await TestDevice.create(t.app);

@@ -118,7 +118,7 @@ describe('GET /api/recipients', () => {
   });
 });
 
-describe('POST /api/recipients: the plan limits (D7, D9)', () => {
+describe('POST /api/recipients: the plan limits', () => {
   it('lets a free user add one recipient besides the next of kin, then asks to upgrade', async () => {
     const alice = await createOnboardedUser(t);
     expect((await alice.device.post('/api/recipients', person('friend'))).statusCode).toBe(201);
@@ -191,7 +191,7 @@ describe('POST /api/recipients: the plan limits (D7, D9)', () => {
   });
 });
 
-describe('POST /api/recipients/{id}/reshare-code (D6)', () => {
+describe('POST /api/recipients/{id}/reshare-code', () => {
   it('issues a new code, emails it, audits it, and the old code stops working', async () => {
     const alice = await createOnboardedUser(t);
     const tom = person('friend');
@@ -272,7 +272,7 @@ describe('DELETE /api/recipients/{id}', () => {
     expect(String(audit!.details.message)).toContain('2 videos');
   });
 
-  it('refuses to delete the last next of kin (D19), but allows it once there is another', async () => {
+  it('refuses to delete the last next of kin, but allows it once there is another', async () => {
     const alice = await createOnboardedUser(t);
     await setTier(alice.user.id, { subscriptionTier: 'premium' });
     const res = await alice.device.delete(`/api/recipients/${alice.nextOfKin.id}`);
@@ -520,7 +520,7 @@ describe('recipient sign-in (email_access_code)', () => {
     expect(rightful.statusCode).toBe(200);
   });
 
-  it('evaluates exactly the limit when 50 wrong codes arrive at once (issue 14 item 3)', async () => {
+  it('evaluates exactly the limit when 50 wrong codes arrive at once', async () => {
     const alice = await createOnboardedUser(t);
     const guesser = await TestDevice.create(t.app);
     const answers = await Promise.all(

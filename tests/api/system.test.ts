@@ -161,7 +161,7 @@ describe('serving the web app', () => {
   });
 });
 
-describe('a rebuild under a running server (decision 037)', () => {
+describe('a rebuild under a running server', () => {
   it('serves the old build or the new one, never an empty folder', async () => {
     const dist = mkdtempSync(path.join(os.tmpdir(), 'memento-dist-'));
     const live = path.join(dist, 'web');
@@ -217,7 +217,7 @@ describe('a rebuild under a running server (decision 037)', () => {
   });
 });
 
-describe('serving the first screens rendered at build time (decision 030)', () => {
+describe('serving the first screens rendered at build time', () => {
   function writeWebBuild(): string {
     const webDir = mkdtempSync(path.join(os.tmpdir(), 'memento-web-'));
     mkdirSync(path.join(webDir, 'prerendered'), { recursive: true });

@@ -9,7 +9,7 @@ const answer = (value: string) => ({
   size: value.length,
 });
 
-describe('the answers a server keeps (decision 042)', () => {
+describe('the answers a server keeps', () => {
   it('finds an answer by the read and the session, and keeps one a session and read', () => {
     const kept = new ResponseCache(100);
     kept.keep('videos', 'a', answer('[1]'));
