@@ -96,12 +96,19 @@ async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
       const chunkCount = Math.ceil(videoBytes / chunkBytes);
       for (let index = 0; index < videoCount; index += 1) {
         const id = crypto.randomUUID();
-        const tx = db.transaction(['videos', 'chunks'], 'readwrite');
+        // One chunk a transaction: many pending Blobs at once stall the browser's blob store.
         for (let part = 0; part < chunkCount; part += 1) {
           // Each video differs in its first bytes, so no two hash alike.
           const data = part === 0 ? new Blob([String(index), chunk]) : new Blob([chunk]);
-          tx.objectStore('chunks').put({ videoId: id, index: part, data });
+          const write = db.transaction('chunks', 'readwrite');
+          write.objectStore('chunks').put({ videoId: id, index: part, data });
+          await new Promise((resolve, reject) => {
+            write.oncomplete = resolve;
+            write.onerror = () => reject(write.error);
+            write.onabort = () => reject(write.error);
+          });
         }
+        const tx = db.transaction(['videos'], 'readwrite');
         tx.objectStore('videos').put({
           id,
           creatorId,
@@ -176,8 +183,8 @@ function copyFileToLibrary(page: Page, fileName: string): Promise<number> {
       for (let at = 0, index = 0; at < file.size; at += chunkBytes * 25) {
         const tx = db.transaction('chunks', 'readwrite');
         for (let part = at; part < Math.min(file.size, at + chunkBytes * 25); part += chunkBytes) {
-          const bytes = await file.slice(part, part + chunkBytes).arrayBuffer();
-          tx.objectStore('chunks').put({ videoId, index: index++, data: new Blob([bytes]) });
+          const data = file.slice(part, part + chunkBytes);
+          tx.objectStore('chunks').put({ videoId, index: index++, data });
         }
         await new Promise((resolve) => (tx.oncomplete = resolve));
       }
@@ -236,7 +243,7 @@ async function writeBackup(page: Page, sealed: boolean): Promise<number> {
   }
   const started = performance.now();
   await dialog.getByRole('button', { name: 'Download' }).click();
-  await dialog.getByText('Your backup is ready').waitFor({ timeout: 0 });
+  await dialog.getByText('Your backup is ready').waitFor({ timeout: 30 * 60_000 });
   const seconds = (performance.now() - started) / 1000;
   await dialog.getByRole('button', { name: 'Done' }).click();
   return seconds;
@@ -273,7 +280,7 @@ async function restoreBackup(page: Page, fileName: string, sealed: boolean): Pro
     await dialog.getByLabel('Passphrase').fill(PASSPHRASE);
     await dialog.getByRole('button', { name: 'Restore' }).click();
   }
-  await dialog.getByTestId('restore-result').waitFor({ timeout: 0 });
+  await dialog.getByTestId('restore-result').waitFor({ timeout: 30 * 60_000 });
   const seconds = (performance.now() - started) / 1000;
   const text = await dialog.getByTestId('restore-result').innerText();
   if (!text.includes('Restored')) throw new Error(`Restore said: ${text}`);
@@ -289,13 +296,16 @@ async function main() {
   await buildWebUnlessCurrent();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-backup-'));
   const server = startServer({ port, dataDir });
-  const browser = await chromium.launch({
+  // A profile on disk: an incognito profile's storage quota is far below a real library.
+  const profileDir = mkdtempSync(path.join(os.tmpdir(), 'bench-backup-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--enable-precise-memory-info'],
   });
   try {
     await waitForHealth(base);
-    const context = await browser.newContext();
+    // tsx keeps function names with a helper the page does not have; the evaluated code needs it.
+    await context.addInitScript('globalThis.__name = (target) => target;');
     await context.addInitScript(() => {
       (window as { showSaveFilePicker?: unknown }).showSaveFilePicker = async (options: {
         suggestedName: string;
@@ -305,10 +315,17 @@ async function main() {
         return root.getFileHandle(options.suggestedName, { create: true });
       };
     });
-    const page = await context.newPage();
+    // A step that hangs fails with its place named, rather than waiting for ever.
+    context.setDefaultTimeout(120_000);
+    const page = context.pages()[0] ?? (await context.newPage());
     const userId = await signUp(page);
     await page.goto(`${base}/`);
     await page.getByRole('region', { name: 'Storage and backups' }).waitFor();
+    // The app creates its video store on load; seeding waits for it, and for the page to settle.
+    await page.waitForLoadState('networkidle');
+    await page.waitForFunction(async () =>
+      (await indexedDB.databases()).some((db) => db.name === 'memento-videos' && db.version! > 1),
+    );
     const videoCount = Math.round((LIBRARY_GB * 1024) / VIDEO_MB);
     const seedStarted = performance.now();
     await seedLibrary(page, userId, videoCount);
@@ -319,11 +336,17 @@ async function main() {
 
     for (const sealed of [false, true]) {
       const label = sealed ? 'sealed' : 'plain';
+      const step = (what: string) => console.log(`  ${label}: ${what}`);
+      step('copying IndexedDB → file');
       const copyOut = await copyLibraryToFile(page);
+      step('writing the backup');
       const write = await withHeapPeaks(page, () => writeBackup(page, sealed));
       const fileName = await page.evaluate(() => localStorage.getItem('savedFileName') ?? '');
+      step('copying file → IndexedDB');
       const copyIn = await copyFileToLibrary(page, fileName);
+      step('clearing the videos');
       await deleteVideos(page);
+      step('restoring');
       const restore = await withHeapPeaks(page, () => restoreBackup(page, fileName, sealed));
       await page.evaluate(async (fileName) => {
         await (await navigator.storage.getDirectory()).removeEntry(fileName);
@@ -338,9 +361,10 @@ async function main() {
       );
     }
   } finally {
-    await browser.close();
+    await context.close();
     await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
