@@ -340,6 +340,10 @@ test('a page or a script uploaded as a video never runs on the app’s address',
          else 'video/mp4;,text/javascript' end where id in ($1, $2)`,
       [page, script],
     );
+    // While the server was away the open app may have reloaded into the browser's error page
+    // (its service worker is not yet in on a first visit): the admin opens it again.
+    await admin.goto(server.url);
+    await expect(admin.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
     expect((await loadAsScript(script)).loaded).toBe('refused');
     const asLegacyPage = await loadAsScript(page);
     expect(asLegacyPage.loaded).toBe('refused');

@@ -168,7 +168,10 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
   await page.evaluate(() => {
     (window as Window & { beforeUpdate?: boolean }).beforeUpdate = true;
   });
+  const reloaded = page.waitForEvent('load', { timeout: 30_000 });
   await prompt.getByRole('button', { name: 'Reload' }).click();
+  // Handing over ends in a reload: everything below is read from the page it loads.
+  await reloaded;
   await expect
     .poll(
       () =>
@@ -182,4 +185,27 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
     await page.evaluate(() => (window as Window & { beforeUpdate?: boolean }).beforeUpdate),
   ).toBeUndefined();
   await expect(prompt).toBeHidden();
+});
+
+test.describe('on an iPad', () => {
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (iPad; CPU OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+    viewport: { width: 820, height: 1180 },
+    hasTouch: true,
+  });
+
+  test("a short 'Add to Home Screen' hint, once, that the person can put away", async ({
+    page,
+  }, testInfo) => {
+    await registerUser(page);
+    const offer = page.getByRole('region', { name: 'Put Memento on your home screen' });
+    await expect(offer).toContainText("Tap the Share button, then 'Add to Home Screen'.");
+    await expectNoSeriousViolations(page, testInfo, 'the home screen hint');
+    await offer.getByRole('button', { name: 'Got it' }).click();
+    await expect(offer).toBeHidden();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+    await expect(offer).toHaveCount(0);
+  });
 });

@@ -10,7 +10,7 @@ import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
 import { LegacyReleaseMount } from '@web/features/legacy/components/legacy-release-mount';
-import { OfflineStatus, UpdatePrompt } from '@web/features/offline';
+import { InstallOffer, OfflineStatus, UpdatePrompt } from '@web/features/offline';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 
@@ -77,6 +77,7 @@ export function AppLayout() {
               <Outlet />
             </Suspense>
           )}
+          {isSignedIn && <InstallOffer />}
         </main>
         <SiteFooter />
         <CloudSyncMount />

@@ -4,6 +4,14 @@ export const OFFLINE_MESSAGES = {
   needsConnection: 'You are offline. This needs a connection; your videos on this device are safe.',
   updateReady: 'A new version of Memento is ready',
   reload: 'Reload',
+  installTitle: 'Put Memento on your home screen',
+  installPrompt:
+    'Memento can open like an app from your home screen, full screen, and it works without the internet.',
+  installAppleHint:
+    "Memento can open like an app from your home screen. Tap the Share button, then 'Add to Home Screen'.",
+  installButton: 'Install Memento',
+  installNotNow: 'Not now',
+  installGotIt: 'Got it',
 } as const;
 
 /** '2 recordings wait to be sent', for the offline line. */
