@@ -93,7 +93,7 @@ function isQuotaError(error: unknown): boolean {
 }
 
 /**
- * Restores a backup onto the account it was made from (decision 016): every video is checked
+ * Restores a backup onto the account it was made from (never another one): every video is checked
  * against its SHA-256, a video already on this device is never saved twice, the rest are saved
  * with their own id, title and time, and then announced to the server's index.
  */

@@ -32,8 +32,8 @@ async function readStorageStatus(): Promise<TStorageStatus> {
 }
 
 /**
- * The space used and free, and whether storage is persistent (DESIGN.md principle 2). Read again
- * whenever `refreshKey` changes, e.g. the number of videos on this device.
+ * The space used and free, and whether storage is persistent (else the browser may clear the
+ * local videos). Read again whenever `refreshKey` changes, e.g. the number of videos here.
  */
 export function useStorageStatus(refreshKey: unknown) {
   const [status, setStatus] = useState<TStorageStatus | null>(null);

@@ -46,9 +46,9 @@ function hasProblems(result: TRestoreResult): boolean {
 
 /**
  * The restore flow: a hidden file picker, then a dialog with the progress and a plain result.
- * Restores onto the signed-in account only (decision 016). `restoreUi` must stay mounted for the
- * whole restore, so a caller that hides itself once the videos are back (the missing-videos
- * warning) keeps rendering it.
+ * Restores onto the signed-in account only: a backup never moves videos between accounts.
+ * `restoreUi` must stay mounted for the whole restore, so a caller that hides itself once the
+ * videos are back (the missing-videos warning) keeps rendering it.
  */
 export function useRestoreBackup(user: TUser) {
   const queryClient = useQueryClient();
