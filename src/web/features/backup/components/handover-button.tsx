@@ -2,20 +2,10 @@ import { useId, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { FolderDown } from 'lucide-react';
 import type { TRecipient } from '@shared/schemas/recipients';
-import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
 import type { TUser } from '@shared/schemas/auth';
 import { useAuth } from '@web/features/auth';
 import { listVideos } from '@web/features/videos';
-import { describeError } from '@web/lib/api-client';
 import {
   createHandover,
   makeHandoverFileName,
@@ -23,29 +13,14 @@ import {
   splitForHandover,
   type THeldBackReason,
 } from '../create-handover';
-import { downloadFile } from '../download-file';
-import { chooseSaveTarget } from '../save-target';
-import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
-import {
-  checkPassphrase,
-  hasPassphraseErrors,
-  NO_PASSPHRASE,
-  PassphraseFields,
-  type TPassphraseChoice,
-} from './passphrase-fields';
-import { ByteProgressBar, startByteProgress, type TByteProgressState } from './progress-bar';
+import { FileWritingDialog, useFileWriting } from './file-writing-dialog';
+import { PassphraseFields } from './passphrase-fields';
 
 interface HandoverButtonProps {
   recipient: TRecipient;
   /** Videos for this recipient on this device; none means there is nothing to save. */
   localVideoCount: number;
 }
-
-type TState =
-  | { step: 'choose' }
-  | { step: 'working'; progress: TByteProgressState }
-  | { step: 'done'; fileName: string; count: number; isSaved: boolean; isSealed: boolean }
-  | { step: 'failed'; message: string };
 
 const messages = (count: number) => `${count} message${count === 1 ? '' : 's'}`;
 
@@ -81,142 +56,75 @@ function HandoverDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const name = recipient.firstName;
-  const [state, setState] = useState<TState>({ step: 'choose' });
-  const [seal, setSeal] = useState<TPassphraseChoice>(NO_PASSPHRASE);
-  const [showSealErrors, setShowSealErrors] = useState(false);
+  const writing = useFileWriting<{ count: number }>();
   const videos = useLiveQuery(() => listVideos(owner.id, recipient.id), [owner.id, recipient.id]);
   // The release rules are read when the dialog shows; a date passing meanwhile changes nothing.
   const [now] = useState(() => new Date());
   const split = splitForHandover(videos ?? [], now);
   const heldBackLines = describeHeldBack(split.heldBack, name);
-  const isWorking = state.step === 'working';
-  const sealErrors = checkPassphrase(seal);
-  useWarnBeforeLeaving(isWorking);
 
-  function close(isOpen: boolean) {
-    if (isOpen || isWorking) return;
-    onOpenChange(false);
-    setState({ step: 'choose' });
-    setSeal(NO_PASSPHRASE);
-    setShowSealErrors(false);
-  }
-
-  async function save() {
-    if (hasPassphraseErrors(sealErrors)) {
-      setShowSealErrors(true);
-      return;
-    }
-    // First, while the click still counts: the save picker needs it.
-    const target = await chooseSaveTarget(makeHandoverFileName(owner, recipient));
-    if (target === 'cancelled') return;
-    setState({ step: 'working', progress: { doneBytes: 0, totalBytes: 0, elapsedMs: 0 } });
-    try {
-      const handover = await createHandover({
-        owner,
-        recipient,
-        videos: split.open,
-        passphrase: seal.isOn ? seal.passphrase : null,
-        hint: seal.isOn ? seal.hint : null,
-        target,
-        onProgress: startByteProgress((progress) => setState({ step: 'working', progress })),
-      });
-      if (handover.blob) downloadFile(handover.blob, handover.fileName);
-      setState({
-        step: 'done',
-        fileName: handover.fileName,
-        count: split.open.length,
-        isSaved: handover.blob === null,
-        isSealed: seal.isOn,
-      });
-    } catch (error) {
-      setState({ step: 'failed', message: describeError(error, 'Please try again.') });
-    }
+  function save() {
+    return writing.write({
+      fileName: makeHandoverFileName(owner, recipient),
+      totalBytes: 0,
+      make: (file) => createHandover({ owner, recipient, videos: split.open, ...file }),
+      done: () => ({ count: split.open.length }),
+      failure: 'Please try again.',
+    });
   }
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent
-        hideClose={isWorking}
-        onEscapeKeyDown={(event) => isWorking && event.preventDefault()}
-        onInteractOutside={(event) => isWorking && event.preventDefault()}
-      >
-        <DialogHeader>
-          <DialogTitle>Save videos for {name}</DialogTitle>
-          <DialogDescription>
-            Ordinary video files with a page that plays them, to open on any computer without
-            Memento.
-          </DialogDescription>
-        </DialogHeader>
-
-        {(state.step === 'choose' || state.step === 'failed') && videos !== undefined && (
-          <div className="flex flex-col gap-3 text-lg" data-testid="handover-summary">
-            <p>
-              {split.open.length === 0
-                ? `None of the messages for ${name} are open yet, so there is nothing to save.`
-                : `${messages(split.open.length)} for ${name} will be saved.`}
-            </p>
-            {heldBackLines.map((line) => (
-              <p key={line}>{line}</p>
-            ))}
-          </div>
-        )}
-
-        {(state.step === 'choose' || state.step === 'failed') && split.open.length > 0 && (
-          <PassphraseFields
-            label="Protect these videos with a passphrase"
-            value={seal}
-            onChange={setSeal}
-            errors={showSealErrors ? sealErrors : {}}
-          />
-        )}
-
-        {state.step === 'working' && (
-          <>
-            <ByteProgressBar label="Saving the videos" progress={state.progress} />
-            <p className="text-lg">Please keep this page open until the file is written.</p>
-          </>
-        )}
-
-        {state.step === 'done' && (
-          <Alert variant="success" title={`Videos saved for ${name}`}>
-            <p>
-              {state.isSaved ? 'They are saved as ' : 'They are downloading as '}
-              <strong className="break-words">{state.fileName}</strong>, with{' '}
-              {messages(state.count)}.
-            </p>
-            <p>
-              {state.isSealed
-                ? `Only "${README_FILE}" can be read without the passphrase: it says how to open the file with free tools such as 7-Zip.`
-                : `Unzip (extract) the file, then open "${README_FILE}" to watch them on any computer.`}
-            </p>
-          </Alert>
-        )}
-
-        {state.step === 'failed' && (
-          <Alert variant="destructive" title="The videos could not be saved">
-            <p>{state.message}</p>
-          </Alert>
-        )}
-
-        {!isWorking && (
-          <DialogFooter>
-            {state.step === 'done' ? (
-              <Button onClick={() => close(false)}>Done</Button>
-            ) : (
-              <>
-                <Button variant="outline" onClick={() => close(false)}>
-                  Cancel
-                </Button>
-                <Button onClick={() => void save()} disabled={split.open.length === 0}>
-                  <FolderDown aria-hidden="true" />
-                  {state.step === 'failed' ? 'Try Again' : 'Save'}
-                </Button>
-              </>
-            )}
-          </DialogFooter>
-        )}
-      </DialogContent>
-    </Dialog>
+    <FileWritingDialog
+      writing={writing}
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Save videos for ${name}`}
+      description="Ordinary video files with a page that plays them, to open on any computer without Memento."
+      progressLabel="Saving the videos"
+      keepOpenText="Please keep this page open until the file is written."
+      doneTitle={`Videos saved for ${name}`}
+      failedTitle="The videos could not be saved"
+      action={{
+        label: 'Save',
+        icon: <FolderDown aria-hidden="true" />,
+        onClick: () => void save(),
+        disabled: split.open.length === 0,
+      }}
+      done={(state) => (
+        <>
+          <p>
+            {state.isSaved ? 'They are saved as ' : 'They are downloading as '}
+            <strong className="break-words">{state.fileName}</strong>, with {messages(state.count)}.
+          </p>
+          <p>
+            {state.isSealed
+              ? `Only "${README_FILE}" can be read without the passphrase: it says how to open the file with free tools such as 7-Zip.`
+              : `Unzip (extract) the file, then open "${README_FILE}" to watch them on any computer.`}
+          </p>
+        </>
+      )}
+    >
+      {videos !== undefined && (
+        <div className="flex flex-col gap-3 text-lg" data-testid="handover-summary">
+          <p>
+            {split.open.length === 0
+              ? `None of the messages for ${name} are open yet, so there is nothing to save.`
+              : `${messages(split.open.length)} for ${name} will be saved.`}
+          </p>
+          {heldBackLines.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
+      )}
+      {split.open.length > 0 && (
+        <PassphraseFields
+          label="Protect these videos with a passphrase"
+          value={writing.seal}
+          onChange={writing.setSeal}
+          errors={writing.sealErrors}
+        />
+      )}
+    </FileWritingDialog>
   );
 }
 
