@@ -24,6 +24,8 @@ export class JobSchedule {
   private readonly jobs = new Map<string, ScheduledJob>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Whether every job has its row: written once per server, not on every poll. */
+  private hasRows = false;
 
   constructor(
     private readonly db: Db,
@@ -33,6 +35,7 @@ export class JobSchedule {
 
   add(job: ScheduledJob): void {
     this.jobs.set(job.name, job);
+    this.hasRows = false;
   }
 
   start(): void {
@@ -68,7 +71,10 @@ export class JobSchedule {
     const names = [...this.jobs.keys()];
     let due: string[];
     try {
-      await addMissingJobs(this.db, names, now);
+      if (!this.hasRows) {
+        await addMissingJobs(this.db, names, now);
+        this.hasRows = true;
+      }
       due = await findDueJobs(this.db, names, now);
     } catch (error) {
       // The database is away: the next poll tries again.

@@ -25,6 +25,7 @@ import {
 } from '../audit/attempt-guard';
 import { throttledMessage } from '../audit/throttle-messages';
 import type { MailQueue } from '../mail/mail.service';
+import { fullName } from '../mail/mail.templates';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import {
   advanceInactivityNotices,
@@ -80,9 +81,6 @@ const LEGACY_EVENT_TYPES = [
   'legacy_released',
   'legacy_message_opened',
 ] as const;
-
-const fullName = (person: { firstName: string; lastName: string }) =>
-  `${person.firstName} ${person.lastName}`;
 
 function settingsOf(owner: UserRow): TLegacySettings {
   return {
