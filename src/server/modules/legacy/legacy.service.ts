@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { normalizeCode } from '../../../shared/domain/codes';
-import { LEGACY_MESSAGES, LEGACY_WAITING_DAYS } from '../../../shared/domain/legacy';
+import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type {
   TLegacyRequest,
   TLegacySettings,
@@ -248,7 +248,7 @@ export async function requestRelease(
     throw error;
   }
   deps.mail.kick();
-  return nextOfKinLegacy(deps, { ownerId: owner.id });
+  return nextOfKinLegacy(deps, owner);
 }
 
 async function announceCancelled(
@@ -316,13 +316,10 @@ export async function cancelReleaseByLink(
 /** The next of kin's view: where a release stands and, once released, the history. */
 export async function nextOfKinLegacy(
   deps: LegacyDeps,
-  input: { ownerId: number },
+  owner: Pick<UserRow, 'id' | 'legacyReleasedAt' | 'legacyWaitingDays'>,
 ): Promise<TNextOfKinLegacy> {
-  const [owner, pending] = await Promise.all([
-    findUserById(deps.db, input.ownerId),
-    findPendingRelease(deps.db, input.ownerId),
-  ]);
-  const releasedAt = owner?.legacyReleasedAt ?? null;
+  const pending = await findPendingRelease(deps.db, owner.id);
+  const releasedAt = owner.legacyReleasedAt;
   let history: TNextOfKinLegacy['history'] = [];
   if (releasedAt) {
     const rows = await deps.db
@@ -330,7 +327,7 @@ export async function nextOfKinLegacy(
       .from(auditLogs)
       .where(
         and(
-          eq(auditLogs.userId, input.ownerId),
+          eq(auditLogs.userId, owner.id),
           eq(auditLogs.successful, true),
           inArray(auditLogs.eventType, [...LEGACY_EVENT_TYPES]),
         ),
@@ -347,7 +344,7 @@ export async function nextOfKinLegacy(
     requestedAt: pending?.requestedAt ?? null,
     releasesAt: pending?.releasesAt ?? null,
     releasedAt: releasedAt?.toISOString() ?? null,
-    waitingDays: owner?.legacyWaitingDays ?? LEGACY_WAITING_DAYS.default,
+    waitingDays: owner.legacyWaitingDays,
     history,
   };
 }

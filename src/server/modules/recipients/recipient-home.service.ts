@@ -19,11 +19,11 @@ export async function getRecipientHome(
     findSharedVideosFor(deps.db, user),
   ]);
   if (!owner) throw new AppError('NOT_FOUND', MESSAGES.notFound);
-  const released = shared.filter((video) => isOpenTo(user, video, owner, now));
+  const released: typeof shared = [];
+  const notOpen: typeof shared = [];
+  for (const video of shared) (isOpenTo(user, video, owner, now) ? released : notOpen).push(video);
   // What is not open yet is only mentioned where the owner chose to let recipients know.
-  const waiting = owner.showWaitingMessages
-    ? shared.filter((video) => !isOpenTo(user, video, owner, now))
-    : [];
+  const waiting = owner.showWaitingMessages ? notOpen : [];
   return {
     owner: { firstName: owner.firstName, lastName: owner.lastName },
     category: user.category as TRecipientCategory,
@@ -39,7 +39,6 @@ export async function getRecipientHome(
       opensWith: video.releaseRule === 'date' ? ('date' as const) : ('legacy' as const),
       opensAt: video.releaseRule === 'date' ? (video.releaseAt?.toISOString() ?? null) : null,
     })),
-    legacy:
-      user.category === 'next_of_kin' ? await nextOfKinLegacy(deps, { ownerId: owner.id }) : null,
+    legacy: user.category === 'next_of_kin' ? await nextOfKinLegacy(deps, owner) : null,
   };
 }
