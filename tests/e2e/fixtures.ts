@@ -106,8 +106,11 @@ export async function openApp(page: Page, path: string): Promise<void> {
   await page.goto(isSupport ? '/faq' : path);
   const hasChoice = await page.evaluate(() => localStorage.getItem('cookieConsent') !== null);
   if (!hasChoice) {
-    await cookieBanner(page).getByRole('button', { name: 'Accept All' }).click();
-    await expect(cookieBanner(page)).toBeHidden();
+    // A click before the prerendered banner is hydrated does nothing yet: click until it goes.
+    await expect(async () => {
+      await cookieBanner(page).getByRole('button', { name: 'Accept All' }).click();
+      await expect(cookieBanner(page)).toBeHidden({ timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
   }
   if (isSupport) await page.goto(path);
 }
