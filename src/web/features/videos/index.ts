@@ -22,7 +22,7 @@ export {
   type TLocalUpload,
   type TLocalVideo,
 } from './local-store';
-export { indexPendingVideos } from './save-recording';
+export { indexPendingVideos } from './index-rows';
 export {
   deleteIndexedVideos,
   fetchPlayback,

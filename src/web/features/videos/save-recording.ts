@@ -1,10 +1,10 @@
 import fixWebmDuration from 'fix-webm-duration';
 import type { TRelease } from '@shared/domain/legacy';
 import { isValidDeviceId } from '@shared/domain/device';
-import { isApiError } from '@web/lib/api-client';
 import { getDeviceId } from '@web/lib/device-id';
 import { isWebm, normaliseVideoType } from '@web/lib/video-format';
-import { listVideos, markIndexed, saveVideo, type TLocalVideo } from './local-store';
+import { markIndexed, saveVideo, type TLocalVideo } from './local-store';
+import { toIndexBody } from './index-rows';
 import { requestCloudSync } from '@web/lib/sync-request';
 import { indexVideo } from './videos-api';
 
@@ -40,35 +40,11 @@ export interface TSavedRecording {
   isIndexed: boolean;
 }
 
-function toIndexBody(video: TLocalVideo) {
-  return {
-    id: video.id,
-    recipientId: video.recipientId,
-    storageType: 'local' as const,
-    syncStatus: 'local_only' as const,
-    metadata: { byteSize: video.byteSize, durationMs: video.durationMs, mimeType: video.mimeType },
-    createdAt: video.createdAt,
-    release: releaseToSend(video.release),
-  };
-}
-
-/**
- * A date that passed while the row waited to be sent (offline) opens it anyway; the server
- * refuses dates in the past, so it is sent as open now rather than never.
- */
-function releaseToSend(release: TRelease | undefined): TRelease {
-  if (!release) return { rule: 'now', at: null };
-  if (release.rule === 'date' && release.at && Date.parse(release.at) <= Date.now()) {
-    return { rule: 'now', at: null };
-  }
-  return release;
-}
-
 /**
  * Keeps a recording: repairs WebM so the player knows its length and can seek,
  * writes it to the local store first — the one step that must not fail silently — then tells the
  * server's index (no title, no content). If the index call fails the video is still safe here
- * and `indexPendingVideos` sends it later.
+ * and `indexPendingVideos` (index-rows.ts) sends it later.
  */
 export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedRecording> {
   if (input.blob.size === 0) throw new SaveRecordingError(SAVE_MESSAGES.empty);
@@ -98,38 +74,4 @@ export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedR
   } catch {
     return { video, isIndexed: false };
   }
-}
-
-let sending: Promise<number> | null = null;
-
-/**
- * Sends the index rows the server has not confirmed yet (a save made offline, say), oldest first,
- * one run at a time: a second caller joins the run in progress. The first row that cannot be sent
- * (offline, signed out) ends the run, so the rows arrive in the order they were recorded; each is
- * sent again next time, and the server keeps one row per id.
- */
-export function indexPendingVideos(creatorId: number): Promise<number> {
-  sending ??= sendPendingIndexRows(creatorId).finally(() => {
-    sending = null;
-  });
-  return sending;
-}
-
-async function sendPendingIndexRows(creatorId: number): Promise<number> {
-  const pending = (await listVideos(creatorId))
-    .filter((video) => video.indexedAt === null)
-    .reverse();
-  let sent = 0;
-  for (const video of pending) {
-    try {
-      await indexVideo(toIndexBody(video));
-      await markIndexed(video.id);
-      sent += 1;
-    } catch (error) {
-      // The video stays on this device and is tried again next time. With no connection or no
-      // session, the rest waits behind it; a row the server refuses does not hold up the others.
-      if (!isApiError(error) || error.status === 401) break;
-    }
-  }
-  return sent;
 }

@@ -19,7 +19,7 @@ export function VideoCountLine({ userId }: { userId: number }) {
   // saving code loads for it once the dashboard is on screen, not with its first screen.
   useEffect(() => {
     void afterNextPaint()
-      .then(() => import('@web/features/videos/save-recording'))
+      .then(() => import('@web/features/videos/index-rows'))
       .then(({ indexPendingVideos }) => indexPendingVideos(userId))
       .then((sent) => {
         if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });

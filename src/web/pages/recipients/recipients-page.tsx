@@ -11,13 +11,9 @@ import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { toast } from '@web/components/ui/use-toast';
 import { useAuth } from '@web/features/auth/auth-provider';
-import { DeleteRecipientsDialog } from '@web/features/recipients/components/delete-recipients-dialog';
 import { HouseBanner } from '@web/features/recipients/components/house-banner';
 import { RecipientCard } from '@web/features/recipients/components/recipient-card';
-import { ShareCodeDialog } from '@web/features/recipients/components/share-code-dialog';
-import { UpgradeDialog } from '@web/features/recipients/components/upgrade-dialog';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
-import { ViewVideosDialog } from '@web/features/recipients/components/view-videos-dialog';
 import {
   deleteRecipient,
   RECIPIENTS_QUERY_KEY,
@@ -25,7 +21,6 @@ import {
   useRecipients,
 } from '@web/features/recipients/recipients-api';
 import type { TShareTarget } from '@web/features/recipients/share-text';
-import { VideoPlayerDialog } from '@web/features/videos/components/video-player-dialog';
 import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/features/videos/local-store';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
 import { MESSAGES } from '@shared/domain/errors';
@@ -33,10 +28,36 @@ import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
 
-// The add form (and the checks it brings) loads when it is opened, not with the list.
+// Each dialog (and the form, player and checks it brings) loads when it is opened, not with the
+// list: the list paints sooner on a slow tablet.
 const AddRecipientDialog = lazy(() =>
   import('@web/features/recipients/components/add-recipient-dialog').then((module) => ({
     default: module.AddRecipientDialog,
+  })),
+);
+const UpgradeDialog = lazy(() =>
+  import('@web/features/recipients/components/upgrade-dialog').then((module) => ({
+    default: module.UpgradeDialog,
+  })),
+);
+const ShareCodeDialog = lazy(() =>
+  import('@web/features/recipients/components/share-code-dialog').then((module) => ({
+    default: module.ShareCodeDialog,
+  })),
+);
+const DeleteRecipientsDialog = lazy(() =>
+  import('@web/features/recipients/components/delete-recipients-dialog').then((module) => ({
+    default: module.DeleteRecipientsDialog,
+  })),
+);
+const ViewVideosDialog = lazy(() =>
+  import('@web/features/recipients/components/view-videos-dialog').then((module) => ({
+    default: module.ViewVideosDialog,
+  })),
+);
+const VideoPlayerDialog = lazy(() =>
+  import('@web/features/videos/components/video-player-dialog').then((module) => ({
+    default: module.VideoPlayerDialog,
   })),
 );
 
@@ -255,38 +276,50 @@ function RecipientsManager({
           />
         </Suspense>
       )}
-      <UpgradeDialog
-        message={upgradeMessage}
-        onOpenChange={(open) => !open && setUpgradeMessage(null)}
-      />
-      <ShareCodeDialog
-        key={share ? `${share.target.id}-${share.code ?? 'new'}` : 'none'}
-        target={share?.target ?? null}
-        code={share?.code ?? null}
-        ownerName={ownerName}
-        onOpenChange={(open) => !open && setShare(null)}
-        onReshare={onReshare}
-      />
-      <DeleteRecipientsDialog
-        recipients={toDelete}
-        localCounts={localCounts}
-        wouldRemoveLastNextOfKin={deletingNextOfKin > 0 && deletingNextOfKin >= nextOfKinCount}
-        onOpenChange={(open) => !open && setToDelete([])}
-        onConfirm={confirmDelete}
-      />
-      <ViewVideosDialog
-        key={viewing?.id ?? 'none'}
-        recipient={viewing}
-        creatorId={userId}
-        onOpenChange={(open) => !open && setViewing(null)}
-        onPlay={setPlaying}
-      />
-      <VideoPlayerDialog
-        key={playing?.id ?? 'none'}
-        video={playing}
-        recipientName={viewing ? `${viewing.firstName} ${viewing.lastName}` : ''}
-        onOpenChange={(open) => !open && setPlaying(null)}
-      />
+      <Suspense fallback={null}>
+        {upgradeMessage !== null && (
+          <UpgradeDialog
+            message={upgradeMessage}
+            onOpenChange={(open) => !open && setUpgradeMessage(null)}
+          />
+        )}
+        {share && (
+          <ShareCodeDialog
+            key={`${share.target.id}-${share.code ?? 'new'}`}
+            target={share.target}
+            code={share.code ?? null}
+            ownerName={ownerName}
+            onOpenChange={(open) => !open && setShare(null)}
+            onReshare={onReshare}
+          />
+        )}
+        {toDelete.length > 0 && (
+          <DeleteRecipientsDialog
+            recipients={toDelete}
+            localCounts={localCounts}
+            wouldRemoveLastNextOfKin={deletingNextOfKin > 0 && deletingNextOfKin >= nextOfKinCount}
+            onOpenChange={(open) => !open && setToDelete([])}
+            onConfirm={confirmDelete}
+          />
+        )}
+        {viewing && (
+          <ViewVideosDialog
+            key={viewing.id}
+            recipient={viewing}
+            creatorId={userId}
+            onOpenChange={(open) => !open && setViewing(null)}
+            onPlay={setPlaying}
+          />
+        )}
+        {playing && (
+          <VideoPlayerDialog
+            key={playing.id}
+            video={playing}
+            recipientName={viewing ? `${viewing.firstName} ${viewing.lastName}` : ''}
+            onOpenChange={(open) => !open && setPlaying(null)}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

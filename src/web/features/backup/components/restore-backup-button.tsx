@@ -1,48 +1,19 @@
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import type { TRecipientList } from '@shared/schemas/recipients';
-import { Alert } from '@web/components/ui/alert';
 import { Button, type ButtonProps } from '@web/components/ui/button';
-import { FormField } from '@web/components/ui/form-field';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
 import { RECIPIENTS_QUERY_KEY } from '@web/features/recipients';
 import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
-import type { TBackupErrorCode } from '../backup-manifest';
-import type { TRestoreResult } from '../restore-backup';
 import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
-import { ByteProgressBar, startByteProgress, type TByteProgressState } from './progress-bar';
+import { startByteProgress } from './progress-bar';
+import type { TRestoreState } from './restore-state';
 
-type TState =
-  | { step: 'idle' }
-  | { step: 'passphrase'; file: File; fileName: string; hint: string | null; error: string | null }
-  | { step: 'working'; fileName: string; progress: TByteProgressState }
-  | { step: 'done'; fileName: string; result: TRestoreResult; lines: string[] }
-  | { step: 'failed'; fileName: string; code: TBackupErrorCode | null; message: string };
-
-const FAILURE_TITLES: Partial<Record<TBackupErrorCode, string>> = {
-  not_backup: 'Please choose a different file',
-  damaged: 'This backup file is damaged',
-  other_account: 'This backup is for another account',
-  profile_only: 'There are no videos in this backup',
-  newer_version: 'This backup is from a newer Memento',
-  no_space: 'This device is out of space',
-};
-
-const backupDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
-
-function hasProblems(result: TRestoreResult): boolean {
-  return result.damagedTitles.length > 0 || result.withoutRecipient.length > 0;
-}
+// The dialog (and the form parts it brings) loads when a file has been chosen, not with the
+// dashboard.
+const RestoreDialog = lazy(() => import('./restore-dialog'));
 
 /**
  * The restore flow: a hidden file picker, then a dialog with the progress and a plain result.
@@ -53,7 +24,7 @@ function hasProblems(result: TRestoreResult): boolean {
 export function useRestoreBackup(user: TUser) {
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [state, setState] = useState<TState>({ step: 'idle' });
+  const [state, setState] = useState<TRestoreState>({ step: 'idle' });
   const [passphrase, setPassphrase] = useState('');
   // The hint is shown again after a wrong passphrase; the working state in between drops it.
   const [lastHint, setHint] = useState<string | null>(null);
@@ -164,93 +135,19 @@ export function useRestoreBackup(user: TUser) {
         aria-hidden="true"
         onChange={onFileChosen}
       />
-      <Dialog open={state.step !== 'idle'} onOpenChange={close}>
-        <DialogContent
-          hideClose={isWorking}
-          onEscapeKeyDown={(event) => isWorking && event.preventDefault()}
-          onInteractOutside={(event) => isWorking && event.preventDefault()}
-        >
-          <DialogHeader>
-            <DialogTitle>Restore from Backup</DialogTitle>
-            {state.step !== 'idle' && (
-              <DialogDescription className="break-words">
-                From {state.fileName}
-                {state.step === 'done' &&
-                  `, made on ${backupDateFormat.format(new Date(state.result.backupCreatedAt))}`}
-              </DialogDescription>
-            )}
-          </DialogHeader>
-
-          {state.step === 'passphrase' && (
-            <form className="flex flex-col gap-5" onSubmit={submitPassphrase} noValidate>
-              <p className="text-lg">
-                This backup is protected with a passphrase. Please type it to restore your videos.
-              </p>
-              {state.hint && (
-                <p className="text-lg" data-testid="passphrase-hint">
-                  Your hint: <strong className="break-words">{state.hint}</strong>
-                </p>
-              )}
-              <FormField
-                label="Passphrase"
-                type="password"
-                autoComplete="off"
-                autoFocus
-                value={passphrase}
-                onChange={(event) => setPassphrase(event.target.value)}
-                error={state.error ?? undefined}
-              />
-              <DialogFooter>
-                <Button type="button" variant="outline" onClick={() => close(false)}>
-                  Cancel
-                </Button>
-                <Button type="submit">Restore</Button>
-              </DialogFooter>
-            </form>
-          )}
-
-          {state.step === 'working' && (
-            <>
-              <ByteProgressBar label="Restoring your videos" progress={state.progress} />
-              <p className="text-lg">Please keep this page open until the restore is finished.</p>
-            </>
-          )}
-
-          {state.step === 'done' && (
-            <Alert
-              variant={hasProblems(state.result) ? 'warm' : 'success'}
-              title="Restore finished"
-              data-testid="restore-result"
-            >
-              {state.lines.map((line) => (
-                <p key={line}>{line}</p>
-              ))}
-            </Alert>
-          )}
-
-          {state.step === 'failed' && (
-            <Alert
-              variant={state.code === 'profile_only' ? 'warm' : 'destructive'}
-              title={
-                (state.code && FAILURE_TITLES[state.code]) ?? 'The backup could not be restored'
-              }
-            >
-              <p>{state.message}</p>
-            </Alert>
-          )}
-
-          {!isWorking && state.step !== 'passphrase' && (
-            <DialogFooter>
-              {state.step === 'failed' && (
-                <Button variant="outline" onClick={chooseFile}>
-                  Choose Another File
-                </Button>
-              )}
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          )}
-        </DialogContent>
-      </Dialog>
+      {state.step !== 'idle' && (
+        <Suspense fallback={null}>
+          <RestoreDialog
+            state={state}
+            passphrase={passphrase}
+            onPassphraseChange={setPassphrase}
+            onSubmitPassphrase={submitPassphrase}
+            onClose={() => close(false)}
+            onOpenChange={close}
+            onChooseFile={chooseFile}
+          />
+        </Suspense>
+      )}
     </>
   );
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock } from 'lucide-react';
 import type { TRelease } from '@shared/domain/legacy';
@@ -7,7 +7,11 @@ import { setLocalRelease, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { setMessageRelease } from '../legacy-api';
 import { describeRelease, readDraft, toDraft, type TReleaseDraft } from '../release-wording';
-import { ReleaseChoice } from './release-choice';
+
+// The form's code loads when 'Change' is pressed, not with the library it sits in.
+const ReleaseChoice = lazy(() =>
+  import('./release-choice').then((module) => ({ default: module.ReleaseChoice })),
+);
 
 interface MessageReleaseProps {
   videoId: string;
@@ -77,7 +81,9 @@ export function MessageRelease({ videoId, title, release }: MessageReleaseProps)
         void onSave();
       }}
     >
-      <ReleaseChoice value={draft} onChange={setDraft} error={error} disabled={isSaving} />
+      <Suspense fallback={null}>
+        <ReleaseChoice value={draft} onChange={setDraft} error={error} disabled={isSaving} />
+      </Suspense>
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button type="submit" aria-disabled={isSaving || undefined}>
           {isSaving ? 'Saving...' : 'Save'}
