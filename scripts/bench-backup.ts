@@ -7,7 +7,7 @@
 // file → IndexedDB). It samples the JS heap of the page and of the backup worker while each runs.
 //
 // BENCH_BACKUP_GB=5 (default 5) sets the library's size; the numbers go in docs/benchmarks.md.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
@@ -16,6 +16,8 @@ import { buildWebUnlessCurrent } from './build-web.mjs';
 import { startServer, stopServer, waitForHealth } from './bench-support';
 
 const LIBRARY_GB = Number(process.env.BENCH_BACKUP_GB ?? 5);
+/** BENCH_BACKUP_PROFILE_DIR=<dir>: the backup worker's CPU profile of each step is written there. */
+const PROFILE_DIR = process.env.BENCH_BACKUP_PROFILE_DIR;
 const VIDEO_MB = 100;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const PASSPHRASE = 'Blue kettle, 42 daisies!';
@@ -77,7 +79,12 @@ async function signUp(page: Page): Promise<number> {
   });
 }
 
-/** Writes the synthetic library into the app's IndexedDB, video by video. */
+/**
+ * Writes the synthetic library into the app's IndexedDB, video by video. One video's bytes are
+ * written once to a file in the private file system, and every chunk row is a slice of that file:
+ * the browser copies such a Blob from disk, where thousands of 4 MiB Blobs made in the page
+ * filled its blob store ("Failed to write blobs").
+ */
 async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
   await page.evaluate(
     async ({ creatorId, videoCount, videoBytes, chunkBytes }) => {
@@ -86,6 +93,15 @@ async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
       for (let at = 0; at < chunkBytes; at += source.length) {
         chunk.set(source.subarray(0, Math.min(source.length, chunkBytes - at)), at);
       }
+      const root = await navigator.storage.getDirectory();
+      const handle = await root.getFileHandle('seed-video.bin', { create: true });
+      const writable = await handle.createWritable();
+      for (let at = 0; at < videoBytes; at += chunkBytes) {
+        await writable.write(chunk.subarray(0, Math.min(chunkBytes, videoBytes - at)));
+      }
+      await writable.close();
+      const video = await handle.getFile();
+
       const settle = <T>(request: IDBRequest<T>) =>
         new Promise<T>((resolve, reject) => {
           request.onsuccess = () => resolve(request.result);
@@ -96,19 +112,13 @@ async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
       const chunkCount = Math.ceil(videoBytes / chunkBytes);
       for (let index = 0; index < videoCount; index += 1) {
         const id = crypto.randomUUID();
-        // One chunk a transaction: many pending Blobs at once stall the browser's blob store.
+        const tx = db.transaction(['chunks', 'videos'], 'readwrite');
         for (let part = 0; part < chunkCount; part += 1) {
+          const slice = video.slice(part * chunkBytes, (part + 1) * chunkBytes);
           // Each video differs in its first bytes, so no two hash alike.
-          const data = part === 0 ? new Blob([String(index), chunk]) : new Blob([chunk]);
-          const write = db.transaction('chunks', 'readwrite');
-          write.objectStore('chunks').put({ videoId: id, index: part, data });
-          await new Promise((resolve, reject) => {
-            write.oncomplete = resolve;
-            write.onerror = () => reject(write.error);
-            write.onabort = () => reject(write.error);
-          });
+          const data = part === 0 ? new Blob([String(index), slice]) : slice;
+          tx.objectStore('chunks').put({ videoId: id, index: part, data });
         }
-        const tx = db.transaction(['videos'], 'readwrite');
         tx.objectStore('videos').put({
           id,
           creatorId,
@@ -116,7 +126,7 @@ async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
           title: `Bench message ${index + 1}`,
           promptId: null,
           mimeType: 'video/webm',
-          byteSize: chunkCount * chunkBytes + String(index).length,
+          byteSize: videoBytes + String(index).length,
           durationMs: 600_000,
           chunkCount,
           createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
@@ -126,9 +136,11 @@ async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
         await new Promise((resolve, reject) => {
           tx.oncomplete = resolve;
           tx.onerror = () => reject(tx.error);
+          tx.onabort = () => reject(tx.error);
         });
       }
       db.close();
+      await root.removeEntry('seed-video.bin');
     },
     { creatorId, videoCount, videoBytes: VIDEO_MB * 1024 * 1024, chunkBytes: CHUNK_BYTES },
   );
@@ -148,7 +160,9 @@ function copyLibraryToFile(page: Page): Promise<number> {
       id: string;
     }[];
     const root = await navigator.storage.getDirectory();
-    const writable = await (await root.getFileHandle('baseline.bin', { create: true })).createWritable();
+    const writable = await (
+      await root.getFileHandle('baseline.bin', { create: true })
+    ).createWritable();
     for (const video of videos) {
       const chunks = (await settle(
         db
@@ -199,24 +213,81 @@ function copyFileToLibrary(page: Page, fileName: string): Promise<number> {
   );
 }
 
-/** Samples the page's and the backup worker's JS heap until `work` ends; returns the peaks. */
-async function withHeapPeaks<T>(page: Page, work: () => Promise<T>) {
+interface THeapPeaks {
+  /** V8's used heap (JavaScript objects). */
+  page: number;
+  worker: number;
+  /** ArrayBuffers' backing stores, which V8 keeps outside its heap. */
+  pageBuffers: number;
+  workerBuffers: number;
+}
+
+/**
+ * Samples the page's and the backup worker's JS heap (and the ArrayBuffers outside it) every
+ * 250 ms until `work` ends; returns the peaks. The worker is reached through the page's DevTools
+ * session (Playwright opens no session of its own on a worker).
+ */
+async function withHeapPeaks<T>(page: Page, profileName: string, work: () => Promise<T>) {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const peaks = { page: 0, worker: 0 };
+  const peaks: THeapPeaks = { page: 0, worker: 0, pageBuffers: 0, workerBuffers: 0 };
+  const workerSessions = new Set<string>();
+  const answers = new Map<number, (result: unknown) => void>();
+  let nextId = 1;
+  cdp.on('Target.attachedToTarget', (event) => {
+    if (event.targetInfo.type !== 'worker') return;
+    workerSessions.add(event.sessionId);
+    if (PROFILE_DIR) {
+      void askWorker(event.sessionId, 'Profiler.enable').then(() =>
+        askWorker(event.sessionId, 'Profiler.start'),
+      );
+    }
+  });
+  cdp.on('Target.detachedFromTarget', (event) => {
+    if (event.sessionId) workerSessions.delete(event.sessionId);
+  });
+  cdp.on('Target.receivedMessageFromTarget', (event) => {
+    const message = JSON.parse(event.message) as { id?: number; result?: unknown };
+    if (message.id !== undefined) answers.get(message.id)?.(message.result);
+  });
+  const askWorker = <R>(sessionId: string, method: string, timeout = 5_000) =>
+    new Promise<R | undefined>((resolve) => {
+      const id = nextId++;
+      answers.set(id, (result) => {
+        answers.delete(id);
+        resolve(result as R);
+      });
+      cdp
+        .send('Target.sendMessageToTarget', {
+          sessionId,
+          message: JSON.stringify({ id, method }),
+        })
+        .catch(() => resolve(undefined));
+      setTimeout(() => resolve(undefined), timeout);
+    });
+  await cdp.send('Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: false,
+    flatten: false,
+  });
+  // Garbage left by earlier steps would count towards this step's peak.
+  await cdp.send('HeapProfiler.collectGarbage');
+  for (const sessionId of workerSessions) await askWorker(sessionId, 'HeapProfiler.collectGarbage');
   let running = true;
   const sampling = (async () => {
     while (running) {
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      const used = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
-      peaks.page = Math.max(peaks.page, used);
-      for (const worker of page.workers()) {
-        const heap = await worker
-          .evaluate(
-            () => (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize,
-          )
-          .catch(() => undefined);
-        if (heap) peaks.worker = Math.max(peaks.worker, heap);
+      const usage = await cdp.send('Runtime.getHeapUsage').catch(() => undefined);
+      if (usage) {
+        peaks.page = Math.max(peaks.page, usage.usedSize);
+        peaks.pageBuffers = Math.max(peaks.pageBuffers, usage.backingStorageSize ?? 0);
+      }
+      for (const sessionId of workerSessions) {
+        const heap = await askWorker<{ usedSize: number; backingStorageSize?: number }>(
+          sessionId,
+          'Runtime.getHeapUsage',
+        );
+        if (!heap) continue;
+        peaks.worker = Math.max(peaks.worker, heap.usedSize);
+        peaks.workerBuffers = Math.max(peaks.workerBuffers, heap.backingStorageSize ?? 0);
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -227,6 +298,15 @@ async function withHeapPeaks<T>(page: Page, work: () => Promise<T>) {
   } finally {
     running = false;
     await sampling;
+    if (PROFILE_DIR) {
+      for (const sessionId of workerSessions) {
+        const result = await askWorker<{ profile: unknown }>(sessionId, 'Profiler.stop', 60_000);
+        if (result) {
+          const file = path.join(PROFILE_DIR, `backup-worker-${profileName}.cpuprofile`);
+          writeFileSync(file, JSON.stringify(result.profile));
+        }
+      }
+    }
     await cdp.detach();
   }
 }
@@ -290,6 +370,9 @@ async function restoreBackup(page: Page, fileName: string, sealed: boolean): Pro
 
 const mbps = (bytes: number, seconds: number) => Math.round(bytes / 1024 / 1024 / seconds);
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const describePeaks = (peaks: THeapPeaks) =>
+  `JS heap page ${mb(peaks.page)} MB, worker ${peaks.worker ? `${mb(peaks.worker)} MB` : 'not readable'}; ` +
+  `ArrayBuffers page ${mb(peaks.pageBuffers)} MB, worker ${mb(peaks.workerBuffers)} MB`;
 
 async function main() {
   await buildServerUnlessCurrent();
@@ -300,7 +383,9 @@ async function main() {
   const profileDir = mkdtempSync(path.join(os.tmpdir(), 'bench-backup-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--enable-precise-memory-info'],
+    // Chromium reports a made-up quota of 10 GiB unless told not to; the library and its backup
+    // files need more.
+    args: ['--disable-features=StaticStorageQuota'],
   });
   try {
     await waitForHealth(base);
@@ -330,6 +415,10 @@ async function main() {
     const seedStarted = performance.now();
     await seedLibrary(page, userId, videoCount);
     const bytes = videoCount * VIDEO_MB * 1024 * 1024;
+    const estimate = await page.evaluate(() => navigator.storage.estimate());
+    console.log(
+      `Stored: ${((estimate.usage ?? 0) / 1024 ** 3).toFixed(1)} GiB of a quota of ${((estimate.quota ?? 0) / 1024 ** 3).toFixed(0)} GiB`,
+    );
     console.log(
       `Library: ${videoCount} videos of ${VIDEO_MB} MB, ${(bytes / 1024 ** 3).toFixed(1)} GiB, seeded in ${Math.round((performance.now() - seedStarted) / 1000)} s`,
     );
@@ -340,23 +429,25 @@ async function main() {
       step('copying IndexedDB → file');
       const copyOut = await copyLibraryToFile(page);
       step('writing the backup');
-      const write = await withHeapPeaks(page, () => writeBackup(page, sealed));
+      const write = await withHeapPeaks(page, `${label}-write`, () => writeBackup(page, sealed));
       const fileName = await page.evaluate(() => localStorage.getItem('savedFileName') ?? '');
       step('copying file → IndexedDB');
       const copyIn = await copyFileToLibrary(page, fileName);
       step('clearing the videos');
       await deleteVideos(page);
       step('restoring');
-      const restore = await withHeapPeaks(page, () => restoreBackup(page, fileName, sealed));
+      const restore = await withHeapPeaks(page, `${label}-restore`, () =>
+        restoreBackup(page, fileName, sealed),
+      );
       await page.evaluate(async (fileName) => {
         await (await navigator.storage.getDirectory()).removeEntry(fileName);
       }, fileName);
       console.log(
         [
           `${label}: write ${write.value.toFixed(1)} s (${mbps(bytes, write.value)} MB/s) vs copy IndexedDB → file ${copyOut.toFixed(1)} s (${mbps(bytes, copyOut)} MB/s): ${(copyOut / write.value).toFixed(2)}×`,
-          `  peak JS heap while writing: page ${mb(write.peaks.page)} MB, worker ${write.peaks.worker ? `${mb(write.peaks.worker)} MB` : 'not readable'}`,
+          `  peak while writing: ${describePeaks(write.peaks)}`,
           `${label}: restore ${restore.value.toFixed(1)} s (${mbps(bytes, restore.value)} MB/s) vs copy file → IndexedDB ${copyIn.toFixed(1)} s (${mbps(bytes, copyIn)} MB/s): ${(copyIn / restore.value).toFixed(2)}×`,
-          `  peak JS heap while restoring: page ${mb(restore.peaks.page)} MB, worker ${restore.peaks.worker ? `${mb(restore.peaks.worker)} MB` : 'not readable'}`,
+          `  peak while restoring: ${describePeaks(restore.peaks)}`,
         ].join('\n'),
       );
     }

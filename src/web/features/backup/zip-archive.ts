@@ -12,12 +12,13 @@ import {
   type FileEntry,
 } from '@zip.js/zip.js/lib/zip-core-native.js';
 
-// The backup already runs in our own module worker, so zip.js starts no workers of its own
-// (those would need blob: or extra script sources in the content security policy).
-configure({ useWebWorkers: false });
-
 /** Videos are read from the store and handed to the zip in slices of this size. */
 export const READ_SLICE_BYTES = 4 * 1024 * 1024;
+
+// The backup already runs in our own module worker, so zip.js starts no workers of its own
+// (those would need blob: or extra script sources in the content security policy). It reads and
+// writes in slices of 4 MiB: each slice read from a File is a round trip to the browser.
+configure({ useWebWorkers: false, chunkSize: READ_SLICE_BYTES });
 
 /** ZIP dates run from 1980 to 2107. */
 function toZipDate(date: Date | undefined): Date {
@@ -155,20 +156,42 @@ function toReadError(error: unknown, entry: TZipEntry): ZipReadError {
   return new ZipReadError('damaged', `${name}: ${message || 'unreadable'}`);
 }
 
-/** An entry's content as a Blob (stored, deflated or sealed). */
-export async function readZipEntry(
+/**
+ * An entry's content (stored, deflated or sealed) in one buffer of the size its directory
+ * records; null when the content is longer or shorter than that. `isCheckedByCaller` skips the
+ * zip's own CRC-32 and seal code for content the caller checks against a stronger hash.
+ */
+export async function readZipEntryBytes(
   entry: TZipEntry,
-  options: { type?: string; passphrase?: string | null; onBytes?: (bytes: number) => void } = {},
-): Promise<Blob> {
+  options: {
+    passphrase?: string | null;
+    isCheckedByCaller?: boolean;
+    onBytes?: (bytes: number) => void;
+  } = {},
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (entry.encrypted && !options.passphrase) {
     throw new ZipReadError('needs_passphrase', entry.filename);
   }
-  const target = createBlobTarget(options.type ?? '');
+  const bytes = new Uint8Array(entry.uncompressedSize);
+  let length = 0;
+  let isOversized = false;
+  const target = new WritableStream<Uint8Array>({
+    write(chunk) {
+      if (length + chunk.length > bytes.length) {
+        isOversized = true;
+        return;
+      }
+      bytes.set(chunk, length);
+      length += chunk.length;
+    },
+  });
   let reported = 0;
+  const isChecked = !options.isCheckedByCaller;
   try {
-    await entry.getData(target.stream, {
+    await entry.getData(target, {
       password: entry.encrypted ? (options.passphrase ?? undefined) : undefined,
-      checkSignature: true,
+      checkSignature: isChecked,
+      checkAuthenticationCode: isChecked,
       useWebWorkers: false,
       onprogress: (progress) => {
         options.onBytes?.(progress - reported);
@@ -179,7 +202,7 @@ export async function readZipEntry(
   } catch (error) {
     throw toReadError(error, entry);
   }
-  return target.toBlob();
+  return isOversized || length !== bytes.length ? null : bytes;
 }
 
 export async function readZipText(entry: TZipEntry, passphrase?: string | null): Promise<string> {
