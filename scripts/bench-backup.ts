@@ -4,8 +4,10 @@
 // and a sealed backup it times: writing the backup (the save picker hands out a file in the
 // page's private file system, so the streaming path runs), restoring it after the videos are
 // gone, and, in the same run, copying the same bytes with no zip at all (IndexedDB → file, and
-// file → IndexedDB). It samples the JS heap of the page and of the backup worker while each runs.
+// file → IndexedDB). It samples the JS heap of the page and of the backup worker while each runs,
+// and the ArrayBuffers each holds outside that heap (a whole video, for its SHA-256).
 //
+// BENCH_BACKUP_PROFILE_DIR=<dir> also writes the backup worker's CPU profile of each step there.
 // BENCH_BACKUP_GB=5 (default 5) sets the library's size; the numbers go in docs/benchmarks.md.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
