@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trash2, UserPlus } from 'lucide-react';
@@ -27,38 +27,33 @@ import { MESSAGES } from '@shared/domain/errors';
 import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // Each dialog (and the form, player and checks it brings) loads when it is opened, not with the
 // list: the list paints sooner on a slow tablet.
-const AddRecipientDialog = lazy(() =>
-  import('@web/features/recipients/components/add-recipient-dialog').then((module) => ({
-    default: module.AddRecipientDialog,
-  })),
+const AddRecipientDialog = lazyNamed(
+  () => import('@web/features/recipients/components/add-recipient-dialog'),
+  'AddRecipientDialog',
 );
-const UpgradeDialog = lazy(() =>
-  import('@web/features/recipients/components/upgrade-dialog').then((module) => ({
-    default: module.UpgradeDialog,
-  })),
+const UpgradeDialog = lazyNamed(
+  () => import('@web/features/recipients/components/upgrade-dialog'),
+  'UpgradeDialog',
 );
-const ShareCodeDialog = lazy(() =>
-  import('@web/features/recipients/components/share-code-dialog').then((module) => ({
-    default: module.ShareCodeDialog,
-  })),
+const ShareCodeDialog = lazyNamed(
+  () => import('@web/features/recipients/components/share-code-dialog'),
+  'ShareCodeDialog',
 );
-const DeleteRecipientsDialog = lazy(() =>
-  import('@web/features/recipients/components/delete-recipients-dialog').then((module) => ({
-    default: module.DeleteRecipientsDialog,
-  })),
+const DeleteRecipientsDialog = lazyNamed(
+  () => import('@web/features/recipients/components/delete-recipients-dialog'),
+  'DeleteRecipientsDialog',
 );
-const ViewVideosDialog = lazy(() =>
-  import('@web/features/recipients/components/view-videos-dialog').then((module) => ({
-    default: module.ViewVideosDialog,
-  })),
+const ViewVideosDialog = lazyNamed(
+  () => import('@web/features/recipients/components/view-videos-dialog'),
+  'ViewVideosDialog',
 );
-const VideoPlayerDialog = lazy(() =>
-  import('@web/features/videos/components/video-player-dialog').then((module) => ({
-    default: module.VideoPlayerDialog,
-  })),
+const VideoPlayerDialog = lazyNamed(
+  () => import('@web/features/videos/components/video-player-dialog'),
+  'VideoPlayerDialog',
 );
 
 function planLine(maxRecipients: number | null, used: number): string {
