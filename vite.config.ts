@@ -274,7 +274,7 @@ export default defineConfig(({ command }) => ({
       },
       output: {
         // The first screen needs the shared messages, not the validation library they once
-        // shared a chunk with: zod loads with the first form (issue 15 item 3).
+        // shared a chunk with: zod loads with the first form.
         codeSplitting: {
           groups: [
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },

@@ -1,4 +1,4 @@
-// `npm run bench:web` (decisions 030 and 058): Lighthouse 12 (mobile, its default simulated
+// `npm run bench:web` (docs/decisions/030-first-page.md): Lighthouse 12 (mobile, its default simulated
 // throttling) on the first pages a new visitor meets, served by the built app exactly as
 // `npm start` serves them, each on a fresh browser profile (a first visit), and on a bare React
 // page in the same rounds (scripts/bench-web-baseline.mjs). Then the pages a signed-in owner lives

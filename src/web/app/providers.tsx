@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useToasts } from '@web/components/ui/use-toast';
 import { AuthProvider } from '@web/features/auth/auth-provider';
@@ -9,10 +9,9 @@ import {
   seedPrerenderedQueries,
   type TPrerenderedPage,
 } from './prerendered-page';
+import { lazyNamed } from '@web/lib/lazy-named';
 
-const Toaster = lazy(() =>
-  import('@web/components/ui/toast').then((module) => ({ default: module.Toaster })),
-);
+const Toaster = lazyNamed(() => import('@web/components/ui/toast'), 'Toaster');
 
 /** The toast machinery loads with the first toast: most first screens never show one. */
 function LazyToaster() {

@@ -1,11 +1,10 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { Menu } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import type { TNavLink } from './nav-links';
+import { lazyNamed } from '@web/lib/lazy-named';
 
-const MobileMenuSheet = lazy(() =>
-  import('./mobile-menu-sheet').then((module) => ({ default: module.MobileMenuSheet })),
-);
+const MobileMenuSheet = lazyNamed(() => import('./mobile-menu-sheet'), 'MobileMenuSheet');
 
 interface MobileMenuProps {
   links: readonly TNavLink[];

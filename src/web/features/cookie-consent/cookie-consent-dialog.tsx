@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { useLocation } from 'react-router';
 import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/utils';
@@ -10,11 +10,11 @@ import {
   useIsCookieBannerReleasedOnSupport,
   useIsCookieDialogRequested,
 } from './consent-store';
+import { lazyNamed } from '@web/lib/lazy-named';
 
-const CookiePreferencesDialog = lazy(() =>
-  import('./cookie-preferences-dialog').then((module) => ({
-    default: module.CookiePreferencesDialog,
-  })),
+const CookiePreferencesDialog = lazyNamed(
+  () => import('./cookie-preferences-dialog'),
+  'CookiePreferencesDialog',
 );
 
 /** Adds the optional self-hosted analytics script once, and only with consent. */

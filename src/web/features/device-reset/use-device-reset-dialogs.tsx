@@ -1,13 +1,13 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import type { TResetDeviceResponse } from '@shared/schemas/devices';
 import { dismissToast } from '@web/components/ui/use-toast';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // Loaded the first time one is opened: the pages that offer a reset do not need them to show.
-const ResetDeviceDialog = lazy(() =>
-  import('./reset-device-dialog').then((module) => ({ default: module.ResetDeviceDialog })),
-);
-const EmergencyResetDialog = lazy(() =>
-  import('./emergency-reset-dialog').then((module) => ({ default: module.EmergencyResetDialog })),
+const ResetDeviceDialog = lazyNamed(() => import('./reset-device-dialog'), 'ResetDeviceDialog');
+const EmergencyResetDialog = lazyNamed(
+  () => import('./emergency-reset-dialog'),
+  'EmergencyResetDialog',
 );
 
 type TOpenDialog = 'reset' | 'emergency' | null;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import {
   ArrowLeft,
@@ -20,38 +20,30 @@ import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-res
 import { ExternalSignInNotice } from '@web/features/external-sign-in/components/external-sign-in-notice';
 import { ProviderButtons } from '@web/features/external-sign-in/components/provider-buttons';
 import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // Signing in is the first screen; the other views and the error help load when they are needed.
-const AuthErrorPanel = lazy(() =>
-  import('./auth-error-panel').then((module) => ({
-    default: module.AuthErrorPanel,
-  })),
+const AuthErrorPanel = lazyNamed(() => import('./auth-error-panel'), 'AuthErrorPanel');
+const RegisterForm = lazyNamed(
+  () => import('@web/features/auth/components/register-form'),
+  'RegisterForm',
 );
-const RegisterForm = lazy(() =>
-  import('@web/features/auth/components/register-form').then((module) => ({
-    default: module.RegisterForm,
-  })),
+const BreakGlassForm = lazyNamed(
+  () => import('@web/features/emergency-access/components/break-glass-form'),
+  'BreakGlassForm',
 );
-const BreakGlassForm = lazy(() =>
-  import('@web/features/emergency-access/components/break-glass-form').then((module) => ({
-    default: module.BreakGlassForm,
-  })),
-);
-const ForgotPasswordForm = lazy(() =>
-  import('@web/features/passwords/components/forgot-password-form').then((module) => ({
-    default: module.ForgotPasswordForm,
-  })),
+const ForgotPasswordForm = lazyNamed(
+  () => import('@web/features/passwords/components/forgot-password-form'),
+  'ForgotPasswordForm',
 );
 // Only after a provider sent the person back here: its terms dialog stays off the first load.
-const ExternalSignInContinuation = lazy(() =>
-  import('@web/features/external-sign-in/components/external-sign-in-continuation').then(
-    (module) => ({ default: module.ExternalSignInContinuation }),
-  ),
+const ExternalSignInContinuation = lazyNamed(
+  () => import('@web/features/external-sign-in/components/external-sign-in-continuation'),
+  'ExternalSignInContinuation',
 );
-const ResetPasswordForm = lazy(() =>
-  import('@web/features/passwords/components/reset-password-form').then((module) => ({
-    default: module.ResetPasswordForm,
-  })),
+const ResetPasswordForm = lazyNamed(
+  () => import('@web/features/passwords/components/reset-password-form'),
+  'ResetPasswordForm',
 );
 
 /** The sub-views of /auth. */

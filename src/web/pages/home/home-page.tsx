@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   HardDrive,
@@ -35,16 +35,14 @@ import { CloudLibrary } from '@web/features/cloud/components/cloud-library';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/cloud/cloud-api';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
 // the password dialog (with the form checks it brings) are not part of it.
-const RecipientHome = lazy(() =>
-  import('./recipient-home').then((module) => ({ default: module.RecipientHome })),
-);
-const ResetPasswordDialog = lazy(() =>
-  import('@web/features/passwords/components/reset-password-dialog').then((module) => ({
-    default: module.ResetPasswordDialog,
-  })),
+const RecipientHome = lazyNamed(() => import('./recipient-home'), 'RecipientHome');
+const ResetPasswordDialog = lazyNamed(
+  () => import('@web/features/passwords/components/reset-password-dialog'),
+  'ResetPasswordDialog',
 );
 
 const syncTimeFormat = new Intl.DateTimeFormat(undefined, {

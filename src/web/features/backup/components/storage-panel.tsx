@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Archive, Download, HardDrive, ShieldAlert, ShieldCheck } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
@@ -13,10 +13,12 @@ import {
   type TStorageStatus,
 } from '../use-storage-status';
 import { RestoreBackupButton } from './restore-backup-button';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // The backup maker loads when the dialog opens, not with the dashboard.
-const DownloadBackupDialog = lazy(() =>
-  import('./download-backup-dialog').then((module) => ({ default: module.DownloadBackupDialog })),
+const DownloadBackupDialog = lazyNamed(
+  () => import('./download-backup-dialog'),
+  'DownloadBackupDialog',
 );
 
 type TAskResult = 'granted' | 'refused' | null;

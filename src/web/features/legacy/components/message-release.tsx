@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock } from 'lucide-react';
 import type { TRelease } from '@shared/domain/legacy';
@@ -7,11 +7,10 @@ import { setLocalRelease, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
 import { describeError } from '@web/lib/api-client';
 import { setMessageRelease } from '../legacy-api';
 import { describeRelease, readDraft, toDraft, type TReleaseDraft } from '../release-wording';
+import { lazyNamed } from '@web/lib/lazy-named';
 
 // The form's code loads when 'Change' is pressed, not with the library it sits in.
-const ReleaseChoice = lazy(() =>
-  import('./release-choice').then((module) => ({ default: module.ReleaseChoice })),
-);
+const ReleaseChoice = lazyNamed(() => import('./release-choice'), 'ReleaseChoice');
 
 interface MessageReleaseProps {
   videoId: string;
