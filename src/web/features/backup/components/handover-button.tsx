@@ -44,7 +44,7 @@ export function HandoverButton({ recipient, localVideoCount }: HandoverButtonPro
       )}
       {owner && isOpen && (
         <Suspense fallback={null}>
-          <HandoverDialog owner={owner} recipient={recipient} open onOpenChange={setIsOpen} />
+          <HandoverDialog owner={owner} recipient={recipient} onOpenChange={setIsOpen} />
         </Suspense>
       )}
     </div>

@@ -39,12 +39,10 @@ export function describeHeldBack(
 export default function HandoverDialog({
   owner,
   recipient,
-  open,
   onOpenChange,
 }: {
   owner: TUser;
   recipient: TRecipient;
-  open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
   const name = recipient.firstName;
@@ -68,7 +66,7 @@ export default function HandoverDialog({
   return (
     <FileWritingDialog
       writing={writing}
-      open={open}
+      open
       onOpenChange={onOpenChange}
       title={`Save videos for ${name}`}
       description="Ordinary video files with a page that plays them, to open on any computer without Memento."

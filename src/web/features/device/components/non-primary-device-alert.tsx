@@ -63,7 +63,7 @@ export function NonPrimaryDeviceAlert() {
       </Alert>
       {isUpgradeOpen && (
         <Suspense fallback={null}>
-          <PremiumFeatureDialog open onOpenChange={setIsUpgradeOpen} />
+          <PremiumFeatureDialog onOpenChange={setIsUpgradeOpen} />
         </Suspense>
       )}
     </>

@@ -12,14 +12,12 @@ import {
 
 /** The 'Premium Feature' dialog: what the paid plans add, and the way to them. */
 export default function PremiumFeatureDialog({
-  open,
   onOpenChange,
 }: {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Premium Feature</DialogTitle>
