@@ -2,13 +2,14 @@ import { findPlan } from '@shared/domain/plans';
 import type { TSubscriptionStatus, TTier, TUserCategory } from '@shared/domain/enums';
 import type { TAdminUser } from '@shared/schemas/admin';
 import { formatBillingDate } from '@web/features/billing';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 /** The plan's own name ('Community Edition', 'Premium' …), as on the features page. */
 export function describeTier(tier: TTier): string {
   return findPlan(tier).name;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+const dateTimeFormat = lazyDateFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
 });

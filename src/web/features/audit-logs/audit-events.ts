@@ -1,4 +1,5 @@
 import type { TAuditEventType } from '@shared/domain/enums';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 /** Plain words for each audit event type. */
 const EVENT_LABELS: Record<TAuditEventType, string> = {
@@ -48,8 +49,8 @@ export function describeEvent(eventType: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium' });
+const timeFormat = lazyDateFormat(undefined, { timeStyle: 'medium' });
 
 /** The event's date and time of day in the viewer's own time zone. */
 export function formatEventTime(timestamp: string): { date: string; time: string } {

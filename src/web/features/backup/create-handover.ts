@@ -4,6 +4,7 @@ import type { TArchiveTarget } from './backup-archive';
 import { runBackupOp } from './backup-client';
 import { formatLocalDate, makeSafeFileName } from './backup-manifest';
 import type { TByteProgress } from './create-backup';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 export const README_FILE = 'Read me.html';
 /** In a sealed handover the page that plays the messages is sealed with them. */
@@ -63,7 +64,7 @@ export function splitForHandover(videos: readonly TLocalVideo[], now: Date) {
 
 const fullName = (person: TPerson) => `${person.firstName} ${person.lastName}`.trim();
 
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+const longDate = lazyDateFormat('en-GB', { dateStyle: 'long' });
 
 function formatLongDate(iso: string): string {
   const date = new Date(iso);
@@ -252,7 +253,11 @@ export async function createHandover(input: TCreateHandoverInput): Promise<TCrea
     },
   );
   input.onProgress?.({ doneBytes: totalBytes, totalBytes });
-  return { blob, fileName: makeHandoverFileName(input.owner, input.recipient), videoFileNames: fileNames };
+  return {
+    blob,
+    fileName: makeHandoverFileName(input.owner, input.recipient),
+    videoFileNames: fileNames,
+  };
 }
 
 export function makeHandoverFileName(owner: TPerson, recipient: TPerson): string {

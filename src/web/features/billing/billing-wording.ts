@@ -1,9 +1,10 @@
 import { CLOUD_RETENTION_DAYS, findPlan, hasFullAccess } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 // Billing dates are days, written as a person in the UK says them: 3 January 2027.
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+const longDate = lazyDateFormat('en-GB', { dateStyle: 'long' });
 const DAY_MS = 24 * 3600_000;
 
 export function formatBillingDate(iso: string): string {

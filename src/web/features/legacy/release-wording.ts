@@ -1,7 +1,8 @@
 import { LEGACY_MESSAGES, type TRelease, type TReleaseRule } from '@shared/domain/legacy';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 /** Dates as the owner and recipients read them: '4 December 2026'. */
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+const longDate = lazyDateFormat('en-GB', { dateStyle: 'long' });
 
 export function formatLongDate(iso: string): string {
   return longDate.format(new Date(iso));

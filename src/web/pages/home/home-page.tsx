@@ -36,6 +36,7 @@ import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/cloud/cloud-api';
 import { lazyNamed } from '@web/lib/lazy-named';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
 // the password dialog (with the form checks it brings) are not part of it.
@@ -45,7 +46,7 @@ const ResetPasswordDialog = lazyNamed(
   'ResetPasswordDialog',
 );
 
-const syncTimeFormat = new Intl.DateTimeFormat(undefined, {
+const syncTimeFormat = lazyDateFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
 });

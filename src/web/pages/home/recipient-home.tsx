@@ -14,8 +14,9 @@ import { NextOfKinLegacy, WaitingMessages } from '@web/features/legacy';
 import { formatClock } from '@web/lib/video-format';
 import { VideoPlayer } from '@web/features/videos/components/video-player';
 import { describeError } from '@web/lib/api-client';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
 
 /** The home view of someone who receives messages (next of kin, family, friend). */
 export function RecipientHome({ user }: { user: TUser }) {

@@ -18,8 +18,9 @@ import {
   useUnlinkProvider,
 } from '@web/features/external-sign-in/external-sign-in-api';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium' });
 
 /** The account's ways to sign in: its password, and each provider linked or not. */
 export default function SignInMethodsPage() {

@@ -14,6 +14,7 @@ import type { TBackupErrorCode } from '../backup-manifest';
 import { ByteProgressBar } from './progress-bar';
 import type { TRestoreResult } from '../restore-backup';
 import type { TRestoreState } from './restore-state';
+import { lazyDateFormat } from '@web/lib/date-format';
 
 const FAILURE_TITLES: Partial<Record<TBackupErrorCode, string>> = {
   not_backup: 'Please choose a different file',
@@ -24,7 +25,7 @@ const FAILURE_TITLES: Partial<Record<TBackupErrorCode, string>> = {
   no_space: 'This device is out of space',
 };
 
-const backupDateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+const backupDateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
 
 function hasProblems(result: TRestoreResult): boolean {
   return result.damagedTitles.length > 0 || result.withoutRecipient.length > 0;

@@ -17,9 +17,10 @@ import { VideoPlayer, listVideos, type TLocalVideo, useVideoIndex } from '@web/f
 import { CLOUD_STATUS_QUERY_KEY, useCloudStatus } from '../cloud-api';
 import { describeSyncProgress, useSyncProgress } from '../sync-progress';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
-const untilFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
+const untilFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
 
 export interface TLibraryItem {
   id: string;

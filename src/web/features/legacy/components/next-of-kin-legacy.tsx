@@ -10,8 +10,9 @@ import { FormField } from '@web/components/ui/form-field';
 import { describeError } from '@web/lib/api-client';
 import { requestRelease } from '../legacy-api';
 import { formatLongDate } from '../release-wording';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const historyTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+const historyTime = lazyDateFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
 
 /** What the recipient home query holds; updated in place after a request. */
 const RECIPIENT_HOME_QUERY_KEY = ['/api/recipient-home'] as const;

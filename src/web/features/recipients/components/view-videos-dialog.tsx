@@ -26,8 +26,9 @@ import {
 import { MessageRelease } from '@web/features/legacy';
 import { describeError } from '@web/lib/api-client';
 import { RECIPIENTS_QUERY_KEY } from '../recipients-api';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);

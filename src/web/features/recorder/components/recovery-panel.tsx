@@ -6,8 +6,9 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { discardDraft, listDrafts, type TDraftRecording } from '@web/features/videos';
 import { formatClock } from '@web/lib/video-format';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 interface RecoveryPanelProps {
   creatorId: number;

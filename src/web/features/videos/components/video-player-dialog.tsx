@@ -10,8 +10,9 @@ import {
 import { formatClock } from '@web/lib/video-format';
 import type { TLocalVideo } from '../local-store';
 import { VideoPlayer } from './video-player';
+import { lazyDateFormat } from '@web/lib/date-format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
 
 /**
  * The video player in a dialog (the recipients page): the local copy first, else the cloud
