@@ -9,6 +9,7 @@
 //
 // BENCH_BACKUP_PROFILE_DIR=<dir> also writes the backup worker's CPU profile of each step there.
 // BENCH_BACKUP_GB=5 (default 5) sets the library's size; the numbers go in docs/benchmarks.md.
+// BENCH_BACKUP_ONLY=plain (or sealed) runs one kind, for a quicker look while changing the code.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { startServer, stopServer, waitForHealth } from './bench-support';
 const LIBRARY_GB = Number(process.env.BENCH_BACKUP_GB ?? 5);
 /** BENCH_BACKUP_PROFILE_DIR=<dir>: the backup worker's CPU profile of each step is written there. */
 const PROFILE_DIR = process.env.BENCH_BACKUP_PROFILE_DIR;
+const KINDS = (process.env.BENCH_BACKUP_ONLY ?? 'plain,sealed').split(',');
 const VIDEO_MB = 100;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const PASSPHRASE = 'Blue kettle, 42 daisies!';
@@ -425,7 +427,9 @@ async function main() {
       `Library: ${videoCount} videos of ${VIDEO_MB} MB, ${(bytes / 1024 ** 3).toFixed(1)} GiB, seeded in ${Math.round((performance.now() - seedStarted) / 1000)} s`,
     );
 
-    for (const sealed of [false, true]) {
+    for (const sealed of [false, true].filter((sealed) =>
+      KINDS.includes(sealed ? 'sealed' : 'plain'),
+    )) {
       const label = sealed ? 'sealed' : 'plain';
       const step = (what: string) => console.log(`  ${label}: ${what}`);
       step('copying IndexedDB → file');

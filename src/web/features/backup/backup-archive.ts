@@ -17,6 +17,7 @@ import {
 import { hashBytes } from './hash-blob';
 import {
   createBlobTarget,
+  findStoredEntryBytes,
   readZipDirectory,
   readZipEntryBytes,
   readZipText,
@@ -253,6 +254,15 @@ export async function readVerifiedVideo(
   const entry = opened.files.get(video.file);
   if (!entry || entry.uncompressedSize !== video.byteSize) return null;
   try {
+    // A plain backup's video is a range of the file: it is read once, for its hash, and the
+    // store copies that range from disk itself.
+    const stored = await findStoredEntryBytes(opened.file, entry, video.mimeType);
+    if (stored) {
+      const bytes = new Uint8Array(await stored.arrayBuffer());
+      onBytes?.(bytes.length);
+      if ((await hashBytes(bytes)) !== video.sha256) return null;
+      return stored;
+    }
     // One buffer of the video's size, which the hash needs whole anyway: no Blob is read back.
     // The SHA-256 from the manifest (itself checked by the zip, and authenticated when sealed)
     // is stronger than the entry's CRC-32 and seal code, so those two passes are skipped.

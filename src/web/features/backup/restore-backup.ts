@@ -12,6 +12,9 @@ import {
 } from './backup-manifest';
 import type { TByteProgress } from './create-backup';
 
+/** Videos read and checked ahead of the one being saved. */
+const RESTORE_READ_AHEAD = 2;
+
 /** A sealed backup opened without its passphrase: the form asks for it, showing the hint. */
 export class PassphraseNeededError extends BackupError {
   readonly hint: string | null;
@@ -126,35 +129,68 @@ async function restoreOpened(input: TRestoreInput, opened: TOpenedBackup) {
     notIndexed: 0,
   };
   const orphans = new Map<string, number>();
-  const totalBytes = manifest.videos.reduce((sum, video) => sum + video.byteSize, 0);
+  const { videos } = manifest;
+  const totalBytes = videos.reduce((sum, video) => sum + video.byteSize, 0);
   let doneBytes = 0;
-  const report = () => input.onProgress?.({ doneBytes, totalBytes });
+  /** Of the videos being read while an earlier one is saved. */
+  const readingBytes = new Map<string, number>();
+  const report = () => {
+    const reading = [...readingBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
+    input.onProgress?.({ doneBytes: doneBytes + reading, totalBytes });
+  };
   report();
 
-  for (const video of manifest.videos) {
-    const startBytes = doneBytes;
-    if (await getVideo(video.id)) {
+  // Asked before any save: a read waits for every write transaction on its store.
+  const isHere = new Set(
+    (await Promise.all(videos.map((video) => getVideo(video.id)))).flatMap((video) =>
+      video ? [video.id] : [],
+    ),
+  );
+  const readIfMissing = async (video: TBackupVideo): Promise<Blob | null | 'already_here'> => {
+    if (isHere.has(video.id)) return 'already_here';
+    return runBackupOp('readVideo', { handle: opened.handle, video }, (bytes) => {
+      readingBytes.set(
+        video.file,
+        Math.min((readingBytes.get(video.file) ?? 0) + bytes, video.byteSize),
+      );
+      report();
+    });
+  };
+
+  // The worker reads and checks the next videos while this one is saved and announced: one
+  // video's file read overlaps another's hash. Two at most, so memory stays bounded.
+  const reads: Promise<Blob | null | 'already_here'>[] = [];
+  const readAhead = (video: TBackupVideo | undefined) => {
+    if (!video) return;
+    const reading = readIfMissing(video);
+    // Should a save fail, the reads ahead end unheard.
+    reading.catch(() => undefined);
+    reads.push(reading);
+  };
+  for (const video of videos.slice(0, RESTORE_READ_AHEAD)) readAhead(video);
+  let announcing = Promise.resolve();
+  for (const [index, video] of videos.entries()) {
+    const read = await reads.shift();
+    doneBytes += video.byteSize;
+    readingBytes.delete(video.file);
+    readAhead(videos[index + RESTORE_READ_AHEAD]);
+    if (read === 'already_here') {
       result.alreadyHere += 1;
+    } else if (!read) {
+      result.damagedTitles.push(video.title);
     } else {
-      const blob = await runBackupOp('readVideo', { handle: opened.handle, video }, (bytes) => {
-        doneBytes = Math.min(doneBytes + bytes, startBytes + video.byteSize);
-        report();
-      });
-      if (!blob) {
-        result.damagedTitles.push(video.title);
+      await saveRestoredVideo(input, video, read, result);
+      const isOrphan = input.recipientIds !== null && !input.recipientIds.has(video.recipientId);
+      if (isOrphan) {
+        orphans.set(video.recipientName, (orphans.get(video.recipientName) ?? 0) + 1);
       } else {
-        await saveRestoredVideo(input, video, blob, result);
-        const isOrphan = input.recipientIds !== null && !input.recipientIds.has(video.recipientId);
-        if (isOrphan) {
-          orphans.set(video.recipientName, (orphans.get(video.recipientName) ?? 0) + 1);
-        } else {
-          await announceToIndex(input, video, result);
-        }
+        // The server is told in the background, one video after another, while the next saves.
+        announcing = announcing.then(() => announceToIndex(input, video, result));
       }
     }
-    doneBytes = startBytes + video.byteSize;
     report();
   }
+  await announcing;
   result.withoutRecipient = [...orphans].map(([recipientName, count]) => ({
     recipientName,
     count,

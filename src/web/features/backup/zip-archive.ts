@@ -157,6 +157,25 @@ function toReadError(error: unknown, entry: TZipEntry): ZipReadError {
 }
 
 /**
+ * The file's own bytes of an entry that is stored and not sealed, as a slice of the file (no copy
+ * is made); null for any other entry. Its data starts after the local header, whose name and extra
+ * field may differ in length from the directory's.
+ */
+export async function findStoredEntryBytes(
+  file: Blob,
+  entry: TZipEntry,
+  type: string,
+): Promise<Blob | null> {
+  if (entry.encrypted || entry.compressionMethod !== 0) return null;
+  if (entry.compressedSize !== entry.uncompressedSize) return null;
+  const header = new DataView(await file.slice(entry.offset, entry.offset + 30).arrayBuffer());
+  if (header.byteLength < 30 || header.getUint32(0, true) !== LOCAL_HEADER_SIGNATURE) return null;
+  const start = entry.offset + 30 + header.getUint16(26, true) + header.getUint16(28, true);
+  const end = start + entry.uncompressedSize;
+  return end <= file.size ? file.slice(start, end, type) : null;
+}
+
+/**
  * An entry's content (stored, deflated or sealed) in one buffer of the size its directory
  * records; null when the content is longer or shorter than that. `isCheckedByCaller` skips the
  * zip's own CRC-32 and seal code for content the caller checks against a stronger hash.
