@@ -9,7 +9,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Where the page lists each signed-in page's code (src/shared/domain/first-paint.ts). */
+/** Where the page lists each signed-in page's code (read by src/web/main.tsx). */
 const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
 
 /** Beside the web build; the server reads it (src/shared/domain/first-paint.ts). */

@@ -4,7 +4,6 @@
 // (docs/decisions/045-the-app-starts-in-steps-and-adopts-its-first-page-whole.md). The build
 // preloads every step's code with the page, so the steps wait on nothing.
 import { STORAGE_KEYS } from '@shared/domain/device';
-import { PAGE_CODE_ELEMENT_ID } from '@shared/domain/first-paint';
 import { afterNextPaint } from './lib/after-paint';
 import { showPlainAlert } from './lib/plain-alert';
 import { BANNER_POSTER } from './pages/home/banner-media';
@@ -26,6 +25,9 @@ function showStartFailed(error: unknown) {
   root?.removeAttribute('inert');
   showPlainAlert(START_FAILED, root ?? document.body);
 }
+
+/** Where the build lists each signed-in page's code (vite.config.ts). */
+const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
 
 /** The signed-in user this browser kept, or null (none, or storage blocked or unreadable). */
 function readKeptUser(): { category?: string } | null {
@@ -54,9 +56,7 @@ function preload(href: string, as: 'image' | 'modulepreload') {
 
 /**
  * A returning owner's page is drawn by its own code and, on the dashboard, the welcome banner's
- * picture at the top: both are asked for now, with the app's code, rather than after it. The
- * server names the code in the HTML already when the request carried a session; a shell from
- * elsewhere (the offline app's copy) does not, and gets the links here.
+ * picture at the top: both are asked for now, with the app's code, rather than after it.
  */
 function preloadSignedInPage(rootElement: HTMLElement) {
   // A prerendered page is a visitor's, and brings what it needs.
@@ -68,14 +68,7 @@ function preloadSignedInPage(rootElement: HTMLElement) {
     const pageCode = JSON.parse(
       document.getElementById(PAGE_CODE_ELEMENT_ID)?.textContent ?? '{}',
     ) as Record<string, string[] | undefined>;
-    const linked = new Set(
-      Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'), (link) =>
-        link.getAttribute('href'),
-      ),
-    );
-    for (const href of pageCode[path] ?? []) {
-      if (!linked.has(href)) preload(href, 'modulepreload');
-    }
+    for (const href of pageCode[path] ?? []) preload(href, 'modulepreload');
   } catch {
     // Without the list, the app asks for the page's code itself.
   }

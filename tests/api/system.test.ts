@@ -288,53 +288,6 @@ describe('serving the first screens rendered at build time', () => {
     }
   });
 
-  it("names a signed-in page's own code in the shell it sends with a session cookie", async () => {
-    const webDir = mkdtempSync(path.join(os.tmpdir(), 'memento-web-'));
-    const pageCode = {
-      '/recipients': [
-        '/assets/recipients-page-a1.js',
-        '/assets/app-b2.js',
-        '/assets/x.js" onload="alert(1)',
-      ],
-    };
-    writeFileSync(
-      path.join(webDir, 'index.html'),
-      '<!doctype html><head><link rel="modulepreload" crossorigin href="/assets/app-b2.js"></head>' +
-        `<body><script type="application/json" id="memento-page-code">${JSON.stringify(pageCode)}</script></body>`,
-    );
-    const web = await buildTestApp({ webDir });
-    try {
-      const member = await web.app.inject({
-        method: 'GET',
-        url: '/recipients?tab=all',
-        cookies: { memento_session: 'anything' },
-      });
-      expect(member.headers.vary).toContain('Cookie');
-      const links = member.body.match(/<link rel="modulepreload"[^>]*>/g);
-      // The page's file is added once; the app's, already in the head, is not named twice, and
-      // anything that is not one of the build's script files is left out.
-      expect(links).toEqual([
-        '<link rel="modulepreload" crossorigin href="/assets/app-b2.js">',
-        '<link rel="modulepreload" crossorigin href="/assets/recipients-page-a1.js">',
-      ]);
-
-      // Nobody signed in on this browser: no page's code is fetched ahead.
-      const visitor = await web.app.inject({ method: 'GET', url: '/recipients' });
-      expect(visitor.body).not.toContain('recipients-page-a1.js"><');
-      expect(visitor.body.match(/<link rel="modulepreload"[^>]*>/g)).toHaveLength(1);
-
-      // An address with no list of its own gets the shell as it is.
-      const other = await web.app.inject({
-        method: 'GET',
-        url: '/faq',
-        cookies: { memento_session: 'anything' },
-      });
-      expect(other.body.match(/<link rel="modulepreload"[^>]*>/g)).toHaveLength(1);
-    } finally {
-      await web.close();
-    }
-  });
-
   it('sends the page whose cookie banner mentions analytics when analytics is configured', async () => {
     const web = await buildTestApp({
       webDir: writeWebBuild(),

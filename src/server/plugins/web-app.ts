@@ -9,7 +9,6 @@ import {
   CONFIG_ELEMENT_ID,
   CONFIG_PLACEHOLDER,
   COOKIE_CHOICE_SCRIPT,
-  PAGE_CODE_ELEMENT_ID,
   PRERENDERED_PAGES,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
@@ -66,40 +65,6 @@ async function readVisitorPage(
   }
 }
 
-const PAGE_CODE_PATTERN = new RegExp(
-  `<script type="application/json" id="${PAGE_CODE_ELEMENT_ID}">([^<]*)</script>`,
-);
-
-/**
- * The shell with the page's own code named in its head, for a request that carries a session
- * cookie: the browser fetches it while it reads the HTML, alongside the app's code. Adding those
- * links from script cost the start a long task on a slow tablet. A shell without the list (an old
- * build), or an address with none, is sent as it is.
- */
-export function withPageCodePreloads(shell: string, pathname: string): string {
-  let files: unknown;
-  try {
-    files = (JSON.parse(PAGE_CODE_PATTERN.exec(shell)?.[1] ?? '{}') as Record<string, unknown>)[
-      pathname
-    ];
-  } catch {
-    return shell;
-  }
-  if (!Array.isArray(files) || files.length === 0) return shell;
-  const links = files
-    // What the head fetches already (the entry, the app's code) is not named twice.
-    .filter(
-      (href): href is string =>
-        typeof href === 'string' &&
-        /^\/assets\/[\w.-]+\.js$/.test(href) &&
-        !shell.includes(`href="${href}"`) &&
-        !shell.includes(`src="${href}"`),
-    )
-    .map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)
-    .join('');
-  return shell.replace('</head>', `${links}</head>`);
-}
-
 /**
  * The app's shell, index.html, read whole in one open file, so a request never mixes two builds
  * (a new build moves in beside a running server; sending by path, as the static
@@ -135,13 +100,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
    * that asks again with it (every visit: pages are revalidated) is answered 304, no body.
    */
   const sendHtml = async (request: FastifyRequest, reply: FastifyReply, page: string | null) => {
-    // The same address answers a visitor and a signed-in person differently.
-    reply.header('vary', 'Cookie');
-    const html =
-      page ??
-      (request.cookies[SESSION_COOKIE] === undefined
-        ? await readShell(webDir)
-        : withPageCodePreloads(await readShell(webDir), request.url.split('?')[0] ?? '/'));
+    const html = page ?? (await readShell(webDir));
     // Weak: the same words are sent compressed or not (@fastify/compress), byte for byte different.
     const etag = `W/"${createHash('sha256').update(html).digest('base64url')}"`;
     reply
@@ -172,6 +131,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     });
 
     const sendPage = async (request: FastifyRequest, reply: FastifyReply, address: string) => {
+      // The same address answers a visitor and a signed-in person differently.
+      reply.header('vary', 'Cookie');
       const page = hasRenderedPages
         ? await readVisitorPage(webDir, request, address, hasAnalytics)
         : null;

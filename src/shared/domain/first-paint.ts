@@ -19,12 +19,6 @@ export interface TPrerenderManifest {
   pages: Record<string, { withoutAnalytics: string; withAnalytics: string }>;
 }
 
-/**
- * The JSON element in the app's shell that lists each signed-in page's code, by address
- * (written by the build, vite.config.ts; read by the server and by src/web/main.tsx).
- */
-export const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
-
 /** Stands in the rendered HTML where the server writes this installation's public config. */
 export const CONFIG_PLACEHOLDER = '<!--memento-config-->';
 export const CONFIG_ELEMENT_ID = 'memento-config';
