@@ -48,6 +48,23 @@ async function openTarget(target: TArchiveTarget) {
   return { stream: blobTarget.stream, finish: () => blobTarget.toBlob() };
 }
 
+/**
+ * Each Blob's bytes in turn; the next is read from the store while the caller hashes and writes
+ * one, so at most two are in memory.
+ */
+async function* readInTurn(blobs: Blob[]): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
+  const readBytes = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+  let next = blobs[0] ? readBytes(blobs[0]) : null;
+  for (let index = 0; next; index += 1) {
+    const bytes = await next;
+    const following = blobs[index + 1];
+    next = following ? readBytes(following) : null;
+    // Should the caller stop early, the read ahead ends unheard.
+    next?.catch(() => undefined);
+    yield bytes;
+  }
+}
+
 export interface TBackupArchiveVideo {
   /** The manifest's entry without what is measured while writing. */
   meta: Omit<TBackupVideo, 'sha256' | 'byteSize'>;
@@ -86,8 +103,10 @@ export async function writeBackupArchive(
     await zip.addText(SEAL_FILE, JSON.stringify(seal, null, 2), { date, isPlain: true });
   }
   const videos: TBackupVideo[] = [];
-  for (const { meta, blob } of args.videos) {
-    const bytes = new Uint8Array(await blob.arrayBuffer());
+  const read = readInTurn(args.videos.map((video) => video.blob));
+  for (const { meta } of args.videos) {
+    const { value: bytes } = await read.next();
+    if (!bytes) break;
     // The bytes actually stored, which is what the hash covers.
     videos.push({ ...meta, byteSize: bytes.length, sha256: await hashBytes(bytes) });
     await zip.addBytes(meta.file, bytes, { date: new Date(meta.createdAt), onBytes });
@@ -129,8 +148,10 @@ export async function writeFilesArchive(
       isPlain: text.isPlain,
     });
   }
+  const read = readInTurn(args.files.map((file) => file.blob));
   for (const file of args.files) {
-    const bytes = new Uint8Array(await file.blob.arrayBuffer());
+    const { value: bytes } = await read.next();
+    if (!bytes) break;
     await zip.addBytes(file.name, bytes, { date: new Date(file.createdAt), onBytes });
   }
   await zip.close();

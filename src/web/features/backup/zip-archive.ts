@@ -3,14 +3,15 @@ import {
   configure,
   ERR_ENCRYPTED,
   ERR_INVALID_PASSWORD,
+  Reader,
   TextReader,
   TextWriter,
-  Uint8ArrayReader,
   ZipReader,
   ZipWriter,
   type Entry,
   type FileEntry,
 } from '@zip.js/zip.js/lib/zip-core-native.js';
+import { updateCrc32 } from './crc32';
 
 /** Videos are read from the store and handed to the zip in slices of this size. */
 export const READ_SLICE_BYTES = 4 * 1024 * 1024;
@@ -19,6 +20,21 @@ export const READ_SLICE_BYTES = 4 * 1024 * 1024;
 // (those would need blob: or extra script sources in the content security policy). It reads and
 // writes in slices of 4 MiB: each slice read from a File is a round trip to the browser.
 configure({ useWebWorkers: false, chunkSize: READ_SLICE_BYTES });
+
+/** Hands zip.js views of bytes already in memory, where its Uint8ArrayReader copies each slice. */
+class BytesViewReader extends Reader<Uint8Array> {
+  private readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    super(bytes);
+    this.bytes = bytes;
+    this.size = bytes.length;
+  }
+
+  override readUint8Array(index: number, length: number): Promise<Uint8Array> {
+    return Promise.resolve(this.bytes.subarray(index, index + length));
+  }
+}
 
 /** ZIP dates run from 1980 to 2107. */
 function toZipDate(date: Date | undefined): Date {
@@ -64,9 +80,19 @@ export class ZipStreamWriter {
     options: { date?: Date; onBytes?: (bytes: number) => void } = {},
   ) {
     let reported = 0;
-    await this.writer.add(name, new Uint8ArrayReader(bytes), {
+    // Stored as they are with the CRC-32 given, unless sealed: zip.js's own CRC-32 is slower,
+    // and a sealed entry (AE-2) has none.
+    const storing = this.passphrase
+      ? this.sealing(false)
+      : {
+          passThrough: true,
+          compressionMethod: 0,
+          crc32: updateCrc32(0, bytes),
+          uncompressedSize: bytes.length,
+        };
+    await this.writer.add(name, new BytesViewReader(bytes), {
       lastModDate: toZipDate(options.date),
-      ...this.sealing(false),
+      ...storing,
       onprogress: (progress) => {
         options.onBytes?.(progress - reported);
         reported = progress;
