@@ -7,7 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TUser } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
 import { dismissToast, toast } from '@web/components/ui/use-toast';
@@ -104,7 +104,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     cachedUser !== null &&
     !cachedUser.firstLogin &&
     !needsOnboarding(cachedUser);
-  const user = userQuery.data ?? (isUsingOfflineCache || isDrawingFromCache ? cachedUser : null);
+  // The server's answer usually repeats what this browser kept: it then stays the same object,
+  // so the page already drawn from it is not drawn again when the answer arrives.
+  const user = replaceEqualDeep(
+    cachedUser,
+    userQuery.data ?? (isUsingOfflineCache || isDrawingFromCache ? cachedUser : null),
+  );
 
   const statusQuery = useQuery<TDeviceStatus>({
     queryKey: DEVICE_STATUS_QUERY_KEY,
@@ -117,8 +122,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const deviceStatus = useMemo<TClientDeviceStatus | null>(() => {
     if (!user) return null;
-    if (statusQuery.data) return toClientDeviceStatus(statusQuery.data);
-    if (user.deviceSync) return toClientDeviceStatus(user.deviceSync);
+    if (statusQuery.data) {
+      return replaceEqualDeep(cachedDeviceStatus, toClientDeviceStatus(statusQuery.data));
+    }
+    if (user.deviceSync) {
+      return replaceEqualDeep(cachedDeviceStatus, toClientDeviceStatus(user.deviceSync));
+    }
     return cachedDeviceStatus;
   }, [user, statusQuery.data, cachedDeviceStatus]);
 
@@ -213,11 +222,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
   });
 
+  const isLoading = userQuery.isLoading && !isDrawingFromCache;
   const value = useMemo<TAuthContext>(
     () => ({
       user,
       deviceStatus,
-      isLoading: userQuery.isLoading && !isDrawingFromCache,
+      isLoading,
       error: userQuery.error,
       isOffline,
       login: loginMutation.mutateAsync,
@@ -228,8 +238,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [
       user,
       deviceStatus,
-      userQuery.isLoading,
-      isDrawingFromCache,
+      isLoading,
       userQuery.error,
       isOffline,
       loginMutation.mutateAsync,
