@@ -265,6 +265,14 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: fromRoot('./dist/web'),
     emptyOutDir: true,
+    modulePreload: {
+      // What a page loads after its first paint (background work, a dialog on its first opening)
+      // fetches its few files as the browser finds them: a preload link added for each, as it
+      // rendered, made the first seconds' longest tasks on a slow tablet. A page reached by a
+      // link still asks for all its files at once.
+      resolveDependencies: (filename, deps, { hostType }) =>
+        hostType === 'html' || /-page-[\w-]+\.js$/.test(filename) ? deps : [],
+    },
     rolldownOptions: {
       // A feature's index.ts only names what other features may use: importing one name from it
       // must not load (and run) every module it names, a dialog and the form library with them.
