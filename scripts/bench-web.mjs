@@ -7,8 +7,11 @@
 // localStorage (the device id, the cached user), with and without a stored cookie choice; the
 // HTTP cache stays cold. Prints the performance score, the paints, the blocking time, the layout
 // shift and the script transferred, against the goals. BENCH_SAVE_DIR keeps each run's report.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// BENCH_WEB_AGAINST=<git revision> also builds that revision apart (in .tmp/) and measures its
+// signed-in pages in the same rounds, alternating with this checkout's: a before and after that
+// meet the same load, where two runs of this script hours apart would not.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +29,6 @@ const SIGNED_IN_PAGES = (process.env.BENCH_SIGNED_IN_PAGES ?? '/,/recipients,/re
   .filter(Boolean);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const port = 5600 + (process.pid % 100);
-const base = `http://127.0.0.1:${port}`;
 
 // Built beside dist/web and swapped in whole: a browser test serving dist/web meanwhile keeps a
 // complete build.
@@ -37,31 +39,62 @@ try {
   process.exit(1);
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-web-'));
-const server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: base,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-for (let i = 0; ; i += 1) {
-  if (
-    await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
+/** Starts `npm start`'s server from `cwd` on `port` with a data folder of its own. */
+async function startApp(cwd, port) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memento-bench-web-'));
+  const appBase = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(cwd, 'scripts/start.mjs')], {
+    cwd,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: appBase,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; ; i += 1) {
+    if (
+      await fetch(`${appBase}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
     )
-  )
-    break;
-  if (i > 600) throw new Error('server did not start');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+      break;
+    if (i > 600) throw new Error(`the server in ${cwd} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base: appBase,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
+
+/** The revision to compare with, exported and built in a folder of its own. */
+function buildRevision(revision) {
+  const dir = path.join(root, '.tmp', `bench-web-${revision.replace(/[^\w.-]/g, '_')}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync('git', ['archive', revision], { cwd: root, maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  for (const script of ['scripts/build-web.mjs', 'scripts/build-server.mjs']) {
+    execFileSync(process.execPath, [script], { cwd: dir, stdio: 'ignore' });
+  }
+  return dir;
+}
+
+const AGAINST = process.env.BENCH_WEB_AGAINST;
+const app = await startApp(root, port);
+const base = app.base;
+const against = AGAINST ? await startApp(buildRevision(AGAINST), port + 1) : null;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -82,7 +115,7 @@ function launchChrome() {
  * (its device id, its cookie), as tests/e2e/fixtures.ts does, then opens the dashboard once.
  * Answers what a returning owner's browser holds: the cookies and localStorage.
  */
-async function signInOwner() {
+async function signInOwner(base) {
   const chrome = await launchChrome();
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   try {
@@ -150,7 +183,7 @@ async function signInOwner() {
     );
     const storage = await page.evaluate(() => ({ ...localStorage }));
     const cookies = await browser.cookies();
-    return { storage, cookies: cookies.filter((cookie) => base.includes(cookie.domain)) };
+    return { base, storage, cookies: cookies.filter((cookie) => base.includes(cookie.domain)) };
   } finally {
     await browser.disconnect();
     await chrome.kill();
@@ -159,6 +192,7 @@ async function signInOwner() {
 
 /** Puts the owner's cookies and localStorage into a fresh profile; its HTTP cache stays cold. */
 async function restoreOwner(chrome, owner, withConsent) {
+  const base = owner.base;
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   try {
     await browser.setCookie(...owner.cookies);
@@ -202,7 +236,8 @@ async function measure(url, owner = null, withConsent = false, isRetry = false) 
     });
     const { audits, categories, runtimeError } = result.lhr;
     if (process.env.BENCH_SAVE_DIR) {
-      const name = `${new URL(url).pathname.slice(1) || 'home'}${owner ? (withConsent ? '-consent' : '-owner') : ''}.json`;
+      const side = owner && owner.base !== base ? '-against' : '';
+      const name = `${new URL(url).pathname.slice(1) || 'home'}${owner ? (withConsent ? '-consent' : '-owner') : ''}${side}.json`;
       writeFileSync(
         path.join(process.env.BENCH_SAVE_DIR, name.replaceAll('/', '-')),
         JSON.stringify(result.lhr),
@@ -261,7 +296,7 @@ async function measure(url, owner = null, withConsent = false, isRetry = false) 
 function report(label, runs) {
   const best = runs.find((run) => run.score === median(runs.map((r) => r.score)));
   console.log(
-    `${label.padEnd(22)} performance ${median(runs.map((r) => r.score))} (runs: ${runs.map((r) => r.score).join(', ')})` +
+    `${label.padEnd(AGAINST ? 34 : 22)} performance ${median(runs.map((r) => r.score))} (runs: ${runs.map((r) => r.score).join(', ')})` +
       `  FCP ${(median(runs.map((r) => r.fcp)) / 1000).toFixed(2)} s` +
       `  LCP ${(median(runs.map((r) => r.lcp)) / 1000).toFixed(2)} s` +
       `  TBT ${Math.round(median(runs.map((r) => r.tbt)))} ms` +
@@ -281,21 +316,30 @@ const stopBaseline = await startBaseline(
   baselinePort,
 );
 try {
-  const owner = SIGNED_IN_PAGES.length > 0 ? await signInOwner() : null;
+  const owner = SIGNED_IN_PAGES.length > 0 ? await signInOwner(base) : null;
+  const againstOwner =
+    against && SIGNED_IN_PAGES.length > 0 ? await signInOwner(against.base) : null;
   const signedIn = SIGNED_IN_PAGES.flatMap((page) => [
     { page, withConsent: false, label: `${page} signed in` },
     { page, withConsent: true, label: `${page} +consent` },
   ]);
+  const againstLabel = (label) => `${label} (${AGAINST})`;
   const runs = {
     baseline: [],
     ...Object.fromEntries(PAGES.map((page) => [page, []])),
     ...Object.fromEntries(signedIn.map(({ label }) => [label, []])),
+    ...Object.fromEntries(signedIn.map(({ label }) => [againstLabel(label), []])),
   };
   for (let run = 0; run < RUNS; run += 1) {
     runs.baseline.push(await measure(`http://127.0.0.1:${baselinePort}/`));
     for (const page of PAGES) runs[page].push(await measure(`${base}${page}`));
     for (const { page, withConsent, label } of signedIn) {
-      runs[label].push(await measure(`${base}${page}`, owner, withConsent));
+      const sides = [[label, owner]];
+      // Each round starts with the other side, so neither always meets a just-warmed machine.
+      if (againstOwner) sides[run % 2 ? 'push' : 'unshift']([againstLabel(label), againstOwner]);
+      for (const [name, who] of sides) {
+        runs[name].push(await measure(`${who.base}${page}`, who, withConsent));
+      }
     }
   }
   report('bare React', runs.baseline);
@@ -303,7 +347,10 @@ try {
   if (PAGES.length > 0) {
     console.log('goals (public): performance ≥ 97 on each, script ≤ 150 KiB on a first visit');
   }
-  for (const { label } of signedIn) report(label, runs[label]);
+  for (const { label } of signedIn) {
+    report(label, runs[label]);
+    if (againstOwner) report(againstLabel(label), runs[againstLabel(label)]);
+  }
   if (signedIn.length > 0) {
     console.log(
       'goals (signed in): performance ≥ 95, CLS ≤ 0.05, script ≤ 200 KiB, LCP ≤ 2.5 s on each',
@@ -311,7 +358,6 @@ try {
   }
 } finally {
   await stopBaseline();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  rmSync(dataDir, { recursive: true, force: true });
+  await app.stop();
+  await against?.stop();
 }
