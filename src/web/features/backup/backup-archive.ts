@@ -15,6 +15,7 @@ import {
   type TBackupVideo,
 } from './backup-manifest';
 import { hashBytes } from './hash-blob';
+import { measureInTurn } from './measure-video';
 import {
   createBlobTarget,
   findStoredEntryBytes,
@@ -103,13 +104,15 @@ export async function writeBackupArchive(
     await zip.addText(SEAL_FILE, JSON.stringify(seal, null, 2), { date, isPlain: true });
   }
   const videos: TBackupVideo[] = [];
-  const read = readInTurn(args.videos.map((video) => video.blob));
+  const blobs = args.videos.map((video) => video.blob);
+  const measuring = measureInTurn(blobs, !args.passphrase);
   for (const { meta } of args.videos) {
-    const { value: bytes } = await read.next();
-    if (!bytes) break;
+    const { value: measured } = await measuring.next();
+    if (!measured) break;
+    const { bytes, sha256, crc32 } = measured;
     // The bytes actually stored, which is what the hash covers.
-    videos.push({ ...meta, byteSize: bytes.length, sha256: await hashBytes(bytes) });
-    await zip.addBytes(meta.file, bytes, { date: new Date(meta.createdAt), onBytes });
+    videos.push({ ...meta, byteSize: bytes.length, sha256 });
+    await zip.addBytes(meta.file, bytes, { date: new Date(meta.createdAt), onBytes, crc32 });
   }
   const manifest: TBackupManifest = {
     format: BACKUP_FORMAT,

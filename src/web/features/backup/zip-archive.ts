@@ -77,17 +77,17 @@ export class ZipStreamWriter {
   async addBytes(
     name: string,
     bytes: Uint8Array,
-    options: { date?: Date; onBytes?: (bytes: number) => void } = {},
+    options: { date?: Date; onBytes?: (bytes: number) => void; crc32?: number | null } = {},
   ) {
     let reported = 0;
-    // Stored as they are with the CRC-32 given, unless sealed: zip.js's own CRC-32 is slower,
-    // and a sealed entry (AE-2) has none.
+    // Stored as they are with the CRC-32 given (or taken here), unless sealed: zip.js's own
+    // CRC-32 is slower, and a sealed entry (AE-2) has none.
     const storing = this.passphrase
       ? this.sealing(false)
       : {
           passThrough: true,
           compressionMethod: 0,
-          crc32: updateCrc32(0, bytes),
+          crc32: options.crc32 ?? updateCrc32(0, bytes),
           uncompressedSize: bytes.length,
         };
     await this.writer.add(name, new BytesViewReader(bytes), {

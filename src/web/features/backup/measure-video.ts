@@ -1,0 +1,80 @@
+import { BackupError, type TBackupErrorCode } from './backup-manifest';
+import { updateCrc32 } from './crc32';
+import { hashBytes } from './hash-blob';
+
+/** A video read whole, with what the backup records of it. */
+export interface TMeasuredVideo {
+  bytes: Uint8Array<ArrayBuffer>;
+  sha256: string;
+  /** Only when the entry is stored plain; a sealed entry records none. */
+  crc32: number | null;
+}
+
+export interface TMeasureRequest {
+  id: number;
+  blob: Blob;
+  needsCrc32: boolean;
+}
+
+export type TMeasureReply =
+  | { id: number; measured: TMeasuredVideo; error?: undefined }
+  | { id: number; error: { name: string; code?: string; message: string }; measured?: undefined };
+
+/** A failure as it crossed from the worker: a BackupError keeps its code. */
+function toError(error: { name: string; code?: string; message: string }): Error {
+  if (error.name === 'BackupError' && error.code) {
+    return new BackupError(error.code as TBackupErrorCode, error.message);
+  }
+  const failure = new Error(error.message);
+  failure.name = error.name;
+  return failure;
+}
+
+async function measureInPlace(blob: Blob, needsCrc32: boolean): Promise<TMeasuredVideo> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const sha256 = await hashBytes(bytes);
+  return { bytes, sha256, crc32: needsCrc32 ? updateCrc32(0, bytes) : null };
+}
+
+/**
+ * Each video read and measured in turn, the next one while the caller writes the one before: on
+ * a thread of its own where workers can start workers, else in place (unit tests on Node). At
+ * most two videos are in memory.
+ */
+export async function* measureInTurn(
+  blobs: Blob[],
+  needsCrc32: boolean,
+): AsyncGenerator<TMeasuredVideo, void> {
+  const worker =
+    typeof Worker === 'undefined'
+      ? null
+      : new Worker(new URL('./measure.worker.ts', import.meta.url), { type: 'module' });
+  const waiting = new Map<number, (reply: TMeasureReply) => void>();
+  worker?.addEventListener('message', (event: MessageEvent<TMeasureReply>) => {
+    waiting.get(event.data.id)?.(event.data);
+    waiting.delete(event.data.id);
+  });
+  const measure = (blob: Blob, id: number): Promise<TMeasuredVideo> => {
+    if (!worker) return measureInPlace(blob, needsCrc32);
+    return new Promise((resolve, reject) => {
+      waiting.set(id, (reply) =>
+        reply.error ? reject(toError(reply.error)) : resolve(reply.measured),
+      );
+      const request: TMeasureRequest = { id, blob, needsCrc32 };
+      worker.postMessage(request);
+    });
+  };
+  try {
+    let next = blobs[0] ? measure(blobs[0], 0) : null;
+    for (let index = 0; next; index += 1) {
+      const measured = await next;
+      const following = blobs[index + 1];
+      next = following ? measure(following, index + 1) : null;
+      // Should the caller stop early, the one measured ahead ends unheard.
+      next?.catch(() => undefined);
+      yield measured;
+    }
+  } finally {
+    worker?.terminate();
+  }
+}

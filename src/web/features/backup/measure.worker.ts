@@ -1,0 +1,28 @@
+import { BackupError } from './backup-manifest';
+import { updateCrc32 } from './crc32';
+import { hashBytes } from './hash-blob';
+import type { TMeasureReply, TMeasureRequest } from './measure-video';
+
+/**
+ * Reads a video and takes its SHA-256 and CRC-32 on a thread of its own, while the backup worker
+ * writes the video before it; the bytes then move over without a copy.
+ */
+// The DOM library types `self` as a window; in here it is the worker's own scope.
+const post = (reply: TMeasureReply, transfer: Transferable[] = []) =>
+  (self as unknown as Worker).postMessage(reply, transfer);
+
+self.addEventListener('message', (event: MessageEvent<TMeasureRequest>) => {
+  const { id, blob, needsCrc32 } = event.data;
+  void (async () => {
+    try {
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      const sha256 = await hashBytes(bytes);
+      const crc32 = needsCrc32 ? updateCrc32(0, bytes) : null;
+      post({ id, measured: { bytes, sha256, crc32 } }, [bytes.buffer]);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const code = failure instanceof BackupError ? failure.code : undefined;
+      post({ id, error: { name: failure.name, code, message: failure.message } });
+    }
+  })();
+});
