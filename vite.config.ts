@@ -310,11 +310,18 @@ export default defineConfig(({ command }) => ({
               name: 'forms',
               test: /components[\\/]ui[\\/](form-field|input|label)\.tsx$|node_modules[\\/](react-hook-form|@radix-ui[\\/]react-label)[\\/]/,
             },
+            // The few Radix parts a dialog and a checkbox share (showing and hiding, a controlled
+            // value, event handlers): in the dialog's file, they made the recipients list load
+            // the whole dialog for its checkboxes.
+            {
+              name: 'radix-parts',
+              test: /node_modules[\\/](@radix-ui[\\/]react-(presence|use-[a-z-]+)|@radix-ui[\\/]primitive)[\\/]/,
+            },
             // The dialog and its building blocks (focus trap, scroll lock, layers), one file
             // rather than five, loaded with the first dialog; the public pages hold none.
             {
               name: 'dialog',
-              test: /components[\\/]ui[\\/]dialog\.tsx$|node_modules[\\/](@radix-ui[\\/]react-(dialog|focus-scope|focus-guards|dismissable-layer|portal|presence|id|use-[a-z-]+)|@radix-ui[\\/]primitive|react-remove-scroll[a-z-]*|use-callback-ref|use-sidecar|aria-hidden|tslib|get-nonce|detect-node-es)[\\/]/,
+              test: /components[\\/]ui[\\/]dialog\.tsx$|node_modules[\\/](@radix-ui[\\/]react-(dialog|focus-scope|focus-guards|dismissable-layer|portal|id)|react-remove-scroll[a-z-]*|use-callback-ref|use-sidecar|aria-hidden|tslib|get-nonce|detect-node-es)[\\/]/,
             },
             // The checkbox on its own: the recipients list ticks people without opening a dialog.
             {
