@@ -116,6 +116,10 @@ describe('serving the web app', () => {
       expect(asset.body).toBe('console.log("hi")');
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // Never asked again: no validators, no ranges.
+      expect(asset.headers.etag).toBeUndefined();
+      expect(asset.headers['last-modified']).toBeUndefined();
+      expect(asset.headers['accept-ranges']).toBeUndefined();
       // A script is no document: it goes without the page's policies, not without the ones
       // that keep it a script for this origin only.
       expect(asset.headers['x-content-type-options']).toBe('nosniff');
