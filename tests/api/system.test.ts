@@ -128,6 +128,12 @@ describe('serving the web app', () => {
       expect(asset.headers['x-frame-options']).toBeUndefined();
       expect(page.headers['content-security-policy']).toContain("default-src 'self'");
       expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+      // A worker runs under the policy its own script arrives with.
+      const worker = await web.app.inject({
+        method: 'GET',
+        url: '/assets/backup.worker-abc123.js',
+      });
+      expect(worker.headers['content-security-policy']).toContain("default-src 'self'");
       expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
 
       writeFileSync(path.join(webDir, 'assets', 'app-rebuilt456.js'), 'console.log("new")');

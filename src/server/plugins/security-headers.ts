@@ -45,6 +45,8 @@ const DOCUMENT_ONLY_HEADERS = [
 /** The web build's hashed scripts and stylesheets live under /assets/ (never a page). */
 const ASSETS = '/assets/';
 const SCRIPT_OR_STYLESHEET_END = /\.(?:js|css)(?:[?#]|$)/;
+/** A worker's script is its own document: the policy it runs under comes with it. */
+const WORKER_SCRIPT = /\.worker-[\w-]+\.js(?:[?#]|$)/;
 
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>) {
   const headers = computeSecurityHeaders(options);
@@ -53,7 +55,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<
   );
   app.addHook('onRequest', (request, reply, done) => {
     const isSubresource =
-      request.url.startsWith(ASSETS) && SCRIPT_OR_STYLESHEET_END.test(request.url);
+      request.url.startsWith(ASSETS) &&
+      SCRIPT_OR_STYLESHEET_END.test(request.url) &&
+      !WORKER_SCRIPT.test(request.url);
     reply.headers(isSubresource ? subresourceHeaders : headers);
     done();
   });
