@@ -71,6 +71,35 @@ function formatLastSync(lastSyncAt: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? 'Never' : syncTimeFormat.format(date);
 }
 
+/**
+ * Which device this is and when it last synced. The cloud's answer (asked again every 15 s) draws
+ * this line again, not the whole page.
+ */
+function DeviceLine({
+  isPrimaryDevice,
+  keptLastSyncAt,
+}: {
+  isPrimaryDevice: boolean;
+  keptLastSyncAt: string | null | undefined;
+}) {
+  const cloudStatus = useCloudStatus();
+  const lastSync = formatLastSync(cloudStatus.data?.lastSyncAt ?? keptLastSyncAt);
+  return (
+    <p className="flex items-center gap-2.5 px-1 text-base text-muted-foreground">
+      {isPrimaryDevice ? (
+        <MonitorCheck className="size-5 shrink-0 text-success" aria-hidden="true" />
+      ) : (
+        <MonitorX className="size-5 shrink-0" aria-hidden="true" />
+      )}
+      <span>
+        {isPrimaryDevice ? 'This is your primary device' : 'This is not your primary device'}
+        {' · '}
+        Last sync: {lastSync}
+      </span>
+    </p>
+  );
+}
+
 /** An added device keeps nothing of its own until it plays a message. */
 function keptWhereFor(isPrimaryDevice: boolean, hasCloudSync: boolean): TKeptWhere {
   if (!isPrimaryDevice) return 'cloud';
@@ -85,7 +114,6 @@ export default function HomePage() {
   const [openDialog, setOpenDialog] = useState<'password' | null>(null);
 
   useEffect(showWelcomeToast, []);
-  const cloudStatus = useCloudStatus({ enabled: user?.category === 'primary' });
 
   if (!user) return null;
   if (user.category !== 'primary') {
@@ -101,9 +129,6 @@ export default function HomePage() {
     setOpenDialog(isOpen ? dialog : null);
 
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
-  const lastSync = formatLastSync(
-    cloudStatus.data?.lastSyncAt ?? deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt,
-  );
   // One rule for the banner, the local-storage card and the sync itself (app-layout.tsx): an
   // admin or a VIP on the free tier has the cloud, so is told neither 'only on this device' nor
   // to view the plans.
@@ -121,18 +146,10 @@ export default function HomePage() {
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 sm:gap-8">
       <div className="flex flex-col gap-3">
         <WelcomeBanner firstName={user.firstName} keptWhere={keptWhere} />
-        <p className="flex items-center gap-2.5 px-1 text-base text-muted-foreground">
-          {isPrimaryDevice ? (
-            <MonitorCheck className="size-5 shrink-0 text-success" aria-hidden="true" />
-          ) : (
-            <MonitorX className="size-5 shrink-0" aria-hidden="true" />
-          )}
-          <span>
-            {isPrimaryDevice ? 'This is your primary device' : 'This is not your primary device'}
-            {' · '}
-            Last sync: {lastSync}
-          </span>
-        </p>
+        <DeviceLine
+          isPrimaryDevice={isPrimaryDevice}
+          keptLastSyncAt={deviceStatus?.lastSyncAt ?? user.deviceSync?.lastSyncAt}
+        />
         {canManageSecurity && <VideoCountLine userId={user.id} />}
       </div>
 
