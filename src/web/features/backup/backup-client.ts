@@ -1,4 +1,4 @@
-import { BackupError, type TBackupErrorCode } from './backup-manifest';
+import { fromWorkerFailure } from './backup-manifest';
 import type { TBackupOpName, TBackupOps, TWorkerReply, TWorkerRequest } from './backup-ops';
 
 type TArgs<Op extends TBackupOpName> = Parameters<TBackupOps[Op]>[0];
@@ -14,15 +14,6 @@ let worker: Worker | null = null;
 const pending = new Map<number, TPending>();
 let nextId = 1;
 
-function toError(error: { name: string; code?: string; message: string }): Error {
-  if (error.name === 'BackupError' && error.code) {
-    return new BackupError(error.code as TBackupErrorCode, error.message);
-  }
-  const failure = new Error(error.message);
-  failure.name = error.name;
-  return failure;
-}
-
 function startWorker(): Worker {
   if (worker) return worker;
   // Served from our own origin, so the content security policy needs nothing new.
@@ -37,7 +28,7 @@ function startWorker(): Worker {
     }
     pending.delete(reply.id);
     if (reply.kind === 'done') call.resolve(reply.value);
-    else call.reject(toError(reply.error));
+    else call.reject(fromWorkerFailure(reply.error));
   });
   started.addEventListener('error', (event) => {
     for (const call of pending.values()) call.reject(new Error(event.message || 'Worker failed'));

@@ -133,6 +133,28 @@ export class BackupError extends Error {
   }
 }
 
+/** A failure as it crosses from a worker to its caller: a BackupError keeps its code. */
+export interface TWorkerFailure {
+  name: string;
+  code?: string;
+  message: string;
+}
+
+export function toWorkerFailure(error: unknown): TWorkerFailure {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const code = failure instanceof BackupError ? failure.code : undefined;
+  return { name: failure.name, code, message: failure.message };
+}
+
+export function fromWorkerFailure(failure: TWorkerFailure): Error {
+  if (failure.name === 'BackupError' && failure.code) {
+    return new BackupError(failure.code as TBackupErrorCode, failure.message);
+  }
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  return error;
+}
+
 /** The person's local date, as in the file name: 2026-11-22. */
 export function formatLocalDate(date: Date): string {
   const pad = (value: number) => String(value).padStart(2, '0');

@@ -9,7 +9,7 @@ import {
   type TWriteBackupArgs,
   type TWriteFilesArgs,
 } from './backup-archive';
-import type { TBackupVideo } from './backup-manifest';
+import type { TBackupVideo, TWorkerFailure } from './backup-manifest';
 
 /** Backups opened for a restore, by handle: the zip's directory is read once per restore. */
 const openedArchives = new Map<number, TOpenedArchive>();
@@ -45,7 +45,7 @@ export type TBackupOpName = keyof TBackupOps;
 export type TWorkerReply =
   | { id: number; kind: 'bytes'; bytes: number }
   | { id: number; kind: 'done'; value: unknown }
-  | { id: number; kind: 'failed'; error: { name: string; code?: string; message: string } };
+  | { id: number; kind: 'failed'; error: TWorkerFailure };
 
 export interface TWorkerRequest {
   id: number;

@@ -1,4 +1,4 @@
-import { BackupError } from './backup-manifest';
+import { toWorkerFailure } from './backup-manifest';
 import { BACKUP_OPS, type TWorkerReply, type TWorkerRequest } from './backup-ops';
 
 /** The backup worker: zip, seal, hash and verify away from the page, which stays responsive. */
@@ -25,17 +25,6 @@ self.addEventListener('message', (event: MessageEvent<TWorkerRequest>) => {
       if (pending > 0) post({ id, kind: 'bytes', bytes: pending });
       post({ id, kind: 'done', value });
     },
-    (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      post({
-        id,
-        kind: 'failed',
-        error: {
-          name: failure.name,
-          code: failure instanceof BackupError ? failure.code : undefined,
-          message: failure.message,
-        },
-      });
-    },
+    (error: unknown) => post({ id, kind: 'failed', error: toWorkerFailure(error) }),
   );
 });

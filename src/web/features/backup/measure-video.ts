@@ -1,4 +1,4 @@
-import { BackupError, type TBackupErrorCode } from './backup-manifest';
+import { fromWorkerFailure, type TWorkerFailure } from './backup-manifest';
 import { updateCrc32 } from './crc32';
 import { hashBytes } from './hash-blob';
 
@@ -18,17 +18,7 @@ export interface TMeasureRequest {
 
 export type TMeasureReply =
   | { id: number; measured: TMeasuredVideo; error?: undefined }
-  | { id: number; error: { name: string; code?: string; message: string }; measured?: undefined };
-
-/** A failure as it crossed from the worker: a BackupError keeps its code. */
-function toError(error: { name: string; code?: string; message: string }): Error {
-  if (error.name === 'BackupError' && error.code) {
-    return new BackupError(error.code as TBackupErrorCode, error.message);
-  }
-  const failure = new Error(error.message);
-  failure.name = error.name;
-  return failure;
-}
+  | { id: number; error: TWorkerFailure; measured?: undefined };
 
 async function measureInPlace(blob: Blob, needsCrc32: boolean): Promise<TMeasuredVideo> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
@@ -58,7 +48,7 @@ export async function* measureInTurn(
     if (!worker) return measureInPlace(blob, needsCrc32);
     return new Promise((resolve, reject) => {
       waiting.set(id, (reply) =>
-        reply.error ? reject(toError(reply.error)) : resolve(reply.measured),
+        reply.error ? reject(fromWorkerFailure(reply.error)) : resolve(reply.measured),
       );
       const request: TMeasureRequest = { id, blob, needsCrc32 };
       worker.postMessage(request);

@@ -1,4 +1,4 @@
-import { BackupError } from './backup-manifest';
+import { toWorkerFailure } from './backup-manifest';
 import { updateCrc32 } from './crc32';
 import { hashBytes } from './hash-blob';
 import type { TMeasureReply, TMeasureRequest } from './measure-video';
@@ -20,9 +20,7 @@ self.addEventListener('message', (event: MessageEvent<TMeasureRequest>) => {
       const crc32 = needsCrc32 ? updateCrc32(0, bytes) : null;
       post({ id, measured: { bytes, sha256, crc32 } }, [bytes.buffer]);
     } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      const code = failure instanceof BackupError ? failure.code : undefined;
-      post({ id, error: { name: failure.name, code, message: failure.message } });
+      post({ id, error: toWorkerFailure(error) });
     }
   })();
 });
