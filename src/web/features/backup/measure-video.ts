@@ -1,4 +1,4 @@
-import { fromWorkerFailure, type TWorkerFailure } from './backup-manifest';
+import { fromWorkerFailure, toWorkerFailure, type TWorkerFailure } from './backup-manifest';
 import { updateCrc32 } from './crc32';
 import { hashBytes } from './hash-blob';
 
@@ -35,25 +35,41 @@ export async function* measureInTurn(
   blobs: Blob[],
   needsCrc32: boolean,
 ): AsyncGenerator<TMeasuredVideo, void> {
-  const worker =
+  let worker =
     typeof Worker === 'undefined'
       ? null
       : new Worker(new URL('./measure.worker.ts', import.meta.url), { type: 'module' });
-  const waiting = new Map<number, (reply: TMeasureReply) => void>();
+  const waiting = new Map<number, { blob: Blob; settle: (reply: TMeasureReply) => void }>();
   worker?.addEventListener('message', (event: MessageEvent<TMeasureReply>) => {
-    waiting.get(event.data.id)?.(event.data);
+    waiting.get(event.data.id)?.settle(event.data);
     waiting.delete(event.data.id);
   });
   const measure = (blob: Blob, id: number): Promise<TMeasuredVideo> => {
-    if (!worker) return measureInPlace(blob, needsCrc32);
+    const thread = worker;
+    if (!thread) return measureInPlace(blob, needsCrc32);
     return new Promise((resolve, reject) => {
-      waiting.set(id, (reply) =>
-        reply.error ? reject(fromWorkerFailure(reply.error)) : resolve(reply.measured),
-      );
+      waiting.set(id, {
+        blob,
+        settle: (reply) =>
+          reply.error ? reject(fromWorkerFailure(reply.error)) : resolve(reply.measured),
+      });
       const request: TMeasureRequest = { id, blob, needsCrc32 };
-      worker.postMessage(request);
+      thread.postMessage(request);
     });
   };
+  // A worker that cannot start (a policy, a browser without nested workers) costs only speed.
+  worker?.addEventListener('error', (event) => {
+    event.preventDefault();
+    worker?.terminate();
+    worker = null;
+    for (const [id, { blob, settle }] of waiting) {
+      waiting.delete(id);
+      measureInPlace(blob, needsCrc32).then(
+        (measured) => settle({ id, measured }),
+        (error: unknown) => settle({ id, error: toWorkerFailure(error) }),
+      );
+    }
+  });
   try {
     let next = blobs[0] ? measure(blobs[0], 0) : null;
     for (let index = 0; next; index += 1) {
