@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config';
 import { FIRST_PAINT_SCRIPT_HASH } from '../../src/server/plugins/web-app';
-import { CONFIG_PLACEHOLDER } from '../../src/shared/domain/first-paint';
+import { BANNER_POSTER, CONFIG_PLACEHOLDER } from '../../src/shared/domain/first-paint';
 import { buildTestApp, TestDevice, useTestApp } from '../setup/app';
 
 const t = useTestApp();
@@ -293,6 +293,35 @@ describe('serving the first screens rendered at build time', () => {
 
       const file = await web.app.inject({ method: 'GET', url: '/prerendered/manifest.json' });
       expect(file.statusCode).toBe(404);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('names the welcome banner’s picture in the head of the dashboard it sends with a session cookie', async () => {
+    const webDir = writeWebBuild();
+    writeFileSync(
+      path.join(webDir, 'index.html'),
+      '<html><head><title>Shell</title></head></html>',
+    );
+    const web = await buildTestApp({ webDir });
+    const poster = `<link rel="preload" as="image" href="${BANNER_POSTER}" fetchpriority="high">`;
+    try {
+      const dashboard = await web.app.inject({
+        method: 'GET',
+        url: '/',
+        cookies: { memento_session: 'anything' },
+      });
+      expect(dashboard.body).toBe(`<html><head><title>Shell</title>${poster}</head></html>`);
+      // Another signed-in page, and a visitor's front door, have no such picture.
+      const recipients = await web.app.inject({
+        method: 'GET',
+        url: '/recipients',
+        cookies: { memento_session: 'anything' },
+      });
+      expect(recipients.body).not.toContain(BANNER_POSTER);
+      const visitor = await web.app.inject({ method: 'GET', url: '/' });
+      expect(visitor.body).not.toContain(BANNER_POSTER);
     } finally {
       await web.close();
     }

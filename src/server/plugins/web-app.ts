@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../shared/domain/errors';
 import {
+  BANNER_POSTER,
   CONFIG_ELEMENT_ID,
   CONFIG_PLACEHOLDER,
   COOKIE_CHOICE_SCRIPT,
@@ -65,6 +66,18 @@ async function readVisitorPage(
   }
 }
 
+const POSTER_PRELOAD = `<link rel="preload" as="image" href="${BANNER_POSTER}" fetchpriority="high">`;
+
+/**
+ * The shell for `/` asked with a session cookie is a returning person's dashboard: its largest
+ * picture is named in the head, to download with the HTML. Any other shell is sent as it is.
+ */
+function withDashboardPoster(request: FastifyRequest, shell: string): string {
+  const isDashboard = request.url === '/' || request.url.startsWith('/?');
+  if (!isDashboard || request.cookies[SESSION_COOKIE] === undefined) return shell;
+  return shell.replace('</head>', `${POSTER_PRELOAD}</head>`);
+}
+
 /**
  * The app's shell, index.html, read whole in one open file, so a request never mixes two builds
  * (a new build moves in beside a running server; sending by path, as the static
@@ -100,7 +113,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
    * that asks again with it (every visit: pages are revalidated) is answered 304, no body.
    */
   const sendHtml = async (request: FastifyRequest, reply: FastifyReply, page: string | null) => {
-    const html = page ?? (await readShell(webDir));
+    const html = page ?? withDashboardPoster(request, await readShell(webDir));
     // Weak: the same words are sent compressed or not (@fastify/compress), byte for byte different.
     const etag = `W/"${createHash('sha256').update(html).digest('base64url')}"`;
     reply

@@ -19,6 +19,13 @@ export interface TPrerenderManifest {
   pages: Record<string, { withoutAnalytics: string; withAnalytics: string }>;
 }
 
+/**
+ * The dashboard's largest picture, the welcome banner's poster. The server names it in the head of
+ * the app it sends to `/` with a session cookie, so it downloads with the HTML rather than after
+ * the app's code has run (src/server/plugins/web-app.ts, src/web/pages/home/welcome-banner.tsx).
+ */
+export const BANNER_POSTER = '/media/banner-poster.jpg';
+
 /** Stands in the rendered HTML where the server writes this installation's public config. */
 export const CONFIG_PLACEHOLDER = '<!--memento-config-->';
 export const CONFIG_ELEMENT_ID = 'memento-config';
