@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TRecipient } from '@shared/schemas/recipients';
@@ -12,6 +13,8 @@ import {
 } from '@web/features/backup/backup-manifest';
 import { createBackup, type TBackupAccount } from '@web/features/backup/create-backup';
 import { createHandover, README_FILE } from '@web/features/backup/create-handover';
+import { updateCrc32 } from '@web/features/backup/crc32';
+import { readZipDirectory } from '@web/features/backup/zip-archive';
 import {
   describeRestoreResult,
   openBackup,
@@ -218,6 +221,12 @@ describe('full backup', () => {
       });
       expect(hashOf(files[entry.file])).toBe(sha256(bytes));
     }
+    // A family's zip tool (7-Zip, Windows, macOS) checks each file by the CRC-32 its directory
+    // records, which the backup works out itself.
+    const directory = await readZipDirectory(backup.blob!);
+    for (const entry of manifest.videos) {
+      expect(directory.get(entry.file)?.signature).toBe(crc32(files[entry.file]!));
+    }
 
     const profile = JSON.parse(strFromU8(files['profile.json']!));
     expect(profile.account).toEqual({
@@ -312,6 +321,28 @@ describe('full backup', () => {
       'Restored 0 videos. 3 were already on this device.',
     ]);
     expect(await listVideos(owner.id)).toHaveLength(3);
+  });
+});
+
+describe('the CRC-32 a zip records', () => {
+  it('matches zlib’s for any length, any alignment, and when taken in pieces', () => {
+    const bytes = randomBytes(70_001);
+    for (const [start, end] of [
+      [0, 0],
+      [0, 1],
+      [3, 20],
+      [1, 64],
+      [5, 70_001],
+      [0, 70_000],
+    ] as const) {
+      const part = bytes.subarray(start, end);
+      expect(updateCrc32(0, part)).toBe(crc32(part));
+    }
+    let crc = 0;
+    for (let at = 0; at < bytes.length; at += 4097) {
+      crc = updateCrc32(crc, bytes.subarray(at, at + 4097));
+    }
+    expect(crc).toBe(crc32(bytes));
   });
 });
 
