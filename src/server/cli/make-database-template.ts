@@ -1,6 +1,6 @@
-// `node dist/server/make-database-template.js <directory>`: run by the server build (decision
-// 036). Makes a new PGlite cluster at <directory> with every migration applied, for a first start
-// to copy instead of running initdb and the migrations itself.
+// `node dist/server/make-database-template.js <directory>`: run by the server build. Makes a new
+// PGlite cluster at <directory> with every migration applied, for a first start to copy instead
+// of running initdb and the migrations itself.
 import { rmSync } from 'node:fs';
 import {
   createPgliteDatabase,

@@ -152,8 +152,8 @@ export async function shrinkNewCluster(client: PGlite): Promise<void> {
 }
 
 /**
- * A new, migrated PGlite cluster that the server build makes (scripts/build-server.mjs, decision
- * 036): a first start copies it rather than running initdb and every migration.
+ * A new, migrated PGlite cluster that the server build makes (scripts/build-server.mjs): a first
+ * start copies it rather than running initdb and every migration.
  */
 const DATABASE_TEMPLATE = path.join(PROJECT_ROOT, 'dist/pgdata-template');
 

@@ -393,8 +393,8 @@ export const videos = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /**
      * The row as the library's index presents it (`toVideoIndexEntry`), as JSON text: written by
-     * the database itself on every insert and update (the trigger in migration 0008, decision
-     * 038), so that GET /api/videos joins the rows' texts rather than build each one afresh.
+     * the database itself on every insert and update (the trigger in migration 0008), so
+     * that GET /api/videos joins the rows' texts rather than build each one afresh.
      */
     indexEntry: text('index_entry'),
     /** When the recipient may watch: 'now', 'date' (from releaseAt) or 'legacy' (after release). */

@@ -35,8 +35,8 @@ export interface ContextReader {
  * and, when the cookie names one, the live session on that device with its user. Prepared once
  * per database handle, so neither the SQL nor PostgreSQL's plan is made again on each request.
  * Each of the three comes back as one JSON value rather than a field per column.
- * `read` is a route's own read for the session's user, answered by the same statement (decision
- * 033); NULL for every other route.
+ * `read` is a route's own read for the session's user, answered by the same statement, so a
+ * request costs one round trip; NULL for every other route.
  */
 function requestContextQuery<T>(
   db: DbOrTx,
