@@ -15,6 +15,7 @@ import {
   type TBackupVideo,
 } from './backup-manifest';
 import { hashBytes } from './hash-blob';
+import { startedAhead } from './in-turn';
 import { measureInTurn } from './measure-video';
 import {
   createBlobTarget,
@@ -47,23 +48,6 @@ async function openTarget(target: TArchiveTarget) {
   }
   const blobTarget = createBlobTarget('application/zip');
   return { stream: blobTarget.stream, finish: () => blobTarget.toBlob() };
-}
-
-/**
- * Each Blob's bytes in turn; the next is read from the store while the caller hashes and writes
- * one, so at most two are in memory.
- */
-async function* readInTurn(blobs: Blob[]): AsyncGenerator<Uint8Array<ArrayBuffer>, void> {
-  const readBytes = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
-  let next = blobs[0] ? readBytes(blobs[0]) : null;
-  for (let index = 0; next; index += 1) {
-    const bytes = await next;
-    const following = blobs[index + 1];
-    next = following ? readBytes(following) : null;
-    // Should the caller stop early, the read ahead ends unheard.
-    next?.catch(() => undefined);
-    yield bytes;
-  }
 }
 
 export interface TBackupArchiveVideo {
@@ -151,7 +135,12 @@ export async function writeFilesArchive(
       isPlain: text.isPlain,
     });
   }
-  const read = readInTurn(args.files.map((file) => file.blob));
+  // The next file is read from the store while this one is written: at most two in memory.
+  const read = startedAhead(
+    args.files,
+    1,
+    async (file) => new Uint8Array(await file.blob.arrayBuffer()),
+  );
   for (const file of args.files) {
     const { value: bytes } = await read.next();
     if (!bytes) break;

@@ -1,4 +1,5 @@
 import { BACKUP_MESSAGES, BackupError } from './backup-manifest';
+import { updateCrc32 } from './crc32';
 
 /**
  * SHA-256 as lower-case hex, with WebCrypto. WebCrypto hashes one buffer, so one video is in
@@ -15,4 +16,19 @@ export async function hashBytes(bytes: Uint8Array<ArrayBuffer>): Promise<string>
 
 export async function hashBlob(blob: Blob): Promise<string> {
   return hashBytes(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** A video read whole, with what the backup records of it. */
+export interface TMeasuredVideo {
+  bytes: Uint8Array<ArrayBuffer>;
+  sha256: string;
+  /** Only when the entry is stored plain; a sealed entry records none. */
+  crc32: number | null;
+}
+
+/** Reads a video whole and takes its SHA-256 and, for a plain entry, its CRC-32. */
+export async function measureBlob(blob: Blob, needsCrc32: boolean): Promise<TMeasuredVideo> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const sha256 = await hashBytes(bytes);
+  return { bytes, sha256, crc32: needsCrc32 ? updateCrc32(0, bytes) : null };
 }

@@ -1,14 +1,6 @@
 import { fromWorkerFailure, toWorkerFailure, type TWorkerFailure } from './backup-manifest';
-import { updateCrc32 } from './crc32';
-import { hashBytes } from './hash-blob';
-
-/** A video read whole, with what the backup records of it. */
-export interface TMeasuredVideo {
-  bytes: Uint8Array<ArrayBuffer>;
-  sha256: string;
-  /** Only when the entry is stored plain; a sealed entry records none. */
-  crc32: number | null;
-}
+import { measureBlob, type TMeasuredVideo } from './hash-blob';
+import { startedAhead } from './in-turn';
 
 export interface TMeasureRequest {
   id: number;
@@ -19,12 +11,6 @@ export interface TMeasureRequest {
 export type TMeasureReply =
   | { id: number; measured: TMeasuredVideo; error?: undefined }
   | { id: number; error: TWorkerFailure; measured?: undefined };
-
-async function measureInPlace(blob: Blob, needsCrc32: boolean): Promise<TMeasuredVideo> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  const sha256 = await hashBytes(bytes);
-  return { bytes, sha256, crc32: needsCrc32 ? updateCrc32(0, bytes) : null };
-}
 
 /**
  * Each video read and measured in turn, the next one while the caller writes the one before: on
@@ -46,7 +32,7 @@ export async function* measureInTurn(
   });
   const measure = (blob: Blob, id: number): Promise<TMeasuredVideo> => {
     const thread = worker;
-    if (!thread) return measureInPlace(blob, needsCrc32);
+    if (!thread) return measureBlob(blob, needsCrc32);
     return new Promise((resolve, reject) => {
       waiting.set(id, {
         blob,
@@ -64,22 +50,14 @@ export async function* measureInTurn(
     worker = null;
     for (const [id, { blob, settle }] of waiting) {
       waiting.delete(id);
-      measureInPlace(blob, needsCrc32).then(
+      measureBlob(blob, needsCrc32).then(
         (measured) => settle({ id, measured }),
         (error: unknown) => settle({ id, error: toWorkerFailure(error) }),
       );
     }
   });
   try {
-    let next = blobs[0] ? measure(blobs[0], 0) : null;
-    for (let index = 0; next; index += 1) {
-      const measured = await next;
-      const following = blobs[index + 1];
-      next = following ? measure(following, index + 1) : null;
-      // Should the caller stop early, the one measured ahead ends unheard.
-      next?.catch(() => undefined);
-      yield measured;
-    }
+    yield* startedAhead(blobs, 1, measure);
   } finally {
     worker?.terminate();
   }

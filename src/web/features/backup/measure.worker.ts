@@ -1,6 +1,5 @@
 import { toWorkerFailure } from './backup-manifest';
-import { updateCrc32 } from './crc32';
-import { hashBytes } from './hash-blob';
+import { measureBlob } from './hash-blob';
 import type { TMeasureReply, TMeasureRequest } from './measure-video';
 
 /**
@@ -15,10 +14,8 @@ self.addEventListener('message', (event: MessageEvent<TMeasureRequest>) => {
   const { id, blob, needsCrc32 } = event.data;
   void (async () => {
     try {
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      const sha256 = await hashBytes(bytes);
-      const crc32 = needsCrc32 ? updateCrc32(0, bytes) : null;
-      post({ id, measured: { bytes, sha256, crc32 } }, [bytes.buffer]);
+      const measured = await measureBlob(blob, needsCrc32);
+      post({ id, measured }, [measured.bytes.buffer]);
     } catch (error) {
       post({ id, error: toWorkerFailure(error) });
     }

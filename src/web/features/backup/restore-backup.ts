@@ -11,6 +11,7 @@ import {
   type TBackupVideo,
 } from './backup-manifest';
 import type { TByteProgress } from './create-backup';
+import { startedAhead } from './in-turn';
 
 /** Videos read and checked ahead of the one being saved. */
 const RESTORE_READ_AHEAD = 2;
@@ -159,21 +160,12 @@ async function restoreOpened(input: TRestoreInput, opened: TOpenedBackup) {
 
   // The worker reads and checks the next videos while this one is saved and announced: one
   // video's file read overlaps another's hash. Two at most, so memory stays bounded.
-  const reads: Promise<Blob | null | 'already_here'>[] = [];
-  const readAhead = (video: TBackupVideo | undefined) => {
-    if (!video) return;
-    const reading = readIfMissing(video);
-    // Should a save fail, the reads ahead end unheard.
-    reading.catch(() => undefined);
-    reads.push(reading);
-  };
-  for (const video of videos.slice(0, RESTORE_READ_AHEAD)) readAhead(video);
+  const reads = startedAhead(videos, RESTORE_READ_AHEAD, readIfMissing);
   let announcing = Promise.resolve();
-  for (const [index, video] of videos.entries()) {
-    const read = await reads.shift();
+  for (const video of videos) {
+    const { value: read } = await reads.next();
     doneBytes += video.byteSize;
     readingBytes.delete(video.file);
-    readAhead(videos[index + RESTORE_READ_AHEAD]);
     if (read === 'already_here') {
       result.alreadyHere += 1;
     } else if (!read) {
