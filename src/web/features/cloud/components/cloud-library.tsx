@@ -20,7 +20,6 @@ import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
 import { lazyDateFormat } from '@web/lib/date-format';
 
 const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
-const untilFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
 
 export interface TLibraryItem {
   id: string;
@@ -128,7 +127,7 @@ export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimary
             <Alert variant="warm" title="Your plan no longer includes cloud sync">
               <p>
                 Your messages stay in the cloud until{' '}
-                {untilFormat.format(new Date(cloud.retentionExpiresAt))}, so your recipients can
+                {dateFormat.format(new Date(cloud.retentionExpiresAt))}, so your recipients can
                 still watch them. Keep them all on this device before then; nothing here is deleted.
               </p>
               {FREE_PLAN_CHANGES.map((line) => (
