@@ -72,10 +72,12 @@ function preloadSignedInPage(rootElement: HTMLElement) {
   } catch {
     // Without the list, the app asks for the page's code itself.
   }
+  if (path !== '/' || user.category !== 'primary') return;
   // The server names the poster in the HTML it sends; a shell from elsewhere (the offline app's
   // copy) does not.
-  const hasPoster = document.head.querySelector(`link[rel="preload"][href="${BANNER_POSTER}"]`);
-  if (path === '/' && user.category === 'primary' && !hasPoster) preload(BANNER_POSTER, 'image');
+  if (!document.head.querySelector(`link[rel="preload"][href="${BANNER_POSTER}"]`)) {
+    preload(BANNER_POSTER, 'image');
+  }
 }
 
 async function start() {

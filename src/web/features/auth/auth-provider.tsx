@@ -122,13 +122,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const deviceStatus = useMemo<TClientDeviceStatus | null>(() => {
     if (!user) return null;
-    if (statusQuery.data) {
-      return replaceEqualDeep(cachedDeviceStatus, toClientDeviceStatus(statusQuery.data));
-    }
-    if (user.deviceSync) {
-      return replaceEqualDeep(cachedDeviceStatus, toClientDeviceStatus(user.deviceSync));
-    }
-    return cachedDeviceStatus;
+    const fresh = statusQuery.data ?? user.deviceSync;
+    // Kept as the same object when it repeats what this browser kept, as the user is.
+    return fresh
+      ? replaceEqualDeep(cachedDeviceStatus, toClientDeviceStatus(fresh))
+      : cachedDeviceStatus;
   }, [user, statusQuery.data, cachedDeviceStatus]);
 
   useEffect(() => {
