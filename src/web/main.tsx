@@ -40,7 +40,7 @@ function readKeptUser(): { category?: string } | null {
   }
 }
 
-function preload(href: string, as: 'image' | 'modulepreload') {
+function preloadLink(href: string, as: 'image' | 'modulepreload'): HTMLLinkElement {
   const link = document.createElement('link');
   if (as === 'image') {
     link.rel = 'preload';
@@ -51,12 +51,14 @@ function preload(href: string, as: 'image' | 'modulepreload') {
     link.crossOrigin = '';
   }
   link.href = href;
-  document.head.append(link);
+  return link;
 }
 
 /**
  * A returning owner's page is drawn by its own code and, on the dashboard, the welcome banner's
- * picture at the top: both are asked for now, with the app's code, rather than after it.
+ * picture at the top: both are asked for now, with the app's code, rather than after it. The
+ * links go into the head at once, in a task of their own: one by one, inside this script's first
+ * run, they held the browser for tens of milliseconds before anything was painted.
  */
 function preloadSignedInPage(rootElement: HTMLElement) {
   // A prerendered page is a visitor's, and brings what it needs.
@@ -64,20 +66,25 @@ function preloadSignedInPage(rootElement: HTMLElement) {
   const user = readKeptUser();
   if (!user) return;
   const path = window.location.pathname;
+  const links = document.createDocumentFragment();
   try {
     const pageCode = JSON.parse(
       document.getElementById(PAGE_CODE_ELEMENT_ID)?.textContent ?? '{}',
     ) as Record<string, string[] | undefined>;
-    for (const href of pageCode[path] ?? []) preload(href, 'modulepreload');
+    for (const href of pageCode[path] ?? []) links.append(preloadLink(href, 'modulepreload'));
   } catch {
     // Without the list, the app asks for the page's code itself.
   }
-  if (path !== '/' || user.category !== 'primary') return;
   // The server names the poster in the HTML it sends; a shell from elsewhere (the offline app's
   // copy) does not.
-  if (!document.head.querySelector(`link[rel="preload"][href="${BANNER_POSTER}"]`)) {
-    preload(BANNER_POSTER, 'image');
+  if (
+    path === '/' &&
+    user.category === 'primary' &&
+    !document.head.querySelector(`link[rel="preload"][href="${BANNER_POSTER}"]`)
+  ) {
+    links.append(preloadLink(BANNER_POSTER, 'image'));
   }
+  document.head.append(links);
 }
 
 async function start() {
@@ -86,7 +93,7 @@ async function start() {
     showPlainAlert(ROOT_MISSING);
     return;
   }
-  preloadSignedInPage(rootElement);
+  setTimeout(() => preloadSignedInPage(rootElement), 0);
   // The start never holds up the words a prerendered page already carries.
   await afterNextPaint();
   await import('react-dom/client');

@@ -15,8 +15,10 @@ export class NetworkError extends Error {
   }
 }
 
-/** Requests wait for this before they leave (holdRequestsUntil). */
-let requestsMayLeave: Promise<void> = Promise.resolve();
+/** While set, requests wait for it before they leave (holdRequestsUntil). */
+let requestsHeldUntil: Promise<void> | null = null;
+/** The turn of the last held request to leave. */
+let lastTurn: Promise<void> = Promise.resolve();
 
 /**
  * Holds every API request until `released` settles. The app paints the page it can already draw
@@ -24,7 +26,23 @@ let requestsMayLeave: Promise<void> = Promise.resolve();
  * with the first drawing; on a real connection the answers arrive after that paint anyway.
  */
 export function holdRequestsUntil(released: Promise<void>): void {
-  requestsMayLeave = released;
+  const hold: Promise<void> = released.then(() => {
+    if (requestsHeldUntil === hold) requestsHeldUntil = null;
+  });
+  requestsHeldUntil = hold;
+}
+
+/**
+ * A held request leaves in a task of its own once released: each `fetch` costs the page a few
+ * milliseconds, and the half-dozen a page asks for at its start, sent together, were one long
+ * task just as the person could start to tap.
+ */
+async function waitIfHeld(): Promise<void> {
+  if (!requestsHeldUntil) return;
+  await requestsHeldUntil;
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  lastTurn = turn;
+  await turn;
 }
 
 type THttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,7 +67,7 @@ async function send(path: string, deviceId: string, options: TRequestOptions): P
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify((options.buildBody ? options.buildBody(deviceId) : options.body) ?? {});
   }
-  await requestsMayLeave;
+  await waitIfHeld();
   try {
     return await fetch(path, {
       method,
