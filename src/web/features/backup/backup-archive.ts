@@ -17,6 +17,7 @@ import {
 import { hashBytes } from './hash-blob';
 import { startedAhead } from './in-turn';
 import { measureInTurn } from './measure-video';
+import { StoredZipWriter } from './stored-zip';
 import {
   createBlobTarget,
   findStoredEntryBytes,
@@ -43,7 +44,7 @@ export type TOnBytes = (bytes: number) => void;
 
 async function openTarget(target: TArchiveTarget) {
   if (target) {
-    const stream = (await target.createWritable()) as WritableStream<Uint8Array>;
+    const stream = (await target.createWritable()) as WritableStream<Uint8Array | Blob>;
     return { stream, finish: () => null };
   }
   const blobTarget = createBlobTarget('application/zip');
@@ -66,6 +67,16 @@ export interface TWriteBackupArgs {
 }
 
 /**
+ * The zip writer for an archive: a plain one is written by our own stored-entry writer, which
+ * hands the file each video's own Blob; a sealed one by zip.js, which seals.
+ */
+function openZipWriter(stream: WritableStream<Uint8Array | Blob>, passphrase: string | null) {
+  return passphrase
+    ? { sealing: new ZipStreamWriter(stream, passphrase), plain: null }
+    : { sealing: null, plain: new StoredZipWriter(stream) };
+}
+
+/**
  * Writes a backup in one pass over the videos: each is read once, hashed and stored, and the
  * manifest with every hash follows them (a reader finds entries by the zip's directory).
  */
@@ -74,7 +85,8 @@ export async function writeBackupArchive(
   onBytes?: TOnBytes,
 ): Promise<Blob | null> {
   const { stream, finish } = await openTarget(args.target);
-  const zip = new ZipStreamWriter(stream, { passphrase: args.passphrase });
+  const { sealing, plain } = openZipWriter(stream, args.passphrase);
+  const zip = sealing ?? plain;
   const date = new Date(args.manifest.createdAt);
   const sealed = args.passphrase ? { hint: args.hint?.trim() || null } : undefined;
   if (sealed) {
@@ -89,14 +101,22 @@ export async function writeBackupArchive(
   }
   const videos: TBackupVideo[] = [];
   const blobs = args.videos.map((video) => video.blob);
-  const measuring = measureInTurn(blobs, !args.passphrase);
-  for (const { meta } of args.videos) {
+  const measuring = measureInTurn(blobs, plain !== null);
+  for (const [index, { meta }] of args.videos.entries()) {
     const { value: measured } = await measuring.next();
     if (!measured) break;
-    const { bytes, sha256, crc32 } = measured;
+    const { bytes, byteSize, sha256, crc32 } = measured;
     // The bytes actually stored, which is what the hash covers.
-    videos.push({ ...meta, byteSize: bytes.length, sha256 });
-    await zip.addBytes(meta.file, bytes, { date: new Date(meta.createdAt), onBytes, crc32 });
+    videos.push({ ...meta, byteSize, sha256 });
+    const date = new Date(meta.createdAt);
+    if (plain && crc32 !== null) {
+      const blob = blobs[index]!;
+      // A Blob is never changed, so it holds the bytes that were measured.
+      if (blob.size !== byteSize) throw new Error(`${meta.file} changed while it was read`);
+      await plain.addBlob(meta.file, blob, { date, onBytes, crc32 });
+    } else if (sealing && bytes) {
+      await sealing.addBytes(meta.file, bytes, { date, onBytes });
+    }
   }
   const manifest: TBackupManifest = {
     format: BACKUP_FORMAT,
@@ -128,7 +148,8 @@ export async function writeFilesArchive(
   onBytes?: TOnBytes,
 ): Promise<Blob | null> {
   const { stream, finish } = await openTarget(args.target);
-  const zip = new ZipStreamWriter(stream, { passphrase: args.passphrase });
+  const { sealing, plain } = openZipWriter(stream, args.passphrase);
+  const zip = sealing ?? plain;
   for (const text of args.texts) {
     await zip.addText(text.name, text.text, {
       date: new Date(args.createdAt),

@@ -1,7 +1,7 @@
 /**
  * CRC-32 (the zip one), slice-by-16: sixteen 256-entry tables let the loop take four aligned
- * 32-bit words at a time. The backup computes it itself, beside the SHA-256, and zip.js stores the
- * bytes as they are.
+ * 32-bit words at a time. The backup takes it beside the SHA-256, for the stored-entry writer's
+ * headers.
  */
 const TABLES = new Int32Array(16 * 256);
 for (let byte = 0; byte < 256; byte += 1) {

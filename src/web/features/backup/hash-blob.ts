@@ -20,15 +20,22 @@ export async function hashBlob(blob: Blob): Promise<string> {
 
 /** A video read whole, with what the backup records of it. */
 export interface TMeasuredVideo {
-  bytes: Uint8Array<ArrayBuffer>;
+  /** Null when the caller writes the video's own Blob and needs only its measures. */
+  bytes: Uint8Array<ArrayBuffer> | null;
+  byteSize: number;
   sha256: string;
   /** Only when the entry is stored plain; a sealed entry records none. */
   crc32: number | null;
 }
 
-/** Reads a video whole and takes its SHA-256 and, for a plain entry, its CRC-32. */
-export async function measureBlob(blob: Blob, needsCrc32: boolean): Promise<TMeasuredVideo> {
+/**
+ * Reads a video whole and takes its SHA-256 and, for a plain entry, its CRC-32. A plain entry is
+ * written from the video's own Blob, so its bytes are dropped here rather than handed on.
+ */
+export async function measureBlob(blob: Blob, isPlain: boolean): Promise<TMeasuredVideo> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const sha256 = await hashBytes(bytes);
-  return { bytes, sha256, crc32: needsCrc32 ? updateCrc32(0, bytes) : null };
+  return isPlain
+    ? { bytes: null, byteSize: bytes.length, sha256, crc32: updateCrc32(0, bytes) }
+    : { bytes, byteSize: bytes.length, sha256, crc32: null };
 }

@@ -5,7 +5,7 @@ import { startedAhead } from './in-turn';
 export interface TMeasureRequest {
   id: number;
   blob: Blob;
-  needsCrc32: boolean;
+  isPlain: boolean;
 }
 
 export type TMeasureReply =
@@ -19,7 +19,7 @@ export type TMeasureReply =
  */
 export async function* measureInTurn(
   blobs: Blob[],
-  needsCrc32: boolean,
+  isPlain: boolean,
 ): AsyncGenerator<TMeasuredVideo, void> {
   let worker =
     typeof Worker === 'undefined'
@@ -32,14 +32,14 @@ export async function* measureInTurn(
   });
   const measure = (blob: Blob, id: number): Promise<TMeasuredVideo> => {
     const thread = worker;
-    if (!thread) return measureBlob(blob, needsCrc32);
+    if (!thread) return measureBlob(blob, isPlain);
     return new Promise((resolve, reject) => {
       waiting.set(id, {
         blob,
         settle: (reply) =>
           reply.error ? reject(fromWorkerFailure(reply.error)) : resolve(reply.measured),
       });
-      const request: TMeasureRequest = { id, blob, needsCrc32 };
+      const request: TMeasureRequest = { id, blob, isPlain };
       thread.postMessage(request);
     });
   };
@@ -50,7 +50,7 @@ export async function* measureInTurn(
     worker = null;
     for (const [id, { blob, settle }] of waiting) {
       waiting.delete(id);
-      measureBlob(blob, needsCrc32).then(
+      measureBlob(blob, isPlain).then(
         (measured) => settle({ id, measured }),
         (error: unknown) => settle({ id, error: toWorkerFailure(error) }),
       );

@@ -11,7 +11,7 @@ import {
   type Entry,
   type FileEntry,
 } from '@zip.js/zip.js/lib/zip-core-native.js';
-import { updateCrc32 } from './crc32';
+import { toZipDate } from './stored-zip';
 
 /** Videos are read from the store and handed to the zip in slices of this size. */
 export const READ_SLICE_BYTES = 4 * 1024 * 1024;
@@ -36,34 +36,22 @@ class BytesViewReader extends Reader<Uint8Array> {
   }
 }
 
-/** ZIP dates run from 1980 to 2107. */
-function toZipDate(date: Date | undefined): Date {
-  const year = date?.getFullYear() ?? NaN;
-  return date && year >= 1980 && year <= 2107 ? date : new Date();
-}
-
-export interface TZipWriteOptions {
-  /** Seals every entry with WinZip AES-256 except the ones named in `plainNames`. */
-  passphrase?: string | null;
-}
-
 /**
- * Writes a zip to a WritableStream: ZIP64 wherever a size or offset needs it, every entry stored
- * (video is compressed already), and sealed with WinZip AES-256 when a passphrase is given.
+ * Writes a sealed zip to a WritableStream: every entry stored (video is compressed already) and
+ * sealed with WinZip AES-256 but those asked to stay readable, ZIP64 wherever a size or offset
+ * needs it. Plain archives are written by StoredZipWriter (stored-zip.ts).
  */
 export class ZipStreamWriter {
   private readonly writer: ZipWriter<unknown>;
-  private readonly passphrase: string | null;
+  private readonly passphrase: string;
 
-  constructor(target: WritableStream<Uint8Array>, options: TZipWriteOptions = {}) {
-    this.passphrase = options.passphrase || null;
+  constructor(target: WritableStream<Uint8Array | Blob>, passphrase: string) {
+    this.passphrase = passphrase;
     this.writer = new ZipWriter(target, { level: 0, keepOrder: true, useWebWorkers: false });
   }
 
   private sealing(isPlain: boolean) {
-    return this.passphrase && !isPlain
-      ? { password: this.passphrase, encryptionStrength: 3 as const }
-      : {};
+    return isPlain ? {} : { password: this.passphrase, encryptionStrength: 3 as const };
   }
 
   async addText(name: string, text: string, options: { date?: Date; isPlain?: boolean } = {}) {
@@ -77,22 +65,12 @@ export class ZipStreamWriter {
   async addBytes(
     name: string,
     bytes: Uint8Array,
-    options: { date?: Date; onBytes?: (bytes: number) => void; crc32?: number | null } = {},
+    options: { date?: Date; onBytes?: (bytes: number) => void } = {},
   ) {
     let reported = 0;
-    // Stored as they are with the CRC-32 given (or taken here), unless sealed: zip.js's own
-    // CRC-32 is slower, and a sealed entry (AE-2) has none.
-    const storing = this.passphrase
-      ? this.sealing(false)
-      : {
-          passThrough: true,
-          compressionMethod: 0,
-          crc32: options.crc32 ?? updateCrc32(0, bytes),
-          uncompressedSize: bytes.length,
-        };
     await this.writer.add(name, new BytesViewReader(bytes), {
       lastModDate: toZipDate(options.date),
-      ...storing,
+      ...this.sealing(false),
       onprogress: (progress) => {
         options.onBytes?.(progress - reported);
         reported = progress;
@@ -109,7 +87,8 @@ export class ZipStreamWriter {
 
 /**
  * A WritableStream that keeps what it is given as Blob parts, for browsers without a file
- * picker: each part may live on disk, so no giant buffer is built.
+ * picker: each part may live on disk, so no giant buffer is built, and a Blob given (a video)
+ * becomes a part as it is.
  */
 export function createBlobTarget(type: string) {
   const parts: Blob[] = [];
@@ -121,8 +100,13 @@ export function createBlobTarget(type: string) {
     pending = [];
     pendingBytes = 0;
   };
-  const stream = new WritableStream<Uint8Array>({
+  const stream = new WritableStream<Uint8Array | Blob>({
     write(chunk) {
+      if (chunk instanceof Blob) {
+        flush();
+        parts.push(chunk);
+        return;
+      }
       // zip.js may reuse its buffers, so each chunk is copied before it is kept.
       pending.push(chunk.slice());
       pendingBytes += chunk.length;
