@@ -256,13 +256,21 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
         where name = 'legacy' and exists (select 1 from ended)`,
       [],
     );
+    // Each look reloads, then gives the page time for its answer: the page paints before it asks,
+    // so a look straight after the reload found the release not drawn yet, every time.
     await expect
       .poll(
         async () => {
           await kinPage.reload();
-          return kinPage.getByText("Edith's legacy was released").isVisible();
+          return kinPage
+            .getByText("Edith's legacy was released")
+            .waitFor({ timeout: 5_000 })
+            .then(
+              () => true,
+              () => false,
+            );
         },
-        { timeout: 30_000 },
+        { timeout: 60_000 },
       )
       .toBe(true);
     await expect(kinPage.getByRole('heading', { name: 'What happened' })).toBeVisible();
