@@ -328,11 +328,14 @@ export default defineConfig(({ command }) => ({
               name: 'checkbox',
               test: /components[\\/]ui[\\/]checkbox\.tsx$|node_modules[\\/]@radix-ui[\\/]react-checkbox[\\/]/,
             },
-            // The small shared parts of the signed-in pages (their requests, the billing words),
-            // one file rather than a handful of a few hundred bytes each.
+            // The small shared parts of the signed-in pages (their requests, the billing and
+            // release words, the local videos' hooks, the progress bar), one file rather than a
+            // dozen of a few hundred bytes each: on a slow connection every file costs a round
+            // trip, and the dashboard's first paint waited on about twenty of them. None of it is
+            // in a public page (the sign-in page's device dialogs and the card stay apart).
             {
               name: 'signed-in',
-              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress))\.tsx?$|src[\\/]web[\\/](components[\\/]back-home-link\.tsx|lib[\\/]format-bytes\.ts)$/,
+              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording|components[\\/]billing-notice)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress)|videos[\\/](videos-api|index-rows|use-video-source|components[\\/]video-player)|recipients[\\/]recipients-api|legacy[\\/](legacy-api|release-wording|components[\\/]message-release)|backup[\\/](use-warn-before-leaving|components[\\/]progress-bar)|offline[\\/]offline-messages)\.tsx?$|src[\\/]web[\\/](components[\\/]back-home-link\.tsx|lib[\\/](format-bytes|video-format|sync-request)\.ts)$|node_modules[\\/]dexie-react-hooks[\\/]/,
             },
           ],
         },
