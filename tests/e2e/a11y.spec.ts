@@ -22,9 +22,7 @@ import { recordFor } from './support/recording';
 // Registration and every onboarding step are clicked through at a phone's size and scanned at
 // both sizes by the tests 'registration, the terms of service…' and 'the onboarding steps…'. The tests that
 // only need a signed-in account to reach their pages make it with `registerUser` (the app's own
-// requests): the same account, without clicking through the same forms again. Those that change
-// nothing on the server share one such account a worker (`signInAsReader`), each in a browser
-// context of its own.
+// requests): the same account, without clicking through the same forms again.
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   laptop: { width: 1366, height: 768 },
@@ -115,13 +113,9 @@ test.describe('accessibility on a phone and on a laptop', () => {
     }
   });
 
-  test('the public pages signed in, and a chosen plan', async ({
-    page,
-    signInAsReader,
-  }, testInfo) => {
+  test('the public pages signed in, and a chosen plan', async ({ page }, testInfo) => {
     test.slow();
-    // The chosen plan is kept in this browser alone; the account itself is only read.
-    await signInAsReader(page);
+    await registerUser(page);
     for (const { path, heading } of PUBLIC_PAGES) {
       await page.goto(path);
       await expect(
@@ -286,9 +280,8 @@ test.describe('accessibility on a phone and on a laptop', () => {
 
 test('the dashboard banner moves for a few seconds, then rests on its picture (WCAG 2.2.2)', async ({
   page,
-  signInAsReader,
 }) => {
-  await signInAsReader(page);
+  await registerUser(page);
   const video = page.locator('section video');
   const state = () =>
     video.evaluate((element: HTMLVideoElement) => ({
@@ -308,11 +301,8 @@ test('the dashboard banner moves for a few seconds, then rests on its picture (W
 test.describe('with reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
 
-  test('the dashboard banner stands still and the deck does not animate', async ({
-    page,
-    signInAsReader,
-  }) => {
-    await signInAsReader(page);
+  test('the dashboard banner stands still and the deck does not animate', async ({ page }) => {
+    await registerUser(page);
     const banner = page.locator('section').filter({ has: page.getByRole('heading', { level: 1 }) });
     await expect(banner.locator('img[src="/media/banner-poster.jpg"]')).toBeVisible();
     await expect(banner.locator('video')).toHaveCount(0);
@@ -347,7 +337,6 @@ test.describe('reflow on a 320 px screen', () => {
 
   test('every public route, each slide of the deck, and the signed-in pages fit', async ({
     page,
-    signInAsReader,
   }) => {
     test.slow();
     await page.goto('/auth');
@@ -371,7 +360,7 @@ test.describe('reflow on a 320 px screen', () => {
       expect(await overflow(page), `deck slide ${slide}`).toEqual({ width: 320, wider: [] });
     }
 
-    await signInAsReader(page);
+    await registerUser(page);
     for (const path of ['/', '/recipients', '/record', '/audit-logs']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -1,11 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import {
-  test as base,
-  expect,
-  type Browser,
-  type BrowserContext,
-  type Page,
-} from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import type { OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
 
@@ -315,27 +309,9 @@ export const LONG_WAIT = { tag: '@long-wait' };
 interface Fixtures {
   /** Opens a page in a brand-new browser context: a device the server has never seen. */
   newDevice: () => Promise<Page>;
-  /**
-   * Signs a page in as the worker's reader (`readerAccount`) and opens its dashboard, as
-   * `registerUser` leaves a page. Only for tests that read what a signed-in person sees and change
-   * nothing on the server: every such test of the worker shares the account.
-   */
-  signInAsReader: (page: Page) => Promise<RegisteredUser>;
 }
 
-interface WorkerFixtures {
-  /**
-   * One account as `registerUser` leaves it, made the first time a test of the worker asks for it,
-   * and the browser storage that signs a context in as it: the session cookie and the app's
-   * localStorage (its device id, which the server binds the account to, the cookie choice, the
-   * cached user).
-   */
-  readerAccount: { user: RegisteredUser; storage: StorageState };
-}
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
-
-export const test = base.extend<Fixtures, WorkerFixtures>({
+export const test = base.extend<Fixtures>({
   // Playwright reads the fixture's dependencies from the destructuring pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
   extraHTTPHeaders: async ({}, use) => {
@@ -349,27 +325,5 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       return page;
     });
     await Promise.all(pages.map((page) => page.context().close()));
-  },
-  readerAccount: [
-    async ({ browser }, use, workerInfo) => {
-      const page = await createDevice(browser, workerInfo.project.use.baseURL);
-      const user = await registerUser(page);
-      const storage = await page.context().storageState();
-      await page.context().close();
-      await use({ user, storage });
-    },
-    { scope: 'worker' },
-  ],
-  signInAsReader: async ({ readerAccount }, use) => {
-    await use(async (page) => {
-      // The page's context gets the account's cookie and storage in place of its own, as the
-      // same browser would have them on the next visit.
-      await page.context().setStorageState(readerAccount.storage);
-      await page.goto('/');
-      await expect(
-        page.getByRole('heading', { name: `Welcome, ${readerAccount.user.firstName}` }),
-      ).toBeVisible({ timeout: 30_000 });
-      return readerAccount.user;
-    });
   },
 });
