@@ -111,6 +111,22 @@ function launchChrome() {
 }
 
 /**
+ * Opens the owner's dashboard until it greets them, without its service worker: a worker left
+ * installed would answer the measured load from its caches.
+ */
+async function openDashboard(page, base) {
+  await page.setRequestInterception(true);
+  page.on('request', (request) =>
+    new URL(request.url()).pathname === '/sw.js' ? request.abort() : request.continue(),
+  );
+  await page.goto(`${base}/`);
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('h1')].some((h) => h.textContent?.startsWith('Welcome')),
+    { timeout: 60_000 },
+  );
+}
+
+/**
  * Registers and onboards an owner with the requests the app itself sends, from inside its page
  * (its device id, its cookie), as tests/e2e/fixtures.ts does, then opens the dashboard once.
  * Answers what a returning owner's browser holds: the cookies and localStorage.
@@ -176,15 +192,7 @@ async function signInOwner(base) {
       { username },
     );
     // The dashboard once, so the app keeps what it keeps for a returning owner (the cached user).
-    await page.setRequestInterception(true);
-    page.on('request', (request) =>
-      new URL(request.url()).pathname === '/sw.js' ? request.abort() : request.continue(),
-    );
-    await page.goto(`${base}/`);
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('h1')].some((h) => h.textContent?.startsWith('Welcome')),
-      { timeout: 60_000 },
-    );
+    await openDashboard(page, base);
     const storage = await page.evaluate(() => ({ ...localStorage }));
     const cookies = await browser.cookies();
     return { base, storage, cookies: cookies.filter((cookie) => base.includes(cookie.domain)) };
@@ -224,15 +232,7 @@ async function restoreOwner(chrome, owner, withConsent) {
     // dashboard once makes it, as the owner's first visit did. Then everything a first visit
     // caches goes (the service worker, its caches, the HTTP cache), so the measured load fetches
     // every file afresh.
-    await page.setRequestInterception(true);
-    page.on('request', (request) =>
-      new URL(request.url()).pathname === '/sw.js' ? request.abort() : request.continue(),
-    );
-    await page.goto(`${base}/`);
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('h1')].some((h) => h.textContent?.startsWith('Welcome')),
-      { timeout: 60_000 },
-    );
+    await openDashboard(page, base);
     await page.goto(`${base}/api/health`);
     await page.evaluate(async () => {
       for (const registration of await navigator.serviceWorker.getRegistrations()) {
