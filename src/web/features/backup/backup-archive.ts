@@ -111,11 +111,14 @@ export async function writeBackupArchive(
     const date = new Date(meta.createdAt);
     if (plain && crc32 !== null) {
       const blob = blobs[index]!;
-      // A Blob is never changed, so it holds the bytes that were measured.
+      // The header already carries the measured size: any other would make a broken entry.
       if (blob.size !== byteSize) throw new Error(`${meta.file} changed while it was read`);
       await plain.addBlob(meta.file, blob, { date, onBytes, crc32 });
     } else if (sealing && bytes) {
       await sealing.addBytes(meta.file, bytes, { date, onBytes });
+    } else {
+      // Never listed in the manifest without its entry in the file.
+      throw new Error(`${meta.file} was not measured for this kind of backup`);
     }
   }
   const manifest: TBackupManifest = {
