@@ -259,14 +259,29 @@ async function measure(url, owner = null, withConsent = false, isRetry = false) 
       logLevel: 'error',
       // Lighthouse clears the origin's storage first, unless told; the cache is cold either way.
       disableStorageReset: Boolean(owner),
+      // With BENCH_TRACE_DIR the trace also holds the JavaScript samples, so that
+      // scripts/read-trace.mjs can name what each long task ran.
+      ...(process.env.BENCH_TRACE_DIR && {
+        additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler',
+      }),
     });
     const { audits, categories, runtimeError } = result.lhr;
+    const side = owner && owner.base !== base ? '-against' : '';
+    const name =
+      `${new URL(url).pathname.slice(1) || 'home'}${owner ? (withConsent ? '-consent' : '-owner') : ''}${side}`.replaceAll(
+        '/',
+        '-',
+      );
     if (process.env.BENCH_SAVE_DIR) {
-      const side = owner && owner.base !== base ? '-against' : '';
-      const name = `${new URL(url).pathname.slice(1) || 'home'}${owner ? (withConsent ? '-consent' : '-owner') : ''}${side}.json`;
       writeFileSync(
-        path.join(process.env.BENCH_SAVE_DIR, name.replaceAll('/', '-')),
+        path.join(process.env.BENCH_SAVE_DIR, `${name}.json`),
         JSON.stringify(result.lhr),
+      );
+    }
+    if (process.env.BENCH_TRACE_DIR) {
+      writeFileSync(
+        path.join(process.env.BENCH_TRACE_DIR, `${name}.trace.json`),
+        JSON.stringify(result.artifacts.Trace),
       );
     }
     // A run Lighthouse could not finish scores null: say why rather than print a 0.

@@ -1,5 +1,5 @@
 import type { TAuditEventType } from '@shared/domain/enums';
-import { lazyDateFormat } from '@web/lib/date-format';
+import { formatClockTime, formatShortDate } from '@web/lib/date-format';
 
 /** Plain words for each audit event type. */
 const EVENT_LABELS: Record<TAuditEventType, string> = {
@@ -49,12 +49,9 @@ export function describeEvent(eventType: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium' });
-const timeFormat = lazyDateFormat(undefined, { timeStyle: 'medium' });
-
-/** The event's date and time of day in the viewer's own time zone. */
+/** The event's date and time of day in the viewer's own time zone ('28 Nov 2026', '09:58:12'). */
 export function formatEventTime(timestamp: string): { date: string; time: string } {
   const when = new Date(timestamp);
   if (Number.isNaN(when.getTime())) return { date: timestamp, time: '' };
-  return { date: dateFormat.format(when), time: timeFormat.format(when) };
+  return { date: formatShortDate(when), time: formatClockTime(when) };
 }

@@ -66,15 +66,19 @@ function RecorderScreen({ recorder }: { recorder: TRecorder }) {
           data-testid="recording-preview"
         />
       ) : (
-        <video
-          ref={videoRef}
-          muted
-          playsInline
-          autoPlay
-          aria-label="Camera preview"
-          className={cn('size-full -scale-x-100 object-cover', !isLive && 'hidden')}
-          data-testid="camera-preview"
-        />
+        // Made only once the camera is on: a page's first video element sets up the browser's
+        // media player, a task too long to spend while the page opens.
+        isLive && (
+          <video
+            ref={videoRef}
+            muted
+            playsInline
+            autoPlay
+            aria-label="Camera preview"
+            className="size-full -scale-x-100 object-cover"
+            data-testid="camera-preview"
+          />
+        )
       )}
       {!isLive && status !== 'recorded' && (
         <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center text-white/85">
