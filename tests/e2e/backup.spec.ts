@@ -301,9 +301,9 @@ function readStoredRelease(page: Page, videoId: string) {
         request.onerror = () => reject(request.error);
       });
     const db = await settle(indexedDB.open('memento-videos'));
-    const video = (await settle(
-      db.transaction('videos').objectStore('videos').get(videoId),
-    )) as { release?: unknown };
+    const video = (await settle(db.transaction('videos').objectStore('videos').get(videoId))) as {
+      release?: unknown;
+    };
     db.close();
     return video?.release ?? null;
   }, videoId);

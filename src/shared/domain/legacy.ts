@@ -29,5 +29,6 @@ export const LEGACY_MESSAGES = {
   alreadyWaiting: 'A release has already been asked for and is waiting.',
   alreadyReleased: 'This legacy has already been released.',
   nothingWaiting: 'There is no release waiting to be cancelled.',
-  linkUsed: 'This link has already been used or has expired. You can cancel from Memento on any of your devices.',
+  linkUsed:
+    'This link has already been used or has expired. You can cancel from Memento on any of your devices.',
 } as const;

@@ -21,9 +21,10 @@ export const ZRelease = z
       ctx.addIssue({ code: 'custom', path: ['at'], message: LEGACY_MESSAGES.dateInFuture });
     }
   })
-  .transform(
-    (release): TRelease => ({ rule: release.rule, at: release.rule === 'date' ? release.at : null }),
-  );
+  .transform((release): TRelease => ({
+    rule: release.rule,
+    at: release.rule === 'date' ? release.at : null,
+  }));
 
 export const ZLegacySettings = z.object({
   waitingDays: z

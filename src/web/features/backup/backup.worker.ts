@@ -7,7 +7,10 @@ const post = (reply: TWorkerReply) => (self as unknown as Worker).postMessage(re
 
 self.addEventListener('message', (event: MessageEvent<TWorkerRequest>) => {
   const { id, op, args } = event.data;
-  const run = BACKUP_OPS[op] as (args: unknown, onBytes: (bytes: number) => void) => Promise<unknown>;
+  const run = BACKUP_OPS[op] as (
+    args: unknown,
+    onBytes: (bytes: number) => void,
+  ) => Promise<unknown>;
   // Progress is summed here and sent at most every 100 ms: a message per slice would flood.
   let pending = 0;
   let lastSent = 0;

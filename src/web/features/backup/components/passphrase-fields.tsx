@@ -38,7 +38,8 @@ export function checkPassphrase(choice: TPassphraseChoice): TPassphraseErrors {
   else if (choice.confirm !== choice.passphrase) errors.confirm = 'Passphrases do not match';
   const hint = choice.hint.trim().toLowerCase();
   if (hint && choice.passphrase && hint.includes(choice.passphrase.toLowerCase())) {
-    errors.hint = 'The hint can be read by anyone who has the file, so it must not hold the passphrase.';
+    errors.hint =
+      'The hint can be read by anyone who has the file, so it must not hold the passphrase.';
   }
   return errors;
 }
@@ -69,8 +70,8 @@ export function PassphraseFields({ label, value, onChange, errors }: PassphraseF
           <span className="text-lg font-semibold">{label}</span>
           <span className="text-base text-muted-foreground">
             Whoever has the file and the passphrase can watch everything; without the passphrase
-            nobody can, not even us. It never leaves this browser, so keep it somewhere safe,
-            apart from the file.
+            nobody can, not even us. It never leaves this browser, so keep it somewhere safe, apart
+            from the file.
           </span>
         </span>
       </CheckboxField>
