@@ -8,7 +8,7 @@
 // stored cookie choice; the HTTP cache stays cold. Prints the performance score, the paints, the blocking time, the layout
 // shift and the script transferred, against the goals. BENCH_SAVE_DIR keeps each run's report.
 // BENCH_WEB_AGAINST=<git revision> also builds that revision apart (in .tmp/) and measures its
-// signed-in pages in the same rounds, alternating with this checkout's: a before and after that
+// pages in the same rounds, alternating with this checkout's: a before and after that
 // meet the same load, where two runs of this script hours apart would not.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -266,12 +266,13 @@ async function measure(url, owner = null, withConsent = false, isRetry = false) 
       }),
     });
     const { audits, categories, runtimeError } = result.lhr;
-    const side = owner && owner.base !== base ? '-against' : '';
-    const name =
-      `${new URL(url).pathname.slice(1) || 'home'}${owner ? (withConsent ? '-consent' : '-owner') : ''}${side}`.replaceAll(
-        '/',
-        '-',
-      );
+    const { origin, pathname } = new URL(url);
+    const side = origin === against?.base ? '-against' : '';
+    const page = origin === base || side ? pathname.slice(1) || 'home' : 'bare-react';
+    const name = `${page}${owner ? (withConsent ? '-consent' : '-owner') : ''}${side}`.replaceAll(
+      '/',
+      '-',
+    );
     if (process.env.BENCH_SAVE_DIR) {
       writeFileSync(
         path.join(process.env.BENCH_SAVE_DIR, `${name}.json`),
@@ -368,12 +369,17 @@ try {
   const runs = {
     baseline: [],
     ...Object.fromEntries(PAGES.map((page) => [page, []])),
+    ...Object.fromEntries(PAGES.map((page) => [againstLabel(page), []])),
     ...Object.fromEntries(signedIn.map(({ label }) => [label, []])),
     ...Object.fromEntries(signedIn.map(({ label }) => [againstLabel(label), []])),
   };
   for (let run = 0; run < RUNS; run += 1) {
     runs.baseline.push(await measure(`http://127.0.0.1:${baselinePort}/`));
-    for (const page of PAGES) runs[page].push(await measure(`${base}${page}`));
+    for (const page of PAGES) {
+      const sides = [[page, base]];
+      if (against) sides[run % 2 ? 'push' : 'unshift']([againstLabel(page), against.base]);
+      for (const [name, at] of sides) runs[name].push(await measure(`${at}${page}`));
+    }
     for (const { page, withConsent, label } of signedIn) {
       const sides = [[label, owner]];
       // Each round starts with the other side, so neither always meets a just-warmed machine.
@@ -384,7 +390,10 @@ try {
     }
   }
   report('bare React', runs.baseline);
-  for (const page of PAGES) report(page, runs[page]);
+  for (const page of PAGES) {
+    report(page, runs[page]);
+    if (against) report(againstLabel(page), runs[againstLabel(page)]);
+  }
   if (PAGES.length > 0) {
     console.log('goals (public): performance ≥ 97 on each, script ≤ 150 KiB on a first visit');
   }
