@@ -208,3 +208,36 @@ test('switching between sign-in and registration clears every field', async ({ p
   await expect(page.getByLabel('First name', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Username', { exact: true })).toHaveValue('');
 });
+
+test('signing out while the page is still asking who is signed in stays signed out', async ({
+  page,
+}) => {
+  await registerUser(page);
+  // On a slow connection the dashboard draws from what the browser kept while it asks the server
+  // who is signed in. Here that answer (the user, since it is asked before the sign-out) is held
+  // back until the sign-out has finished, as a slow network would.
+  let releaseUser = () => {};
+  const userHeld = new Promise<void>((resolve) => {
+    releaseUser = resolve;
+  });
+  await page.route(/\/api\/user$/, async (route) => {
+    const response = await route.fetch();
+    await userHeld;
+    // The page may have stopped waiting for it; then there is nothing to answer.
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  const loggedOut = page.waitForResponse(/\/api\/logout$/);
+  await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
+  expect((await loggedOut).status()).toBe(200);
+  releaseUser();
+
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  // The held answer has had its chance to arrive; the page still shows the sign-in.
+  await page.waitForTimeout(1_000);
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toHaveCount(0);
+});

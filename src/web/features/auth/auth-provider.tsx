@@ -144,6 +144,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     cacheDeviceStatus(null);
     forgetKeptQueries();
     queryClient.setQueryData(USER_QUERY_KEY, null);
+    // An answer about the user asked before the sign-out and still on its way would put them back
+    // on screen when it came. Dropped, the query stays at 'signed out' (the state set above).
+    void queryClient.cancelQueries({ queryKey: USER_QUERY_KEY });
     queryClient.removeQueries({
       predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
     });
