@@ -351,6 +351,15 @@ function report(label, runs) {
   );
 }
 
+/**
+ * This checkout's side and, with BENCH_WEB_AGAINST, the other build's, in the order of this round:
+ * each round starts with the other side, so neither always meets a just-warmed machine.
+ */
+function inTurn(run, ours, theirs) {
+  if (!theirs) return [ours];
+  return run % 2 ? [ours, theirs] : [theirs, ours];
+}
+
 // The bare React page runs beside the app's pages, round by round, so both meet the same load.
 const baselinePort = port + 100;
 const stopBaseline = await startBaseline(
@@ -376,14 +385,15 @@ try {
   for (let run = 0; run < RUNS; run += 1) {
     runs.baseline.push(await measure(`http://127.0.0.1:${baselinePort}/`));
     for (const page of PAGES) {
-      const sides = [[page, base]];
-      if (against) sides[run % 2 ? 'push' : 'unshift']([againstLabel(page), against.base]);
+      const sides = inTurn(run, [page, base], against && [againstLabel(page), against.base]);
       for (const [name, at] of sides) runs[name].push(await measure(`${at}${page}`));
     }
     for (const { page, withConsent, label } of signedIn) {
-      const sides = [[label, owner]];
-      // Each round starts with the other side, so neither always meets a just-warmed machine.
-      if (againstOwner) sides[run % 2 ? 'push' : 'unshift']([againstLabel(label), againstOwner]);
+      const sides = inTurn(
+        run,
+        [label, owner],
+        againstOwner && [againstLabel(label), againstOwner],
+      );
       for (const [name, who] of sides) {
         runs[name].push(await measure(`${who.base}${page}`, who, withConsent));
       }
