@@ -1,3 +1,4 @@
+import { releaseBytes } from '@web/lib/release-bytes';
 import {
   BACKUP_FORMAT,
   BACKUP_MESSAGES,
@@ -116,6 +117,8 @@ export async function writeBackupArchive(
       await plain.addBlob(meta.file, blob, { date, onBytes, crc32 });
     } else if (sealing && bytes) {
       await sealing.addBytes(meta.file, bytes, { date, onBytes });
+      // Sealed and written: nothing reads these bytes again.
+      releaseBytes(bytes);
     } else {
       // Never listed in the manifest without its entry in the file.
       throw new Error(`${meta.file} was not measured for this kind of backup`);
@@ -297,8 +300,9 @@ export async function readVerifiedVideo(
     if (stored) {
       const bytes = new Uint8Array(await stored.arrayBuffer());
       onBytes?.(bytes.length);
-      if ((await hashBytes(bytes)) !== video.sha256) return null;
-      return stored;
+      const sha256 = await hashBytes(bytes);
+      releaseBytes(bytes);
+      return sha256 === video.sha256 ? stored : null;
     }
     // One buffer of the video's size, which the hash needs whole anyway: no Blob is read back.
     // The SHA-256 from the manifest (itself checked by the zip, and authenticated when sealed)
@@ -308,8 +312,12 @@ export async function readVerifiedVideo(
       isCheckedByCaller: true,
       onBytes,
     });
-    if (!bytes || (await hashBytes(bytes)) !== video.sha256) return null;
-    return new Blob([bytes], { type: video.mimeType });
+    if (!bytes) return null;
+    const isIntact = (await hashBytes(bytes)) === video.sha256;
+    // The Blob holds a copy of its own.
+    const blob = isIntact ? new Blob([bytes], { type: video.mimeType }) : null;
+    releaseBytes(bytes);
+    return blob;
   } catch (error) {
     if (error instanceof BackupError) throw error;
     return null;

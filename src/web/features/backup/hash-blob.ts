@@ -1,5 +1,6 @@
 import { BACKUP_MESSAGES, BackupError } from './backup-manifest';
 import { updateCrc32 } from './crc32';
+import { releaseBytes } from '@web/lib/release-bytes';
 
 /**
  * SHA-256 as lower-case hex, with WebCrypto. WebCrypto hashes one buffer, so one video is in
@@ -35,7 +36,8 @@ export interface TMeasuredVideo {
 export async function measureBlob(blob: Blob, isPlain: boolean): Promise<TMeasuredVideo> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const sha256 = await hashBytes(bytes);
-  return isPlain
-    ? { bytes: null, byteSize: bytes.length, sha256, crc32: updateCrc32(0, bytes) }
-    : { bytes, byteSize: bytes.length, sha256, crc32: null };
+  if (!isPlain) return { bytes, byteSize: bytes.length, sha256, crc32: null };
+  const measured = { bytes: null, byteSize: bytes.length, sha256, crc32: updateCrc32(0, bytes) };
+  releaseBytes(bytes);
+  return measured;
 }
