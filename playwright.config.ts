@@ -57,6 +57,11 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: appUrl,
+    // Each test's fresh browser installed the offline service worker, which fetched and stored
+    // every one of the app's files beside the test: about a tenth of the browser's CPU, for
+    // nothing the test looks at (online, pages and answers come from the server either way).
+    // The offline tests allow it (tests/e2e/offline.spec.ts).
+    serviceWorkers: 'block',
     browserName: 'chromium',
     launchOptions: {
       executablePath: chromiumPath,

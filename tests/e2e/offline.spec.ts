@@ -4,6 +4,9 @@ import { expectNoSeriousViolations } from './support/axe';
 import { callApi } from './support/page-api';
 import { recordFor, savedVideoIds } from './support/recording';
 
+// The offline app is the service worker's work: these tests let it install, as a browser does.
+test.use({ serviceWorkers: 'allow' });
+
 const OFFLINE_LINE = 'You are offline. Your videos on this device are safe.';
 const NEEDS_CONNECTION =
   'You are offline. This needs a connection; your videos on this device are safe.';
