@@ -1,4 +1,4 @@
-import { releaseBytes } from '@web/lib/release-bytes';
+import { releaseBytes } from '@web/lib/sha256';
 import {
   BACKUP_FORMAT,
   BACKUP_MESSAGES,

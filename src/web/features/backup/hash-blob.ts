@@ -1,22 +1,17 @@
+import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
 import { BACKUP_MESSAGES, BackupError } from './backup-manifest';
 import { updateCrc32 } from './crc32';
-import { releaseBytes } from '@web/lib/release-bytes';
 
 /**
- * SHA-256 as lower-case hex, with WebCrypto. WebCrypto hashes one buffer, so one video is in
- * memory at a time; that bounds memory by the largest video, not the whole backup.
+ * A video's SHA-256, or the backup's own message where the page is not on a secure connection
+ * (WebCrypto is missing there). The hash needs one whole buffer, so one video is in memory at a
+ * time; that bounds memory by the largest video, not the whole backup.
  */
 export async function hashBytes(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  // crypto.subtle exists only in a secure context (https or localhost).
   if (!globalThis.crypto?.subtle) {
     throw new BackupError('no_secure_connection', BACKUP_MESSAGES.noSecureConnection);
   }
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-export async function hashBlob(blob: Blob): Promise<string> {
-  return hashBytes(new Uint8Array(await blob.arrayBuffer()));
+  return sha256HexOfBytes(bytes);
 }
 
 /** A video read whole, with what the backup records of it. */

@@ -1,2 +1,2 @@
-export { partChecksums, partHeaders, sha256Hex } from './part-checksums';
+export { partChecksums, partHeaders } from './part-checksums';
 export { partsToSend } from './parts-to-send';

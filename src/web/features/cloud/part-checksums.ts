@@ -1,11 +1,4 @@
-import { releaseBytes } from '@web/lib/release-bytes';
-
-export async function sha256Hex(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  releaseBytes(bytes);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+import { sha256Hex } from '@web/lib/sha256';
 
 /**
  * The SHA-256 of each part of a recording, computed once and only when the store checks them (S3

@@ -9,6 +9,7 @@ import { DEVICE_HEADER } from '@shared/domain/device';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
 import { getDeviceId } from '@web/lib/device-id';
+import { sha256Hex } from '@web/lib/sha256';
 import {
   deleteLocalUpload,
   getLocalUpload,
@@ -21,7 +22,7 @@ import {
   type TLocalVideo,
   indexPendingVideos,
 } from '@web/features/videos';
-import { partChecksums, partHeaders, sha256Hex } from './part-checksums';
+import { partChecksums, partHeaders } from './part-checksums';
 import { partsToSend } from './parts-to-send';
 import { setSyncProgress } from './sync-progress';
 

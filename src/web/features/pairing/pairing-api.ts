@@ -10,7 +10,8 @@ import {
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
-import { partChecksums, partHeaders, sha256Hex, partsToSend } from '@web/features/cloud';
+import { sha256Hex } from '@web/lib/sha256';
+import { partChecksums, partHeaders, partsToSend } from '@web/features/cloud';
 
 export const CURRENT_PAIRING_QUERY_KEY = ['/api/pairings/current'] as const;
 

@@ -1,0 +1,24 @@
+/** SHA-256 as lower-case hex, with WebCrypto (which exists only on https or localhost). */
+export async function sha256HexOfBytes(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A Blob's SHA-256, read whole (WebCrypto hashes one buffer) and that buffer given back at once. */
+export async function sha256Hex(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const sha256 = await sha256HexOfBytes(bytes);
+  releaseBytes(bytes);
+  return sha256;
+}
+
+/**
+ * Gives a large buffer's memory back now instead of at some later garbage collection. A worker
+ * that reads one 100 MB video after another otherwise kept a gigabyte of finished buffers alive
+ * at once, too much for a tablet. Only for bytes nothing will read again: the buffer is emptied.
+ * A browser without `ArrayBuffer.prototype.transfer` frees it at the next collection, as before.
+ */
+export function releaseBytes(bytes: Uint8Array<ArrayBuffer>): void {
+  const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  buffer.transfer?.(0);
+}
