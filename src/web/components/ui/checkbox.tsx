@@ -4,8 +4,8 @@ import { Check } from 'lucide-react';
 import { cn } from '@web/lib/utils';
 
 /**
- * A 28 px box inside a 44 × 44 px target (WCAG 2.5.5, our goal for this audience); the negative
- * margin keeps the box where layouts expect it.
+ * A 28 px box inside a 44 × 44 px target, large enough for unsteady hands; the negative margin
+ * keeps the box where layouts expect it.
  */
 export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {
   return (

@@ -4,8 +4,9 @@ import { BANNER_POSTER } from './banner-media';
 
 /**
  * The banner moves for its first four seconds and then rests on that frame: the media
- * fragment's end time (`#t=0,4`) has the browser itself pause there. Under WCAG 2.2.2, motion
- * that starts by itself and lasts more than five seconds would need a control to stop it.
+ * fragment's end time (`#t=0,4`) has the browser itself pause there. Motion that starts by
+ * itself and lasts more than five seconds would need a control to stop it, under the web's
+ * accessibility guidelines.
  */
 const MOTION = '#t=0,4';
 

@@ -55,7 +55,7 @@ function EmergencyNumbersCard() {
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {EMERGENCY_NUMBERS.map(({ place, number }) => (
             <li key={place}>
-              {/* The visible words are the link's name (WCAG 2.5.3), so voice control finds it. */}
+              {/* The visible words are the link's name, so voice control finds it by what it says. */}
               <a
                 href={toTelHref(number)}
                 className="flex min-h-14 items-center justify-between gap-3 rounded-lg border-2 border-destructive/30 bg-card px-4 py-2 text-lg hover:bg-destructive-soft"
