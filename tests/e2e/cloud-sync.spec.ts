@@ -7,6 +7,7 @@ import {
   openApp,
   registerPremiumUser,
   registerUser,
+  reloadAfterRestart,
   submitSignIn,
   type RegisteredUser,
   test,
@@ -342,9 +343,7 @@ test('a page or a script uploaded as a video never runs on the app’s address',
          else 'video/mp4;,text/javascript' end where id in ($1, $2)`,
       [page, script],
     );
-    // While the server was away the open app may have reloaded into the browser's error page
-    // (its service worker is not yet in on a first visit): the admin opens it again.
-    await admin.goto(server.url);
+    await reloadAfterRestart(admin);
     await expect(admin.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
     expect((await loadAsScript(script)).loaded).toBe('refused');
     const asLegacyPage = await loadAsScript(page);

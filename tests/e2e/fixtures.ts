@@ -265,6 +265,18 @@ export async function registerUser(
 }
 
 /**
+ * Reloads a page that was open while its server restarted. A page chunk that failed meanwhile
+ * makes the app reload itself once the server answers, so the test's reload can meet that one
+ * ('Not attached to an active page', or an aborted navigation): it is asked again, once.
+ */
+export async function reloadAfterRestart(page: Page): Promise<void> {
+  await page.reload().catch(async (error: unknown) => {
+    if (!/Not attached to an active page|ERR_ABORTED|interrupted/.test(String(error))) throw error;
+    await page.reload();
+  });
+}
+
+/**
  * A user as `registerUser` leaves them, on the Premium plan: the plan is written straight into the
  * database of the test's own server (set-up, not a step of the test), then the dashboard shows the
  * cloud library.
@@ -276,12 +288,7 @@ export async function registerPremiumUser(
 ): Promise<RegisteredUser> {
   const user = await registerUser(page, overrides);
   await server.setTier(user.username, 'premium');
-  // Chromium can refuse a reload issued just as it hands the page to another renderer ('Not
-  // attached to an active page', seen once in CI); the page itself is fine, so it is asked again.
-  await page.reload().catch(async (error: unknown) => {
-    if (!String(error).includes('Not attached to an active page')) throw error;
-    await page.reload();
-  });
+  await reloadAfterRestart(page);
   await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toBeVisible();
   return user;
 }

@@ -6,6 +6,7 @@ import {
   expect,
   openApp,
   registerPremiumUser,
+  reloadAfterRestart,
   test,
   toastMessage,
   type RegisteredUser,
@@ -261,7 +262,7 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
     await expect
       .poll(
         async () => {
-          await kinPage.reload();
+          await reloadAfterRestart(kinPage);
           return kinPage
             .getByText("Edith's legacy was released")
             .waitFor({ timeout: 5_000 })

@@ -8,6 +8,8 @@ import {
   registerUser,
   test,
 } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { startOwnServer } from './support/own-server';
 
 test('the first visit gives this browser a device id in local and session storage', async ({
   page,
@@ -67,6 +69,37 @@ test('when the app’s code cannot be fetched, the page says so and what to do',
   // The rendered page stays readable and is no longer held still.
   await expect(page.getByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
   await expect(page.locator('#root')).not.toHaveAttribute('inert');
+});
+
+test('a page asked for while the server restarts waits on Memento and opens once it is back', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const server = await startOwnServer();
+  try {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    await openApp(page, '/features');
+    await expect(page.getByRole('heading', { level: 1, name: 'Features & Pricing' })).toBeVisible();
+    await server.whileStopped(async () => {
+      // The FAQ page's code is fetched when it is first asked for, and cannot arrive now.
+      await page.getByRole('link', { name: 'FAQ', exact: true }).click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Memento will be back in a moment' }),
+      ).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, 'waiting for the server');
+      // Still Memento's page, not the browser's own error page.
+      expect(page.url()).toBe(`${server.url}/faq`);
+    });
+    // Back without anyone pressing anything.
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }),
+    ).toBeVisible({ timeout: 30_000 });
+    expect(page.url()).toBe(`${server.url}/faq`);
+    await context.close();
+  } finally {
+    await server.stop();
+  }
 });
 
 test('a stored device id that is not a UUID is thrown away and replaced', async ({ page }) => {

@@ -2,6 +2,7 @@ import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { useRouteError } from 'react-router';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
+import { reloadsByItself } from './stale-chunks';
 
 /** What to do when the app itself fails. */
 export function ApplicationErrorPage() {
@@ -33,12 +34,41 @@ export function ApplicationErrorPage() {
   );
 }
 
+/** How each browser words a page's code (or its styles) that did not arrive. */
+const CODE_NOT_ARRIVED =
+  /dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
+
+/**
+ * A page whose code could not be fetched: the server is away for a moment or was just updated.
+ * The tab reloads by itself once the server answers, so nothing here asks for a refresh, which
+ * while the server is away would leave the browser's own error page.
+ */
+function WaitingForServerPage() {
+  return (
+    <div role="status" className="flex min-h-[60dvh] items-center justify-center p-6">
+      <div className="flex max-w-xl flex-col gap-5 rounded-xl border border-border bg-card p-8 shadow-soft sm:p-10">
+        <h1 className="text-3xl font-bold tracking-tight">Memento will be back in a moment</h1>
+        <p className="text-lg">
+          This page could not reach Memento just now. It opens by itself as soon as Memento answers
+          again; there is nothing you need to do.
+        </p>
+        <p className="text-base text-muted-foreground">
+          Your videos are stored in this browser and are not affected.
+        </p>
+      </div>
+    </div>
+  );
+}
+
 /** Router errorElement: logs the error, then shows the Application Error page. */
 export function RouteErrorPage() {
   const error = useRouteError();
   useEffect(() => {
     console.warn('Route failed to render', error);
   }, [error]);
+  if (error instanceof Error && CODE_NOT_ARRIVED.test(error.message) && reloadsByItself()) {
+    return <WaitingForServerPage />;
+  }
   return <ApplicationErrorPage />;
 }
 

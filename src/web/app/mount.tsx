@@ -7,6 +7,7 @@ import { AfterHydration } from './after-hydration';
 import { AppErrorBoundary, ApplicationErrorPage } from './application-error';
 import { createAppRouter, preloadFirstPage, preloadSignedInPage } from './router';
 import { readPrerenderedPage } from './prerendered-page';
+import { reloadOnStaleChunks } from './stale-chunks';
 import { registerServiceWorkerWhenSettled } from '@web/features/offline/update-signal';
 
 declare global {
@@ -34,25 +35,8 @@ function ignoreExpectedRejections() {
   });
 }
 
-const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
-
 /** The longest the first render holds the app's requests back. */
 const REQUESTS_HELD_AT_MOST_MS = 2_000;
-
-/**
- * After a redeploy an open tab asks for page chunks that no longer exist. Reload once to pick up
- * the new version instead of showing an error; a second failure goes to the error page.
- */
-function reloadOnStaleChunks() {
-  window.addEventListener('vite:preloadError', (event) => {
-    if (sessionStorage.getItem(RELOADED_FOR_NEW_VERSION)) return;
-    event.preventDefault();
-    sessionStorage.setItem(RELOADED_FOR_NEW_VERSION, '1');
-    window.location.reload();
-  });
-  // Forget the reload once this version has run for a while, so a later redeploy reloads too.
-  window.setTimeout(() => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION), 30_000);
-}
 
 /**
  * Mounts the app on the root element; on a page rendered at build time, hydrates it. Runs in

@@ -18,6 +18,8 @@ export interface OwnServer {
   dataDir: string;
   /** SIGKILL, as a crash or a power cut would, then the same server again on the same data. */
   crashAndRestart(): Promise<void>;
+  /** Stops the server (as for an update), runs `during`, then starts it again on the same data. */
+  whileStopped(during: () => Promise<void>): Promise<void>;
   /** Stops the server, runs one statement on its database (as an older version left it), restarts. */
   writeWhileStopped(sql: string, params: unknown[]): Promise<void>;
   /**
@@ -128,11 +130,16 @@ export async function startOwnServer(
     }
   };
 
-  const writeWhileStopped = async (sql: string, params: unknown[]) => {
+  const whileStopped = async (during: () => Promise<void>) => {
     await halt('SIGTERM');
-    await write(sql, params);
-    await launch();
+    try {
+      await during();
+    } finally {
+      await launch();
+    }
   };
+  const writeWhileStopped = (sql: string, params: unknown[]) =>
+    whileStopped(() => write(sql, params));
 
   await launch();
   return {
@@ -142,6 +149,7 @@ export async function startOwnServer(
       await halt('SIGKILL');
       await launch();
     },
+    whileStopped,
     writeWhileStopped,
     async setTier(username, tier) {
       const sql = 'update users set subscription_tier = $1 where username = $2';
