@@ -202,6 +202,55 @@ export async function completeOnboarding(
 
 export type RegisteredUser = TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string };
 
+/** What src/web/lib/fingerprint.ts sends. */
+function readFingerprint(): string {
+  return [
+    navigator.userAgent,
+    `${screen.width}x${screen.height}`,
+    String(screen.colorDepth),
+    navigator.language,
+    String(new Date().getTimezoneOffset()),
+    navigator.platform,
+  ].join('|');
+}
+
+/**
+ * What a first visit leaves in this browser before anyone types, without loading the app for it:
+ * a device id registered with the server (the app's own request) and stored where the app keeps
+ * it, and the cookie choice 'Accept All'; a browser that already has either keeps it. Done from
+ * the app's favicon, a document of its address with none of the app's code: loading the whole
+ * app for this was a second full page load in every test that needs an account (the dashboard is
+ * the first). The tests of a first visit open the app itself.
+ */
+async function prepareDevice(page: Page): Promise<{ deviceId: string; fingerprint: string }> {
+  await page.goto('/favicon.svg');
+  const fingerprint = await page.evaluate(readFingerprint);
+  const deviceId = await page.evaluate(
+    async ({ fingerprint, uuid }) => {
+      if (localStorage.getItem('cookieConsent') === null) {
+        const choice = { essential: true, analytics: true, marketing: true };
+        const at = { timestamp: new Date().toISOString() };
+        localStorage.setItem('cookieConsent', JSON.stringify({ ...choice, ...at }));
+      }
+      const stored = localStorage.getItem('deviceId');
+      if (stored && new RegExp(uuid, 'i').test(stored)) return stored;
+      const response = await fetch('/api/device/register', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ fingerprint }),
+      });
+      if (!response.ok) throw new Error(`device registration: ${response.status}`);
+      const { deviceId } = (await response.json()) as { deviceId: string };
+      localStorage.setItem('deviceId', deviceId);
+      sessionStorage.setItem('deviceId', deviceId);
+      return deviceId;
+    },
+    { fingerprint, uuid: UUID_PATTERN.source },
+  );
+  return { deviceId, fingerprint };
+}
+
 /**
  * A unique user as registration and onboarding leave them (registered, next of kin saved and
  * emailed their code, setup completed), made with the requests the app itself sends, from inside
@@ -216,21 +265,7 @@ export async function registerUser(
 ): Promise<RegisteredUser> {
   const user = makeUser(overrides);
   const nextOfKin = makeNextOfKin();
-  // Its first load registers the browser as a device, as it does before anyone types.
-  await openApp(page, '/auth');
-  await page.waitForFunction(() => localStorage.getItem('deviceId') !== null);
-  const deviceId = (await readDeviceId(page)) ?? '';
-  // What src/web/lib/fingerprint.ts sends.
-  const fingerprint = await page.evaluate(() =>
-    [
-      navigator.userAgent,
-      `${screen.width}x${screen.height}`,
-      String(screen.colorDepth),
-      navigator.language,
-      String(new Date().getTimezoneOffset()),
-      navigator.platform,
-    ].join('|'),
-  );
+  const { deviceId, fingerprint } = await prepareDevice(page);
   await callApi(page, 'POST', '/api/register', {
     firstName: user.firstName,
     lastName: user.lastName,
@@ -266,14 +301,24 @@ export async function registerUser(
 
 /**
  * Reloads a page that was open while its server restarted. A page chunk that failed meanwhile
- * makes the app reload itself once the server answers, so the test's reload can meet that one
- * ('Not attached to an active page', or an aborted navigation): it is asked again, once.
+ * makes the app reload itself once the server answers, and Chromium refuses a reload asked for
+ * while that one hands the page over ('Not attached to an active page', or an aborted
+ * navigation): then the page is let finish its own reload and asked again.
  */
 export async function reloadAfterRestart(page: Page): Promise<void> {
-  await page.reload().catch(async (error: unknown) => {
-    if (!/Not attached to an active page|ERR_ABORTED|interrupted/.test(String(error))) throw error;
-    await page.reload();
-  });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await page.reload();
+      return;
+    } catch (error) {
+      const isHandover = /Not attached to an active page|ERR_ABORTED|interrupted/.test(
+        String(error),
+      );
+      if (!isHandover || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await page.waitForLoadState('load');
+    }
+  }
 }
 
 /**
