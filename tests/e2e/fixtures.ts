@@ -254,15 +254,12 @@ async function prepareDevice(page: Page): Promise<{ deviceId: string; fingerprin
 /**
  * A unique user as registration and onboarding leave them (registered, next of kin saved and
  * emailed their code, setup completed), made with the requests the app itself sends, from inside
- * the page (its device id, its cookie), then the dashboard opened. Set-up for tests about what
+ * the page (its device id, its cookie); the app itself is not opened yet. Set-up for tests about what
  * comes after: clicking through the form and the four onboarding steps took most of such a test's
  * time. The tests of registration and onboarding themselves click through them
  * (`submitRegistration`, `completeOnboarding`).
  */
-export async function registerUser(
-  page: Page,
-  overrides: Partial<TestUser> = {},
-): Promise<RegisteredUser> {
+async function createAccount(page: Page, overrides: Partial<TestUser>): Promise<RegisteredUser> {
   const user = makeUser(overrides);
   const nextOfKin = makeNextOfKin();
   const { deviceId, fingerprint } = await prepareDevice(page);
@@ -291,12 +288,21 @@ export async function registerUser(
   await callApi(page, 'POST', '/api/user/complete-onboarding', {
     onboardingCompletedAt: new Date().toISOString(),
   });
+  return { ...user, nextOfKin, emergencyCode: saved.emergencyAccessCode };
+}
+
+/** `createAccount`, then the dashboard opened on it. */
+export async function registerUser(
+  page: Page,
+  overrides: Partial<TestUser> = {},
+): Promise<RegisteredUser> {
+  const user = await createAccount(page, overrides);
   await page.goto('/');
   // A first page load on a server that has just started, beside other tests, can take a while.
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible({
     timeout: 30_000,
   });
-  return { ...user, nextOfKin, emergencyCode: saved.emergencyAccessCode };
+  return user;
 }
 
 /**
@@ -323,17 +329,21 @@ export async function reloadAfterRestart(page: Page): Promise<void> {
 
 /**
  * A user as `registerUser` leaves them, on the Premium plan: the plan is written straight into the
- * database of the test's own server (set-up, not a step of the test), then the dashboard shows the
- * cloud library.
+ * database of the test's own server (set-up, not a step of the test) before the app is opened (on
+ * the embedded database the server restarts for it), then the dashboard shows the cloud library.
  */
 export async function registerPremiumUser(
   page: Page,
   server: Pick<OwnServer, 'setTier'>,
   overrides: Partial<TestUser> = {},
 ): Promise<RegisteredUser> {
-  const user = await registerUser(page, overrides);
+  const user = await createAccount(page, overrides);
   await server.setTier(user.username, 'premium');
-  await reloadAfterRestart(page);
+  await page.goto('/');
+  // The first page load of a server that has just started can take a while.
+  await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByRole('heading', { name: 'Your messages in the cloud' })).toBeVisible();
   return user;
 }
