@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import type { OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
+import { buildFingerprint } from '../../src/web/lib/fingerprint';
 
 export { expect };
 
@@ -202,18 +203,6 @@ export async function completeOnboarding(
 
 export type RegisteredUser = TestUser & { nextOfKin: TestNextOfKin; emergencyCode: string };
 
-/** What src/web/lib/fingerprint.ts sends. */
-function readFingerprint(): string {
-  return [
-    navigator.userAgent,
-    `${screen.width}x${screen.height}`,
-    String(screen.colorDepth),
-    navigator.language,
-    String(new Date().getTimezoneOffset()),
-    navigator.platform,
-  ].join('|');
-}
-
 /**
  * What a first visit leaves in this browser before anyone types, without loading the app for it:
  * a device id registered with the server (the app's own request) and stored where the app keeps
@@ -224,7 +213,8 @@ function readFingerprint(): string {
  */
 async function prepareDevice(page: Page): Promise<{ deviceId: string; fingerprint: string }> {
   await page.goto('/favicon.svg');
-  const fingerprint = await page.evaluate(readFingerprint);
+  // The app's own function, run in the page: Playwright sends its source.
+  const fingerprint = await page.evaluate(buildFingerprint);
   const deviceId = await page.evaluate(
     async ({ fingerprint, uuid }) => {
       if (localStorage.getItem('cookieConsent') === null) {

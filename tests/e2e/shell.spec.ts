@@ -87,7 +87,13 @@ test('a page asked for while the server restarts waits on Memento and opens once
       await expect(
         page.getByRole('heading', { level: 1, name: 'Memento will be back in a moment' }),
       ).toBeVisible();
-      await expectNoSeriousViolations(page, testInfo, 'waiting for the server');
+      for (const [size, viewport] of [
+        ['phone', { width: 390, height: 844 }],
+        ['laptop', { width: 1280, height: 800 }],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        await expectNoSeriousViolations(page, testInfo, `waiting for the server (${size})`);
+      }
       // Still Memento's page, not the browser's own error page.
       expect(page.url()).toBe(`${server.url}/faq`);
     });
