@@ -2,6 +2,7 @@
 // or the server is away for a moment (a restart). Either way the tab reloads once, but only when
 // the server answers: a reload while it is away would leave the browser's own error page on the
 // screen for good. Meanwhile the import fails as any request does, and the page says it waits.
+import { readItem, removeItem, writeItem } from '@web/lib/browser-storage';
 
 const RELOADED_FOR_NEW_VERSION = 'memento:reloadedForNewVersion';
 
@@ -28,7 +29,7 @@ async function untilServerAnswers(): Promise<void> {
  * as a chunk still missing after that will not come by reloading again.
  */
 export function reloadsByItself(): boolean {
-  return sessionStorage.getItem(RELOADED_FOR_NEW_VERSION) === null;
+  return readItem(RELOADED_FOR_NEW_VERSION, 'session') === null;
 }
 
 export function reloadOnStaleChunks(): void {
@@ -37,13 +38,11 @@ export function reloadOnStaleChunks(): void {
     if (reloading || !reloadsByItself()) return;
     reloading = true;
     void untilServerAnswers().then(() => {
-      sessionStorage.setItem(RELOADED_FOR_NEW_VERSION, '1');
-      window.location.reload();
+      writeItem(RELOADED_FOR_NEW_VERSION, '1', 'session');
+      // A tab that cannot note the reload (site data blocked) could reload for ever: it stays.
+      if (readItem(RELOADED_FOR_NEW_VERSION, 'session') === '1') window.location.reload();
     });
   });
   // Forget the reload once this version has run for a while, so a later redeploy reloads too.
-  window.setTimeout(
-    () => sessionStorage.removeItem(RELOADED_FOR_NEW_VERSION),
-    RELOAD_REMEMBERED_MS,
-  );
+  window.setTimeout(() => removeItem(RELOADED_FOR_NEW_VERSION, 'session'), RELOAD_REMEMBERED_MS);
 }
