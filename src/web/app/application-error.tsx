@@ -4,33 +4,58 @@ import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { reloadsByItself } from './stale-chunks';
 
-/** What to do when the app itself fails. */
-export function ApplicationErrorPage() {
+/**
+ * The card a page is replaced with when it cannot be shown: a heading, what to know, that the
+ * videos in this browser are safe, and what to press if anything. `role` says whether it
+ * interrupts (an alert) or only informs (a status).
+ */
+function InsteadOfPage({
+  role,
+  title,
+  children,
+  action,
+}: {
+  role: 'alert' | 'status';
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
-    <div role="alert" className="flex min-h-[60dvh] items-center justify-center p-6">
+    <div role={role} className="flex min-h-[60dvh] items-center justify-center p-6">
       <div className="flex max-w-xl flex-col gap-5 rounded-xl border border-border bg-card p-8 shadow-soft sm:p-10">
-        <h1 className="text-3xl font-bold tracking-tight">Application Error</h1>
-        <p className="text-lg">
-          Something went wrong and Memento could not be shown. These steps usually help:
-        </p>
-        <ol className="flex list-decimal flex-col gap-2 pl-6 text-lg">
-          <li>Refresh the page.</li>
-          <li>
-            If that does not help, clear your browser&apos;s cache for this site and try again.
-          </li>
-          <li>Or open Memento in a new tab.</li>
-        </ol>
+        <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+        {children}
         <p className="text-base text-muted-foreground">
           Your videos are stored in this browser and are not affected.
         </p>
-        <div>
-          <Button size="lg" onClick={() => window.location.reload()}>
-            <RefreshCw aria-hidden="true" />
-            Refresh Page
-          </Button>
-        </div>
+        {action && <div>{action}</div>}
       </div>
     </div>
+  );
+}
+
+/** What to do when the app itself fails. */
+export function ApplicationErrorPage() {
+  return (
+    <InsteadOfPage
+      role="alert"
+      title="Application Error"
+      action={
+        <Button size="lg" onClick={() => window.location.reload()}>
+          <RefreshCw aria-hidden="true" />
+          Refresh Page
+        </Button>
+      }
+    >
+      <p className="text-lg">
+        Something went wrong and Memento could not be shown. These steps usually help:
+      </p>
+      <ol className="flex list-decimal flex-col gap-2 pl-6 text-lg">
+        <li>Refresh the page.</li>
+        <li>If that does not help, clear your browser&apos;s cache for this site and try again.</li>
+        <li>Or open Memento in a new tab.</li>
+      </ol>
+    </InsteadOfPage>
   );
 }
 
@@ -45,18 +70,12 @@ const CODE_NOT_ARRIVED =
  */
 function WaitingForServerPage() {
   return (
-    <div role="status" className="flex min-h-[60dvh] items-center justify-center p-6">
-      <div className="flex max-w-xl flex-col gap-5 rounded-xl border border-border bg-card p-8 shadow-soft sm:p-10">
-        <h1 className="text-3xl font-bold tracking-tight">Memento will be back in a moment</h1>
-        <p className="text-lg">
-          This page could not reach Memento just now. It opens by itself as soon as Memento answers
-          again; there is nothing you need to do.
-        </p>
-        <p className="text-base text-muted-foreground">
-          Your videos are stored in this browser and are not affected.
-        </p>
-      </div>
-    </div>
+    <InsteadOfPage role="status" title="Memento will be back in a moment">
+      <p className="text-lg">
+        This page could not reach Memento just now. It opens by itself as soon as Memento answers
+        again; there is nothing you need to do.
+      </p>
+    </InsteadOfPage>
   );
 }
 
