@@ -218,9 +218,9 @@ async function prepareDevice(page: Page): Promise<{ deviceId: string; fingerprin
   const deviceId = await page.evaluate(
     async ({ fingerprint, uuid }) => {
       if (localStorage.getItem('cookieConsent') === null) {
-        const choice = { essential: true, analytics: true, marketing: true };
-        const at = { timestamp: new Date().toISOString() };
-        localStorage.setItem('cookieConsent', JSON.stringify({ ...choice, ...at }));
+        const acceptAll = { essential: true, analytics: true, marketing: true };
+        const timestamp = new Date().toISOString();
+        localStorage.setItem('cookieConsent', JSON.stringify({ ...acceptAll, timestamp }));
       }
       const stored = localStorage.getItem('deviceId');
       if (stored && new RegExp(uuid, 'i').test(stored)) return stored;
@@ -244,9 +244,9 @@ async function prepareDevice(page: Page): Promise<{ deviceId: string; fingerprin
 /**
  * A unique user as registration and onboarding leave them (registered, next of kin saved and
  * emailed their code, setup completed), made with the requests the app itself sends, from inside
- * the page (its device id, its cookie); the app itself is not opened yet. Set-up for tests about what
- * comes after: clicking through the form and the four onboarding steps took most of such a test's
- * time. The tests of registration and onboarding themselves click through them
+ * the page (its device id, its cookie); the app itself is not opened yet. Set-up for tests about
+ * what comes after: clicking through the form and the four onboarding steps took most of such a
+ * test's time. The tests of registration and onboarding themselves click through them
  * (`submitRegistration`, `completeOnboarding`).
  */
 async function createAccount(page: Page, overrides: Partial<TestUser>): Promise<RegisteredUser> {
