@@ -172,6 +172,35 @@ export const billingEvents = pgTable('billing_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The Stripe Checkout sessions the app opened, one row each. An account has at most one open at a
+ * time (the index below), so two clicks or two tabs cannot pay for two plans; a plan is granted
+ * only through a customer or a session the app made.
+ */
+export const billingCheckouts = pgTable(
+  'billing_checkouts',
+  {
+    /** Stripe's Checkout session id. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id').notNull(),
+    tier: text('tier').$type<TTier>().notNull(),
+    url: text('url').notNull(),
+    /** open, complete (paid) or expired (closed by the app or by Stripe). */
+    status: text('status').$type<'open' | 'complete' | 'expired'>().notNull().default('open'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('billing_checkouts_one_open_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'open'`),
+    index('billing_checkouts_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
 /** Devices. A device holds at most one account binding (userId). */
 export const devices = pgTable(
   'devices',
