@@ -128,6 +128,8 @@ export const users = pgTable(
     showWaitingMessages: boolean('show_waiting_messages').notNull().default(false),
     /** Set once, when the legacy is released; 'after my legacy' messages open from then. */
     legacyReleasedAt: timestamp('legacy_released_at', { withTimezone: true }),
+    /** On a next of kin's row: their owner has stopped them from asking for a release. */
+    legacyRequestsStoppedAt: timestamp('legacy_requests_stopped_at', { withTimezone: true }),
     /** Inactivity reminders sent since the owner was last active (reset when they come back). */
     inactivityNotices: integer('inactivity_notices').notNull().default(0),
     inactivityNoticeAt: timestamp('inactivity_notice_at', { withTimezone: true }),
@@ -656,7 +658,7 @@ export const legacyReleases = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     requestedById: integer('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
-    status: text('status').$type<'waiting' | 'cancelled' | 'released'>().notNull(),
+    status: text('status').$type<'waiting' | 'cancelled' | 'released' | 'ended'>().notNull(),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
     releasesAt: timestamp('releases_at', { withTimezone: true }).notNull(),
     /** SHA-256 of the cancel link's token; the token itself is only in the owner's email. */
@@ -664,8 +666,12 @@ export const legacyReleases = pgTable(
     halfwayReminderAt: timestamp('halfway_reminder_at', { withTimezone: true }),
     lastDayReminderAt: timestamp('last_day_reminder_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-    cancelledBy: text('cancelled_by').$type<'email_link' | 'signed_in'>(),
+    cancelledBy: text('cancelled_by').$type<
+      'email_link' | 'signed_in' | 'requester_removed' | 'requester_stopped'
+    >(),
     releasedAt: timestamp('released_at', { withTimezone: true }),
+    /** The owner, alive after all, ended the release from their account. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('legacy_releases_waiting_idx')
@@ -675,7 +681,28 @@ export const legacyReleases = pgTable(
       .on(t.releasesAt)
       .where(sql`${t.status} = 'waiting'`),
     uniqueIndex('legacy_releases_token_idx').on(t.cancelTokenHash),
+    // A requester's last cancelled or ended request sets when they may ask again.
+    index('legacy_releases_requester_idx').on(t.requestedById, t.ownerId),
   ],
+);
+
+/**
+ * The first time a recipient watched a message: ending a legacy release keeps open what its
+ * recipient has already seen, and closes the rest.
+ */
+export const messageWatches = pgTable(
+  'message_watches',
+  {
+    id: serial('id').primaryKey(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    recipientId: integer('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstWatchedAt: timestamp('first_watched_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('message_watches_video_recipient_idx').on(t.videoId, t.recipientId)],
 );
 
 /**
