@@ -39,7 +39,7 @@ describe('POST /api/device/register', () => {
     expect(row).toMatchObject({
       fingerprintHash: sha256('Mozilla/5.0|390x844|24|en-GB|0|iPhone'),
       platform: 'web',
-      deviceName: 'Mobile Safari on iPhone',
+      deviceName: 'Safari on iPhone',
       userId: null,
       isPrimary: false,
     });

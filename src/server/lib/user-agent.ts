@@ -1,4 +1,22 @@
-import { UAParser } from 'ua-parser-js';
+import Bowser from 'bowser';
+
+interface Parsed {
+  browser: string | undefined;
+  system: string | undefined;
+  /** 'iPhone', 'iPad', … where the user agent names the device. */
+  model: string | undefined;
+}
+
+function parse(userAgent: string): Parsed {
+  // Bowser refuses an empty string; a blank user agent names nothing.
+  if (!userAgent.trim()) return { browser: undefined, system: undefined, model: undefined };
+  const { browser, os, platform } = Bowser.parse(userAgent);
+  return {
+    browser: browser.name || undefined,
+    system: os.name || undefined,
+    model: platform.model || undefined,
+  };
+}
 
 /** 'Chrome on macOS', 'Safari on iPad' … shown to people in device lists. */
 export function describeUserAgent(userAgent: string | undefined): {
@@ -6,11 +24,9 @@ export function describeUserAgent(userAgent: string | undefined): {
   platform: string;
 } {
   if (!userAgent) return { deviceName: 'Unknown browser', platform: 'web' };
-  const parsed = UAParser(userAgent);
-  const browser = parsed.browser.name ?? 'Browser';
-  const model = parsed.device.model && parsed.device.vendor ? parsed.device.model : undefined;
-  const system = model ?? parsed.os.name ?? 'unknown system';
-  return { deviceName: `${browser} on ${system}`.slice(0, 120), platform: 'web' };
+  const { browser, system, model } = parse(userAgent);
+  const where = model ?? system ?? 'unknown system';
+  return { deviceName: `${browser ?? 'Browser'} on ${where}`.slice(0, 120), platform: 'web' };
 }
 
 const MAX_REMEMBERED = 500;
@@ -24,8 +40,8 @@ const remembered = new Map<string, string | null>();
 export function describeBrowser(userAgent: string): string | null {
   const known = remembered.get(userAgent);
   if (known !== undefined) return known;
-  const { browser, os } = UAParser(userAgent);
-  const description = browser.name ? `${browser.name}${os.name ? ` on ${os.name}` : ''}` : null;
+  const { browser, system } = parse(userAgent);
+  const description = browser ? `${browser}${system ? ` on ${system}` : ''}` : null;
   if (remembered.size >= MAX_REMEMBERED) remembered.clear();
   remembered.set(userAgent, description);
   return description;
