@@ -26,6 +26,18 @@ const appUrl = `http://localhost:${port}`;
 
 const chromiumPath = findChromium()?.path;
 
+/**
+ * The browser tests whose outcome can depend on the database engine: state that must survive a
+ * server restart, scheduled work claimed across servers, payment webhooks racing each other, the
+ * admin's search (a trigram index). With `E2E_ENGINE_SPECS_ONLY=1` only these run: CI runs every
+ * browser test on PGlite and these again on PostgreSQL, whose API tests cover the rest of what
+ * the engine decides (docs/decisions/031-ci-time.md).
+ */
+const ENGINE_SPECS = ['admin', 'billing', 'cloud-sync', 'legacy'].map(
+  (name) => `**/${name}.spec.ts`,
+);
+const onlyEngineSpecs = process.env.E2E_ENGINE_SPECS_ONLY === '1';
+
 /** Chromium as every browser test and benchmark starts it: a fake camera and microphone. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -40,6 +52,7 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  ...(onlyEngineSpecs ? { testMatch: ENGINE_SPECS } : {}),
   // Each test is queued on its own (a file's tests spread over the workers) except where a file
   // asks for serial mode.
   fullyParallel: true,

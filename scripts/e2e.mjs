@@ -26,6 +26,11 @@ if (!browser) {
   process.exit(0);
 }
 console.log(`Browser tests use Chromium from ${browser.source}: ${browser.path}`);
+if (process.env.E2E_ENGINE_SPECS_ONLY === '1') {
+  console.log(
+    'E2E_ENGINE_SPECS_ONLY=1: only the browser tests that depend on the database engine.',
+  );
+}
 
 // Built unless dist/web was built from exactly these sources, so the tests never exercise a
 // stale bundle and CI's second run (the other database engine) does not build it again.
