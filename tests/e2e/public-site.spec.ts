@@ -253,6 +253,65 @@ test.describe('Features & Pricing', () => {
   });
 });
 
+test('every page that sells Professional marks its unbuilt parts with the features page’s status', async ({
+  page,
+}, testInfo) => {
+  test.slow();
+  const sold = {
+    'Custom branding': 'Custom branding for organisations',
+    'Bulk management': 'Bulk management for organisations',
+    'Priority support': 'Priority support for organisations',
+  };
+  const statusWord = /^(Complete|In Progress|Started|Planned)$/;
+
+  // The words the features page's list of what works today gives each.
+  await openApp(page, '/features');
+  const words = new Map<string, string>();
+  for (const [line, entry] of Object.entries(sold)) {
+    const item = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: entry, exact: true }) });
+    const word = (await item.getByText(statusWord).textContent()) ?? '';
+    expect(word, entry).not.toBe('Complete');
+    words.set(line, word);
+  }
+
+  const expectMarked = async (where: string) => {
+    const card = page.getByRole('listitem', { name: 'Professional', exact: true });
+    for (const [line, word] of words) {
+      const item = card.getByRole('listitem').filter({ hasText: line });
+      // Seen beside the line, and read with it: 'Custom branding: Planned'.
+      await expect(item.getByText(word, { exact: true }), `${where}: ${line}`).toBeVisible();
+      await expect(item, `${where}: ${line}`).toHaveText(`${line}: ${word}`);
+    }
+    await expect(card.getByText(/^Parts marked .* are not finished yet\.$/)).toBeVisible();
+    await expectNoSeriousViolations(page, testInfo, where);
+  };
+
+  await expectMarked('/features');
+  // The sentence about the organisation plans marks them too.
+  await expect(
+    page.getByText(
+      `Organisation plans add custom branding (${words.get('Custom branding')}), bulk management (${words.get('Bulk management')}) and priority support (${words.get('Priority support')}).`,
+      { exact: false },
+    ),
+  ).toBeVisible();
+
+  await page.goto('/premium');
+  await expect(heading(page, 'Upgrade to Premium')).toBeVisible();
+  await expectMarked('/premium');
+
+  await page.goto('/marketing');
+  await page.getByRole('button', { name: 'Slide 6: Pricing Plans' }).click();
+  await expect(heading(page, 'Pricing Plans', 2)).toBeVisible();
+  await expectMarked('/marketing, pricing slide');
+
+  await page.goto('/faq');
+  await page.getByRole('button', { name: 'How much can I store?' }).click();
+  await expect(page.getByText('What each paid plan includes:')).toBeVisible();
+  await expectMarked('/faq, plan contents');
+});
+
 test.describe('the care-home deck', () => {
   const counter = (page: Page) => page.getByTestId('slide-counter');
 

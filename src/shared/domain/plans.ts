@@ -24,8 +24,19 @@ export interface TPlan {
   /** Cloud storage for synced messages; 0 without cloud sync. */
   cloudStorageBytes: number;
   isContactOnly: boolean;
-  highlights: readonly string[];
+  /** What the plan includes, each line tied to its entry in the feature status list. */
+  features: readonly TPlanFeature[];
+  /** Terms that are not features (a discount, how to ask): no status to show. */
+  terms: readonly string[];
 }
+
+/** One line a plan sells, and the feature whose status it carries wherever it is shown. */
+export interface TPlanFeature {
+  text: string;
+  featureId: TFeatureId;
+}
+
+const line = (text: string, featureId: TFeatureId): TPlanFeature => ({ text, featureId });
 
 const GIB = 1024 ** 3;
 
@@ -43,12 +54,13 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: false,
     cloudStorageBytes: 0,
     isContactOnly: false,
-    highlights: [
-      'Your next of kin plus 1 more recipient',
-      'One device: your videos never leave it',
-      'Recordings up to 1 minute',
-      'Backup files you keep yourself',
+    features: [
+      line('Your next of kin plus 1 more recipient', 'recipients'),
+      line('One device: your videos never leave it', 'local_storage'),
+      line('Recordings up to 1 minute', 'recipients'),
+      line('Backup files you keep yourself', 'backups'),
     ],
+    terms: [],
   },
   {
     tier: 'standard',
@@ -63,12 +75,14 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: true,
     cloudStorageBytes: 25 * GIB,
     isContactOnly: false,
-    highlights: [
-      'Up to 10 recipients',
-      'Up to 3 devices',
-      'Recordings up to 5 minutes',
-      'Cloud sync and background sync',
+    features: [
+      line('Up to 10 recipients', 'recipients'),
+      line('Up to 3 devices', 'more_devices'),
+      line('Recordings up to 5 minutes', 'recipients'),
+      line('Cloud sync', 'cloud_sync'),
+      line('Background sync', 'background_sync'),
     ],
+    terms: [],
   },
   {
     tier: 'premium',
@@ -83,12 +97,14 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: true,
     cloudStorageBytes: 100 * GIB,
     isContactOnly: false,
-    highlights: [
-      'Unlimited recipients',
-      'Up to 10 devices',
-      'Recordings up to 10 minutes',
-      'Device migration and family sharing',
+    features: [
+      line('Unlimited recipients', 'recipients'),
+      line('Up to 10 devices', 'more_devices'),
+      line('Recordings up to 10 minutes', 'recipients'),
+      line('Device migration', 'device_migration'),
+      line('Family sharing', 'family_sharing'),
     ],
+    terms: [],
   },
   {
     tier: 'professional',
@@ -103,12 +119,15 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: true,
     cloudStorageBytes: 500 * GIB,
     isContactOnly: false,
-    highlights: [
-      'Unlimited recipients',
-      'Up to 25 devices',
-      'Recordings up to 10 minutes',
-      'Custom branding, bulk management, priority support',
+    features: [
+      line('Unlimited recipients', 'recipients'),
+      line('Up to 25 devices', 'more_devices'),
+      line('Recordings up to 10 minutes', 'recipients'),
+      line('Custom branding', 'custom_branding'),
+      line('Bulk management', 'bulk_management'),
+      line('Priority support', 'priority_support'),
     ],
+    terms: [],
   },
   {
     tier: 'enterprise',
@@ -123,11 +142,12 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: true,
     cloudStorageBytes: 2048 * GIB,
     isContactOnly: true,
-    highlights: [
-      'Unlimited devices and recipients',
-      'Recordings up to 10 minutes',
-      'Contact sales',
+    features: [
+      line('Unlimited recipients', 'recipients'),
+      line('Unlimited devices', 'more_devices'),
+      line('Recordings up to 10 minutes', 'recipients'),
     ],
+    terms: ['Contact sales'],
   },
   {
     tier: 'nonprofit',
@@ -142,7 +162,12 @@ export const PLANS: readonly TPlan[] = [
     hasCloudSync: true,
     cloudStorageBytes: 2048 * GIB,
     isContactOnly: true,
-    highlights: ['50% off Enterprise for verified charities', 'Contact us'],
+    features: [
+      line('Unlimited recipients', 'recipients'),
+      line('Unlimited devices', 'more_devices'),
+      line('Recordings up to 10 minutes', 'recipients'),
+    ],
+    terms: ['50% off Enterprise for verified charities', 'Contact us'],
   },
 ];
 
@@ -239,8 +264,25 @@ export const FEATURE_STATUS_LABELS: Record<TFeatureStatus, string> = {
   planned: 'Planned',
 };
 
+export type TFeatureId =
+  | 'local_storage'
+  | 'recipients'
+  | 'more_devices'
+  | 'emergency_access'
+  | 'audit_log'
+  | 'backups'
+  | 'device_migration'
+  | 'cloud_sync'
+  | 'background_sync'
+  | 'enhanced_encryption'
+  | 'family_sharing'
+  | 'payments'
+  | 'custom_branding'
+  | 'bulk_management'
+  | 'priority_support';
+
 export interface TFeature {
-  id: string;
+  id: TFeatureId;
   name: string;
   /** What a person gets today, in one or two plain sentences. */
   description: string;
@@ -264,6 +306,13 @@ export const FEATURES: readonly TFeature[] = [
     name: 'Recipients and plan limits',
     description:
       'Add the people you record for. Each plan’s recipient and recording limits are applied by the server.',
+    status: 'complete',
+  },
+  {
+    id: 'more_devices',
+    name: 'More devices',
+    description:
+      'On a paid plan you can sign in on more phones, tablets and computers, up to your plan’s limit, each added with a code sent to your email. Recording stays on the primary device.',
     status: 'complete',
   },
   {
@@ -314,6 +363,13 @@ export const FEATURES: readonly TFeature[] = [
     status: 'planned',
   },
   {
+    id: 'family_sharing',
+    name: 'Family sharing',
+    description:
+      'Sharing one plan with your family. Today each person who records messages needs their own account and plan.',
+    status: 'planned',
+  },
+  {
     id: 'payments',
     name: 'Paying for a plan',
     description:
@@ -326,4 +382,29 @@ export const FEATURES: readonly TFeature[] = [
     description: 'A care home’s own name and colours on the screens its residents use.',
     status: 'planned',
   },
+  {
+    id: 'bulk_management',
+    name: 'Bulk management for organisations',
+    description:
+      'Setting up and looking after many residents’ accounts from one place. Today each account is set up on its own.',
+    status: 'planned',
+  },
+  {
+    id: 'priority_support',
+    name: 'Priority support for organisations',
+    description:
+      'A quicker way for organisations to reach our team. There is no separate line for them yet.',
+    status: 'planned',
+  },
 ];
+
+export function findFeature(id: TFeatureId): TFeature {
+  const feature = FEATURES.find((entry) => entry.id === id);
+  if (!feature) throw new Error(`No feature status entry for ${id}`);
+  return feature;
+}
+
+/** A plan line's status, from the same entry the features page shows. */
+export function statusOf(line: TPlanFeature): TFeatureStatus {
+  return findFeature(line.featureId).status;
+}

@@ -11,6 +11,7 @@ import {
   Video,
 } from 'lucide-react';
 import { CARE_HOME_TRIAL_DAYS, PLANS } from '@shared/domain/plans';
+import { OrganisationExtras, PlanFeatureList } from './feature-status';
 import { PlanBadge } from './plan-card';
 
 export interface TSlide {
@@ -57,13 +58,19 @@ function PricingSlide() {
     <div className="flex flex-col gap-4">
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {PLANS.map((plan) => (
-          <li key={plan.tier} className="flex flex-col gap-1 rounded-lg border-2 border-border p-4">
-            <span className="flex flex-wrap items-center gap-2">
-              <span className="text-lg font-bold">{plan.name}</span>
+          <li
+            key={plan.tier}
+            aria-labelledby={`deck-plan-${plan.tier}`}
+            className="flex flex-col gap-1 rounded-lg border-2 border-border p-4"
+          >
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 id={`deck-plan-${plan.tier}`} className="text-lg font-bold">
+                {plan.name}
+              </h3>
               <PlanBadge badge={plan.badge} />
-            </span>
+            </div>
             <span className="text-lg font-semibold text-primary">{plan.priceLabel}</span>
-            <span className="text-base">{plan.highlights[0]}</span>
+            <PlanFeatureList plan={plan} className="mt-2" />
           </li>
         ))}
       </ul>
@@ -166,7 +173,7 @@ export const SLIDES: readonly TSlide[] = [
           'A meaningful activity that residents and families value.',
           'Reassurance for families that messages are private and safe.',
           'Simple enough for residents to use with a little help from staff.',
-          'Organisation plans add bulk management, custom branding and priority support.',
+          <OrganisationExtras key="extras" />,
         ]}
       />
     ),

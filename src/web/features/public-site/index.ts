@@ -1,2 +1,3 @@
 export { ComingSoon, CurrentPlanMark, PlanSummary } from './plan-card';
 export { rememberPlanChoice, usePlanChoice } from './plan-choice';
+export { OrganisationExtras, PlanFeatureList, StatusBadge } from './feature-status';

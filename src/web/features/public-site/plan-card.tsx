@@ -5,6 +5,7 @@ import { Button } from '@web/components/ui/button';
 import { useAuth } from '@web/features/auth';
 import { useAppConfig } from '@web/features/config';
 import { cn } from '@web/lib/utils';
+import { PlanFeatureList } from './feature-status';
 import { rememberPlanChoice, usePlanChoice } from './plan-choice';
 
 export function PlanBadge({ badge }: { badge: TPlan['badge'] }) {
@@ -23,7 +24,7 @@ export function PlanBadge({ badge }: { badge: TPlan['badge'] }) {
   );
 }
 
-/** A plan's name, badge, price and what it includes. */
+/** A plan's name, badge, price and what it includes, unfinished parts marked. */
 export function PlanSummary({
   plan,
   headingId,
@@ -42,14 +43,7 @@ export function PlanSummary({
         <PlanBadge badge={plan.badge} />
       </div>
       <p className="text-2xl font-bold text-primary">{plan.priceLabel}</p>
-      <ul className="flex flex-col gap-2 text-lg">
-        {plan.highlights.map((line) => (
-          <li key={line} className="flex gap-2.5">
-            <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
-            <span>{line}</span>
-          </li>
-        ))}
-      </ul>
+      <PlanFeatureList plan={plan} />
     </>
   );
 }

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Accordion } from 'radix-ui';
 import { ChevronDown } from 'lucide-react';
-import { PLANS } from '@shared/domain/plans';
+import { findPlan, PAID_TIERS, PLANS } from '@shared/domain/plans';
+import { PlanFeatureList } from '@web/features/public-site/feature-status';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 
@@ -20,6 +21,30 @@ function minutesFor(seconds: number): string {
 }
 
 const [FREE_PLAN, STANDARD_PLAN, PREMIUM_PLAN] = PLANS;
+
+/** The paid plans' lines as the plan cards show them, unfinished parts marked. */
+function PaidPlanContents() {
+  return (
+    <ul className="flex flex-col gap-4">
+      {PAID_TIERS.map((tier) => {
+        const plan = findPlan(tier);
+        return (
+          <li
+            key={tier}
+            aria-labelledby={`faq-plan-${tier}`}
+            className="flex flex-col gap-2 rounded-lg border-2 border-border p-4"
+          >
+            <h3 id={`faq-plan-${tier}`} className="text-lg font-bold">
+              {plan.name}
+            </h3>
+            <p className="font-semibold text-primary">{plan.priceLabel}</p>
+            <PlanFeatureList plan={plan} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 /** The six questions the product asks for, answered as this build actually behaves. */
 const FAQ_ITEMS: readonly TFaqItem[] = [
@@ -117,6 +142,8 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
           The number of videos is limited only by the free space your browser allows on this device.
           Your dashboard shows how much space Memento uses and how much is still free.
         </p>
+        <p>What each paid plan includes:</p>
+        <PaidPlanContents />
       </>
     ),
   },

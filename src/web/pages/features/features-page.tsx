@@ -4,26 +4,17 @@ import {
   Building2,
   CircleCheck,
   Cloud,
-  CircleDashed,
-  CircleDot,
-  Clock,
   HardDrive,
   MonitorSmartphone,
   Server,
   User,
 } from 'lucide-react';
-import {
-  CARE_HOME_TRIAL_DAYS,
-  FEATURES,
-  FEATURE_STATUS_LABELS,
-  PLANS,
-  type TFeatureStatus,
-} from '@shared/domain/plans';
+import { CARE_HOME_TRIAL_DAYS, FEATURES, PLANS } from '@shared/domain/plans';
 import { Card } from '@web/components/ui/card';
+import { OrganisationExtras, StatusBadge } from '@web/features/public-site/feature-status';
 import { PlanCard } from '@web/features/public-site/plan-card';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
-import { cn } from '@web/lib/utils';
 
 function SectionHeading({ id, icon, children }: { id: string; icon: ReactNode; children: string }) {
   return (
@@ -34,40 +25,6 @@ function SectionHeading({ id, icon, children }: { id: string; icon: ReactNode; c
       {icon}
       {children}
     </h2>
-  );
-}
-
-const STATUS_STYLES: Record<TFeatureStatus, { className: string; icon: ReactNode }> = {
-  complete: {
-    className: 'bg-success-soft text-success',
-    icon: <CircleCheck aria-hidden="true" />,
-  },
-  in_progress: {
-    className: 'bg-primary-soft text-primary',
-    icon: <Clock aria-hidden="true" />,
-  },
-  started: {
-    className: 'bg-warm text-warm-foreground',
-    icon: <CircleDot aria-hidden="true" />,
-  },
-  planned: {
-    className: 'bg-muted text-muted-foreground',
-    icon: <CircleDashed aria-hidden="true" />,
-  },
-};
-
-function StatusBadge({ status }: { status: TFeatureStatus }) {
-  const style = STATUS_STYLES[status];
-  return (
-    <span
-      className={cn(
-        'inline-flex shrink-0 items-center gap-1.5 rounded-full px-3 py-1 text-base font-semibold [&>svg]:size-4',
-        style.className,
-      )}
-    >
-      {style.icon}
-      {FEATURE_STATUS_LABELS[status]}
-    </span>
   );
 }
 
@@ -85,7 +42,8 @@ export default function FeaturesPage() {
       <PageIntro eyebrow="Plans" title="Features & Pricing">
         <p>
           Start free with the Community Edition, which keeps every video on your own device. Paid
-          plans will add more recipients, longer messages and a copy in the cloud.
+          plans add more recipients, longer messages and a copy in the cloud. Anything not finished
+          yet carries its status, as in the list of what works today.
         </p>
       </PageIntro>
 
@@ -105,9 +63,8 @@ export default function FeaturesPage() {
           Plans for care homes and organisations
         </SectionHeading>
         <p className="max-w-3xl text-lg">
-          Organisation plans add bulk management tools, custom branding and priority support. Care
-          homes can try them free for {CARE_HOME_TRIAL_DAYS} days. Verified charities pay half the
-          Enterprise price.
+          <OrganisationExtras /> Care homes can try them free for {CARE_HOME_TRIAL_DAYS} days.
+          Verified charities pay half the Enterprise price.
         </p>
         <ul className="grid gap-5 lg:grid-cols-3">
           {organisationPlans.map((plan) => (
@@ -135,9 +92,9 @@ export default function FeaturesPage() {
               Edition it is the only device you sign in from.
             </p>
             <p>
-              Paid plans allow more devices ({deviceLimits}). Once cloud sync arrives, your other
-              devices will be able to play your messages; recording stays on the primary device, and
-              you can make another device primary at any time.
+              Paid plans allow more devices ({deviceLimits}). Your other devices play your messages
+              from the cloud; recording stays on the primary device, and you can make another device
+              primary at any time.
             </p>
             <p>
               If your device is lost or replaced, your password and a code sent to your email move
@@ -214,6 +171,7 @@ export default function FeaturesPage() {
           {FEATURES.map((feature) => (
             <li
               key={feature.id}
+              id={`feature-${feature.id}`}
               className="flex flex-col gap-2 rounded-xl border-2 border-border bg-card p-5 sm:flex-row sm:items-start sm:justify-between sm:gap-6"
             >
               <div className="flex flex-col gap-1">

@@ -12,7 +12,7 @@ import {
 } from '@web/components/ui/dialog';
 import { useAuth } from '@web/features/auth';
 import { useAppConfig } from '@web/features/config';
-import { rememberPlanChoice } from '@web/features/public-site';
+import { PlanFeatureList, rememberPlanChoice } from '@web/features/public-site';
 
 const UPGRADE_TIERS = new Set(['standard', 'premium']);
 
@@ -58,11 +58,7 @@ export function UpgradeDialog({
                 )}
               </div>
               <p className="text-lg font-semibold">{plan.priceLabel}</p>
-              <ul className="list-disc space-y-1 pl-5 text-base">
-                {plan.highlights.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
+              <PlanFeatureList plan={plan} />
               {billingEnabled && user ? (
                 // The plans page says the price, the current plan and the trial before paying.
                 <Button asChild className="mt-auto">
