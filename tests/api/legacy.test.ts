@@ -276,13 +276,20 @@ describe('legacy release', () => {
     });
   }
 
-  it('the owner cancels from any signed-in device; the next of kin may ask again later', async () => {
+  it('the owner cancels from any signed-in device; the next of kin may ask again after a pause', async () => {
     const owner = await ownerAndNextOfKin();
     await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     const cancelled = await owner.device.post('/api/legacy/cancel');
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json<TLegacyState>().request).toBeNull();
     expect((await owner.device.post('/api/legacy/cancel')).statusCode).toBe(404);
+    const tooSoon = await requestRelease(
+      owner.nextOfKinDevice,
+      owner.nextOfKin.emergencyAccessCode,
+    );
+    expect(tooSoon.statusCode).toBe(409);
+    expect(tooSoon.json().message).toMatch(/You can ask again on /);
+    clock.advance(30 * DAY_MS + 60_000);
     const again = await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     expect(again.statusCode).toBe(201);
   });

@@ -75,5 +75,8 @@ export const AUDIT_EVENT_TYPES = [
   'legacy_released',
   'legacy_message_opened',
   'legacy_inactivity_reminder',
+  'legacy_release_ended',
+  'legacy_requests_stopped',
+  'legacy_requests_allowed',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

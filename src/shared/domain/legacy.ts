@@ -31,4 +31,16 @@ export const LEGACY_MESSAGES = {
   nothingWaiting: 'There is no release waiting to be cancelled.',
   linkUsed:
     'This link has already been used or has expired. You can cancel from Memento on any of your devices.',
+  nothingReleased: 'Your legacy has not been released, so there is nothing to end.',
+  nextOfKinNotFound: 'That next of kin was not found.',
+  chooseAsking: 'Please say whether they may ask',
+  askAgainAfterCancel: (owner: string, day: string) =>
+    `${owner} cancelled the last request. You can ask again on ${day}.`,
+  askAgainAfterEnd: (owner: string, day: string) =>
+    `${owner} ended the last release. You can ask again on ${day}.`,
+  stopped: (owner: string) =>
+    `${owner} has turned off requests from you to release their legacy. If you are worried about ${owner}, please get in touch with them or with the people who care for them.`,
 } as const;
+
+/** After a cancelled or ended request, its asker waits this long, or the owner's period if longer. */
+export const ASK_AGAIN_MIN_DAYS = 30;

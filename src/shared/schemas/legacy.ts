@@ -55,6 +55,32 @@ export const ZCancelLinkBody = z.object({
   token: z.string({ error: LEGACY_MESSAGES.linkUsed }).min(1).max(200),
 });
 
+/** The owner turns a next of kin's asking off, or on again. */
+export const ZAskingBody = z.object({
+  isAllowed: z.boolean({ error: LEGACY_MESSAGES.chooseAsking }),
+});
+export const ZAskingParams = z.object({
+  nextOfKinId: z.coerce
+    .number({ error: LEGACY_MESSAGES.nextOfKinNotFound })
+    .int(LEGACY_MESSAGES.nextOfKinNotFound)
+    .positive(LEGACY_MESSAGES.nextOfKinNotFound)
+    .max(2_147_483_647, LEGACY_MESSAGES.nextOfKinNotFound),
+});
+
+/** Why a next of kin may not ask now, and from when they may (null: until the owner allows it). */
+export interface TAskHold {
+  reason: 'cancelled' | 'ended' | 'stopped';
+  askAgainOn: string | null;
+}
+
+/** A next of kin as the owner's Legacy release page lists them. */
+export interface TLegacyAsker {
+  id: number;
+  firstName: string;
+  lastName: string;
+  hold: TAskHold | null;
+}
+
 /** A waiting release as the owner sees it (on every signed-in screen) and the next of kin. */
 export interface TLegacyRequest {
   requestedAt: string;
@@ -67,6 +93,11 @@ export interface TLegacyState {
   settings: TLegacySettings;
   request: TLegacyRequest | null;
   releasedAt: string | null;
+  /** Once released: the 'after my legacy' messages now open, and how many were watched. */
+  opened: { total: number; watched: number } | null;
+  /** When the owner last ended a release, while none is in force. */
+  endedAt: string | null;
+  askers: TLegacyAsker[];
 }
 
 /** What a next of kin sees of the owner's legacy on their home. */
@@ -79,6 +110,8 @@ export interface TNextOfKinLegacy {
   waitingDays: number;
   /** The owner's legacy history, shown to the next of kin once released. */
   history: Array<{ at: string; text: string }>;
+  /** Present only while this next of kin may not ask. */
+  hold?: TAskHold;
 }
 
 /** A message the recipient cannot watch yet, shown only where the owner allows it. */

@@ -13,6 +13,7 @@ import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import { isOpenTo } from '../access/watch';
+import { noteFirstWatch } from '../legacy/release-end.repository';
 import { findVideoWatchableBy, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
 import { sumCloudBytes } from './uploads.repository';
@@ -48,6 +49,14 @@ export async function getPlayback(
   input: { user: SessionUser; videoId: string },
 ): Promise<TPlayback> {
   const found = await findWatchableVideo(deps, input.user, input.videoId);
+  // A recipient's first watch is kept: ending a legacy release leaves open what they have seen.
+  if (found.creatorId !== input.user.id) {
+    await noteFirstWatch(deps.db, {
+      videoId: found.id,
+      recipientId: input.user.id,
+      now: deps.clock.now(),
+    });
+  }
   // A row saved before the list of video types existed may hold any type: never pass it on.
   const video = { ...found, mimeType: normaliseVideoType(found.mimeType) ?? UNKNOWN_VIDEO_TYPE };
   const expiresAt = Math.floor(Date.now() / 1000) + PLAYBACK_URL_SECONDS;

@@ -105,7 +105,8 @@ export function claimDueReleases(
   const now = sql`${iso(input.now)}::timestamptz`;
   return claimWaiting(db, {
     set: sql`status = 'released', released_at = ${now}`,
-    where: sql`releases_at <= ${now}`,
+    // A request whose asker is gone never releases: the sweep cancels it instead.
+    where: sql`releases_at <= ${now} and requested_by_id is not null`,
     limit: input.limit,
   });
 }
@@ -149,7 +150,7 @@ export async function claimOpenedMessages(db: DbOrTx, input: { now: Date; limit:
 
 /**
  * Owners with the inactivity check on, when they were last active (a session's last request or
- * a sign-in in the log, else the account's creation), and the reminders already sent.
+ * one of their own sign-ins in the log, else the account's creation), and the reminders sent.
  */
 export async function findOwnersToCheckForInactivity(db: DbOrTx) {
   const result = await db.execute(sql`
@@ -158,7 +159,9 @@ export async function findOwnersToCheckForInactivity(db: DbOrTx) {
              u.created_at,
              (select max(s.last_seen_at) from sessions s where s.user_id = u.id),
              (select max(a.timestamp) from audit_logs a
-               where a.user_id = u.id and a.event_type = 'login' and a.successful)
+               where a.user_id = u.id and a.event_type = 'login' and a.successful
+                 -- A recipient's sign-in is on the owner's log too, but it is not the owner.
+                 and a.details->>'recipientId' is null)
            ) as last_active_at
       from users u
      where u.inactivity_months is not null and u.category = 'primary'

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZAskingBody,
+  ZAskingParams,
   ZCancelLinkBody,
   ZLegacyRequestBody,
   ZLegacySettings,
@@ -19,6 +21,8 @@ import {
   type LegacyDeps,
 } from './legacy.service';
 import { setMessageRelease } from './message-release.service';
+import { endRelease } from './release-end.service';
+import { setNextOfKinAsking } from './release-requests.service';
 
 const OWNERS_ONLY = 'Only the account owner can change legacy release.';
 const RELEASE_OWNERS_ONLY =
@@ -71,6 +75,30 @@ export const legacyRoutes =
         now: deps.clock.now(),
       });
     });
+
+    // Like cancelling, any signed-in device of the owner: every hour the release stands counts.
+    app.post('/api/legacy/end', async (request) => {
+      const owner = requireUser(request);
+      if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+      await endRelease(deps, getRequestContext(request), { owner, now: deps.clock.now() });
+      return getLegacyState(deps, owner.id);
+    });
+
+    app.put(
+      '/api/legacy/next-of-kin/:nextOfKinId/asking',
+      { schema: { params: ZAskingParams, body: ZAskingBody } },
+      async (request) => {
+        const owner = requireUser(request);
+        if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+        await setNextOfKinAsking(deps, getRequestContext(request), {
+          owner,
+          nextOfKinId: request.params.nextOfKinId,
+          isAllowed: request.body.isAllowed,
+          now: deps.clock.now(),
+        });
+        return getLegacyState(deps, owner.id);
+      },
+    );
 
     app.post(
       '/api/legacy/cancel-link',

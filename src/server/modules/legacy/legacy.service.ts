@@ -40,6 +40,15 @@ import {
   markLegacyReleased,
   type LegacyReleaseRow,
 } from './legacy.repository';
+import { describeOpened } from './release-end.service';
+import { findLastEndedAt } from './release-end.repository';
+import {
+  askAgainAfterDays,
+  assertMayAsk,
+  cancelOrphanedRequests,
+  findAskers,
+  findAskHold,
+} from './release-requests.service';
 import {
   inactivityNextOfKinMail,
   inactivityReminderMail,
@@ -80,6 +89,7 @@ const LEGACY_EVENT_TYPES = [
   'legacy_release_cancelled',
   'legacy_released',
   'legacy_message_opened',
+  'legacy_release_ended',
 ] as const;
 
 function settingsOf(owner: UserRow): TLegacySettings {
@@ -110,10 +120,18 @@ export async function getLegacyState(deps: LegacyDeps, ownerId: number): Promise
     findPendingRelease(deps.db, ownerId),
   ]);
   if (!owner) throw new AppError('NOT_FOUND', 'Account not found.');
+  const [opened, endedAt, askers] = await Promise.all([
+    describeOpened(deps.db, owner),
+    owner.legacyReleasedAt ? undefined : findLastEndedAt(deps.db, owner.id),
+    findAskers(deps.db, owner, deps.clock.now()),
+  ]);
   return {
     settings: settingsOf(owner),
     request,
     releasedAt: owner.legacyReleasedAt?.toISOString() ?? null,
+    opened,
+    endedAt: endedAt?.toISOString() ?? null,
+    askers,
   };
 }
 
@@ -178,6 +196,8 @@ export async function requestRelease(
   }
   const owner = await findUserById(db, nextOfKin.createdById);
   if (!owner) throw new AppError('NOT_FOUND', 'Account not found.');
+  const asker = await findUserById(db, nextOfKin.id);
+  if (asker) await assertMayAsk(db, context, { owner, nextOfKin: asker, now });
 
   const slot = await reserveAttempt(db, {
     policy: LEGACY_ATTEMPTS,
@@ -188,8 +208,7 @@ export async function requestRelease(
   });
   if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot));
 
-  const row = await findUserById(db, nextOfKin.id);
-  const hash = row?.emergencyAccessCodeHash;
+  const hash = asker?.emergencyAccessCodeHash;
   if (!hash || !(await verifySecret(hash, normalizeCode(input.emergencyCode)))) {
     const details = { message: 'A request to release the legacy failed: wrong emergency code' };
     await recordAudit(db, context, {
@@ -222,6 +241,7 @@ export async function requestRelease(
           nextOfKin,
           releasesAt,
           cancelUrl: cancelUrl(deps, token),
+          askAgainAfterDays: askAgainAfterDays(owner),
           reminder: 'none',
         }),
       );
@@ -248,7 +268,7 @@ export async function requestRelease(
     throw error;
   }
   deps.mail.kick();
-  return nextOfKinLegacy(deps, owner);
+  return nextOfKinLegacy(deps, owner, nextOfKin);
 }
 
 async function announceCancelled(
@@ -317,8 +337,16 @@ export async function cancelReleaseByLink(
 export async function nextOfKinLegacy(
   deps: LegacyDeps,
   owner: Pick<UserRow, 'id' | 'legacyReleasedAt' | 'legacyWaitingDays'>,
+  nextOfKin: Pick<UserRow, 'id'>,
 ): Promise<TNextOfKinLegacy> {
-  const pending = await findPendingRelease(deps.db, owner.id);
+  const [pending, asker] = await Promise.all([
+    findPendingRelease(deps.db, owner.id),
+    findUserById(deps.db, nextOfKin.id),
+  ]);
+  const hold =
+    pending || owner.legacyReleasedAt || !asker
+      ? null
+      : await findAskHold(deps.db, owner, asker, deps.clock.now());
   const releasedAt = owner.legacyReleasedAt;
   let history: TNextOfKinLegacy['history'] = [];
   if (releasedAt) {
@@ -346,6 +374,7 @@ export async function nextOfKinLegacy(
     releasedAt: releasedAt?.toISOString() ?? null,
     waitingDays: owner.legacyWaitingDays,
     history,
+    ...(hold ? { hold } : {}),
   };
 }
 
@@ -356,6 +385,8 @@ export async function nextOfKinLegacy(
  */
 export async function runLegacyWork(deps: LegacyDeps, now: Date) {
   const done = { reminders: 0, released: 0, opened: 0, inactivityNotices: 0 };
+  // First: a request whose asker is gone must not run on to a release.
+  const orphaned = await cancelOrphanedRequests(deps, now);
   for (const kind of ['halfway', 'last_day'] as const) {
     for (;;) {
       const sent = await deps.db.transaction(async (tx) => {
@@ -386,7 +417,9 @@ export async function runLegacyWork(deps: LegacyDeps, now: Date) {
     if (opened < BATCH) break;
   }
   done.inactivityNotices = await checkInactivity(deps, now);
-  if (done.reminders + done.released + done.opened + done.inactivityNotices > 0) deps.mail.kick();
+  if (orphaned + done.reminders + done.released + done.opened + done.inactivityNotices > 0) {
+    deps.mail.kick();
+  }
   return done;
 }
 
@@ -409,6 +442,7 @@ async function remind(
       nextOfKin: asker,
       releasesAt: release.releasesAt,
       cancelUrl: cancelUrl(deps, cancelToken(deps, release)),
+      askAgainAfterDays: askAgainAfterDays(owner),
       reminder: kind,
     }),
   );

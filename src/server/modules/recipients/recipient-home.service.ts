@@ -39,6 +39,6 @@ export async function getRecipientHome(
       opensWith: video.releaseRule === 'date' ? ('date' as const) : ('legacy' as const),
       opensAt: video.releaseRule === 'date' ? (video.releaseAt?.toISOString() ?? null) : null,
     })),
-    legacy: user.category === 'next_of_kin' ? await nextOfKinLegacy(deps, owner) : null,
+    legacy: user.category === 'next_of_kin' ? await nextOfKinLegacy(deps, owner, user) : null,
   };
 }

@@ -26,6 +26,7 @@ import {
   type SessionUser,
 } from '../users/users.repository';
 import { findCloudLeftovers } from '../cloud/uploads.repository';
+import { cancelRequestOfRemovedNextOfKin } from '../legacy/release-requests.service';
 import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosForRecipient, findVideoIdsForRecipient } from '../videos/videos.repository';
 import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
@@ -34,7 +35,10 @@ import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.rep
 export { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
+type Deps = Pick<
+  AppDeps,
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'
+>;
 
 type RecipientInput = Omit<TCreateRecipientBody, 'createdById'> & { email: string };
 
@@ -46,7 +50,7 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
 
 /** Replaces a next of kin's code and emails the new one. */
 export async function rotateNextOfKinCode(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'mail'>,
   tx: DbOrTx,
   input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
@@ -133,6 +137,15 @@ export async function createRecipient(
 
     let recipient: SessionUser;
     if (target) {
+      // Someone else in the next of kin's place: a request the one before made goes with them.
+      if (target.email.toLowerCase() !== body.email) {
+        await cancelRequestOfRemovedNextOfKin(deps, tx, context, {
+          owner,
+          nextOfKin: target,
+          how: 'replaced',
+          now: deps.clock.now(),
+        });
+      }
       await updateUser(tx, target.id, values);
       recipient = { ...target, ...values };
     } else {
@@ -280,6 +293,12 @@ export async function deleteRecipient(
       await findVideoIdsForRecipient(tx, owner.id, recipient.id),
     );
     const deletedVideoIds = await deleteVideosForRecipient(tx, owner.id, recipient.id);
+    await cancelRequestOfRemovedNextOfKin(deps, tx, context, {
+      owner,
+      nextOfKin: recipient,
+      how: 'removed',
+      now: deps.clock.now(),
+    });
     await deleteUserRow(tx, recipient.id);
     await recordAudit(tx, context, {
       eventType: 'recipient_deleted',
@@ -293,6 +312,7 @@ export async function deleteRecipient(
     });
     return { result: { id: recipient.id, deletedVideoIds }, cloudCopies };
   });
+  deps.mail.kick();
   await removeCloudCopies(deps, cloudCopies, result.deletedVideoIds);
   return result;
 }

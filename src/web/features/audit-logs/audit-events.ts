@@ -41,6 +41,9 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   legacy_released: 'Legacy released',
   legacy_message_opened: 'Message opened',
   legacy_inactivity_reminder: 'Inactivity check',
+  legacy_release_ended: 'Legacy release ended',
+  legacy_requests_stopped: 'Next of kin stopped from asking',
+  legacy_requests_allowed: 'Next of kin may ask again',
 };
 
 export function describeEvent(eventType: string): string {
