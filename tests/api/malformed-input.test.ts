@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { URI, type TOTP } from 'otpauth';
+import Stripe from 'stripe';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import {
   TestDevice,
   type TestApp,
 } from '../setup/app';
+import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 
 // Every route the app registers, sent generated malformed input by every kind of caller that can
 // reach it: the answer is always the client's fault (4xx), never a 500.
@@ -48,6 +50,17 @@ interface FuzzRequest {
 }
 
 let t: TestApp;
+/** Stripe, played over HTTP, so billing's routes run whole: checkout, portal and the webhook. */
+let stripe: StripeStandIn;
+const WEBHOOK_URL = '/api/billing/webhook';
+const WEBHOOK_SECRET = 'whsec_malformed_input_0123456789';
+const BILLING_ENV = {
+  STRIPE_SECRET_KEY: 'sk_test_malformed_input',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PRICE_STANDARD: 'price_standard_test',
+  STRIPE_PRICE_PREMIUM: 'price_premium_test',
+  STRIPE_PRICE_PROFESSIONAL: 'price_professional_test',
+};
 const routes: RouteOptions[] = [];
 const errorLog: string[] = [];
 
@@ -617,7 +630,50 @@ const RAW_BODIES = [
 
 type Body = { payload?: string; type?: string };
 
+/** Events as Stripe sends them, about a subscription Stripe has and ids it does not. */
+function webhookEvents(): unknown[] {
+  const customer = stripe.createCustomer({ email: 'elsewhere@example.test' });
+  const subscription = stripe.createSubscription({
+    customer: customer.id,
+    priceId: BILLING_ENV.STRIPE_PRICE_PREMIUM,
+  });
+  const session = stripe.openCheckout({
+    customer: customer.id,
+    line_items: [{ price: BILLING_ENV.STRIPE_PRICE_STANDARD }],
+  });
+  return [
+    stripe.buildEvent('customer.subscription.updated', subscription),
+    stripe.buildEvent('customer.subscription.deleted', { ...subscription, id: 'sub_missing' }),
+    stripe.buildEvent('checkout.session.completed', { ...session, subscription: subscription.id }),
+    stripe.buildEvent('invoice.paid', stripe.invoiceFor(subscription, 'paid')),
+    stripe.buildEvent('customer.created', customer),
+  ];
+}
+
+/** The webhook's bodies: real events, each with one part changed, or anything at all. */
+function webhookBodyFor(hostile: boolean): fc.Arbitrary<Body> {
+  const asJson = (values: fc.Arbitrary<unknown>) =>
+    values.map((value): Body => ({
+      payload: JSON.stringify(value) ?? 'null',
+      type: 'application/json',
+    }));
+  const events = webhookEvents();
+  if (!hostile) return asJson(fc.constantFrom(...events));
+  return fc.oneof(
+    { weight: 6, arbitrary: asJson(oneChangeTo(events)) },
+    { weight: 2, arbitrary: asJson(nastyValue) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        payload: fc.constantFrom(...RAW_BODIES),
+        type: fc.constant('application/json'),
+      }),
+    },
+  );
+}
+
 function bodyFor(route: RouteOptions, seed: number, hostile: boolean): fc.Arbitrary<Body> {
+  if (route.url === WEBHOOK_URL) return webhookBodyFor(hostile);
   const json = inputFor(route.schema?.body, seed, hostile).map(
     (body) => JSON.stringify(body) ?? 'null',
   );
@@ -789,6 +845,7 @@ function requestFor(route: RouteOptions, method: string, seed: number): fc.Arbit
                 'cookie',
                 'accept',
                 'content-type',
+                'stripe-signature',
               ),
               headerJunk,
               { minKeys: 1, maxKeys: 2 },
@@ -805,16 +862,22 @@ function requestFor(route: RouteOptions, method: string, seed: number): fc.Arbit
       const headers: Record<string, string> = {};
       if (persona === 'phone') headers['x-pairing-token'] = world.phone.token;
       if (body.type) headers['content-type'] = body.type;
-      Object.assign(headers, extra);
       const ownDevice = deviceOf(persona)?.deviceId ?? randomUUID();
+      const payload = body.payload?.replaceAll(OWN_DEVICE, ownDevice);
+      // Signed as Stripe signs, so malformed events reach past the signature check.
+      if (route.url === WEBHOOK_URL) {
+        headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
+          payload: payload ?? '',
+          secret: WEBHOOK_SECRET,
+        });
+      }
+      Object.assign(headers, extra);
       return {
         persona,
         method,
         url: query ? `${path}?${query}` : path,
         headers,
-        ...(body.payload !== undefined
-          ? { payload: body.payload.replaceAll(OWN_DEVICE, ownDevice) }
-          : {}),
+        ...(payload !== undefined ? { payload } : {}),
       };
     });
 }
@@ -858,13 +921,26 @@ const onInitialization = (message: unknown) => {
 
 beforeAll(async () => {
   // Every route as the app registers it, with its schemas: nothing here lists them by hand.
+  stripe = await startStripeStandIn({
+    webhookUrl: `http://localhost${WEBHOOK_URL}`,
+    webhookSecret: WEBHOOK_SECRET,
+    deliver: async ({ payload, signature }) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: WEBHOOK_URL,
+        payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      });
+      return { status: res.statusCode, body: res.body };
+    },
+  });
   diagnostics.subscribe('fastify.initialization', onInitialization);
   try {
     t = await buildTestApp({
       limits: NO_LIMITS,
       uploadPartBytes: PART_BYTES,
       // A 5xx's report carries the server's own account of it.
-      env: { LOG_LEVEL: 'error' },
+      env: { LOG_LEVEL: 'error', ...BILLING_ENV, STRIPE_API_BASE: stripe.apiBase },
       logStream: { write: (line) => void errorLog.push(line) },
     });
   } finally {
@@ -885,6 +961,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await stripe?.close();
 });
 
 /** One request by a caller, for the cases below. */

@@ -11,6 +11,8 @@ export interface StandInSubscription extends StandInObject {
   cancel_at_period_end: boolean;
   cancel_at: number | null;
   trial_end: number | null;
+  created: number;
+  latest_invoice: string | null;
   metadata: Record<string, string>;
   items: {
     data: Array<{
@@ -22,9 +24,11 @@ export interface StandInSubscription extends StandInObject {
 }
 export interface StandInCheckoutSession extends StandInObject {
   object: 'checkout.session';
+  /** null once expired, as Stripe answers it. */
   url: string;
   mode: string;
-  status: 'open' | 'complete';
+  status: 'open' | 'complete' | 'expired';
+  expires_at: number;
   customer: string | null;
   client_reference_id: string | null;
   line_items: Array<{ price: string; quantity?: string }>;
@@ -55,6 +59,15 @@ export interface StandInRequest {
   method: string;
   path: string;
   params: Record<string, unknown>;
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey: string | null;
+  /** Answered from an earlier request with the same key. */
+  replayed?: boolean;
+}
+export interface StandInRefund extends StandInObject {
+  object: 'refund';
+  payment_intent: string;
+  amount: number;
 }
 export interface SendOptions {
   /** The event's id (a fresh one when absent). */
@@ -71,6 +84,29 @@ export interface StripeStandIn {
   checkoutSessions: Map<string, StandInCheckoutSession>;
   portalSessions: Map<string, StandInPortalSession>;
   subscriptions: Map<string, StandInSubscription>;
+  invoices: Map<string, StandInObject>;
+  refunds: Map<string, StandInRefund>;
+  /** Opens a Checkout session directly at 'Stripe', as another tab or someone else could. */
+  openCheckout(params: {
+    customer?: string;
+    client_reference_id?: string;
+    line_items: Array<{ price: string; quantity?: string }>;
+    metadata?: Record<string, string>;
+    subscription_data?: { metadata?: Record<string, string> };
+  }): StandInCheckoutSession;
+  /** Makes a customer directly at 'Stripe', one the app never made. */
+  createCustomer(params: {
+    email?: string;
+    name?: string;
+    metadata?: Record<string, string>;
+  }): StandInObject;
+  /** Starts a subscription directly at 'Stripe' without telling Memento. */
+  createSubscription(params: {
+    customer: string;
+    priceId: string;
+    trialDays?: number | null;
+    metadata?: Record<string, string>;
+  }): StandInSubscription;
   /** Every API call the app made, in order. */
   requests: StandInRequest[];
   /** Every webhook sent, in order, with Memento's answer. */

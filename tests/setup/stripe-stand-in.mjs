@@ -1,5 +1,7 @@
 // A small local server that plays Stripe's part for the calls Memento makes: customers, Checkout
-// sessions, customer-portal sessions, and subscriptions (retrieve, update, cancel). The app's real
+// sessions (create, list, expire), customer-portal sessions, subscriptions (retrieve, list, update,
+// cancel), invoice payments and refunds. POSTs honour `Idempotency-Key` as Stripe does: the same
+// key answers the same object, even while the first request is still being answered. The app's real
 // `stripe` SDK talks to it when STRIPE_API_BASE is its `apiBase`. It also serves the two pages a
 // person clicks through, Checkout and the portal, and sends the webhooks Stripe would send, signed
 // with the real SDK's test signer, to Memento's webhook route. Used by the API tests (in their
@@ -105,6 +107,12 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
   const checkoutSessions = new Map();
   const portalSessions = new Map();
   const subscriptions = new Map();
+  const invoices = new Map();
+  /** Invoice payments by invoice id: what a refund is made against. */
+  const invoicePayments = new Map();
+  const refunds = new Map();
+  /** Answers kept by idempotency key: `{ status, body }`, or the promise of one in flight. */
+  const idempotent = new Map();
   /** Every API call the app made, in order: `{ method, path, params }`. */
   const requests = [];
   /** Every webhook sent, in order: `{ event, status, body }`. */
@@ -184,6 +192,29 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     return customer;
   }
 
+  /** A paid invoice kept as the subscription's latest, with its payment (when money moved). */
+  function recordPaidInvoice(subscription) {
+    const invoice = invoiceFor(subscription, 'paid');
+    invoices.set(invoice.id, invoice);
+    subscription.latest_invoice = invoice.id;
+    invoicePayments.set(
+      invoice.id,
+      invoice.amount_paid > 0
+        ? [
+            {
+              id: newId('inpay'),
+              object: 'invoice_payment',
+              invoice: invoice.id,
+              amount_paid: invoice.amount_paid,
+              status: 'paid',
+              payment: { type: 'payment_intent', payment_intent: newId('pi') },
+            },
+          ]
+        : [],
+    );
+    return invoice;
+  }
+
   function invoiceFor(subscription, status) {
     const item = subscription.items.data[0];
     const amount =
@@ -230,6 +261,7 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
       ended_at: null,
       trial_start: trialEnd ? start : null,
       trial_end: trialEnd,
+      latest_invoice: null,
       currency: 'gbp',
       metadata: metadata ?? {},
       items: {
@@ -320,10 +352,11 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
       customer,
       subscription: subscription.id,
     });
+    const invoice = recordPaidInvoice(subscription);
     const events = {
       'checkout.session.completed': session,
-      'customer.subscription.created': subscription,
-      'invoice.paid': invoiceFor(subscription, 'paid'),
+      'customer.subscription.created': structuredClone(subscription),
+      'invoice.paid': invoice,
     };
     const sent = [];
     for (const type of order) sent.push(await sendEvent(type, events[type]));
@@ -421,44 +454,79 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     res.end();
   }
 
+  /** A Checkout session as Stripe opens one (also what another tab or a stranger could open). */
+  function openCheckout(params) {
+    const id = newId('cs_test');
+    const created = nowSeconds();
+    const session = {
+      id,
+      object: 'checkout.session',
+      mode: params.mode ?? 'subscription',
+      status: 'open',
+      payment_status: 'unpaid',
+      url: `${apiBase}/checkout/${id}`,
+      created,
+      expires_at: created + DAY_SECONDS,
+      customer: params.customer ?? null,
+      customer_email: params.customer_email ?? null,
+      client_reference_id: params.client_reference_id ?? null,
+      line_items: params.line_items ?? [],
+      subscription_data: params.subscription_data ?? null,
+      success_url: params.success_url ?? `${apiBase}/done`,
+      cancel_url: params.cancel_url ?? `${apiBase}/back`,
+      metadata: params.metadata ?? {},
+      subscription: null,
+      livemode: false,
+    };
+    checkoutSessions.set(id, session);
+    return structuredClone(session);
+  }
+
+  const listOf = (data, url) => ({ object: 'list', data, has_more: false, url });
+
   async function handleApi(req, res, url) {
     if (!String(req.headers.authorization ?? '').startsWith('Bearer ')) {
       sendError(res, 401, 'You did not provide an API key.', 'api_key_missing');
       return;
     }
-    const text = req.method === 'GET' ? url.searchParams.toString() : await readBody(req);
-    const params = parseStripeForm(text);
+    const body = req.method === 'GET' ? '' : await readBody(req);
+    const query = url.searchParams.toString();
+    const params = parseStripeForm([query, body].filter(Boolean).join('&'));
     const path = url.pathname;
-    requests.push({ method: req.method, path, params });
+    const idempotencyKey = req.headers['idempotency-key'] ?? null;
+    requests.push({ method: req.method, path, params, idempotencyKey });
     let match;
 
     if (req.method === 'POST' && path === '/v1/customers') {
       return sendJson(res, 200, createCustomer(params));
     }
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-      const id = newId('cs_test');
-      const session = {
-        id,
-        object: 'checkout.session',
-        mode: params.mode,
-        status: 'open',
-        payment_status: 'unpaid',
-        url: `${apiBase}/checkout/${id}`,
-        customer: params.customer ?? null,
-        customer_email: params.customer_email ?? null,
-        client_reference_id: params.client_reference_id ?? null,
-        line_items: params.line_items ?? [],
-        subscription_data: params.subscription_data ?? null,
-        success_url: params.success_url,
-        cancel_url: params.cancel_url,
-        metadata: params.metadata ?? {},
-        subscription: null,
-        livemode: false,
-      };
-      if (!session.line_items[0]?.price) {
+      if (!params.line_items?.[0]?.price) {
         return sendError(res, 400, 'line_items[0][price] is required', 'parameter_missing');
       }
-      checkoutSessions.set(id, session);
+      return sendJson(res, 200, openCheckout(params));
+    }
+    if (req.method === 'GET' && path === '/v1/checkout/sessions') {
+      const found = [...checkoutSessions.values()].filter(
+        (session) =>
+          (!params.customer || session.customer === params.customer) &&
+          (!params.status || session.status === params.status),
+      );
+      return sendJson(res, 200, listOf(found, path));
+    }
+    if ((match = path.match(/^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/))) {
+      const session = checkoutSessions.get(match[1]);
+      if (!session) return sendError(res, 404, `No such checkout.session: '${match[1]}'`);
+      if (session.status !== 'open') {
+        return sendError(
+          res,
+          400,
+          'Only Checkout Sessions with a status in ["open"] can be expired.',
+          'checkout_session_not_open',
+        );
+      }
+      Object.assign(session, { status: 'expired', url: null });
+      sendLater('checkout.session.expired', session);
       return sendJson(res, 200, session);
     }
     if ((match = path.match(/^\/v1\/checkout\/sessions\/([\w-]+)$/)) && req.method === 'GET') {
@@ -483,6 +551,49 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
       portalSessions.set(id, portal);
       return sendJson(res, 200, portal);
     }
+    if (req.method === 'GET' && path === '/v1/subscriptions') {
+      const found = [...subscriptions.values()].filter(
+        (sub) =>
+          (!params.customer || sub.customer === params.customer) &&
+          (params.status === 'all' || sub.status !== 'canceled'),
+      );
+      return sendJson(res, 200, listOf(found, path));
+    }
+    if (req.method === 'GET' && path === '/v1/invoice_payments') {
+      const found = (invoicePayments.get(params.invoice) ?? []).filter(
+        (payment) => !params.status || payment.status === params.status,
+      );
+      return sendJson(res, 200, listOf(found, path));
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      const payment = [...invoicePayments.values()]
+        .flat()
+        .find((paid) => paid.payment.payment_intent === params.payment_intent);
+      if (!payment)
+        return sendError(res, 400, `No such payment_intent: '${params.payment_intent}'`);
+      const refunded = [...refunds.values()].some(
+        (r) => r.payment_intent === params.payment_intent,
+      );
+      if (refunded) {
+        return sendError(
+          res,
+          400,
+          'This charge has already been refunded.',
+          'charge_already_refunded',
+        );
+      }
+      const refund = {
+        id: newId('re'),
+        object: 'refund',
+        payment_intent: params.payment_intent,
+        amount: Number(params.amount ?? payment.amount_paid),
+        currency: 'gbp',
+        status: 'succeeded',
+        created: nowSeconds(),
+      };
+      refunds.set(refund.id, refund);
+      return sendJson(res, 200, refund);
+    }
     if ((match = path.match(/^\/v1\/subscriptions\/([\w-]+)$/))) {
       const subscription = subscriptions.get(match[1]);
       if (!subscription) return sendError(res, 404, `No such subscription: '${match[1]}'`);
@@ -497,6 +608,14 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
         return sendJson(res, 200, updated);
       }
       if (req.method === 'DELETE') {
+        if (subscription.status === 'canceled') {
+          return sendError(
+            res,
+            400,
+            'This subscription has already been canceled.',
+            'resource_missing',
+          );
+        }
         const ended = endSubscription(subscription.id);
         sendLater('customer.subscription.deleted', ended);
         return sendJson(res, 200, ended);
@@ -509,7 +628,9 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     let match;
     if ((match = url.pathname.match(/^\/checkout\/([\w-]+)(\/pay)?$/))) {
       const session = checkoutSessions.get(match[1]);
-      if (!session) return sendError(res, 404, 'This payment page has expired.');
+      if (!session || session.status === 'expired') {
+        return sendError(res, 404, 'This payment page has expired.');
+      }
       if (req.method === 'GET' && !match[2]) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         return res.end(checkoutPage(session));
@@ -539,9 +660,58 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     return sendError(res, 404, 'Not found');
   }
 
+  /** The answer of an API call, captured so a repeat with the same key gets it again. */
+  async function answerOnce(req, url, key) {
+    const captured = { status: 0, headers: {}, body: '' };
+    const capture = {
+      headersSent: false,
+      writeHead(status, headers) {
+        captured.status = status;
+        captured.headers = headers ?? {};
+      },
+      end(body) {
+        captured.body = body ?? '';
+      },
+    };
+    await handleApi(req, capture, url).catch((error) =>
+      sendError(capture, 500, String(error?.message ?? error), 'api_error'),
+    );
+    // Stripe keeps no answer to a request it could not run, so a retry runs it again.
+    if (captured.status >= 500) idempotent.delete(key);
+    return captured;
+  }
+
+  async function handleIdempotent(req, res, url) {
+    const key = `${req.method} ${req.headers['idempotency-key']}`;
+    let answer = idempotent.get(key);
+    const replayed = answer !== undefined;
+    if (answer) {
+      await readBody(req);
+      requests.push({
+        method: req.method,
+        path: url.pathname,
+        params: {},
+        idempotencyKey: req.headers['idempotency-key'],
+        replayed: true,
+      });
+    } else {
+      answer = answerOnce(req, url, key);
+      idempotent.set(key, answer);
+    }
+    const { status, headers, body } = await answer;
+    res.writeHead(status, { ...headers, 'idempotent-replayed': String(replayed) });
+    res.end(body);
+  }
+
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', apiBase);
-    const handler = url.pathname.startsWith('/v1/') ? handleApi : handlePage;
+    const isApi = url.pathname.startsWith('/v1/');
+    const handler =
+      isApi && req.method !== 'GET' && req.headers['idempotency-key']
+        ? handleIdempotent
+        : isApi
+          ? handleApi
+          : handlePage;
     handler(req, res, url).catch((error) => {
       if (!res.headersSent) sendError(res, 500, String(error?.message ?? error), 'api_error');
     });
@@ -553,7 +723,12 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     checkoutSessions,
     portalSessions,
     subscriptions,
+    invoices,
+    refunds,
     requests,
+    openCheckout,
+    createCustomer,
+    createSubscription,
     deliveries,
     buildEvent,
     sendEvent,

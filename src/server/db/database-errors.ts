@@ -60,6 +60,11 @@ export function isDataException(error: unknown): boolean {
   return sqlStateOf(error)?.startsWith('22') ?? false;
 }
 
+/** Whether a unique index refused a row (SQLSTATE 23505): two writes of the same thing raced. */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23505';
+}
+
 /** The stack's frames without its first line, which repeats the message. */
 function framesOf(error: Error): string {
   return (error.stack ?? '')

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
-import { isDataException } from '../db/database-errors';
+import { isDataException, isUniqueViolation } from '../db/database-errors';
 import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
 import type { DiskSpace } from '../lib/disk-space';
 import { AppError } from '../errors';
@@ -20,6 +20,10 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: TErrorCode; message: string 
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION', message: 'The request is malformed.' },
 };
+
+/** What a person hears when another window or click did the same thing a moment before. */
+export const CONCURRENT_CHANGE =
+  'That was just done from another window. Please refresh the page and try again.';
 
 function send(
   reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2],
@@ -92,6 +96,13 @@ export function registerErrorHandler(app: FastifyInstance, diskSpace: DiskSpace)
     if (isDataException(error)) {
       request.log.warn({ err: error }, 'the database refused a value the schema let through');
       return send(reply, 400, { code: 'VALIDATION', message: MESSAGES.valueRefused });
+    }
+
+    // Two requests wrote the same thing at once and the database kept the first: the second
+    // person is told plainly, and nothing of theirs was half saved.
+    if (isUniqueViolation(error)) {
+      request.log.warn({ err: error }, 'a unique key refused a second write');
+      return send(reply, 409, { code: 'CONFLICT', message: CONCURRENT_CHANGE });
     }
 
     request.log.error({ err: error }, 'unhandled error');

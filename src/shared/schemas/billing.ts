@@ -52,4 +52,7 @@ export const BILLING_MESSAGES = {
   providerFailed:
     'We could not reach the payment provider just now. Nothing was charged. Please try again in a minute.',
   badSignature: 'Webhook signature is not valid.',
+  justPaid:
+    'Your payment has gone through. Your plan will show here in a moment: please refresh the page. To change plan, use ‘Manage billing’.',
+  unusableEvent: 'The webhook event is missing what billing needs, so nothing was changed.',
 } as const;

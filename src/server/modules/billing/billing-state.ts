@@ -19,7 +19,7 @@ export interface BillingState {
 export type StoredBilling = Pick<UserRow, keyof BillingState>;
 
 /** Stripe statuses in which the customer still has the plan (paid, on trial, or being retried). */
-const GRANTING = new Set(['active', 'trialing', 'past_due', 'unpaid']);
+export const GRANTING: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 
 /**
  * The account's billing from the subscription as Stripe has it now. A failed

@@ -1,6 +1,7 @@
-import { and, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
+import type { TPaidTier } from '../../../shared/domain/plans';
 import type { DbOrTx } from '../../db/client';
-import { billingEvents, users } from '../../db/schema';
+import { billingCheckouts, billingEvents, users } from '../../db/schema';
 import type { UserRow } from '../users/users.repository';
 
 export async function isEventApplied(db: DbOrTx, eventId: string): Promise<boolean> {
@@ -33,15 +34,13 @@ export async function lockUser(tx: DbOrTx, userId: number): Promise<UserRow | un
   return row;
 }
 
-export async function findUserIdByCustomer(
+/** The account whose Stripe customer this is: only a customer the app made for it. */
+export async function findUserByCustomer(
   db: DbOrTx,
   customerId: string,
-): Promise<number | undefined> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.paymentCustomerId, customerId));
-  return row?.id;
+): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.paymentCustomerId, customerId));
+  return row;
 }
 
 /** Accounts whose plan has run out by `now` (grace over, or a cancelled period over). */
@@ -60,4 +59,61 @@ export async function findRunOutAccounts(db: DbOrTx, now: Date): Promise<number[
     )
     .orderBy(sql`${users.id}`);
   return rows.map((row) => row.id);
+}
+
+export type CheckoutRow = typeof billingCheckouts.$inferSelect;
+
+/** The account's Checkout page that can still be paid, if any (at most one). */
+export async function findOpenCheckout(
+  db: DbOrTx,
+  userId: number,
+): Promise<CheckoutRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(billingCheckouts)
+    .where(and(eq(billingCheckouts.userId, userId), eq(billingCheckouts.status, 'open')));
+  return row;
+}
+
+/** How many Checkout pages the account has opened: it numbers the next one's idempotency key. */
+export async function countCheckouts(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(billingCheckouts)
+    .where(eq(billingCheckouts.userId, userId));
+  return row?.n ?? 0;
+}
+
+export async function insertCheckout(
+  db: DbOrTx,
+  row: {
+    id: string;
+    userId: number;
+    customerId: string;
+    tier: TPaidTier;
+    url: string;
+    expiresAt: Date;
+  },
+): Promise<void> {
+  await db.insert(billingCheckouts).values(row);
+}
+
+/** A Checkout page paid or closed; only an open one changes. */
+export async function closeCheckout(
+  db: DbOrTx,
+  id: string,
+  status: 'complete' | 'expired',
+): Promise<void> {
+  await db
+    .update(billingCheckouts)
+    .set({ status })
+    .where(and(eq(billingCheckouts.id, id), eq(billingCheckouts.status, 'open')));
+}
+
+/** Every open Checkout page of the account, closed (they were expired at Stripe). */
+export async function closeOpenCheckoutsOf(db: DbOrTx, userId: number): Promise<void> {
+  await db
+    .update(billingCheckouts)
+    .set({ status: 'expired' })
+    .where(and(eq(billingCheckouts.userId, userId), eq(billingCheckouts.status, 'open')));
 }

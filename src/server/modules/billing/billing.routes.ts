@@ -10,7 +10,9 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import type { SessionUser } from '../users/users.repository';
-import { getBillingStatus, openPortal, receiveWebhook, startCheckout } from './billing.service';
+import { getBillingStatus } from './billing.service';
+import { openPortal, startCheckout } from './checkout.service';
+import { receiveWebhook } from './webhook.service';
 import { perIpLimit } from '../../plugins/rate-limit';
 
 /** Stripe's events are small; an invoice with many lines stays well under this. */

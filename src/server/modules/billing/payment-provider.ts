@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { PAID_TIERS, type TPaidTier } from '../../../shared/domain/plans';
 import { isBillingEnabled, type TConfig } from '../../config';
+import { toEvent, UnusableEvent, type ProviderEvent } from './provider-events';
 
 /** A subscription as billing reads it: Stripe's object, down to what decides the plan. */
 export interface ProviderSubscription {
@@ -13,21 +14,21 @@ export interface ProviderSubscription {
   /** Cancelled by the customer: it runs to the end of the period, then ends. */
   cancelAtPeriodEnd: boolean;
   trialEnd: Date | null;
-  /** The account it was bought for, as the checkout wrote it. */
-  userId: number | null;
+  created: Date;
+  /** The invoice last paid or due; a cancelled extra subscription's payment is refunded from it. */
+  latestInvoiceId: string | null;
 }
 
-/** What a verified webhook names: its id and type, and the objects billing follows. */
-export interface ProviderEvent {
-  id: string;
-  type: string;
-  subscriptionId: string | null;
-  customerId: string | null;
-  /** checkout.session.completed: the account the checkout was opened for. */
-  clientReferenceId: string | null;
-}
+export { UnusableEvent, type ProviderEvent } from './provider-events';
 
 export class SignatureRefused extends Error {}
+
+/** A Checkout page the app opened at Stripe. */
+export interface ProviderCheckout {
+  id: string;
+  url: string;
+  expiresAt: Date;
+}
 
 const fromSeconds = (seconds: number | null | undefined) =>
   typeof seconds === 'number' ? new Date(seconds * 1000) : null;
@@ -37,55 +38,22 @@ const idOf = (value: string | { id: string } | null | undefined) =>
 
 function toSubscription(subscription: Stripe.Subscription): ProviderSubscription {
   const item = subscription.items.data[0];
-  const userId = Number(subscription.metadata?.userId);
   return {
     id: subscription.id,
     customerId: idOf(subscription.customer) ?? '',
     status: subscription.status,
+    created: new Date(subscription.created * 1000),
     priceId: item?.price.id ?? null,
     currentPeriodEnd: fromSeconds(item?.current_period_end),
     // A cancellation set for a date (the portal can do either) ends the plan then, too.
     cancelAtPeriodEnd: subscription.cancel_at_period_end || subscription.cancel_at !== null,
     trialEnd: fromSeconds(subscription.trial_end),
-    userId: Number.isSafeInteger(userId) && userId > 0 ? userId : null,
+    latestInvoiceId: idOf(subscription.latest_invoice),
   };
 }
 
-/** The object an event is about, read for the few types billing follows. */
-function toEvent(event: Stripe.Event): ProviderEvent {
-  const base = { id: event.id, type: event.type, clientReferenceId: null };
-  const object = event.data.object as unknown as Record<string, unknown>;
-  switch (event.type) {
-    case 'checkout.session.completed': {
-      const session = event.data.object;
-      return {
-        ...base,
-        subscriptionId: session.mode === 'subscription' ? idOf(session.subscription) : null,
-        customerId: idOf(session.customer),
-        clientReferenceId: session.client_reference_id,
-      };
-    }
-    case 'customer.subscription.created':
-    case 'customer.subscription.updated':
-    case 'customer.subscription.deleted':
-      return {
-        ...base,
-        subscriptionId: String(object.id),
-        customerId: idOf(object.customer as string),
-      };
-    case 'invoice.paid':
-    case 'invoice.payment_failed': {
-      const invoice = event.data.object;
-      return {
-        ...base,
-        subscriptionId: idOf(invoice.parent?.subscription_details?.subscription),
-        customerId: idOf(invoice.customer),
-      };
-    }
-    default:
-      return { ...base, subscriptionId: null, customerId: null };
-  }
-}
+/** Stripe's answer for a request it refused as such (not a network failure or its own fault). */
+const isRefusal = (error: unknown) => (error as { statusCode?: number }).statusCode === 400;
 
 /**
  * Stripe, as billing uses it (the official SDK). One per server, made at start-up only when
@@ -129,24 +97,32 @@ export class PaymentProvider {
     return priceId ? (this.tierByPrice.get(priceId) ?? null) : null;
   }
 
-  /** Checks Stripe's signature and its time (five minutes), then reads the event. */
+  /** Checks Stripe's signature and its time (five minutes), then reads the event with a schema. */
   readEvent(payload: Buffer, signature: string | undefined): ProviderEvent {
     if (!signature) throw new SignatureRefused('no signature');
-    let event: Stripe.Event;
+    let body: unknown;
     try {
-      event = this.stripe.webhooks.constructEvent(payload, signature, this.webhookSecret);
+      body = this.stripe.webhooks.constructEvent(payload, signature, this.webhookSecret);
     } catch (error) {
-      throw new SignatureRefused(error instanceof Error ? error.message : 'signature refused');
+      if ((error as { type?: string }).type === 'StripeSignatureVerificationError') {
+        throw new SignatureRefused(error instanceof Error ? error.message : 'signature refused');
+      }
+      throw new UnusableEvent('event: the body is not JSON');
     }
-    return toEvent(event);
+    return toEvent(body);
   }
 
-  async createCustomer(input: { userId: number; email: string; name: string }): Promise<string> {
-    const customer = await this.stripe.customers.create({
-      email: input.email,
-      name: input.name,
-      metadata: { userId: String(input.userId) },
-    });
+  /** `idempotencyKey` makes a repeat (a retry, a second click) return the same customer. */
+  async createCustomer(input: {
+    userId: number;
+    email: string;
+    name: string;
+    idempotencyKey: string;
+  }): Promise<string> {
+    const customer = await this.stripe.customers.create(
+      { email: input.email, name: input.name, metadata: { userId: String(input.userId) } },
+      { idempotencyKey: input.idempotencyKey },
+    );
     return customer.id;
   }
 
@@ -157,23 +133,69 @@ export class PaymentProvider {
     trialDays: number | null;
     successUrl: string;
     cancelUrl: string;
-  }): Promise<string> {
+    idempotencyKey: string;
+  }): Promise<ProviderCheckout> {
     const userId = String(input.userId);
-    const session = await this.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      customer: input.customerId,
-      client_reference_id: userId,
-      line_items: [{ price: this.priceOf[input.tier], quantity: 1 }],
-      subscription_data: {
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        customer: input.customerId,
+        client_reference_id: userId,
+        line_items: [{ price: this.priceOf[input.tier], quantity: 1 }],
+        subscription_data: {
+          metadata: { userId },
+          ...(input.trialDays ? { trial_period_days: input.trialDays } : {}),
+        },
         metadata: { userId },
-        ...(input.trialDays ? { trial_period_days: input.trialDays } : {}),
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
       },
-      metadata: { userId },
-      success_url: input.successUrl,
-      cancel_url: input.cancelUrl,
-    });
+      { idempotencyKey: input.idempotencyKey },
+    );
     if (!session.url) throw new Error('Stripe answered a Checkout session without a URL');
-    return session.url;
+    return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
+  }
+
+  /**
+   * Closes a Checkout page so it can no longer be paid. Answers what the page ended as: 'expired',
+   * or 'complete' when it was paid first.
+   */
+  async expireCheckout(id: string): Promise<'expired' | 'complete'> {
+    try {
+      await this.stripe.checkout.sessions.expire(id, {}, { idempotencyKey: `expire-${id}` });
+      return 'expired';
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      // Only an open page can be expired: this one was paid or had already closed.
+      const session = await this.stripe.checkout.sessions.retrieve(id);
+      return session.status === 'complete' ? 'complete' : 'expired';
+    }
+  }
+
+  /** The Checkout pages of a customer that can still be paid. */
+  async listOpenCheckouts(customerId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const session of this.stripe.checkout.sessions.list({
+      customer: customerId,
+      status: 'open',
+      limit: 100,
+    })) {
+      ids.push(session.id);
+    }
+    return ids;
+  }
+
+  /** Every subscription of a customer, ended ones included. */
+  async listSubscriptions(customerId: string): Promise<ProviderSubscription[]> {
+    const found: ProviderSubscription[] = [];
+    for await (const subscription of this.stripe.subscriptions.list({
+      customer: customerId,
+      status: 'all',
+      limit: 100,
+    })) {
+      found.push(toSubscription(subscription));
+    }
+    return found;
   }
 
   async createPortal(input: { customerId: string; returnUrl: string }): Promise<string> {
@@ -194,7 +216,37 @@ export class PaymentProvider {
     }
   }
 
+  /** Ends a subscription now, without a final invoice or credit. */
   async cancelSubscription(id: string): Promise<void> {
-    await this.stripe.subscriptions.cancel(id);
+    await this.stripe.subscriptions.cancel(
+      id,
+      { invoice_now: false, prorate: false },
+      { idempotencyKey: `cancel-${id}` },
+    );
+  }
+
+  /**
+   * A subscription that should never have been: ended now and what was paid for it refunded in
+   * full. Answers the amount refunded (pence; 0 for a trial).
+   */
+  async cancelAndRefund(subscription: ProviderSubscription): Promise<number> {
+    await this.cancelSubscription(subscription.id);
+    if (!subscription.latestInvoiceId) return 0;
+    let refunded = 0;
+    for await (const payment of this.stripe.invoicePayments.list({
+      invoice: subscription.latestInvoiceId,
+      status: 'paid',
+      limit: 100,
+    })) {
+      const paymentIntent = idOf(payment.payment.payment_intent);
+      const charge = idOf(payment.payment.charge);
+      if (!paymentIntent && !charge) continue;
+      const refund = await this.stripe.refunds.create(
+        paymentIntent ? { payment_intent: paymentIntent } : { charge: charge! },
+        { idempotencyKey: `refund-${payment.id}` },
+      );
+      refunded += refund.amount;
+    }
+    return refunded;
   }
 }

@@ -391,6 +391,30 @@ export function subscriptionStartedMail(input: {
   });
 }
 
+/** Billing: a second plan was paid for by mistake; it was cancelled at once and refunded. */
+export function secondPlanRefundedMail(input: {
+  owner: Person;
+  extraPlanName: string;
+  keptPlanName: string;
+  refundLabel: string | null;
+  appUrl: string;
+}): OutgoingMail {
+  const money = input.refundLabel
+    ? `We have refunded the ${input.refundLabel} it cost in full. The money goes back to the card you paid with, usually within 5 to 10 days.`
+    : 'Nothing had been charged for it, so there is nothing to refund.';
+  return render({
+    to: input.owner.email,
+    subject: `We cancelled a second ${PRODUCT} plan and refunded it`,
+    greeting: `Dear ${input.owner.firstName},`,
+    paragraphs: [
+      `A second plan, ${input.extraPlanName}, was started on your account, perhaps from another window. An account only needs one plan, so we cancelled the second one straight away.`,
+      money,
+      `Your ${input.keptPlanName} plan carries on as before. You do not need to do anything. To change plan, use 'Manage billing'.`,
+    ],
+    action: { label: 'See your plan', url: `${input.appUrl}/premium` },
+  });
+}
+
 /** Billing: a payment did not go through; the plan stays until the grace period ends. */
 export function paymentFailedMail(input: {
   owner: Person;
