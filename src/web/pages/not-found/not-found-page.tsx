@@ -7,7 +7,7 @@ export default function NotFoundPage() {
   usePageTitle('Page Not Found');
   return (
     <div className="mx-auto flex w-full max-w-xl flex-col items-center gap-5 py-10 text-center">
-      <p className="text-6xl font-bold text-primary/75" aria-hidden="true">
+      <p className="text-6xl font-bold text-primary/80" aria-hidden="true">
         404
       </p>
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Page Not Found</h1>
