@@ -3,6 +3,8 @@
 // the browser for the whole start, and a tap or a scroll waited behind it
 // (docs/decisions/045-the-app-starts-in-steps-and-adopts-its-first-page-whole.md). The build
 // preloads every step's code with the page, so the steps wait on nothing.
+// First, before zod can load anywhere: it must never probe for eval (the policy forbids it).
+import './lib/zod-jitless';
 import { STORAGE_KEYS } from '@shared/domain/device';
 import { afterNextPaint } from './lib/after-paint';
 import { showPlainAlert } from './lib/plain-alert';

@@ -1,3 +1,5 @@
+// First: zod must not probe for eval under the worker's content security policy.
+import '@web/lib/zod-jitless';
 import { toWorkerFailure } from './backup-manifest';
 import { BACKUP_OPS, type TWorkerReply, type TWorkerRequest } from './backup-ops';
 

@@ -1,3 +1,5 @@
+// First: zod must not probe for eval under the worker's content security policy.
+import '@web/lib/zod-jitless';
 import { toWorkerFailure } from './backup-manifest';
 import { measureBlob } from './hash-blob';
 import type { TMeasureReply, TMeasureRequest } from './measure-video';
