@@ -1,5 +1,7 @@
 export { LegacyReleaseMount } from './components/legacy-release-mount';
+export { EndRelease } from './components/end-release';
 export { MessageRelease } from './components/message-release';
+export { NextOfKinAsking } from './components/next-of-kin-asking';
 export { NextOfKinLegacy } from './components/next-of-kin-legacy';
 export { ReleaseChoice } from './components/release-choice';
 export { WaitingMessages } from './components/waiting-messages';
@@ -13,6 +15,7 @@ export {
 export {
   CANCEL_TEXT,
   describeAsker,
+  END_TEXT,
   formatLongDate,
   NOW_DRAFT,
   readDraft,

@@ -32,6 +32,19 @@ export function cancelRelease(): Promise<TLegacyState> {
   return apiRequest<TLegacyState>('/api/legacy/cancel', { method: 'POST' });
 }
 
+/** The owner, alive after a release, ends it: unwatched messages close again. */
+export function endRelease(): Promise<TLegacyState> {
+  return apiRequest<TLegacyState>('/api/legacy/end', { method: 'POST' });
+}
+
+/** The owner stops a next of kin from asking to release the legacy, or lets them ask again. */
+export function setNextOfKinAsking(nextOfKinId: number, isAllowed: boolean): Promise<TLegacyState> {
+  return apiRequest<TLegacyState>(`/api/legacy/next-of-kin/${nextOfKinId}/asking`, {
+    method: 'PUT',
+    body: { isAllowed },
+  });
+}
+
 /** The owner cancels with the single-use link from their email; no sign-in. */
 export function cancelReleaseByLink(token: string): Promise<{ ownerFirstName: string }> {
   return apiRequest<{ ownerFirstName: string }>('/api/legacy/cancel-link', {

@@ -21,6 +21,13 @@ export const CANCEL_TEXT = {
   done: 'The release is cancelled. Your messages stay as they are.',
 } as const;
 
+export const END_TEXT = {
+  button: 'End the release',
+  question: 'End the release of your legacy?',
+  confirm: 'Yes, end the release',
+  done: 'The release has ended. Messages nobody had watched are closed again.',
+} as const;
+
 /** Who asked, as the owner's screens name them. */
 export function describeAsker(requestedBy: { firstName: string; lastName: string } | null): string {
   return requestedBy ? `${requestedBy.firstName} ${requestedBy.lastName}` : 'Your next of kin';

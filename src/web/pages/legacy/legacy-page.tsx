@@ -21,8 +21,10 @@ import { useAuth } from '@web/features/auth';
 import {
   CANCEL_TEXT,
   describeAsker,
+  EndRelease,
   formatLongDate,
   LEGACY_QUERY_KEY,
+  NextOfKinAsking,
   saveLegacySettings,
   useCancelRelease,
   useLegacyState,
@@ -66,6 +68,7 @@ function LegacyRelease() {
         </Alert>
       )}
       {data && <ReleaseState state={data} />}
+      {data && <NextOfKinAsking askers={data.askers} />}
       {data && <SettingsForm key={JSON.stringify(data.settings)} settings={data.settings} />}
     </div>
   );
@@ -98,9 +101,19 @@ function ReleaseState({ state }: { state: TLegacyState }) {
               </div>
             </>
           ) : releasedAt ? (
-            <p>
-              Your legacy was released on {formatLongDate(releasedAt)}. The messages you set to open
-              after it are open to the people they are for.
+            <>
+              <p>
+                Your legacy was released on {formatLongDate(releasedAt)}. The messages you set to
+                open after it are open to the people they are for.
+              </p>
+              <p>If you did not expect this, you can end the release.</p>
+              <EndRelease opened={state.opened} />
+            </>
+          ) : state.endedAt ? (
+            <p role="status">
+              You ended the release of your legacy on {formatLongDate(state.endedAt)}. Messages
+              nobody had watched are closed again, and your messages for after your legacy are
+              sealed.
             </p>
           ) : (
             <p>Nobody has asked to release your legacy.</p>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Hourglass, KeyRound, ScrollText } from 'lucide-react';
 import { LEGACY_MESSAGES } from '@shared/domain/legacy';
-import type { TNextOfKinLegacy } from '@shared/schemas/legacy';
+import type { TAskHold, TNextOfKinLegacy } from '@shared/schemas/legacy';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
@@ -16,6 +16,15 @@ const historyTime = lazyDateFormat('en-GB', { dateStyle: 'long', timeStyle: 'sho
 
 /** What the recipient home query holds; updated in place after a request. */
 const RECIPIENT_HOME_QUERY_KEY = ['/api/recipient-home'] as const;
+
+/** Why the next of kin cannot ask now, in words that do not blame. */
+function describeHold(owner: string, hold: TAskHold): string {
+  if (hold.reason === 'stopped') return LEGACY_MESSAGES.stopped(owner);
+  const day = hold.askAgainOn ? formatLongDate(hold.askAgainOn) : '';
+  return hold.reason === 'ended'
+    ? LEGACY_MESSAGES.askAgainAfterEnd(owner, day)
+    : LEGACY_MESSAGES.askAgainAfterCancel(owner, day);
+}
 
 interface NextOfKinLegacyProps {
   ownerFirstName: string;
@@ -107,7 +116,11 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
             </>
           )}
 
-          {legacy.status === 'none' && !isAsking && (
+          {legacy.status === 'none' && legacy.hold && (
+            <p role="status">{describeHold(ownerFirstName, legacy.hold)}</p>
+          )}
+
+          {legacy.status === 'none' && !legacy.hold && !isAsking && (
             <div>
               <Button size="lg" variant="outline" onClick={() => setIsAsking(true)}>
                 <KeyRound aria-hidden="true" />
@@ -116,7 +129,7 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
             </div>
           )}
 
-          {legacy.status === 'none' && isAsking && (
+          {legacy.status === 'none' && !legacy.hold && isAsking && (
             <form
               className="flex flex-col gap-4 rounded-lg border-2 border-border p-4"
               aria-label={`Ask to release ${ownerFirstName}'s legacy`}
