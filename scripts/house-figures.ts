@@ -85,8 +85,8 @@ console.log(
 const webFiles = walk(path.join(root, 'src/web'), isSource);
 const deepImports = webFiles.flatMap((file) => {
   const own = /src\/web\/features\/([^/]+)\//.exec(file)?.[1];
-  return [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].flatMap(([, spec]) => {
-    const target = spec.startsWith('.') ? path.resolve(path.dirname(file), spec!) : spec!;
+  return [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].flatMap(([, spec = '']) => {
+    const target = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : spec;
     const match = /(?:src\/web|@web)\/features\/([^/]+)\/(.+)$/.exec(target);
     if (!match || match[1] === own || match[2] === 'index') return [];
     return [{ where: `${rel(file)} → features/${match[1]}/${match[2]}`, lines: 1 }];
