@@ -422,9 +422,9 @@ test('a later admin session verifies with a code from the authenticator app', as
       'Your messages for the people you love, kept safe on this device and in the cloud.',
     ),
   ).toBeVisible();
-  await expect(admin.getByRole('alert', { name: 'Community Edition - Local Storage' })).toHaveCount(
-    0,
-  );
+  await expect(
+    admin.getByRole('region', { name: 'Community Edition - Local Storage' }),
+  ).toHaveCount(0);
   await admin.goto('/admin');
   const verify = admin.getByRole('region', { name: 'Confirm it is you' });
   await expect(verify).toBeVisible();

@@ -83,11 +83,11 @@ test('a new user registers, sets up their next of kin, lands on the dashboard, s
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
   await expect(page.getByText('Last sync: Never')).toBeVisible();
-  const communityAlert = page.getByRole('alert', { name: 'Community Edition - Local Storage' });
-  await expect(communityAlert).toBeVisible();
+  const communityNote = page.getByRole('region', { name: 'Community Edition - Local Storage' });
+  await expect(communityNote).toBeVisible();
   await expect(page.getByText(`© ${new Date().getFullYear()} Memento`)).toBeVisible();
 
-  await communityAlert.getByRole('link', { name: 'View Plans' }).click();
+  await communityNote.getByRole('link', { name: 'View Plans' }).click();
   await expect(page).toHaveURL(/\/features$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Features & Pricing' })).toBeVisible();
 

@@ -6,6 +6,7 @@ import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
 import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
+import { RouteAnnouncer } from './route-announcer';
 import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
@@ -48,6 +49,7 @@ export function AppLayout() {
         >
           Skip to main content
         </a>
+        <RouteAnnouncer />
         {isBannerFirst && <CookieConsent placement="first" />}
         <SiteHeader />
         <main

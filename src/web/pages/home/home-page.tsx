@@ -162,8 +162,10 @@ export default function HomePage() {
       {canManageSecurity && <MissingVideosWarning user={user} />}
 
       {!isCloudSynced && (
+        // Standing information, there on every visit: a note, which does not interrupt.
         <Alert
           variant="warm"
+          kind="note"
           title="Community Edition - Local Storage"
           icon={<HardDrive aria-hidden="true" />}
         >

@@ -77,6 +77,7 @@ function MessageRecorder({ userId }: { userId: number }) {
   const [promptId, setPromptId] = useState<string | null>(null);
   const [showErrors, setShowErrors] = useState(false);
   const [isSaving, setIsSaving] = useState(false);
+  const [isSaved, setIsSaved] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [release, setRelease] = useState<TReleaseDraft>(NOW_DRAFT);
   const [releaseError, setReleaseError] = useState<string | null>(null);
@@ -159,6 +160,7 @@ function MessageRecorder({ userId }: { userId: number }) {
           ? `Your message for ${recipient.firstName} is kept safely on this device.`
           : `Your message for ${recipient.firstName} is kept safely on this device. Your account will be told about it when you are back online.`,
       });
+      setIsSaved(true);
       setTimeout(() => navigate('/'), NAVIGATE_AFTER_SAVE_MS);
     } catch (reason) {
       const message = describeError(reason, 'Failed to save video: please try again.');
@@ -273,6 +275,7 @@ function MessageRecorder({ userId }: { userId: number }) {
             onStart={onStart}
             onSave={() => void onSave()}
             isSaving={isSaving}
+            isSaved={isSaved}
           />
           {saveError && (
             <Alert variant="destructive" title="Your video was not saved">

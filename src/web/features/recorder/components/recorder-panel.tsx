@@ -34,6 +34,8 @@ interface RecorderPanelProps {
   onStart: () => void;
   onSave: () => void;
   isSaving: boolean;
+  /** Saved: the page moves on in a moment. */
+  isSaved?: boolean;
 }
 
 const selectClass =
@@ -256,6 +258,7 @@ export function RecorderPanel({
   onStart,
   onSave,
   isSaving,
+  isSaved = false,
 }: RecorderPanelProps) {
   const { status, problem, recording } = recorder;
   const isBusy = status === 'recording' || status === 'countdown' || status === 'stopping';
@@ -284,12 +287,17 @@ export function RecorderPanel({
         </div>
       )}
 
-      {/* Announced to screen readers: the countdown, the start, the warning and the stop. */}
+      {/*
+        Announced to screen readers: the countdown, the start, the warning, the stop and the
+        save, whose only other sign is the button's words.
+      */}
       <p role="status" aria-live="polite" className="sr-only">
         {status === 'countdown' && `Recording starts in ${recorder.countdown}`}
         {status === 'recording' && !recorder.isNearLimit && 'Recording'}
         {recorder.isNearLimit && '10 seconds left'}
-        {status === 'recorded' && 'Recording finished. Watch it, then save it.'}
+        {status === 'recorded' && !isSaving && 'Recording finished. Watch it, then save it.'}
+        {status === 'recorded' && isSaving && !isSaved && 'Saving your message...'}
+        {isSaved && 'Your message is saved. Going back to the home page.'}
       </p>
 
       {recorder.isNearLimit && (
