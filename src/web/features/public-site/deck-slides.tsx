@@ -11,7 +11,7 @@ import {
   Video,
 } from 'lucide-react';
 import { CARE_HOME_TRIAL_DAYS, PLANS } from '@shared/domain/plans';
-import { OrganisationExtras, PlanFeatureList } from './feature-status';
+import { OrganisationExtras, PlanFeatureList, UnfinishedNote } from './feature-status';
 import { PlanBadge } from './plan-card';
 
 export interface TSlide {
@@ -53,27 +53,30 @@ function FeatureTile({ icon, title, children }: FeatureTileProps) {
 
 const inlineLink = 'font-semibold text-primary underline underline-offset-4';
 
+/** One row a plan, its lines running on beneath its name. */
 function PricingSlide() {
   return (
-    <div className="flex flex-col gap-4">
-      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+    <div className="flex flex-col gap-3">
+      <ul className="flex flex-col divide-y-2 divide-border rounded-lg border-2 border-border">
         {PLANS.map((plan) => (
           <li
             key={plan.tier}
             aria-labelledby={`deck-plan-${plan.tier}`}
-            className="flex flex-col gap-1 rounded-lg border-2 border-border p-4"
+            // On paper the name and price run on with the lines: six plans fit one page.
+            className="flex flex-col gap-1 px-4 py-2 print:flex-row print:py-1 print:flex-wrap print:items-center print:gap-x-5 print:gap-y-0.5"
           >
-            <div className="flex flex-wrap items-center gap-2">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 print:contents">
               <h3 id={`deck-plan-${plan.tier}`} className="text-lg font-bold">
                 {plan.name}
               </h3>
+              <span className="text-lg font-semibold text-primary">{plan.priceLabel}</span>
               <PlanBadge badge={plan.badge} />
             </div>
-            <span className="text-lg font-semibold text-primary">{plan.priceLabel}</span>
-            <PlanFeatureList plan={plan} className="mt-2" />
+            <PlanFeatureList plan={plan} layout="flowing" className="print:contents" />
           </li>
         ))}
       </ul>
+      <UnfinishedNote lines={PLANS.flatMap((plan) => plan.features)} />
       <p className="text-lg font-semibold">
         Care homes can try the organisation plans free for {CARE_HOME_TRIAL_DAYS} days.
       </p>

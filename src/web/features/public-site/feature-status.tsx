@@ -31,7 +31,16 @@ const STATUS_STYLES: Record<TFeatureStatus, { className: string; icon: ReactNode
 };
 
 /** The status word the features page shows, in the same badge wherever a feature is sold. */
-export function StatusBadge({ status, className }: { status: TFeatureStatus; className?: string }) {
+export function StatusBadge({
+  status,
+  withIcon = true,
+  className,
+}: {
+  status: TFeatureStatus;
+  /** Off where the line already starts with the status's icon. */
+  withIcon?: boolean;
+  className?: string;
+}) {
   const style = STATUS_STYLES[status];
   return (
     <span
@@ -41,7 +50,7 @@ export function StatusBadge({ status, className }: { status: TFeatureStatus; cla
         className,
       )}
     >
-      {style.icon}
+      {withIcon && style.icon}
       {FEATURE_STATUS_LABELS[status]}
     </span>
   );
@@ -58,40 +67,76 @@ function joinWords(words: readonly string[], last: string): string {
   return `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`;
 }
 
+/** 'Parts marked Planned are not finished yet.' for the given lines, or null if all are done. */
+export function UnfinishedNote({ lines }: { lines: readonly TPlanFeature[] }) {
+  const unfinished = unfinishedLabels(lines);
+  if (unfinished.length === 0) return null;
+  return (
+    <p className="text-lg text-muted-foreground">
+      Parts marked {joinWords(unfinished, 'or')} are not finished yet.
+    </p>
+  );
+}
+
+function LineIcon({ status, className }: { status: TFeatureStatus; className: string }) {
+  if (status === 'complete') {
+    return <Check className={cn(className, 'text-success')} aria-hidden="true" />;
+  }
+  return (
+    <span className={cn(className, 'text-muted-foreground [&>svg]:size-full')}>
+      {STATUS_STYLES[status].icon}
+    </span>
+  );
+}
+
 /**
  * A plan's lines. A finished one has a tick; one not finished has its status word beside it,
  * seen and read aloud ('Custom branding: Planned'), and the list ends by saying what the word
- * means, so nobody pays for a promise without knowing it is one.
+ * means, so nobody pays for a promise without knowing it is one. 'flowing' runs the lines on
+ * and leaves the note to the slide: six plans on one slide, and on one printed page (where the
+ * lines are 12 pt).
  */
-export function PlanFeatureList({ plan, className }: { plan: TPlan; className?: string }) {
-  const unfinished = unfinishedLabels(plan.features);
+export function PlanFeatureList({
+  plan,
+  layout = 'stacked',
+  className,
+}: {
+  plan: TPlan;
+  layout?: 'stacked' | 'flowing';
+  className?: string;
+}) {
+  const isFlowing = layout === 'flowing';
   return (
     <div className={cn('flex flex-col gap-3', className)}>
-      <ul className="flex flex-col gap-2 text-lg">
+      <ul
+        className={cn(
+          'text-lg',
+          isFlowing
+            ? 'flex flex-wrap gap-x-5 gap-y-0.5 print:contents print:text-base'
+            : 'flex flex-col gap-2',
+        )}
+      >
         {plan.features.map((line) => {
           const status = statusOf(line);
           const isDone = status === 'complete';
           return (
             <li
               key={line.text}
-              className="flex gap-2.5"
+              className={cn('flex gap-2', isFlowing ? 'items-center' : 'items-start')}
               data-feature-id={line.featureId}
-              data-status={status}
             >
-              {isDone ? (
-                <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
-              ) : (
-                <CircleDashed
-                  className="mt-1 size-5 shrink-0 text-muted-foreground"
-                  aria-hidden="true"
-                />
-              )}
-              <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <LineIcon status={status} className={cn('size-5 shrink-0', !isFlowing && 'mt-1')} />
+              <span
+                className={cn(
+                  'flex',
+                  isFlowing ? 'flex-wrap items-center gap-x-2' : 'flex-col items-start gap-1',
+                )}
+              >
                 <span>{line.text}</span>
                 {!isDone && (
                   <>
                     <span className="sr-only">: </span>
-                    <StatusBadge status={status} />
+                    <StatusBadge status={status} withIcon={false} />
                   </>
                 )}
               </span>
@@ -99,17 +144,13 @@ export function PlanFeatureList({ plan, className }: { plan: TPlan; className?: 
           );
         })}
         {plan.terms.map((term) => (
-          <li key={term} className="flex gap-2.5">
-            <Check className="mt-1 size-5 shrink-0 text-success" aria-hidden="true" />
+          <li key={term} className={cn('flex gap-2', isFlowing ? 'items-center' : 'items-start')}>
+            <LineIcon status="complete" className={cn('size-5 shrink-0', !isFlowing && 'mt-1')} />
             <span>{term}</span>
           </li>
         ))}
       </ul>
-      {unfinished.length > 0 && (
-        <p className="text-lg text-muted-foreground">
-          Parts marked {joinWords(unfinished, 'or')} are not finished yet.
-        </p>
-      )}
+      {!isFlowing && <UnfinishedNote lines={plan.features} />}
     </div>
   );
 }
