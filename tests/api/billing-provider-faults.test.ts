@@ -1,19 +1,33 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { billingCheckouts, users } from '../../src/server/db/schema';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
 import { createOnboardedUser, useTestApp } from '../setup/app';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 import { TcpProxy } from '../setup/tcp-proxy';
 
 // Stripe out of reach mid-use: the person is told plainly and nothing is charged or changed;
-// once Stripe answers again, the same request works with no restart.
+// once Stripe answers again, the same request works with no restart. Stripe slow to answer: the
+// app keeps answering everyone else, and a page opened meanwhile is still the account's only one.
 
+const WEBHOOK_SECRET = 'whsec_billing_faults_0123456789';
 let stripe: StripeStandIn;
 let proxy: TcpProxy;
 
 beforeAll(async () => {
   stripe = await startStripeStandIn({
     webhookUrl: 'http://localhost:5000/api/billing/webhook',
-    webhookSecret: 'whsec_billing_faults_0123456789',
+    webhookSecret: WEBHOOK_SECRET,
+    deliver: async ({ payload, signature }) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhook',
+        remoteAddress: '54.187.174.169',
+        payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      });
+      return { status: res.statusCode, body: res.body };
+    },
   });
   const target = new URL(stripe.apiBase);
   proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
@@ -25,7 +39,7 @@ afterAll(async () => {
 const t = useTestApp(() => ({
   env: {
     STRIPE_SECRET_KEY: 'sk_test_memento_faults',
-    STRIPE_WEBHOOK_SECRET: 'whsec_billing_faults_0123456789',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PRICE_STANDARD: 'price_standard_faults',
     STRIPE_PRICE_PREMIUM: 'price_premium_faults',
     STRIPE_PRICE_PROFESSIONAL: 'price_professional_faults',
@@ -50,4 +64,94 @@ it('answers 503 with a plain message while Stripe is away, and opens Checkout on
   expect(back.statusCode).toBe(200);
   expect(back.json<{ url: string }>().url).toContain('/checkout/');
   expect(stripe.checkoutSessions.size).toBe(1);
+});
+
+// One database connection (PGlite) must never wait on Stripe: a checkout Stripe is slow to answer
+// holds no transaction, so everyone else's requests carry on meanwhile.
+it.each(['/v1/customers', '/v1/checkout/sessions'])(
+  'answers another account at once while Stripe is slow to answer POST %s',
+  async (path) => {
+    const owner = await createOnboardedUser(t);
+    const other = await createOnboardedUser(t);
+    const slow = stripe.hold('POST', path);
+    const checkout = owner.device.post('/api/billing/checkout', { tier: 'premium' });
+    await slow.reached;
+
+    const [user, health, billing] = await Promise.all([
+      other.device.get('/api/user'),
+      other.device.get('/api/health'),
+      other.device.get('/api/billing'),
+    ]);
+    // Answered while Stripe still held the checkout's call, not after.
+    const answeredWhileHeld = !slow.released;
+    slow.release();
+    expect(answeredWhileHeld).toBe(true);
+    expect([user.statusCode, health.statusCode, billing.statusCode]).toEqual([200, 200, 200]);
+    expect(health.json()).toMatchObject({ database: 'ok' });
+
+    const opened = await checkout;
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json<{ url: string }>().url).toContain('/checkout/');
+  },
+);
+
+it('gives two windows one page while Stripe is slow to open it', async () => {
+  const owner = await createOnboardedUser(t);
+  const slow = stripe.hold('POST', '/v1/checkout/sessions');
+  const first = owner.device.post('/api/billing/checkout', { tier: 'standard' });
+  await slow.reached;
+  // The second window finds the first one's claim and asks Stripe with the same key.
+  const second = owner.device.post('/api/billing/checkout', { tier: 'standard' });
+  await vi.waitFor(() => expect(slow.arrivals).toBe(2));
+  slow.release();
+
+  const answers = await Promise.all([first, second]);
+  expect(answers.map((res) => res.statusCode)).toEqual([200, 200]);
+  expect(answers[0]!.json<{ url: string }>().url).toBe(answers[1]!.json<{ url: string }>().url);
+  const [account] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
+  const pages = [...stripe.checkoutSessions.values()].filter(
+    (session) => session.customer === account!.paymentCustomerId,
+  );
+  expect(pages.map((page) => page.status)).toEqual(['open']);
+});
+
+it('closes a page Stripe made after the plan was granted meanwhile, and says so', async () => {
+  const owner = await createOnboardedUser(t);
+  expect((await owner.device.post('/api/billing/checkout', { tier: 'premium' })).statusCode).toBe(
+    200,
+  );
+  const [before] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
+  const customerId = before!.paymentCustomerId!;
+
+  // Another plan is chosen; while Stripe is opening its page, a subscription made elsewhere for
+  // the same customer reaches the app and grants a plan.
+  const slow = stripe.hold('POST', '/v1/checkout/sessions');
+  const change = owner.device.post('/api/billing/checkout', { tier: 'standard' });
+  await slow.reached;
+  const elsewhere = stripe.createSubscription({
+    customer: customerId,
+    priceId: 'price_premium_faults',
+  });
+  const granted = await stripe.sendEvent('customer.subscription.created', elsewhere);
+  expect(granted.status).toBe(200);
+  slow.release();
+
+  const res = await change;
+  expect(res.statusCode).toBe(409);
+  expect(res.json()).toEqual({ code: 'CONFLICT', message: BILLING_MESSAGES.alreadySubscribed });
+  await stripe.settled();
+  const pages = [...stripe.checkoutSessions.values()].filter(
+    (session) => session.customer === customerId,
+  );
+  expect(pages.map((page) => page.status)).toEqual(['expired', 'expired']);
+  const open = await t.db
+    .select()
+    .from(billingCheckouts)
+    .where(
+      and(
+        eq(billingCheckouts.userId, owner.user.id),
+        inArray(billingCheckouts.status, ['opening', 'open']),
+      ),
+    );
+  expect(open).toEqual([]);
 });

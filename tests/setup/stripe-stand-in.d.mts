@@ -69,6 +69,15 @@ export interface StandInRefund extends StandInObject {
   payment_intent: string;
   amount: number;
 }
+export interface StandInHold {
+  /** Settles when the first held call arrives. */
+  reached: Promise<void>;
+  /** How many calls have arrived and been held. */
+  readonly arrivals: number;
+  /** True once the calls were let through. */
+  readonly released: boolean;
+  release(): void;
+}
 export interface SendOptions {
   /** The event's id (a fresh one when absent). */
   id?: string;
@@ -94,6 +103,11 @@ export interface StripeStandIn {
     metadata?: Record<string, string>;
     subscription_data?: { metadata?: Record<string, string> };
   }): StandInCheckoutSession;
+  /**
+   * Holds every `method path` API call (e.g. 'POST', '/v1/checkout/sessions') until `release()`,
+   * or `releaseAfterMs` (5 s) so a failing test never waits on the SDK's timeout.
+   */
+  hold(method: string, path: string, options?: { releaseAfterMs?: number }): StandInHold;
   /** Makes a customer directly at 'Stripe', one the app never made. */
   createCustomer(params: {
     email?: string;

@@ -703,8 +703,50 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     res.end(body);
   }
 
-  server.on('request', (req, res) => {
+  /** Answers held back, as a slow Stripe would: `{ method, path, reached, released, ... }`. */
+  const holds = new Set();
+
+  /**
+   * Holds every `method path` API call until `release()` (or `releaseAfterMs`, so a test that
+   * fails never waits on Stripe's own timeout). `reached` settles when the first such call arrives.
+   */
+  function hold(method, path, { releaseAfterMs = 5000 } = {}) {
+    let arrived;
+    let open;
+    const entry = {
+      method,
+      path,
+      released: false,
+      arrivals: 0,
+      reached: new Promise((resolve) => (arrived = resolve)),
+      gate: new Promise((resolve) => (open = resolve)),
+      arrived: () => arrived(),
+      release() {
+        if (entry.released) return;
+        entry.released = true;
+        clearTimeout(timer);
+        holds.delete(entry);
+        open();
+      },
+    };
+    const timer = setTimeout(() => entry.release(), releaseAfterMs);
+    holds.add(entry);
+    return entry;
+  }
+
+  async function waitIfHeld(req, url) {
+    for (const entry of holds) {
+      if (entry.method === req.method && entry.path === url.pathname) {
+        entry.arrivals += 1;
+        entry.arrived();
+        await entry.gate;
+      }
+    }
+  }
+
+  server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', apiBase);
+    await waitIfHeld(req, url);
     const isApi = url.pathname.startsWith('/v1/');
     const handler =
       isApi && req.method !== 'GET' && req.headers['idempotency-key']
@@ -727,6 +769,7 @@ export async function startStripeStandIn({ webhookUrl, webhookSecret, deliver })
     refunds,
     requests,
     openCheckout,
+    hold,
     createCustomer,
     createSubscription,
     deliveries,

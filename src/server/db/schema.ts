@@ -175,30 +175,36 @@ export const billingEvents = pgTable('billing_events', {
 });
 
 /**
- * The Stripe Checkout sessions the app opened, one row each. An account has at most one open at a
- * time (the index below), so two clicks or two tabs cannot pay for two plans; a plan is granted
- * only through a customer or a session the app made.
+ * The Stripe Checkout pages the app opens, one row each. A row is claimed ('opening', with the
+ * idempotency key the page is made with) before Stripe is called, and filled in once Stripe
+ * answers. An account has at most one row opening or open (the index below), so two clicks or two
+ * tabs cannot pay for two plans; a plan is granted only through a customer the app made.
  */
 export const billingCheckouts = pgTable(
   'billing_checkouts',
   {
-    /** Stripe's Checkout session id. */
-    id: text('id').primaryKey(),
+    /** The idempotency key Stripe makes the page with: the same key, the same page. */
+    key: text('key').primaryKey(),
+    /** Stripe's Checkout session id; null while the page is being opened. */
+    id: text('id').unique('billing_checkouts_session_idx'),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     customerId: text('customer_id').notNull(),
     tier: text('tier').$type<TTier>().notNull(),
-    url: text('url').notNull(),
-    /** open, complete (paid) or expired (closed by the app or by Stripe). */
-    status: text('status').$type<'open' | 'complete' | 'expired'>().notNull().default('open'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    url: text('url'),
+    /** opening (claimed, Stripe not answered yet), open, complete (paid) or expired (closed). */
+    status: text('status')
+      .$type<'opening' | 'open' | 'complete' | 'expired'>()
+      .notNull()
+      .default('opening'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('billing_checkouts_one_open_idx')
       .on(t.userId)
-      .where(sql`${t.status} = 'open'`),
+      .where(sql`${t.status} in ('opening', 'open')`),
     index('billing_checkouts_user_idx').on(t.userId, t.createdAt),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TPaidTier } from '../../../shared/domain/plans';
 import type { DbOrTx } from '../../db/client';
 import { billingCheckouts, billingEvents, users } from '../../db/schema';
@@ -63,39 +63,80 @@ export async function findRunOutAccounts(db: DbOrTx, now: Date): Promise<number[
 
 export type CheckoutRow = typeof billingCheckouts.$inferSelect;
 
-/** The account's Checkout page that can still be paid, if any (at most one). */
-export async function findOpenCheckout(
+/** A row that holds the account's one place: being opened at Stripe, or open to be paid. */
+const isActive = inArray(billingCheckouts.status, ['opening', 'open']);
+
+/**
+ * Saves the account's Stripe customer unless it already has one: two windows that made the same
+ * customer (one idempotency key) both save it, and neither replaces another.
+ */
+export async function saveCustomerOnce(
+  db: DbOrTx,
+  userId: number,
+  customerId: string,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ paymentCustomerId: customerId, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), isNull(users.paymentCustomerId)));
+}
+
+/** The account's Checkout page being opened or open, if any (at most one). */
+export async function findActiveCheckout(
   db: DbOrTx,
   userId: number,
 ): Promise<CheckoutRow | undefined> {
   const [row] = await db
     .select()
     .from(billingCheckouts)
-    .where(and(eq(billingCheckouts.userId, userId), eq(billingCheckouts.status, 'open')));
+    .where(and(eq(billingCheckouts.userId, userId), isActive));
   return row;
 }
 
-/** How many Checkout pages the account has opened: it numbers the next one's idempotency key. */
-export async function countCheckouts(db: DbOrTx, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(billingCheckouts)
-    .where(eq(billingCheckouts.userId, userId));
-  return row?.n ?? 0;
+export async function findCheckoutByKey(db: DbOrTx, key: string): Promise<CheckoutRow | undefined> {
+  const [row] = await db.select().from(billingCheckouts).where(eq(billingCheckouts.key, key));
+  return row;
 }
 
-export async function insertCheckout(
+/**
+ * Claims the account's one place for a new page, before Stripe is called. Its key numbers the
+ * pages the account has had, so a repeat after a failure gets the same page from Stripe. Undefined
+ * when another window claimed first (the index allows one).
+ */
+export async function claimCheckout(
   db: DbOrTx,
-  row: {
-    id: string;
-    userId: number;
-    customerId: string;
-    tier: TPaidTier;
-    url: string;
-    expiresAt: Date;
-  },
-): Promise<void> {
-  await db.insert(billingCheckouts).values(row);
+  input: { userId: number; keyPrefix: string; customerId: string; tier: TPaidTier },
+): Promise<CheckoutRow | undefined> {
+  const [had] = await db
+    .select({ n: count() })
+    .from(billingCheckouts)
+    .where(eq(billingCheckouts.userId, input.userId));
+  const [row] = await db
+    .insert(billingCheckouts)
+    .values({
+      key: `${input.keyPrefix}-${(had?.n ?? 0) + 1}-${input.tier}`,
+      userId: input.userId,
+      customerId: input.customerId,
+      tier: input.tier,
+      status: 'opening',
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/** The page Stripe made for a claim; undefined when the claim is no longer opening. */
+export async function recordOpened(
+  db: DbOrTx,
+  key: string,
+  page: { id: string; url: string; expiresAt: Date },
+): Promise<CheckoutRow | undefined> {
+  const [row] = await db
+    .update(billingCheckouts)
+    .set({ ...page, status: 'open' })
+    .where(and(eq(billingCheckouts.key, key), eq(billingCheckouts.status, 'opening')))
+    .returning();
+  return row;
 }
 
 /** A Checkout page paid or closed; only an open one changes. */
@@ -110,10 +151,13 @@ export async function closeCheckout(
     .where(and(eq(billingCheckouts.id, id), eq(billingCheckouts.status, 'open')));
 }
 
-/** Every open Checkout page of the account, closed (they were expired at Stripe). */
+/**
+ * Every page of the account opening or open, closed. A page still being opened then finds its
+ * claim gone and closes itself at Stripe.
+ */
 export async function closeOpenCheckoutsOf(db: DbOrTx, userId: number): Promise<void> {
   await db
     .update(billingCheckouts)
     .set({ status: 'expired' })
-    .where(and(eq(billingCheckouts.userId, userId), eq(billingCheckouts.status, 'open')));
+    .where(and(eq(billingCheckouts.userId, userId), isActive));
 }

@@ -1,43 +1,53 @@
 import { CARE_HOME_TRIAL_DAYS, TRIAL_TIER, type TPaidTier } from '../../../shared/domain/plans';
 import { BILLING_MESSAGES } from '../../../shared/schemas/billing';
-import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { updateUser, type UserRow } from '../users/users.repository';
+import { CONCURRENT_CHANGE } from '../../plugins/error-handler';
+import type { UserRow } from '../users/users.repository';
 import { GRANTING, hasAdminOverride } from './billing-state';
 import {
+  claimCheckout,
   closeCheckout,
-  countCheckouts,
-  findOpenCheckout,
-  insertCheckout,
-  lockUser,
+  findActiveCheckout,
+  findCheckoutByKey,
+  recordOpened,
+  saveCustomerOnce,
+  type CheckoutRow,
 } from './billing.repository';
 import { callProvider, requireAccount, requireProvider, type Deps } from './billing.service';
 import type { PaymentProvider } from './payment-provider';
 
 /** An open page this close to its end is replaced rather than handed out again. */
 const REUSE_MARGIN_MS = 15 * 60_000;
+/** Looks at the account's page this many times; only windows racing each other need a second. */
+const MAX_TURNS = 6;
+
+/** The account's own prefix for Stripe's idempotency keys: its id and when it was made. */
+const keyOf = (account: UserRow) => `${account.id}-${account.createdAt.getTime()}`;
 
 /**
- * The account's Stripe customer, made once. The key is the account's own (its id and when it was
- * made), so a request repeated after a failure, or from another window, gets the same customer.
+ * The account's Stripe customer, made once. Two windows send the same key, so Stripe answers both
+ * with the same customer; it is saved only where none is yet, and read back.
  */
-async function customerFor(
-  deps: Deps,
-  tx: DbOrTx,
-  stripe: PaymentProvider,
-  account: UserRow,
-): Promise<string> {
+async function customerFor(deps: Deps, stripe: PaymentProvider, account: UserRow) {
   if (account.paymentCustomerId) return account.paymentCustomerId;
-  const customerId = await callProvider(deps, 'creating a customer', () =>
+  const made = await callProvider(deps, 'creating a customer', () =>
     stripe.createCustomer({
       userId: account.id,
       email: account.email,
       name: `${account.firstName} ${account.lastName}`,
-      idempotencyKey: `customer-${account.id}-${account.createdAt.getTime()}`,
+      idempotencyKey: `customer-${keyOf(account)}`,
     }),
   );
-  await updateUser(tx, account.id, { paymentCustomerId: customerId });
-  return customerId;
+  await saveCustomerOnce(deps.db, account.id, made);
+  return (await requireAccount(deps.db, account.id)).paymentCustomerId ?? made;
+}
+
+/** The account as it is now, refused when it must not buy a plan here. */
+async function accountThatMayBuy(deps: Deps, userId: number): Promise<UserRow> {
+  const account = await requireAccount(deps.db, userId);
+  if (hasAdminOverride(account)) throw new AppError('CONFLICT', BILLING_MESSAGES.setByAdmin);
+  if (account.billedTier) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed);
+  return account;
 }
 
 /** Refuses a second plan: one already live at Stripe, even if its webhook has not come yet. */
@@ -50,12 +60,52 @@ async function refuseIfSubscribed(deps: Deps, stripe: PaymentProvider, customerI
   }
 }
 
+/** Closes a page at Stripe; one paid meanwhile is not replaced. */
+async function expirePage(deps: Deps, stripe: PaymentProvider, sessionId: string) {
+  const ended = await callProvider(deps, 'closing a Checkout page', () =>
+    stripe.expireCheckout(sessionId),
+  );
+  if (ended === 'complete') throw new AppError('CONFLICT', BILLING_MESSAGES.justPaid);
+}
+
+/**
+ * Makes the claimed page at Stripe, whoever claimed it: the claim's key makes a second window's
+ * call answer the same page. Undefined when the claim was closed meanwhile (a plan granted, the
+ * account deleted): the page just made is closed too.
+ */
+async function openClaimed(
+  deps: Deps,
+  stripe: PaymentProvider,
+  account: UserRow,
+  claim: CheckoutRow,
+): Promise<CheckoutRow | undefined> {
+  const appUrl = deps.config.APP_URL;
+  const page = await callProvider(deps, 'opening Checkout', () =>
+    stripe.createCheckout({
+      userId: account.id,
+      customerId: claim.customerId,
+      tier: claim.tier as TPaidTier,
+      trialDays:
+        claim.tier === TRIAL_TIER && account.trialUsedAt === null ? CARE_HOME_TRIAL_DAYS : null,
+      successUrl: `${appUrl}/premium?checkout=success`,
+      cancelUrl: `${appUrl}/premium?checkout=cancelled`,
+      idempotencyKey: claim.key,
+    }),
+  );
+  const recorded = await recordOpened(deps.db, claim.key, page);
+  if (recorded) return recorded;
+  const now = await findCheckoutByKey(deps.db, claim.key);
+  if (now?.status === 'open' && now.id === page.id) return now;
+  await expirePage(deps, stripe, page.id);
+  return undefined;
+}
+
 /**
  * POST /api/billing/checkout: Stripe's hosted Checkout for one plan, the trial where offered.
- * Under the account's lock, so two clicks or two windows queue: the account has one customer and
- * at most one open Checkout page. The same plan again gets the same page; another plan closes the
- * open one at Stripe first, so only one can ever be paid. A plan already paid for is changed in
- * the portal, never bought twice.
+ * No transaction or lock is held while Stripe is called: the account's one place for a page is
+ * claimed first (a row the index allows once), then filled in. Two clicks or two windows share one
+ * customer and one page; the same plan again gets the same page; another plan closes the open one
+ * at Stripe first, so only one can ever be paid. A plan already paid for is changed in the portal.
  */
 export async function startCheckout(
   deps: Deps,
@@ -63,52 +113,31 @@ export async function startCheckout(
   input: { userId: number; tier: TPaidTier },
 ): Promise<{ url: string }> {
   const stripe = requireProvider(provider);
-  await requireAccount(deps.db, input.userId);
-  return deps.db.transaction(async (tx) => {
-    const account = (await lockUser(tx, input.userId))!;
-    if (hasAdminOverride(account)) throw new AppError('CONFLICT', BILLING_MESSAGES.setByAdmin);
-    if (account.billedTier) throw new AppError('CONFLICT', BILLING_MESSAGES.alreadySubscribed);
-    const hadCustomer = account.paymentCustomerId !== null;
-    const customerId = await customerFor(deps, tx, stripe, account);
-    if (hadCustomer) await refuseIfSubscribed(deps, stripe, customerId);
+  const first = await accountThatMayBuy(deps, input.userId);
+  const customerId = await customerFor(deps, stripe, first);
+  if (first.paymentCustomerId) await refuseIfSubscribed(deps, stripe, customerId);
 
-    const open = await findOpenCheckout(tx, account.id);
-    if (open?.tier === input.tier && open.expiresAt.getTime() - Date.now() > REUSE_MARGIN_MS) {
-      return { url: open.url };
-    }
-    if (open) {
-      const ended = await callProvider(deps, 'closing a Checkout page', () =>
-        stripe.expireCheckout(open.id),
-      );
-      if (ended === 'complete') throw new AppError('CONFLICT', BILLING_MESSAGES.justPaid);
-      await closeCheckout(tx, open.id, 'expired');
-    }
-
-    const opened = await countCheckouts(tx, account.id);
-    const appUrl = deps.config.APP_URL;
-    const checkout = await callProvider(deps, 'opening Checkout', () =>
-      stripe.createCheckout({
-        userId: account.id,
-        customerId,
-        tier: input.tier,
-        trialDays:
-          input.tier === TRIAL_TIER && account.trialUsedAt === null ? CARE_HOME_TRIAL_DAYS : null,
-        successUrl: `${appUrl}/premium?checkout=success`,
-        cancelUrl: `${appUrl}/premium?checkout=cancelled`,
-        // A repeat after a failed save gets the same page back, not a second one.
-        idempotencyKey: `checkout-${account.id}-${opened + 1}-${input.tier}`,
-      }),
-    );
-    await insertCheckout(tx, {
-      id: checkout.id,
+  for (let turn = 0; turn < MAX_TURNS; turn += 1) {
+    // Read again each turn: a plan granted meanwhile ends the asking.
+    const account = turn === 0 ? first : await accountThatMayBuy(deps, input.userId);
+    let page = await findActiveCheckout(deps.db, account.id);
+    page ??= await claimCheckout(deps.db, {
       userId: account.id,
+      keyPrefix: `checkout-${keyOf(account)}`,
       customerId,
       tier: input.tier,
-      url: checkout.url,
-      expiresAt: checkout.expiresAt,
     });
-    return { url: checkout.url };
-  });
+    // Another window claimed first: look again.
+    if (!page) continue;
+    if (page.status === 'opening') page = await openClaimed(deps, stripe, account, page);
+    if (!page?.id || !page.url || !page.expiresAt) continue;
+    if (page.tier === input.tier && page.expiresAt.getTime() - Date.now() > REUSE_MARGIN_MS) {
+      return { url: page.url };
+    }
+    await expirePage(deps, stripe, page.id);
+    await closeCheckout(deps.db, page.id, 'expired');
+  }
+  throw new AppError('CONFLICT', CONCURRENT_CHANGE);
 }
 
 /** POST /api/billing/portal: Stripe's customer portal (plan, card, invoices, cancelling). */

@@ -131,7 +131,10 @@ async function cancelSecondPlans(
   return cancelled;
 }
 
-/** Once a plan is granted, no Checkout page of the account can still be paid. */
+/**
+ * Once a plan is granted, no Checkout page of the account can still be paid. The rows close first:
+ * a page being opened meanwhile then finds its claim closed and closes itself at Stripe.
+ */
 async function closeCheckoutPages(
   deps: Deps,
   stripe: PaymentProvider,
@@ -139,10 +142,10 @@ async function closeCheckoutPages(
   customerId: string,
 ): Promise<void> {
   try {
+    await closeOpenCheckoutsOf(deps.db, userId);
     for (const sessionId of await stripe.listOpenCheckouts(customerId)) {
       await stripe.expireCheckout(sessionId);
     }
-    await closeOpenCheckoutsOf(deps.db, userId);
   } catch (error) {
     // A page paid anyway makes a second subscription, which is cancelled and refunded.
     deps.log.warn({ err: error, userId }, 'billing: open Checkout pages could not be closed');
