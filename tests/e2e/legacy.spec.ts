@@ -234,15 +234,28 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
       ownerPage.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
     ).toBeVisible();
     await expect(banner).toBeHidden();
+    // After a cancel the same next of kin waits before asking again, and is told until when.
     await kinPage.reload();
     await expect(
-      kinPage.getByRole('button', { name: "Ask to release Edith's legacy" }),
+      kinPage.getByText(/^Edith cancelled the last request\. You can ask again on /),
     ).toBeVisible();
+    await expect(
+      kinPage.getByRole('button', { name: "Ask to release Edith's legacy" }),
+    ).toHaveCount(0);
   });
 
   test('a second request runs out unanswered and the next of kin watches the message', async () => {
     test.setTimeout(180_000);
-    await kinPage.getByRole('button', { name: "Ask to release Edith's legacy" }).click();
+    // A month on, the pause after the cancel is over.
+    await server.writeWhileStopped(
+      `update legacy_releases set cancelled_at = cancelled_at - interval '31 days'
+        where status = 'cancelled'`,
+      [],
+    );
+    await reloadAfterRestart(kinPage);
+    await kinPage
+      .getByRole('button', { name: "Ask to release Edith's legacy" })
+      .click({ timeout: 30_000 });
     const form = kinPage.getByRole('form', { name: "Ask to release Edith's legacy" });
     await form.getByLabel('Emergency code').fill(owner.emergencyCode);
     await form.getByRole('button', { name: 'Send request' }).click();
@@ -290,6 +303,49 @@ test.describe.serial('legacy release', LONG_WAIT, () => {
     await expect(
       kinPage.getByText(`A message from Edith is waiting for you. It opens on ${opensOn.words}.`),
     ).toBeVisible();
+  });
+
+  // eslint-disable-next-line no-empty-pattern
+  test('the owner, alive after all, ends the release from their account', async ({}, testInfo) => {
+    await ownerPage.goto('/legacy');
+    await expect(ownerPage.getByText(/Your legacy was released on/)).toBeVisible();
+    await ownerPage.getByRole('button', { name: 'End the release' }).click();
+    const confirm = ownerPage.getByRole('region', { name: 'End the release of your legacy?' });
+    await expect(confirm).toContainText('1 message has opened, and 1 has been watched.');
+    await expect(confirm).toContainText('A message someone has already watched stays open');
+    await checkScreen(ownerPage, testInfo, 'legacy-end-confirm');
+    // Changing their mind changes nothing.
+    await confirm.getByRole('button', { name: 'Keep it released' }).click();
+    await expect(confirm).toBeHidden();
+    await ownerPage.getByRole('button', { name: 'End the release' }).click();
+    await confirm.getByRole('button', { name: 'Yes, end the release' }).click();
+    await expect(ownerPage.getByText(/You ended the release of your legacy on/)).toBeVisible();
+
+    // Who may ask: Susan waits a month before asking again; Edith can stop her altogether.
+    const asker = ownerPage.getByRole('listitem').filter({ hasText: owner.nextOfKin.lastName });
+    await expect(asker).toContainText(/can ask again on/);
+    await asker
+      .getByRole('button', { name: `Stop ${owner.nextOfKin.firstName} from asking` })
+      .click();
+    await expect(asker).toContainText(`You have stopped ${owner.nextOfKin.firstName} from asking.`);
+    await checkScreen(ownerPage, testInfo, 'legacy-ended');
+
+    // The message Susan watched stays with her; she cannot ask again.
+    await kinPage.reload();
+    await expect(
+      kinPage.getByText('Edith has turned off requests from you to release their legacy.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await expect(kinPage.getByRole('listitem').filter({ hasText: 'When I am gone' })).toBeVisible();
+    await expect(
+      kinPage.getByRole('button', { name: "Ask to release Edith's legacy" }),
+    ).toHaveCount(0);
+    await checkScreen(kinPage, testInfo, 'recipient-home-stopped');
+    const mail = await waitForMail(owner.nextOfKin.email, /has ended the release/, {
+      dataDir: server.dataDir,
+    });
+    expect(mail).toBeTruthy();
   });
 });
 
