@@ -200,3 +200,37 @@ test(
     ).toBeVisible();
   },
 );
+
+test('a plan paid from another window: the plans page says so in words and then offers Manage billing', async ({
+  page,
+  billing: { standIn },
+}) => {
+  await registerUser(page);
+  await page.goto('/premium');
+  const standard = plan(page, 'Standard');
+  await expect(standard.getByRole('button', { name: 'Choose Standard' })).toBeVisible();
+
+  // Another window chose Premium and paid; Stripe's events have not reached Memento yet.
+  const { url } = await callApi<{ url: string }>(page, 'POST', '/api/billing/checkout', {
+    tier: 'premium',
+  });
+  const paid = await standIn.completeCheckout(new URL(url).pathname.split('/').at(-1)!, {
+    order: [],
+  });
+  await standard.getByRole('button', { name: 'Choose Standard' }).click();
+  await expect(standard.getByRole('alert')).toHaveText(
+    'Your payment has gone through. Your plan will show here in a moment: please refresh the page. To change plan, use ‘Manage billing’.',
+  );
+
+  // The events arrive; this page has not heard yet, so a second click is refused in words too.
+  await standIn.sendEvent('customer.subscription.created', paid.subscription!);
+  await standard.getByRole('button', { name: 'Choose Standard' }).click();
+  await expect(standard.getByRole('alert')).toHaveText(
+    'You already have a plan. Please use ‘Manage billing’ to change or cancel it.',
+  );
+  // The page catches up: the plan is shown with the way to change it.
+  await expect(plan(page, 'Premium')).toContainText('Your current plan');
+  await expect(page.getByRole('button', { name: 'Manage billing' })).toBeVisible();
+  await scan(page, '/premium refusing a second plan');
+  await page.screenshot({ path: 'test-results/billing-second-plan-refused.png', fullPage: true });
+});

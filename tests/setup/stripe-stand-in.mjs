@@ -1,8 +1,8 @@
 // A small local server that plays Stripe's part for the calls Memento makes: customers, Checkout
 // sessions (create, list, expire), customer-portal sessions, subscriptions (retrieve, list, update,
 // cancel), invoice payments and refunds. POSTs honour `Idempotency-Key` as Stripe does: the same
-// key answers the same object, even while the first request is still being answered. The app's real
-// `stripe` SDK talks to it when STRIPE_API_BASE is its `apiBase`. It also serves the two pages a
+// key answers the same object, even while the first request is still being answered; `hold` keeps
+// answers back, as a slow Stripe would. The app's real `stripe` SDK talks to it when STRIPE_API_BASE is its `apiBase`. It also serves the two pages a
 // person clicks through, Checkout and the portal, and sends the webhooks Stripe would send, signed
 // with the real SDK's test signer, to Memento's webhook route. Used by the API tests (in their
 // process, delivering through app.inject) and the browser tests.

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { CreditCard, Sparkles } from 'lucide-react';
 import {
   CARE_HOME_TRIAL_DAYS,
@@ -18,7 +19,7 @@ import {
   rememberPlanChoice,
   usePlanChoice,
 } from '@web/features/public-site';
-import { describeError } from '@web/lib/api-client';
+import { describeError, isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { hasLiveSubscription, openBillingPortal, startCheckout } from '../billing-api';
 
@@ -58,6 +59,7 @@ function PlanAction({
   const { user, billing, billingEnabled } = context;
   const [isBusy, setIsBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   if (!user || user.category !== 'primary') return null;
   if (plan.tier === user.subscriptionTier) return <CurrentPlanMark />;
   if (plan.tier === 'free') return null;
@@ -100,9 +102,12 @@ function PlanAction({
       // The page is leaving for the provider's; the button stays busy until it has.
     } catch (reason) {
       setIsBusy(false);
+      // The server's own words: a plan already paid for, and what to do instead.
       setError(
         describeError(reason, 'We could not open the secure payment page. Please try again.'),
       );
+      // This page was behind (a plan paid in another window): show the plan and Manage billing.
+      if (isApiError(reason, 'CONFLICT')) void queryClient.invalidateQueries();
     }
   }
 
