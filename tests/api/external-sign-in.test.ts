@@ -219,10 +219,10 @@ describe('signing up with a provider', () => {
       authProvider: 'google',
       passwordHash: null,
       tosAccepted: true,
-      // Nothing needs the provider's tokens, so none are kept.
-      providerAccessToken: null,
-      providerRefreshToken: null,
     });
+    // Nothing needs the provider's tokens, so there is nowhere to keep them.
+    expect(stored).not.toHaveProperty('providerAccessToken');
+    expect(stored).not.toHaveProperty('providerRefreshToken');
     const [bound] = await t.db.select().from(devices).where(eq(devices.id, device.deviceId));
     expect(bound).toMatchObject({ userId: stored!.id, isPrimary: true });
     const identities = await t.db

@@ -71,17 +71,11 @@ export const users = pgTable(
      */
     listsVersion: integer('lists_version').notNull().default(0),
     emergencyAccessCodeHash: text('emergency_access_code_hash'),
-    emergencyAccessCodeExpiry: timestamp('emergency_access_code_expiry', { withTimezone: true }),
     tosAccepted: boolean('tos_accepted').notNull().default(false),
     tosAcceptedAt: timestamp('tos_accepted_at', { withTimezone: true }),
     firstLogin: boolean('first_login').notNull().default(true),
     hasSetPassword: boolean('has_set_password').notNull().default(false),
-    recipientAppSyncEnabled: boolean('recipient_app_sync_enabled').notNull().default(false),
     authProvider: text('auth_provider').$type<TAuthProvider>().notNull().default('local'),
-    providerUserId: text('provider_user_id'),
-    providerAccessToken: text('provider_access_token'),
-    providerRefreshToken: text('provider_refresh_token'),
-    providerTokenExpiry: timestamp('provider_token_expiry', { withTimezone: true }),
     subscriptionStatus: text('subscription_status')
       .$type<TSubscriptionStatus>()
       .notNull()
