@@ -155,3 +155,35 @@ it('closes a page Stripe made after the plan was granted meanwhile, and says so'
     );
   expect(open).toEqual([]);
 });
+
+it('hands out the page Stripe made for a request whose answer was lost, not a second one', async () => {
+  const owner = await createOnboardedUser(t);
+  expect((await owner.device.post('/api/billing/checkout', { tier: 'premium' })).statusCode).toBe(
+    200,
+  );
+  // Stripe makes the page, but the link drops before its answer reaches the app.
+  const slow = stripe.hold('POST', '/v1/checkout/sessions');
+  const lost = owner.device.post('/api/billing/checkout', { tier: 'standard' });
+  await slow.reached;
+  await proxy.refuse();
+  slow.release();
+  const away = await lost;
+  expect(away.statusCode).toBe(503);
+  expect(away.json()).toMatchObject({ message: BILLING_MESSAGES.providerFailed });
+  const [claim] = await t.db
+    .select()
+    .from(billingCheckouts)
+    .where(and(eq(billingCheckouts.userId, owner.user.id), eq(billingCheckouts.status, 'opening')));
+  expect(claim).toMatchObject({ tier: 'standard', id: null });
+
+  await proxy.restore();
+  const again = await owner.device.post('/api/billing/checkout', { tier: 'standard' });
+  expect(again.statusCode).toBe(200);
+  const made = stripe.requests.filter((request) => request.idempotencyKey === claim!.key);
+  expect(made.map((request) => Boolean(request.replayed))).toEqual([false, true]);
+  const pages = [...stripe.checkoutSessions.values()].filter(
+    (session) => session.customer === claim!.customerId,
+  );
+  expect(pages.map((page) => page.status)).toEqual(['expired', 'open']);
+  expect(again.json<{ url: string }>().url).toBe(pages[1]!.url);
+});
