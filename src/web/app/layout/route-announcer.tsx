@@ -83,8 +83,9 @@ export function RouteAnnouncer() {
     };
   }, [pathname]);
 
+  // A live region alone, with no role: a voice for the move between pages, not a part of a page.
   return (
-    <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
+    <p aria-live="polite" aria-atomic="true" className="sr-only">
       {announcement}
     </p>
   );
