@@ -42,7 +42,7 @@ import { ExternalProviders } from './modules/external-sign-in/providers';
 import { systemRoutes } from './modules/system/system.routes';
 import { JobSchedule } from './modules/jobs/job-schedule';
 import { legacyRoutes } from './modules/legacy/legacy.routes';
-import { runLegacyWork } from './modules/legacy/legacy.service';
+import { runLegacyWork } from './modules/legacy/legacy-work.service';
 import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
 import { registerSecurityHeaders } from './plugins/security-headers';

@@ -12,6 +12,14 @@ export interface RequestContext {
   deviceId: string | null;
 }
 
+/** Timed work has no request: its rows name the job, and no address or device. */
+export interface JobContext {
+  job: string;
+}
+
+/** Who an audit row says acted: a request, or a timed job. */
+export type AuditContext = RequestContext | JobContext;
+
 export interface AuditEvent {
   eventType: TAuditEventType;
   userId?: number | null;
@@ -21,14 +29,22 @@ export interface AuditEvent {
 }
 
 /** Appends one security event; timestamps are UTC (timestamptz). */
-export function recordAudit(db: DbOrTx, context: RequestContext, event: AuditEvent): Promise<void> {
+export function recordAudit(db: DbOrTx, context: AuditContext, event: AuditEvent): Promise<void> {
+  const source =
+    'job' in context
+      ? { ipAddress: null, deviceId: null, details: { job: context.job, userAgent: null } }
+      : {
+          ipAddress: context.ip,
+          deviceId: context.deviceId,
+          details: { userAgent: context.userAgent ?? null },
+        };
   return insertAuditRow(db, {
     eventType: event.eventType,
     userId: event.userId ?? null,
     username: event.username ?? null,
     successful: event.successful ?? true,
-    ipAddress: context.ip,
-    deviceId: context.deviceId,
-    details: { ...event.details, userAgent: context.userAgent ?? null },
+    ipAddress: source.ipAddress,
+    deviceId: source.deviceId,
+    details: { ...event.details, ...source.details },
   });
 }

@@ -1,6 +1,9 @@
-import { and, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { TAuditEventType } from '../../../shared/domain/enums';
+import type { TRelease } from '../../../shared/domain/legacy';
+import type { TLegacySettings } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
-import { legacyReleases, users } from '../../db/schema';
+import { auditLogs, legacyReleases, users, videos } from '../../db/schema';
 
 export type LegacyReleaseRow = typeof legacyReleases.$inferSelect;
 
@@ -192,6 +195,74 @@ export async function advanceInactivityNotices(
     .where(and(eq(users.id, input.ownerId), eq(users.inactivityNotices, input.from)))
     .returning({ id: users.id });
   return updated.length === 1;
+}
+
+/**
+ * Saves the owner's legacy settings (and their time zone, when known). Saving is being active:
+ * the inactivity count starts again.
+ */
+export async function updateLegacySettings(
+  db: DbOrTx,
+  input: { ownerId: number; settings: TLegacySettings; timeZone: string | null },
+): Promise<void> {
+  const { settings } = input;
+  await db
+    .update(users)
+    .set({
+      legacyWaitingDays: settings.waitingDays,
+      inactivityMonths: settings.inactivityMonths,
+      showWaitingMessages: settings.showWaitingMessages,
+      inactivityNotices: 0,
+      inactivityNoticeAt: null,
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+    })
+    .where(eq(users.id, input.ownerId));
+}
+
+/** The owner's time zone, as their browser last said it. */
+export async function updateTimeZone(db: DbOrTx, ownerId: number, timeZone: string): Promise<void> {
+  await db.update(users).set({ timeZone }).where(eq(users.id, ownerId));
+}
+
+/**
+ * Sets when the owner's message opens; answers its index entry, or undefined when the message
+ * is not theirs. A new date is announced again when it comes.
+ */
+export async function updateReleaseRule(
+  db: DbOrTx,
+  input: { ownerId: number; videoId: string; release: TRelease; now: Date },
+): Promise<string | null | undefined> {
+  const { release } = input;
+  const [row] = await db
+    .update(videos)
+    .set({
+      releaseRule: release.rule,
+      releaseAt: release.at === null ? null : new Date(release.at),
+      openingAnnouncedAt: null,
+      updatedAt: input.now,
+    })
+    .where(and(eq(videos.id, input.videoId), eq(videos.creatorId, input.ownerId)))
+    .returning({ indexEntry: videos.indexEntry });
+  return row ? row.indexEntry : undefined;
+}
+
+/** The owner's successful legacy events, newest first (at most 100): the released history. */
+export async function findLegacyHistory(
+  db: DbOrTx,
+  input: { ownerId: number; eventTypes: readonly TAuditEventType[] },
+) {
+  return db
+    .select({ at: auditLogs.timestamp, details: auditLogs.details })
+    .from(auditLogs)
+    .where(
+      and(
+        eq(auditLogs.userId, input.ownerId),
+        eq(auditLogs.successful, true),
+        inArray(auditLogs.eventType, [...input.eventTypes]),
+      ),
+    )
+    .orderBy(desc(auditLogs.timestamp))
+    .limit(100);
 }
 
 function rowsOf<T>(result: unknown): T[] {

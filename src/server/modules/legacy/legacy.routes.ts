@@ -12,17 +12,15 @@ import { AppError } from '../../errors';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
 import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
-import {
-  cancelReleaseByLink,
-  cancelReleaseSignedIn,
-  getLegacyState,
-  requestRelease,
-  saveLegacySettings,
-  type LegacyDeps,
-} from './legacy.service';
+import { getLegacyState, saveLegacySettings, type LegacyDeps } from './legacy.service';
 import { setMessageRelease } from './message-release.service';
 import { endRelease } from './release-end.service';
 import { setNextOfKinAsking } from './release-requests.service';
+import {
+  cancelReleaseByLink,
+  cancelReleaseSignedIn,
+  requestRelease,
+} from './waiting-release.service';
 
 const OWNERS_ONLY = 'Only the account owner can change legacy release.';
 const RELEASE_OWNERS_ONLY =

@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import type { TRelease } from '../../../shared/domain/legacy';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
-import { users, videos } from '../../db/schema';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { SessionUser } from '../users/users.repository';
+import { updateReleaseRule, updateTimeZone } from './legacy.repository';
 import type { LegacyDeps } from './legacy.service';
 
 const WORDS: Record<TRelease['rule'], string> = {
@@ -15,27 +14,20 @@ const WORDS: Record<TRelease['rule'], string> = {
 
 /** The owner changes when a message's recipient may watch it. */
 export async function setMessageRelease(
-  deps: Pick<LegacyDeps, 'db'>,
+  deps: Pick<LegacyDeps, 'db' | 'clock'>,
   context: RequestContext,
   input: { owner: SessionUser; videoId: string; release: TRelease; timeZone: string | null },
 ): Promise<TVideoIndexEntry> {
   const { owner, release } = input;
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(videos)
-      .set({
-        releaseRule: release.rule,
-        releaseAt: release.at === null ? null : new Date(release.at),
-        // A new date is announced again when it comes.
-        openingAnnouncedAt: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(videos.id, input.videoId), eq(videos.creatorId, owner.id)))
-      .returning({ indexEntry: videos.indexEntry });
-    if (!row?.indexEntry) throw new AppError('NOT_FOUND', 'Video not found.');
-    if (input.timeZone) {
-      await tx.update(users).set({ timeZone: input.timeZone }).where(eq(users.id, owner.id));
-    }
+    const indexEntry = await updateReleaseRule(tx, {
+      ownerId: owner.id,
+      videoId: input.videoId,
+      release,
+      now: deps.clock.now(),
+    });
+    if (!indexEntry) throw new AppError('NOT_FOUND', 'Video not found.');
+    if (input.timeZone) await updateTimeZone(tx, owner.id, input.timeZone);
     await recordAudit(tx, context, {
       eventType: 'legacy_settings_changed',
       userId: owner.id,
@@ -45,6 +37,6 @@ export async function setMessageRelease(
         videoId: input.videoId,
       },
     });
-    return JSON.parse(row.indexEntry) as TVideoIndexEntry;
+    return JSON.parse(indexEntry) as TVideoIndexEntry;
   });
 }

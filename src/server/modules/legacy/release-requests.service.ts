@@ -10,7 +10,6 @@ import type { LegacyDeps } from './legacy.service';
 import { formatDay, releaseCancelledMail } from './legacy.mails';
 import { requestCancelledWithRemovalMail } from './release-end.mails';
 import {
-  cancelOrphanedReleases,
   cancelWaitingReleaseOf,
   findLastAnsweredRequest,
   findNextOfKinOf,
@@ -18,13 +17,6 @@ import {
 } from './release-requests.repository';
 
 const DAY_MS = 24 * 3600_000;
-
-/** Timed work has no request: its audit rows say what did it. */
-const SCHEDULE_CONTEXT: RequestContext = {
-  ip: 'scheduled legacy check',
-  userAgent: undefined,
-  deviceId: null,
-};
 
 /**
  * Days an asker waits after the owner cancelled or ended their request: a month, or the owner's
@@ -190,32 +182,4 @@ export async function cancelRequestOfRemovedNextOfKin(
     },
   });
   return true;
-}
-
-/**
- * Waiting releases whose requester's account is gone by any other path: nobody is left who
- * asked, so they are cancelled, and each owner is told. Answers how many.
- */
-export async function cancelOrphanedRequests(
-  deps: Pick<LegacyDeps, 'db' | 'mail'>,
-  now: Date,
-): Promise<number> {
-  return deps.db.transaction(async (tx) => {
-    const releases = await cancelOrphanedReleases(tx, { now, limit: 100 });
-    for (const release of releases) {
-      const owner = await findUserById(tx, release.ownerId);
-      if (!owner) continue;
-      await deps.mail.enqueue(tx, requestCancelledWithRemovalMail({ owner, nextOfKin: null }));
-      await recordAudit(tx, SCHEDULE_CONTEXT, {
-        eventType: 'legacy_release_cancelled',
-        userId: owner.id,
-        username: owner.username,
-        details: {
-          message:
-            'The legacy release was cancelled: the next of kin who asked no longer has an account',
-        },
-      });
-    }
-    return releases.length;
-  });
 }
