@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TPublicConfig } from '../../../shared/schemas/config';
 import type { AppDeps } from '../../deps';
 import { toPublicConfig } from './public-config';
+import { pingDatabase } from './system.repository';
 
 /** A health probe must answer promptly even when the database's network hangs. */
 const HEALTH_TIMEOUT_MS = 3_000;
@@ -27,7 +27,7 @@ export const systemRoutes =
         return reply.status(503).send({ status: 'error', database: 'ok', disk: 'full', ...redis });
       }
       try {
-        await withTimeout(deps.db.execute(sql`select 1`), HEALTH_TIMEOUT_MS);
+        await withTimeout(pingDatabase(deps.db), HEALTH_TIMEOUT_MS);
         return { status: 'ok', database: 'ok', ...redis };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
