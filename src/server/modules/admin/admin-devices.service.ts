@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findDeviceById, insertDeviceReset, unbindDevice } from '../devices/devices.repository';
-import { deviceAssociationRemovedMail } from '../mail/mail.templates';
+import { deviceAssociationRemovedMail } from './admin.mails';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import {
   deleteSessionsOnDevice,

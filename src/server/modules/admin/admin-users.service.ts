@@ -23,7 +23,7 @@ import { cancelSubscriptionsOfDeleted } from '../billing/billing.service';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { findCloudLeftovers, findVideoIdsOfUsers } from '../cloud/uploads.repository';
 import { removeCloudCopies } from '../cloud/uploads.service';
-import { adminPasswordResetMail } from '../mail/mail.templates';
+import { adminPasswordResetMail } from './admin.mails';
 import {
   findUserById,
   updateUser,

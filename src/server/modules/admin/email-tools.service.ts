@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { emailVerificationMail, testMail } from '../mail/mail.templates';
+import { emailVerificationMail, testMail } from './admin.mails';
 import type { SessionUser } from '../users/users.repository';
 import {
   findEmailVerificationByToken,

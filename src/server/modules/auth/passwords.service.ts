@@ -14,7 +14,7 @@ import {
 } from '../audit/attempt-guard';
 import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
 import { throttledError, throttledMessage, WAY_PAST_DELAY } from '../audit/throttle-messages';
-import { passwordChangedMail, passwordResetCodeMail } from '../mail/mail.templates';
+import { passwordChangedMail, passwordResetCodeMail } from './passwords.mails';
 import {
   findPrimaryByEmail,
   findUserById,

@@ -6,7 +6,8 @@ import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
-import { paymentFailedMail, planEndingMail, subscriptionStartedMail } from '../mail/mail.templates';
+import { dayOf } from '../../lib/date-words';
+import { paymentFailedMail, planEndingMail, subscriptionStartedMail } from './billing.mails';
 import { findUserById, updateUser, type UserRow } from '../users/users.repository';
 import {
   endedBilling,
@@ -34,13 +35,6 @@ const SCHEDULE_CONTEXT: RequestContext = {
   deviceId: null,
 };
 
-export const dayOf = (date: Date) =>
-  date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 export const planName = (tier: TTier) => findPlan(tier).name;
 
 export function requireProvider(provider: PaymentProvider | null): PaymentProvider {

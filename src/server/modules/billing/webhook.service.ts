@@ -1,7 +1,7 @@
 import { BILLING_MESSAGES } from '../../../shared/schemas/billing';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { secondPlanRefundedMail } from '../mail/mail.templates';
+import { secondPlanRefundedMail } from './billing.mails';
 import type { UserRow } from '../users/users.repository';
 import { deriveBilling, GRANTING } from './billing-state';
 import {

@@ -3,7 +3,7 @@ import { CLOUD_RETENTION_DAYS, hasCloudSync } from '../../../shared/domain/plans
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { tierDowngrades, videos } from '../../db/schema';
-import { cloudKeptMail } from '../mail/mail.templates';
+import { cloudKeptMail } from './cloud.mails';
 import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
 

@@ -6,11 +6,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import { addOneTimeCode, retireOneTimeCodes } from '../auth/one-time-codes.repository';
-import {
-  deviceAddCodeMail,
-  deviceAddedMail,
-  primaryDeviceChangedMail,
-} from '../mail/mail.templates';
+import { deviceAddCodeMail, deviceAddedMail, primaryDeviceChangedMail } from './devices.mails';
 import type { SessionUser } from '../users/users.repository';
 import { checkDeviceCode, emailDeviceCode } from './device-move.service';
 import {

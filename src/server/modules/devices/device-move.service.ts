@@ -18,7 +18,7 @@ import {
 import { ONE_TIME_CODE_LIFETIME_MS, ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import type { OutgoingMail } from '../mail/mail.repository';
-import { deviceMoveCodeMail, deviceMovedMail } from '../mail/mail.templates';
+import { deviceMoveCodeMail, deviceMovedMail } from './devices.mails';
 import type { SessionUser } from '../users/users.repository';
 import {
   bindPrimaryDevice,

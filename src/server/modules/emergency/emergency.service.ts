@@ -12,7 +12,7 @@ import {
 } from '../audit/attempt-guard';
 import { throttledMessage } from '../audit/throttle-messages';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
-import { breakGlassOwnerMail } from '../mail/mail.templates';
+import { breakGlassOwnerMail } from './emergency.mails';
 import { rotateNextOfKinCode } from '../recipients/recipients.service';
 import {
   findNextOfKinByEmail,

@@ -43,7 +43,7 @@ import {
 import { ONE_TIME_CODE_MAX_TRIES } from '../auth/passwords.service';
 import { emailDeviceCode } from '../devices/device-move.service';
 import type { DeviceRow } from '../devices/devices.repository';
-import { providerLinkCodeMail } from '../mail/mail.templates';
+import { providerLinkCodeMail } from './external-sign-in.mails';
 import {
   findPrimaryByEmail,
   findUserById,

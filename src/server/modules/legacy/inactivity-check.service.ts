@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../audit/audit.service';
-import { fullName } from '../mail/mail.templates';
+import { fullName } from '../mail/mail-layout';
 import { findUserById, type UserRow } from '../users/users.repository';
 import { advanceInactivityNotices, findOwnersToCheckForInactivity } from './legacy.repository';
 import { LEGACY_CHECK, type LegacyDeps } from './legacy.service';

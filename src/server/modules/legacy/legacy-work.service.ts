@@ -1,6 +1,6 @@
 import type { Db, DbOrTx } from '../../db/client';
 import { recordAudit } from '../audit/audit.service';
-import { fullName } from '../mail/mail.templates';
+import { fullName } from '../mail/mail-layout';
 import { findUserById } from '../users/users.repository';
 import { checkInactivity } from './inactivity-check.service';
 import {

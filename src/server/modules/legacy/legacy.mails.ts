@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { fullName, render, type Person } from '../mail/mail.templates';
+import { fullName, render, type Person } from '../mail/mail-layout';
 
 /** A moment as the person reads it: their own time zone where we know it, else UTC said so. */
 export function formatMoment(date: Date, timeZone: string | null): string {

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { fullName, render, type Person } from '../mail/mail.templates';
+import { fullName, render, type Person } from '../mail/mail-layout';
 
 const messages = (count: number) => (count === 1 ? 'message' : `${count} messages`);
 

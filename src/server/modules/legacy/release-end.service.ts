@@ -3,7 +3,7 @@ import type { TLegacyState } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { fullName } from '../mail/mail.templates';
+import { fullName } from '../mail/mail-layout';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import type { LegacyDeps } from './legacy.service';
 import { formatDay } from './legacy.mails';

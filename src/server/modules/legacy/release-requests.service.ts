@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { MailQueue } from '../mail/mail.service';
-import { fullName } from '../mail/mail.templates';
+import { fullName } from '../mail/mail-layout';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import type { LegacyDeps } from './legacy.service';
 import { formatDay, releaseCancelledMail } from './legacy.mails';

@@ -14,7 +14,7 @@ import {
   type AttemptPolicy,
 } from '../audit/attempt-guard';
 import { throttledMessage } from '../audit/throttle-messages';
-import { fullName } from '../mail/mail.templates';
+import { fullName } from '../mail/mail-layout';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import {
   cancelWaitingRelease,

@@ -16,7 +16,7 @@ import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
-import { nextOfKinCodeMail, recipientAccessCodeMail } from '../mail/mail.templates';
+import { nextOfKinCodeMail, recipientAccessCodeMail } from './recipients.mails';
 import {
   deleteUserRow,
   findRecipientsOf,
