@@ -1,11 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { CLOUD_RETENTION_DAYS, hasCloudSync } from '../../../shared/domain/plans';
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
-import { tierDowngrades, videos } from '../../db/schema';
-import { cloudKeptMail } from './cloud.mails';
+import { cloudKeptMail } from '../mail/mail.templates';
 import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
+import {
+  claimDueDowngrade,
+  completeDowngradeCleanup,
+  countSyncedVideos,
+  insertDowngrade,
+  returnSyncedToLocal,
+} from './retention.repository';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'videoStore'>;
@@ -26,29 +31,21 @@ export async function noteCloudEntitlementChange(
 ): Promise<void> {
   const { user, before, after, now } = input;
   if (!hasCloudSync(before) || hasCloudSync(after)) return;
-  const [synced] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(videos)
-    .where(and(eq(videos.creatorId, user.id), eq(videos.syncStatus, 'synced')));
+  const synced = await countSyncedVideos(tx, user.id);
   const expiry = new Date(now.getTime() + CLOUD_RETENTION_DAYS * DAY_MS);
-  await tx.insert(tierDowngrades).values({
+  await insertDowngrade(tx, {
     userId: user.id,
     previousTier: before.subscriptionTier,
     newTier: after.subscriptionTier,
     downgradeDate: now,
     cloudRetentionDays: CLOUD_RETENTION_DAYS,
     cloudRetentionExpiry: expiry,
-    metadata: { syncedMessages: synced?.count ?? 0 },
+    metadata: { syncedMessages: synced },
   });
-  if ((synced?.count ?? 0) > 0) {
+  if (synced > 0) {
     await deps.mail.enqueue(
       tx,
-      cloudKeptMail({
-        owner: user,
-        until: expiry,
-        count: synced?.count ?? 0,
-        appUrl: deps.config.APP_URL,
-      }),
+      cloudKeptMail({ owner: user, until: expiry, count: synced, appUrl: deps.config.APP_URL }),
     );
   }
 }
@@ -62,63 +59,35 @@ export async function noteCloudEntitlementChange(
 export async function runCloudRetention(deps: Deps, now: Date): Promise<number> {
   let handled = 0;
   for (;;) {
-    const claimed = await deps.db.transaction(async (tx) => {
-      // Both drivers (PGlite and node-postgres) answer raw SQL with `{ rows }`.
-      const result = (await tx.execute(sql`
-        select id, user_id, metadata from tier_downgrades
-         where not cloud_cleanup_completed and cloud_retention_expiry <= ${now.toISOString()}
-         order by cloud_retention_expiry
-         limit 1
-         for update skip locked`)) as unknown as {
-        rows: Array<{ id: number; user_id: number; metadata: Record<string, unknown> }>;
-      };
-      const due = result.rows[0];
-      if (!due) return undefined;
-
-      const user = await findUserById(tx, due.user_id);
-      let objectKeys: string[] = [];
-      let outcome = 'account deleted';
-      if (user && hasCloudSync(user)) {
-        outcome = 'cloud sync restored';
-      } else if (user) {
-        outcome = 'cloud copies deleted';
-        const synced = await tx
-          .select({ id: videos.id, key: videos.cloudPath })
-          .from(videos)
-          .where(and(eq(videos.creatorId, user.id), eq(videos.syncStatus, 'synced')));
-        objectKeys = synced.flatMap((row) => (row.key ? [row.key] : []));
-        if (synced.length > 0) {
-          await tx
-            .update(videos)
-            .set({
-              storageType: 'local',
-              syncStatus: 'local_only',
-              cloudPath: null,
-              // Principle 1: without a cloud copy the server keeps no title.
-              title: null,
-              promptId: null,
-              updatedAt: now,
-            })
-            .where(and(eq(videos.creatorId, user.id), eq(videos.syncStatus, 'synced')));
-        }
-      }
-      await tx
-        .update(tierDowngrades)
-        .set({
-          cloudCleanupCompleted: true,
-          cleanedUpAt: now,
-          videosDeleted: objectKeys.length,
-          metadata: { ...due.metadata, outcome },
-        })
-        .where(eq(tierDowngrades.id, due.id));
-      return { objectKeys };
-    });
-    if (!claimed) return handled;
+    const objectKeys = await deps.db.transaction((tx) => closeNextDowngrade(tx, now));
+    if (!objectKeys) return handled;
     handled += 1;
     const results = await Promise.allSettled(
-      claimed.objectKeys.map((key) => deps.videoStore.deleteObject(key)),
+      objectKeys.map((key) => deps.videoStore.deleteObject(key)),
     );
     const failed = results.filter((result) => result.status === 'rejected').length;
     if (failed > 0) deps.log.warn({ failed }, 'cloud retention: some copies could not be deleted');
   }
+}
+
+/** Closes the next downgrade that is due; answers the cloud objects to delete, or undefined. */
+async function closeNextDowngrade(tx: DbOrTx, now: Date): Promise<string[] | undefined> {
+  const due = await claimDueDowngrade(tx, now);
+  if (!due) return undefined;
+  const user = await findUserById(tx, due.user_id);
+  let objectKeys: string[] = [];
+  let outcome = 'account deleted';
+  if (user && hasCloudSync(user)) {
+    outcome = 'cloud sync restored';
+  } else if (user) {
+    outcome = 'cloud copies deleted';
+    objectKeys = await returnSyncedToLocal(tx, { userId: user.id, now });
+  }
+  await completeDowngradeCleanup(tx, {
+    id: due.id,
+    now,
+    videosDeleted: objectKeys.length,
+    metadata: { ...due.metadata, outcome },
+  });
+  return objectKeys;
 }
