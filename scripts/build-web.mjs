@@ -17,6 +17,7 @@ export const WEB_SOURCES = [
   'src/web',
   'src/shared',
   'vite.config.ts',
+  'scripts/vite',
   'tsconfig.json',
   'package.json',
   'package-lock.json',
@@ -51,7 +52,13 @@ export function buildWeb() {
       '--outDir',
       NEXT_WEB_DIR,
     ],
-    { cwd: root, stdio: 'inherit' },
+    // Vite bundles the TypeScript config and its plugins (scripts/vite), as Node 20 cannot load
+    // them as they are: its note that a native loader would want file extensions does not apply.
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    },
   );
   if (result.status !== 0) {
     rmSync(NEXT_WEB_DIR, { recursive: true, force: true });

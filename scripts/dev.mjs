@@ -6,6 +6,8 @@ const env = {
   ...process.env,
   NODE_ENV: 'development',
   APP_URL: process.env.APP_URL ?? 'http://localhost:5173',
+  // Vite bundles its TypeScript config (scripts/build-web.mjs says why the note is silenced).
+  VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
 };
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/main.ts'], {
