@@ -1,7 +1,11 @@
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLogs, devices, failedAttempts } from '../../db/schema';
 import { lockForTransaction } from '../../db/locks';
+import {
+  deleteFailedAttempts,
+  findFailedAttempts,
+  insertFailedAttempts,
+} from './failed-attempts.repository';
+import { hasSucceededOnDevice, isDeviceOf } from './familiar-devices.repository';
 
 /**
  * Guards a credential check against one account (a username, a next of kin's or recipient's
@@ -107,17 +111,11 @@ export async function reserveAttempt(
 
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, 'attemptGuard', keys.account[1]);
-    const rows = await tx
-      .select({ kind: failedAttempts.kind, key: failedAttempts.key, at: failedAttempts.at })
-      .from(failedAttempts)
-      .where(
-        and(
-          inArray(failedAttempts.kind, [keys.account[0], keys.source[0], keys.address[0]]),
-          inArray(failedAttempts.key, [keys.account[1], keys.source[1], keys.address[1]]),
-          gt(failedAttempts.at, new Date(now.getTime() - longest)),
-        ),
-      )
-      .orderBy(asc(failedAttempts.at));
+    const rows = await findFailedAttempts(tx, {
+      kinds: [keys.account[0], keys.source[0], keys.address[0]],
+      keys: [keys.account[1], keys.source[1], keys.address[1]],
+      since: new Date(now.getTime() - longest),
+    });
     const timesOf = (key: readonly [string, string], windowMs: number) =>
       rows
         .filter((row) => row.kind === key[0] && row.key === key[1])
@@ -147,22 +145,19 @@ export async function reserveAttempt(
       }
     }
 
-    const inserted = await tx
-      .insert(failedAttempts)
-      .values([
-        ...(policy.account ? [{ kind: keys.account[0], key: keys.account[1], at: now }] : []),
-        { kind: keys.source[0], key: keys.source[1], at: now },
-        { kind: keys.address[0], key: keys.address[1], at: now },
-      ])
-      .returning({ id: failedAttempts.id });
-    return { isAllowed: true, ids: inserted.map((row) => row.id) };
+    const ids = await insertFailedAttempts(tx, [
+      ...(policy.account ? [{ kind: keys.account[0], key: keys.account[1], at: now }] : []),
+      { kind: keys.source[0], key: keys.source[1], at: now },
+      { kind: keys.address[0], key: keys.address[1], at: now },
+    ]);
+    return { isAllowed: true, ids };
   });
 }
 
 /** The credential was right: the reserved failure rows are withdrawn. */
 export async function releaseAttempt(db: DbOrTx, reservation: { ids: number[] }): Promise<void> {
   if (reservation.ids.length === 0) return;
-  await db.delete(failedAttempts).where(inArray(failedAttempts.id, reservation.ids));
+  await deleteFailedAttempts(db, reservation.ids);
 }
 
 /**
@@ -176,29 +171,8 @@ export async function isFamiliarDevice(
   deviceId: string | null,
 ): Promise<boolean> {
   if (!deviceId || userIds.length === 0) return false;
-  const [bound] = await db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(eq(devices.id, deviceId), inArray(devices.userId, [...userIds])))
-    .limit(1);
-  if (bound) return true;
-  const [row] = await db
-    .select({ id: auditLogs.id })
-    .from(auditLogs)
-    .where(
-      and(
-        inArray(auditLogs.userId, [...userIds]),
-        eq(auditLogs.deviceId, deviceId),
-        inArray(auditLogs.eventType, ['login', 'password_reset']),
-        eq(auditLogs.successful, true),
-        or(
-          eq(auditLogs.eventType, 'login'),
-          sql`${auditLogs.details}->>'method' = ${RESET_BY_EMAIL}`,
-        ),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  if (await isDeviceOf(db, userIds, deviceId)) return true;
+  return hasSucceededOnDevice(db, { userIds, deviceId, resetMethod: RESET_BY_EMAIL });
 }
 
 /** The real wait, for a message: '45 seconds', '1 minute', '12 minutes'. */

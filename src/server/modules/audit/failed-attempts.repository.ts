@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { failedAttempts } from '../../db/schema';
 import { lockForTransaction } from '../../db/locks';
@@ -33,4 +33,38 @@ export async function consumeAttempt(
     await tx.insert(failedAttempts).values({ kind: input.kind, key: input.key, at: input.now });
     return { isAllowed: true, retryAt: null };
   });
+}
+
+/** Failures of any of these kinds and keys since a moment, oldest first. */
+export function findFailedAttempts(
+  db: DbOrTx,
+  input: { kinds: string[]; keys: string[]; since: Date },
+) {
+  return db
+    .select({ kind: failedAttempts.kind, key: failedAttempts.key, at: failedAttempts.at })
+    .from(failedAttempts)
+    .where(
+      and(
+        inArray(failedAttempts.kind, input.kinds),
+        inArray(failedAttempts.key, input.keys),
+        gt(failedAttempts.at, input.since),
+      ),
+    )
+    .orderBy(asc(failedAttempts.at));
+}
+
+/** Records failures; answers their ids, so a check that succeeds can withdraw them. */
+export async function insertFailedAttempts(
+  db: DbOrTx,
+  rows: Array<{ kind: string; key: string; at: Date }>,
+): Promise<number[]> {
+  const inserted = await db
+    .insert(failedAttempts)
+    .values(rows)
+    .returning({ id: failedAttempts.id });
+  return inserted.map((row) => row.id);
+}
+
+export async function deleteFailedAttempts(db: DbOrTx, ids: number[]): Promise<void> {
+  await db.delete(failedAttempts).where(inArray(failedAttempts.id, ids));
 }
