@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FEATURES,
-  FEATURE_STATUS_LABELS,
-  findPlan,
-  PAID_TIERS,
-  PLANS,
-  statusOf,
-} from '../../src/shared/domain/plans';
+import { FEATURES, FEATURE_STATUS_LABELS, statusOf } from '../../src/shared/domain/feature-status';
+import { findPlan, PAID_TIERS, PLANS } from '../../src/shared/domain/plans';
 
 const allLines = PLANS.flatMap((plan) =>
   plan.features.map((line) => ({ plan: plan.name, ...line })),

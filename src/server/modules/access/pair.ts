@@ -1,4 +1,4 @@
-import { hasCloudSync } from '../../../shared/domain/plans';
+import { hasCloudSync } from '../../../shared/domain/plan-limits';
 import type { SessionUser } from '../users/users.repository';
 
 /**

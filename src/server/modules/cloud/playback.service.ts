@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
-import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
+import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plan-limits';
 import {
   normaliseVideoType,
   servedVideoType,

@@ -1,7 +1,8 @@
-import { CLOUD_RETENTION_DAYS, hasCloudSync } from '../../../shared/domain/plans';
+import { hasCloudSync } from '../../../shared/domain/plan-limits';
+import { CLOUD_RETENTION_DAYS } from '../../../shared/domain/plans';
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
-import { cloudKeptMail } from '../mail/mail.templates';
+import { cloudKeptMail } from './cloud.mails';
 import type { UserRow, SessionUser } from '../users/users.repository';
 import { findUserById } from '../users/users.repository';
 import {

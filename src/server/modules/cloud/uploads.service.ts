@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plans';
+import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plan-limits';
 import {
   CLOUD_MESSAGES,
   MAX_SIGN_BATCH,

@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../../shared/domain/errors';
-import { hasCloudSync, limitsFor } from '../../../shared/domain/plans';
+import { hasCloudSync, limitsFor } from '../../../shared/domain/plan-limits';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';

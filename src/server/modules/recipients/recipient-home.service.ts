@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../../shared/domain/errors';
-import { hasCloudSync } from '../../../shared/domain/plans';
+import { hasCloudSync } from '../../../shared/domain/plan-limits';
 import type { TRecipientCategory, TRecipientHome } from '../../../shared/schemas/recipients';
 import { AppError } from '../../errors';
 import { isOpenTo, isRecipient } from '../access/watch';

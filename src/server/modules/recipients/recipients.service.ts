@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EMERGENCY_CODE_LENGTH, normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
-import { limitsFor } from '../../../shared/domain/plans';
+import { limitsFor } from '../../../shared/domain/plan-limits';
 import type {
   TCreateRecipientBody,
   TRecipientCategory,

@@ -1,4 +1,4 @@
-import { limitsFor } from '../../../shared/domain/plans';
+import { limitsFor } from '../../../shared/domain/plan-limits';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TRelease } from '../../../shared/domain/legacy';
 import type { TCreateVideoIndexBody } from '../../../shared/schemas/videos';

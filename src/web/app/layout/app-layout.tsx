@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
-import { hasCloudSync } from '@shared/domain/plans';
+import { hasCloudSync } from '@shared/domain/plan-limits';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';

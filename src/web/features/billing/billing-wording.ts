@@ -1,4 +1,5 @@
-import { CLOUD_RETENTION_DAYS, findPlan, hasFullAccess } from '@shared/domain/plans';
+import { hasFullAccess } from '@shared/domain/plan-limits';
+import { CLOUD_RETENTION_DAYS, findPlan } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { lazyDateFormat } from '@web/lib/date-format';

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { hasCloudSync } from '@shared/domain/plans';
+import { hasCloudSync } from '@shared/domain/plan-limits';
 import { useAuth } from '@web/features/auth';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 

@@ -2,13 +2,10 @@ import type { ReactNode } from 'react';
 import { Check, CircleCheck, CircleDashed, CircleDot, Clock } from 'lucide-react';
 import {
   FEATURE_STATUS_LABELS,
-  findPlan,
-  PLANS,
   statusOf,
   type TFeatureStatus,
-  type TPlan,
-  type TPlanFeature,
-} from '@shared/domain/plans';
+} from '@shared/domain/feature-status';
+import { findPlan, PLANS, type TPlan, type TPlanFeature } from '@shared/domain/plans';
 import { cn } from '@web/lib/utils';
 
 const STATUS_STYLES: Record<TFeatureStatus, { className: string; icon: ReactNode }> = {

@@ -9,7 +9,8 @@ import {
   Server,
   User,
 } from 'lucide-react';
-import { CARE_HOME_TRIAL_DAYS, FEATURES, PLANS } from '@shared/domain/plans';
+import { FEATURES } from '@shared/domain/feature-status';
+import { CARE_HOME_TRIAL_DAYS, PLANS } from '@shared/domain/plans';
 import { Card } from '@web/components/ui/card';
 import { OrganisationExtras, StatusBadge } from '@web/features/public-site/feature-status';
 import { PlanCard } from '@web/features/public-site/plan-card';

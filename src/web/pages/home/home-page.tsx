@@ -15,7 +15,7 @@ import {
   Users,
   Video,
 } from 'lucide-react';
-import { hasCloudSync } from '@shared/domain/plans';
+import { hasCloudSync } from '@shared/domain/plan-limits';
 import { isPrimaryUser } from '@web/features/auth/auth-api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CircleDashed, Smartphone } from 'lucide-react';
-import { hasCloudSync } from '@shared/domain/plans';
+import { hasCloudSync } from '@shared/domain/plan-limits';
 import { Card } from '@web/components/ui/card';
 import { useAuth } from '@web/features/auth/auth-provider';
 import { PairPhonePanel } from '@web/features/pairing/components/pair-phone-panel';

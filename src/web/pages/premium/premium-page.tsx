@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Sparkles } from 'lucide-react';
-import { hasFullAccess } from '@shared/domain/plans';
+import { hasFullAccess } from '@shared/domain/plan-limits';
 import { Button } from '@web/components/ui/button';
 import { useAuth } from '@web/features/auth/auth-provider';
 import {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CreditCard, Sparkles } from 'lucide-react';
+import { hasFullAccess } from '@shared/domain/plan-limits';
 import {
   CARE_HOME_TRIAL_DAYS,
   findPlan,
-  hasFullAccess,
   PAID_TIERS,
   TRIAL_TIER,
   type TPlan,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CalendarClock, CreditCard } from 'lucide-react';
-import { findPlan, hasFullAccess } from '@shared/domain/plans';
+import { hasFullAccess } from '@shared/domain/plan-limits';
+import { findPlan } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';

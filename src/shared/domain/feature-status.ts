@@ -1,0 +1,154 @@
+/** How far each feature has come in this build, said plainly: trust is the product. */
+export type TFeatureStatus = 'complete' | 'in_progress' | 'started' | 'planned';
+
+export const FEATURE_STATUS_LABELS: Record<TFeatureStatus, string> = {
+  complete: 'Complete',
+  in_progress: 'In Progress',
+  started: 'Started',
+  planned: 'Planned',
+};
+
+export type TFeatureId =
+  | 'local_storage'
+  | 'recipients'
+  | 'more_devices'
+  | 'emergency_access'
+  | 'audit_log'
+  | 'backups'
+  | 'device_migration'
+  | 'cloud_sync'
+  | 'background_sync'
+  | 'enhanced_encryption'
+  | 'family_sharing'
+  | 'payments'
+  | 'custom_branding'
+  | 'bulk_management'
+  | 'priority_support';
+
+export interface TFeature {
+  id: TFeatureId;
+  name: string;
+  /** What a person gets today, in one or two plain sentences. */
+  description: string;
+  status: TFeatureStatus;
+}
+
+/**
+ * The feature status list shown on /features. It states this build's real status: update it in
+ * the same change that ships or removes a feature.
+ */
+export const FEATURES: readonly TFeature[] = [
+  {
+    id: 'local_storage',
+    name: 'Videos kept on this device',
+    description:
+      'Recordings are saved in this browser as you record them. Community Edition videos never leave the device.',
+    status: 'complete',
+  },
+  {
+    id: 'recipients',
+    name: 'Recipients and plan limits',
+    description:
+      'Add the people you record for. Each plan’s recipient and recording limits are applied by the server.',
+    status: 'complete',
+  },
+  {
+    id: 'more_devices',
+    name: 'More devices',
+    description:
+      'On a paid plan you can sign in on more phones, tablets and computers, up to your plan’s limit, each added with a code sent to your email. Recording stays on the primary device.',
+    status: 'complete',
+  },
+  {
+    id: 'emergency_access',
+    name: 'Next of kin emergency access',
+    description:
+      'Your next of kin holds an emergency code that can reset your password. Every attempt is recorded and you are told by email.',
+    status: 'complete',
+  },
+  {
+    id: 'audit_log',
+    name: 'Security audit log',
+    description: 'Every sign-in, reset and change to your account is written down for you to read.',
+    status: 'complete',
+  },
+  {
+    id: 'backups',
+    name: 'One-file backups',
+    description:
+      'Download your videos and details as one file, keep it somewhere safe, and restore it on this account.',
+    status: 'complete',
+  },
+  {
+    id: 'device_migration',
+    name: 'Moving to a new device',
+    description:
+      'Your account can move to a new device with a code sent to your email. Videos move with a backup file; moving them automatically is not built yet.',
+    status: 'started',
+  },
+  {
+    id: 'cloud_sync',
+    name: 'Cloud sync',
+    description:
+      'On paid plans every recording is copied to the cloud after it is saved here, checked to match, and your recipients watch it on their own phone or computer.',
+    status: 'complete',
+  },
+  {
+    id: 'background_sync',
+    name: 'Background sync',
+    description:
+      'New recordings are sent on their own while Memento is open, and pick up where they stopped after a lost connection. Sending while the app is closed is not built yet.',
+    status: 'in_progress',
+  },
+  {
+    id: 'enhanced_encryption',
+    name: 'Enhanced encryption',
+    description: 'Encrypting videos with a key only you and your recipients hold.',
+    status: 'planned',
+  },
+  {
+    id: 'family_sharing',
+    name: 'Family sharing',
+    description:
+      'Sharing one plan with your family. Today each person who records messages needs their own account and plan.',
+    status: 'planned',
+  },
+  {
+    id: 'payments',
+    name: 'Paying for a plan',
+    description:
+      'Choose a paid plan and pay on Stripe’s secure page; change your plan, card or cancel in Manage billing. Where an installation has not switched payments on, the plans say Coming Soon.',
+    status: 'complete',
+  },
+  {
+    id: 'custom_branding',
+    name: 'Custom branding for organisations',
+    description: 'A care home’s own name and colours on the screens its residents use.',
+    status: 'planned',
+  },
+  {
+    id: 'bulk_management',
+    name: 'Bulk management for organisations',
+    description:
+      'Setting up and looking after many residents’ accounts from one place. Today each account is set up on its own.',
+    status: 'planned',
+  },
+  {
+    id: 'priority_support',
+    name: 'Priority support for organisations',
+    description:
+      'A quicker way for organisations to reach our team. There is no separate line for them yet.',
+    status: 'planned',
+  },
+];
+
+export function findFeature(id: TFeatureId): TFeature {
+  const feature = FEATURES.find((entry) => entry.id === id);
+  if (!feature) throw new Error(`No feature status entry for ${id}`);
+  return feature;
+}
+
+/** A plan line's status, from the same entry the features page shows. */
+export function statusOf(line: { featureId: TFeatureId }): TFeatureStatus {
+  return findFeature(line.featureId).status;
+}
