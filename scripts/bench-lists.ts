@@ -148,8 +148,9 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       params: Record<string, unknown> = of.params({})!,
       kept?: ResponseCache,
     ): Promise<unknown[]> => {
-      const read = (await findRequestContext(db, who.device_id, idHash, { of, params }, kept))
-        ?.read;
+      const read = (
+        await findRequestContext(db, who.device_id, idHash, new Date(), { of, params }, kept)
+      )?.read;
       return typeof read === 'string'
         ? (JSON.parse(read) as unknown[])
         : ((read ?? []) as unknown[]);
@@ -181,7 +182,10 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
           ? (await client.query<{ now: string }>('select pg_current_snapshot()::text as now'))
               .rows[0]!.now
           : undefined;
-        const values = requestContextParams(who.device_id, idHash, { ...params, keptVersion });
+        const values = requestContextParams(who.device_id, idHash, new Date(), {
+          ...params,
+          keptVersion,
+        });
         const literals = fillPlaceholders(statement.params, values).map((value) =>
           value === null
             ? 'null'
@@ -201,7 +205,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
     const lists: Array<[string, () => Promise<unknown[]>, () => Promise<string[]>]> = [
       [
         'owner: request lookups',
-        async () => [await findRequestContext(db, owner.device_id, 'no-such-session')],
+        async () => [await findRequestContext(db, owner.device_id, 'no-such-session', new Date())],
         explainSql(
           'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
           [owner.device_id, 'no-such-session'],
@@ -250,7 +254,7 @@ await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
       ],
       [
         'admin: devices, page 1',
-        async () => (await listDeviceAssociationsPage(db, { limit: 50 })).rows,
+        async () => (await listDeviceAssociationsPage(db, { limit: 50, now: new Date() })).rows,
         explainSql(
           `select d.id from devices d order by d.created_at desc nulls last, d.id limit 52`,
           [],

@@ -15,15 +15,13 @@ import { SecretBox } from './lib/secret-box';
 import { UrlSigner } from './lib/url-signer';
 import { connectRedis } from './lib/redis';
 import { DiskSpace } from './lib/disk-space';
+import { systemClock, type Clock } from './lib/clock';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
-import { endRunOutPlans } from './modules/billing/billing.service';
 import { PaymentProvider } from './modules/billing/payment-provider';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
-import { runCloudRetention } from './modules/cloud/retention.service';
-import { runOrphanSweep, type OrphanSweepResult } from './modules/cloud/orphan-sweep.service';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -34,15 +32,12 @@ import { recipientRoutes } from './modules/recipients/recipients.routes';
 import { recipientHomeRoutes } from './modules/recipients/recipient-home.routes';
 import { promptRoutes } from './modules/prompts/prompts.routes';
 import { videoRoutes } from './modules/videos/videos.routes';
-import { deleteExpiredSessions } from './modules/auth/sessions.repository';
 import { deviceRoutes } from './modules/devices/devices.routes';
 import { externalSignInRoutes } from './modules/external-sign-in/external-sign-in.routes';
-import { deleteExpiredFlows } from './modules/external-sign-in/external-sign-in.repository';
 import { ExternalProviders } from './modules/external-sign-in/providers';
 import { systemRoutes } from './modules/system/system.routes';
-import { JobSchedule } from './modules/jobs/job-schedule';
+import { createJobs, type AppJobs } from './modules/jobs/jobs';
 import { legacyRoutes } from './modules/legacy/legacy.routes';
-import { runLegacyWork } from './modules/legacy/legacy-work.service';
 import { MailQueue } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -55,17 +50,7 @@ import { DEFAULT_LIMITS, registerRateLimit, type Limits } from './plugins/rate-l
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Scheduled work, callable with any clock (tests, and the console). */
-    jobs: {
-      runCloudRetention(now: Date): Promise<number>;
-      deliverMail(): Promise<void>;
-      /** Billing: ends plans whose grace or cancelled period is over. */
-      endRunOutPlans(now: Date): Promise<number>;
-      sweepOrphanedObjects(now: Date): Promise<OrphanSweepResult>;
-      runLegacyWork(now: Date): ReturnType<typeof runLegacyWork>;
-      /** Every scheduled job that is due at `now` and held by no other server; their names. */
-      runDue(now: Date): Promise<string[]>;
-    };
+    jobs: AppJobs;
   }
 }
 
@@ -79,18 +64,16 @@ export interface BuildAppOptions {
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /** What time it is for requests that depend on it (tests move it forward). */
-  clock?: { now(): Date };
+  clock?: Clock;
   /** Whether the job schedule polls by itself (tests run it with their own clock). */
   startSchedule?: boolean;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-const HOUR_MS = 3600_000;
-/** Legacy release: reminders and releases are due to the minute, so they are checked often. */
-const LEGACY_CHECK_MS = 5 * 60_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const clock = options.clock ?? systemClock;
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
@@ -134,16 +117,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   const diskSpace = new DiskSpace(config.DATA_DIR, {
     hasExternalDatabase: Boolean(config.DATABASE_URL),
+    clock,
   });
   registerErrorHandler(app, diskSpace);
 
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : null;
   const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const secretBox = new SecretBox(sessionSecret);
-  const mail = new MailQueue(database.db, createMailTransport(config), {
+  const mail = new MailQueue(database.db, createMailTransport(config, clock), {
     from: config.MAIL_FROM,
     log: app.log,
     secretBox,
+    clock,
   });
   const deps: AppDeps = {
     db: database.db,
@@ -159,7 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     diskSpace,
     payments: await PaymentProvider.create(config),
-    clock: options.clock ?? { now: () => new Date() },
+    clock,
   };
   const isHttps = config.APP_URL.startsWith('https:');
   // S3 mode: the browser sends parts to the store and plays presigned URLs from it.
@@ -189,9 +174,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie, { secret: sessionSecret });
-  await registerRateLimit(app, { redis, log: app.log });
+  await registerRateLimit(app, { redis, log: app.log, clock });
 
-  registerRequestContext(app, { db: database.db, config, allowedOrigins });
+  registerRequestContext(app, { db: database.db, config, allowedOrigins, clock });
 
   await app.register(systemRoutes(deps));
   await app.register(deviceRoutes(deps));
@@ -215,29 +200,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicConfig: toPublicConfig(config, deps.externalProviders.list()),
   });
 
-  // Timed work runs from one schedule kept in the database (modules/jobs): each job on one
-  // server at a time, and whatever fell due while every server was down runs once on the next
-  // start. The clock is the argument, so tests run a job at any time they choose.
-  const schedule = new JobSchedule(database.db, app.log, deps.clock);
-  const clearSessions = () =>
-    Promise.all([deleteExpiredSessions(database.db), deleteExpiredFlows(database.db)]);
-  // name, how often, what runs (the orphan sweep itself waits a day between sweeps)
-  const jobs: Array<[string, number, (now: Date) => Promise<unknown>]> = [
-    ['sessions.cleanup', HOUR_MS, clearSessions],
-    ['cloud.retention', HOUR_MS, (now) => runCloudRetention(deps, now)],
-    ['cloud.orphan-sweep', HOUR_MS, (now) => runOrphanSweep(deps, now)],
-    ['billing.run-out-plans', HOUR_MS, (now) => endRunOutPlans(deps, now)],
-    ['legacy', LEGACY_CHECK_MS, (now) => runLegacyWork(deps, now)],
-  ];
-  for (const [name, everyMs, run] of jobs) schedule.add({ name, everyMs, run });
-  app.decorate('jobs', {
-    runCloudRetention: (now: Date) => runCloudRetention(deps, now),
-    deliverMail: () => mail.deliverDue(),
-    endRunOutPlans: (now: Date) => endRunOutPlans(deps, now),
-    sweepOrphanedObjects: (now: Date) => runOrphanSweep(deps, now),
-    runLegacyWork: (now: Date) => runLegacyWork(deps, now),
-    runDue: (now: Date) => schedule.runDue(now),
-  });
+  // Timed work runs from one schedule kept in the database; its jobs are listed in modules/jobs.
+  const { schedule, jobs } = createJobs(deps, app.log);
+  app.decorate('jobs', jobs);
 
   // Events from before migration 0010 get their words after the start.
   const closing = new AbortController();

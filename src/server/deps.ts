@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { TConfig } from './config';
 import type { Db } from './db/client';
+import type { Clock } from './lib/clock';
 import type { DiskSpace } from './lib/disk-space';
 import type { SecretBox } from './lib/secret-box';
 import type { UrlSigner } from './lib/url-signer';
@@ -34,5 +35,5 @@ export interface AppDeps {
   /** Stripe, when billing is configured; null leaves plans to admins. */
   payments: PaymentProvider | null;
   /** What time it is, for rules that depend on it (a message's date); tests move it. */
-  clock: { now(): Date };
+  clock: Clock;
 }

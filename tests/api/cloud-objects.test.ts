@@ -10,7 +10,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orphanSweeps, uploads, videos } from '../../src/server/db/schema';
+import { scheduledJobs, uploads, videos } from '../../src/server/db/schema';
 import { type TestDevice, useTestApp } from '../setup/app';
 import { createPaidOwner, indexVideo, PART_BYTES, sha256, type StorageMode } from '../setup/cloud';
 import { startS3Server, TEST_BUCKET } from '../setup/s3';
@@ -375,7 +375,10 @@ describe.each<StorageMode>(['file', 's3'])('stored objects in %s mode', (mode) =
     }
 
     // Today (no sweep has run yet) everything is younger than the grace window: nothing goes.
-    await t.db.delete(orphanSweeps);
+    await t.db
+      .update(scheduledJobs)
+      .set({ nextRunAt: new Date(0) })
+      .where(eq(scheduledJobs.name, 'cloud.orphan-sweep'));
     const today = await sweep(Date.now());
     expect(today).toMatchObject({ ran: true, objectsRemoved: 0, uploadsRemoved: 0 });
     expect(await storedKeys()).toContain(orphanKey);

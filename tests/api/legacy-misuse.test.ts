@@ -42,6 +42,20 @@ async function ownerAndNextOfKin() {
   return { ...owner, nextOfKinDevice };
 }
 
+/** After the clock has moved past a session's life, both sign in again, as they would. */
+async function signInAgain(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>) {
+  await createSessionFor(t, {
+    userId: owner.user.id,
+    device: owner.device,
+    method: 'username_password',
+  });
+  await createSessionFor(t, {
+    userId: owner.nextOfKin.id,
+    device: owner.nextOfKinDevice,
+    method: 'email_access_code',
+  });
+}
+
 async function cloudMessage(ownerId: number, recipientId: number, title = 'For you') {
   const id = randomUUID();
   await t.db.insert(videos).values({
@@ -171,6 +185,7 @@ describe('a pause after a cancel', () => {
     await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     await owner.device.post('/api/legacy/cancel');
     clock.advance(45 * DAY_MS);
+    await signInAgain(owner);
     const early = await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     expect(early.statusCode).toBe(409);
     clock.advance(16 * DAY_MS);
@@ -199,6 +214,7 @@ describe('a pause after a cancel', () => {
       askAgainOn: null,
     });
     clock.advance(400 * DAY_MS);
+    await signInAgain(owner);
     expect((await ask(owner.nextOfKinDevice, code)).statusCode).toBe(409);
 
     const allowed = await setAsking(owner.device, owner.nextOfKin.id, { isAllowed: true });

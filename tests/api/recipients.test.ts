@@ -6,12 +6,15 @@ import {
   createOnboardedUser,
   createPrimaryUser,
   NEXT_OF_KIN,
+  TestClock,
   TestDevice,
   useTestApp,
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 
-const t = useTestApp({ mail: true, admin: { email: 'admin@care.test' } });
+// Waits are moved past on the app's clock rather than slept through.
+const clock = new TestClock();
+const t = useTestApp({ mail: true, admin: { email: 'admin@care.test' }, clock });
 
 const CODE = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
 let counter = 0;
@@ -509,7 +512,7 @@ describe('recipient sign-in (email_access_code)', () => {
     expect(stopped.json().message).toMatch(
       /^Too many attempts from this device\. Please wait 1[45] minutes and try again\.$/,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clock.advance(1100);
     const phone = await TestDevice.create(t.app);
     const rightful = await phone.post('/api/login', {
       email: alice.nextOfKin.email,

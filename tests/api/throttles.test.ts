@@ -5,6 +5,7 @@ import {
   createOnboardedUser,
   createPrimaryUser,
   GOOD_PASSWORD,
+  TestClock,
   TestDevice,
   useTestApp,
 } from '../setup/app';
@@ -14,7 +15,9 @@ import { extractCode } from '../setup/smtp';
 // codes, a way past it for passwords and reset codes that only the reader of the account's mail
 // has, and the device-add code counted like every emailed code.
 
-const t = useTestApp({ mail: true, admin: true });
+// Waits are moved past on the app's clock rather than slept through.
+const clock = new TestClock();
+const t = useTestApp({ mail: true, admin: true, clock });
 
 const WRONG_CODE = 'AAAA-BBBB-CCCC-DDDD';
 const NEW_PASSWORD = 'Bluebells-in-May-2027';
@@ -132,7 +135,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     // the try right after it waits again.
     let counted = await signIn(await TestDevice.create(t.app), 'Guess-again-Aa!');
     while (counted.statusCode === 429 && counted.json().code === 'ACCOUNT_DELAYED') {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      clock.advance(250);
       counted = await signIn(await TestDevice.create(t.app), 'Guess-again-Aa!');
     }
     expect(counted.statusCode).toBe(401);

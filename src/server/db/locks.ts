@@ -12,8 +12,6 @@ export const LOCK_KEYS = {
   adminSet: 7302,
   /** One account's upload admissions (per account), so parallel starts cannot overshoot the quota. */
   uploadAdmission: 8101,
-  /** The claim of an orphan sweep, so app servers ticking together start one between them. */
-  orphanSweep: 8102,
   /** One failed-attempt counter (per kind and key), so concurrent failures are all counted. */
   failedAttempt: 8200,
   /** One account's attempt guard (per account key), so its checks and records do not interleave. */

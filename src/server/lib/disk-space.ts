@@ -1,4 +1,5 @@
 import { statfs } from 'node:fs/promises';
+import type { Clock } from './clock';
 
 /** Below this much free space DATA_DIR counts as full: PGlite needs room for its next WAL page. */
 const FULL_BELOW_BYTES = 4 * 1024 * 1024;
@@ -13,12 +14,12 @@ export class DiskSpace {
 
   constructor(
     private readonly dataDir: string,
-    private readonly options: { hasExternalDatabase: boolean },
+    private readonly options: { hasExternalDatabase: boolean; clock: Clock },
   ) {}
 
   /** Called when a write failed for want of space anywhere (DATA_DIR or PostgreSQL's disk). */
   noteFull(): void {
-    this.lastFullAt = Date.now();
+    this.lastFullAt = this.options.clock.now().getTime();
   }
 
   /**
@@ -27,7 +28,7 @@ export class DiskSpace {
    * back ends it by itself.
    */
   async isFullNow(): Promise<boolean> {
-    const isRecent = Date.now() - this.lastFullAt < RECENT_MS;
+    const isRecent = this.options.clock.now().getTime() - this.lastFullAt < RECENT_MS;
     let free: number;
     try {
       const stats = await statfs(this.dataDir);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
+import type { Clock } from './clock';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -24,8 +25,10 @@ interface LocalEntry {
 class LocalWindows {
   private readonly entries = new Map<string, LocalEntry>();
 
+  constructor(private readonly clock: Clock) {}
+
   increment(key: string, timeWindow: number): { current: number; ttl: number } {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     let entry = this.entries.get(key);
     if (!entry || entry.resetAt <= now) {
       if (this.entries.size > 50_000) this.trim(now);
@@ -46,8 +49,12 @@ class LocalWindows {
  * live in Redis and so count across every app server; without it, or while Redis is away, they
  * live in this process — the fall-back is logged once per outage and never fails a request.
  */
-export function createRateLimitStore(options: { redis: Redis | null; log: FastifyBaseLogger }) {
-  const local = new LocalWindows();
+export function createRateLimitStore(options: {
+  redis: Redis | null;
+  log: FastifyBaseLogger;
+  clock: Clock;
+}) {
+  const local = new LocalWindows(options.clock);
   let isFallingBack = false;
 
   const fallBack = (error: unknown) => {

@@ -26,7 +26,8 @@ export function totpUri(secretBase32: string, label: string): string {
  * The time step a 6-digit code belongs to (one step either side, for clock drift), or null when
  * it is not a current code. The caller refuses a step it has already accepted.
  */
-export function findTotpStep(secretBase32: string, code: string, now = Date.now()): number | null {
+export function findTotpStep(secretBase32: string, code: string, at: Date): number | null {
+  const now = at.getTime();
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return null;
   const delta = totpFor(secretBase32, ISSUER).validate({ token, timestamp: now, window: 1 });

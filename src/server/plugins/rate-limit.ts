@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { MESSAGES } from '../../shared/domain/errors';
 import { AppError } from '../errors';
+import type { Clock } from '../lib/clock';
 import { createRateLimitStore } from '../lib/rate-limit-store';
 
 export interface RateLimit {
@@ -33,7 +34,7 @@ export type Limits = typeof DEFAULT_LIMITS;
 /** Route-level limiting only: a route opts in with `config: { rateLimit: perIpLimit(...) }`. */
 export async function registerRateLimit(
   app: FastifyInstance,
-  options: { redis: Redis | null; log: FastifyBaseLogger },
+  options: { redis: Redis | null; log: FastifyBaseLogger; clock: Clock },
 ): Promise<void> {
   await app.register(fastifyRateLimit, {
     global: false,

@@ -10,7 +10,12 @@ import { ResponseCache } from '../modules/auth/response-cache';
 import { findRequestContext, type ContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
 import { VerifiedCookies } from '../modules/auth/verified-cookies';
-import { touchDevice, type DeviceRow } from '../modules/devices/devices.repository';
+import type { Clock } from '../lib/clock';
+import {
+  DEVICE_SEEN_RESOLUTION_MS,
+  touchDevice,
+  type DeviceRow,
+} from '../modules/devices/devices.repository';
 import type { SessionUser } from '../modules/users/users.repository';
 
 export const SESSION_COOKIE = 'memento_session';
@@ -18,7 +23,6 @@ export const SESSION_COOKIE = 'memento_session';
 /** Session lifetimes: primary users 30 days sliding; admins 12 hours. */
 export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
 const SLIDE_AFTER_MS = 3600_000;
-const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
 /** Characters of kept answers a server holds: about 600 libraries of 20 videos. */
 const KEPT_ANSWERS_BUDGET = 4_000_000;
 /** Session cookies whose signature a server remembers having checked. */
@@ -115,7 +119,7 @@ function isSafeMethod(method: string) {
  */
 export function registerRequestContext(
   app: FastifyInstance,
-  deps: { db: Db; config: TConfig; allowedOrigins: ReadonlySet<string> },
+  deps: { db: Db; config: TConfig; allowedOrigins: ReadonlySet<string>; clock: Clock },
 ) {
   app.decorateRequest('device', null);
   app.decorateRequest('user', null);
@@ -155,13 +159,14 @@ export function registerRequestContext(
     const contextRead = request.routeOptions.config.contextRead;
     const readParams = contextRead?.params(request.query) ?? null;
     const read = contextRead && readParams ? { of: contextRead, params: readParams } : undefined;
-    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, read, kept);
+    const now = deps.clock.now();
+    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, now, read, kept);
     if (!found) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
     const device = found.device;
     request.device = device;
     // The row is in hand: write lastSeen only when it is stale, not on every request.
-    if (Date.now() - device.lastSeen.getTime() > DEVICE_SEEN_RESOLUTION_MS) {
-      await touchDevice(deps.db, device.id);
+    if (now.getTime() - device.lastSeen.getTime() > DEVICE_SEEN_RESOLUTION_MS) {
+      await touchDevice(deps.db, device.id, now);
     }
 
     const { session, user } = found;
@@ -176,9 +181,9 @@ export function registerRequestContext(
     if (read) request.contextReadAnswer = { of: read.of, value: found.read };
 
     // Sliding expiry for everyone but admins, written at most once an hour.
-    if (!user.isAdmin && Date.now() - session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
-      const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS.user);
-      await extendSession(deps.db, idHash, expiresAt);
+    if (!user.isAdmin && now.getTime() - session.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
+      const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS.user);
+      await extendSession(deps.db, idHash, expiresAt, now);
       setSessionCookie(reply, deps.config, token, expiresAt);
       request.sessionExpiresAt = expiresAt;
     }

@@ -18,7 +18,7 @@ import {
 import { toAdminDevice } from './admin.presenter';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 export async function listDevices(
   deps: Deps,
@@ -27,6 +27,7 @@ export async function listDevices(
   const page = await listDeviceAssociationsPage(deps.db, {
     limit: query.limit,
     after: query.after,
+    now: deps.clock.now(),
   });
   const last = page.rows.at(-1);
   return {
@@ -54,7 +55,9 @@ export async function removeDeviceAssociation(
   const { admin, deviceId } = input;
   await deps.db.transaction(async (tx) => {
     const device = await findDeviceById(tx, deviceId);
-    const associations = device ? await findAssociationsOfDevice(tx, deviceId) : [];
+    const associations = device
+      ? await findAssociationsOfDevice(tx, deviceId, deps.clock.now())
+      : [];
     if (!device || associations.length === 0) {
       throw new AppError('NOT_FOUND', ADMIN_MESSAGES.deviceNotFound);
     }

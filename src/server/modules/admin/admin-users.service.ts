@@ -46,7 +46,7 @@ import { lockForTransaction } from '../../db/locks';
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<
   AppDeps,
-  'config' | 'db' | 'log' | 'mail' | 'payments' | 'uploadPartBytes' | 'videoStore'
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'payments' | 'uploadPartBytes' | 'videoStore'
 >;
 
 const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
@@ -109,19 +109,24 @@ export async function overrideTier(
   },
 ): Promise<TAdminUser> {
   const { admin, body } = input;
-  const now = new Date();
+  const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const target = await findTarget(tx, input.userId);
     const isVipChanged = target.isVIP !== body.isVIP;
-    await updateUser(tx, target.id, {
-      subscriptionTier: body.tier,
-      tierOverriddenBy: admin.id,
-      tierOverriddenAt: now,
-      tierOverrideReason: body.reason,
-      ...(isVipChanged
-        ? { isVIP: body.isVIP, vipOverriddenBy: admin.id, vipOverriddenAt: now }
-        : {}),
-    });
+    await updateUser(
+      tx,
+      target.id,
+      {
+        subscriptionTier: body.tier,
+        tierOverriddenBy: admin.id,
+        tierOverriddenAt: now,
+        tierOverrideReason: body.reason,
+        ...(isVipChanged
+          ? { isVIP: body.isVIP, vipOverriddenBy: admin.id, vipOverriddenAt: now }
+          : {}),
+      },
+      now,
+    );
     await noteCloudEntitlementChange(deps, tx, {
       user: target,
       before: target,
@@ -155,7 +160,7 @@ export async function returnToBilling(
   input: { admin: SessionUser; userId: number },
 ): Promise<TAdminUser> {
   const { admin } = input;
-  const now = new Date();
+  const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const target = await lockUser(tx, input.userId);
     if (!target) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
@@ -164,12 +169,17 @@ export async function returnToBilling(
     if (target.tierOverriddenBy === null) return;
     const paid = paidTierNow(target, now);
     const tier = paid ?? 'free';
-    await updateUser(tx, target.id, {
-      subscriptionTier: tier,
-      tierOverriddenBy: null,
-      tierOverriddenAt: null,
-      tierOverrideReason: null,
-    });
+    await updateUser(
+      tx,
+      target.id,
+      {
+        subscriptionTier: tier,
+        tierOverriddenBy: null,
+        tierOverriddenAt: null,
+        tierOverrideReason: null,
+      },
+      now,
+    );
     await noteCloudEntitlementChange(deps, tx, {
       user: target,
       before: target,
@@ -214,7 +224,12 @@ export async function resetUserPassword(
   }
   const passwordHash = await hashSecret(input.newPassword);
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, target.id, { passwordHash, firstLogin: true, hasSetPassword: false });
+    await updateUser(
+      tx,
+      target.id,
+      { passwordHash, firstLogin: true, hasSetPassword: false },
+      deps.clock.now(),
+    );
     await deleteSessionsOfUser(tx, target.id);
     await deps.mail.enqueue(
       tx,
@@ -248,11 +263,22 @@ export async function setAdmin(
         );
       }
       // Two-factor is required from the first visit to /admin; sessions get 12 hours.
-      await updateUser(tx, target.id, { isAdmin: true, role: 'admin', twoFactorEnabled: true });
-      await capSessionsOfUser(tx, target.id, new Date(Date.now() + SESSION_LIFETIME_MS.admin));
+      const now = deps.clock.now();
+      await updateUser(
+        tx,
+        target.id,
+        { isAdmin: true, role: 'admin', twoFactorEnabled: true },
+        now,
+      );
+      await capSessionsOfUser(tx, target.id, new Date(now.getTime() + SESSION_LIFETIME_MS.admin));
     } else {
       if ((await countAdmins(tx)) <= 1) throw new AppError('LAST_ADMIN', ADMIN_MESSAGES.lastAdmin);
-      await updateUser(tx, target.id, { isAdmin: false, role: 'user', twoFactorEnabled: false });
+      await updateUser(
+        tx,
+        target.id,
+        { isAdmin: false, role: 'user', twoFactorEnabled: false },
+        deps.clock.now(),
+      );
       await clearSecondFactor(tx, target.id);
     }
     await auditByAdmin(tx, context, admin, target, 'admin_user_modified', {

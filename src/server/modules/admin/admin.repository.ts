@@ -135,10 +135,9 @@ const cursorTime = sql<string>`to_char(${devices.createdAt} at time zone 'UTC', 
  */
 function selectAssociations(
   db: DbOrTx,
-  options: { deviceId?: string; limit?: number; after?: TDeviceCursor },
+  options: { deviceId?: string; limit?: number; after?: TDeviceCursor; now: Date },
 ) {
-  const now = new Date();
-  const { after } = options;
+  const { after, now } = options;
   const afterTime = after ? sql`${after.createdAt}::timestamptz` : undefined;
   const hasLiveSession = inArray(
     devices.id,
@@ -232,15 +231,15 @@ function selectAssociations(
 /** One page of device associations, newest device first. */
 export function listDeviceAssociationsPage(
   db: DbOrTx,
-  options: { limit: number; after?: TDeviceCursor },
+  options: { limit: number; after?: TDeviceCursor; now: Date },
 ) {
   const query = selectAssociations(db, options).limit(options.limit + 1);
   return toPage(query, options.limit);
 }
 
 /** Everyone linked to one device, for removing its associations. */
-export function findAssociationsOfDevice(db: DbOrTx, deviceId: string) {
-  return selectAssociations(db, { deviceId });
+export function findAssociationsOfDevice(db: DbOrTx, deviceId: string, now: Date) {
+  return selectAssociations(db, { deviceId, now });
 }
 
 export async function deleteSessionsOnDevice(db: DbOrTx, deviceId: string): Promise<void> {
@@ -262,11 +261,8 @@ export async function findEmailVerificationByToken(db: DbOrTx, tokenHash: string
   return row;
 }
 
-export async function markEmailVerified(db: DbOrTx, id: number): Promise<void> {
-  await db
-    .update(emailVerifications)
-    .set({ verifiedAt: new Date() })
-    .where(eq(emailVerifications.id, id));
+export async function markEmailVerified(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(emailVerifications).set({ verifiedAt: now }).where(eq(emailVerifications.id, id));
 }
 
 export function listRecentEmailVerifications(db: DbOrTx, limit: number) {

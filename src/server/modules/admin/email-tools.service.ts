@@ -19,7 +19,7 @@ import {
 } from './admin.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 const VERIFICATION_LIFETIME_MS = 24 * 3600_000;
 const RECENT_VERIFICATIONS = 20;
@@ -73,17 +73,18 @@ export async function sendVerificationEmail(
     email: input.email,
     tokenHash: sha256(token),
     requestedById: input.admin.id,
-    expiresAt: new Date(Date.now() + VERIFICATION_LIFETIME_MS),
+    expiresAt: new Date(deps.clock.now().getTime() + VERIFICATION_LIFETIME_MS),
   });
   return { success: true, message: whereMailWent(deps, input.email) };
 }
 
 export async function confirmEmail(deps: Deps, token: string): Promise<TConfirmEmailResult> {
   const row = await findEmailVerificationByToken(deps.db, sha256(token));
-  if (!row || (!row.verifiedAt && row.expiresAt.getTime() < Date.now())) {
+  const now = deps.clock.now();
+  if (!row || (!row.verifiedAt && row.expiresAt.getTime() < now.getTime())) {
     throw new AppError('INVALID_CODE', LINK_INVALID);
   }
-  if (!row.verifiedAt) await markEmailVerified(deps.db, row.id);
+  if (!row.verifiedAt) await markEmailVerified(deps.db, row.id, now);
   return { email: row.email, message: `Thank you. ${row.email} is confirmed.` };
 }
 

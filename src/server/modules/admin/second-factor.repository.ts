@@ -33,10 +33,11 @@ export async function useRecoveryCode(
   db: DbOrTx,
   userId: number,
   codeHash: string,
+  now: Date,
 ): Promise<boolean> {
   const used = await db
     .update(recoveryCodes)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(
       and(
         eq(recoveryCodes.userId, userId),
@@ -63,9 +64,10 @@ export async function claimTotpStep(db: DbOrTx, userId: number, step: number): P
   return claimed.length > 0;
 }
 
-export async function markSessionSecondFactor(db: DbOrTx, idHash: string): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ secondFactorVerifiedAt: new Date() })
-    .where(eq(sessions.idHash, idHash));
+export async function markSessionSecondFactor(
+  db: DbOrTx,
+  idHash: string,
+  now: Date,
+): Promise<void> {
+  await db.update(sessions).set({ secondFactorVerifiedAt: now }).where(eq(sessions.idHash, idHash));
 }

@@ -31,7 +31,7 @@ import {
 } from './second-factor.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'db' | 'secretBox'>;
+type Deps = Pick<AppDeps, 'clock' | 'db' | 'secretBox'>;
 
 const RECOVERY_CODE_COUNT = 10;
 
@@ -62,10 +62,15 @@ export async function startEnrolment(
     throw new AppError('CONFLICT', 'Two-factor authentication is already set up for this account.');
   }
   const secret = createTotpSecret();
-  await updateUser(deps.db, admin.id, {
-    twoFactorSecret: deps.secretBox.seal(secret),
-    twoFactorLastStep: null,
-  });
+  await updateUser(
+    deps.db,
+    admin.id,
+    {
+      twoFactorSecret: deps.secretBox.seal(secret),
+      twoFactorLastStep: null,
+    },
+    deps.clock.now(),
+  );
   const otpauthUri = totpUri(secret, admin.username);
   // Loaded on first use: only an admin's one-time set-up needs it.
   const { default: QRCode } = await import('qrcode');
@@ -79,6 +84,7 @@ function assertNotThrottled(deps: Deps, session: AdminSession) {
     userId: session.admin.id,
     deviceId: session.deviceId,
     message: ADMIN_MESSAGES.secondFactorRateLimited,
+    now: deps.clock.now(),
   });
 }
 
@@ -113,7 +119,7 @@ async function acceptTotp(
   code: string,
 ): Promise<boolean> {
   if (!secret) return false;
-  const step = findTotpStep(deps.secretBox.open(secret), code);
+  const step = findTotpStep(deps.secretBox.open(secret), code, deps.clock.now());
   return step !== null && claimTotpStep(deps.db, admin.id, step);
 }
 
@@ -140,14 +146,20 @@ export async function confirmEnrolment(
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, () =>
     generateCode(EMERGENCY_CODE_LENGTH),
   );
+  const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, admin.id, { twoFactorEnabled: true, twoFactorEnrolledAt: new Date() });
+    await updateUser(
+      tx,
+      admin.id,
+      { twoFactorEnabled: true, twoFactorEnrolledAt: now },
+      deps.clock.now(),
+    );
     await replaceRecoveryCodes(
       tx,
       admin.id,
       recoveryCodes.map((recoveryCode) => sha256(normalizeCode(recoveryCode))),
     );
-    await markSessionSecondFactor(tx, session.sessionIdHash);
+    await markSessionSecondFactor(tx, session.sessionIdHash, now);
     await recordAudit(tx, context, {
       eventType: 'admin_2fa_enabled',
       userId: admin.id,
@@ -180,14 +192,14 @@ export async function verifySecondFactor(
   if (await acceptTotp(deps, admin, await findTwoFactorSecret(deps, admin.id), code)) {
     method = 'totp';
   } else if (normalizeCode(code).length === EMERGENCY_CODE_LENGTH) {
-    if (await useRecoveryCode(deps.db, admin.id, sha256(normalizeCode(code)))) {
+    if (await useRecoveryCode(deps.db, admin.id, sha256(normalizeCode(code)), deps.clock.now())) {
       method = 'recovery_code';
     }
   }
   if (!method) return refuseCode(deps, context, admin, 'wrong or already used code');
 
   await deps.db.transaction(async (tx) => {
-    await markSessionSecondFactor(tx, session.sessionIdHash);
+    await markSessionSecondFactor(tx, session.sessionIdHash, deps.clock.now());
     await recordAudit(tx, context, {
       eventType: 'admin_2fa_verified',
       userId: admin.id,

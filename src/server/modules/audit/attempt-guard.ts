@@ -93,11 +93,10 @@ export async function reserveAttempt(
     isFamiliarSource: boolean;
     /** This source proved it reads the account's mail: no account-wide delay for it. */
     skipsAccountDelay?: boolean;
-    now?: Date;
+    now: Date;
   },
 ): Promise<AttemptReservation> {
-  const { policy } = input;
-  const now = input.now ?? new Date();
+  const { policy, now } = input;
   const keys = {
     account: [`${policy.scope}:account`, input.account],
     source: [`${policy.scope}:device`, `${input.account}|${input.deviceId ?? 'none'}`],
@@ -176,7 +175,7 @@ export async function isFamiliarDevice(
 }
 
 /** The real wait, for a message: '45 seconds', '1 minute', '12 minutes'. */
-export function describeRetry(retryAt: Date, now = new Date()): string {
+export function describeRetry(retryAt: Date, now: Date): string {
   const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
   if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
   const minutes = Math.ceil(seconds / 60);

@@ -4,7 +4,7 @@ import { describeRetry, type AttemptReservation } from './attempt-guard';
 type Refused = Extract<AttemptReservation, { isAllowed: false }>;
 
 /** What a refused attempt is told: why, in plain words, and the real wait. */
-export function throttledMessage(refused: Refused, now = new Date()): string {
+export function throttledMessage(refused: Refused, now: Date): string {
   const wait = describeRetry(refused.retryAt, now);
   if (refused.reason === 'account') {
     return `Several wrong attempts were made for this account just now, so for safety please wait ${wait} and try again.`;
@@ -24,9 +24,9 @@ export const WAY_PAST_DELAY = {
  * The refusal to throw: a wait caused by others' wrong tries names the way past it, under its own
  * code so the page can offer it.
  */
-export function throttledError(refused: Refused, wayPast: string): AppError {
+export function throttledError(refused: Refused, wayPast: string, now: Date): AppError {
   if (refused.reason === 'account') {
-    return new AppError('ACCOUNT_DELAYED', `${throttledMessage(refused)} ${wayPast}`);
+    return new AppError('ACCOUNT_DELAYED', `${throttledMessage(refused, now)} ${wayPast}`);
   }
-  return new AppError('RATE_LIMITED', throttledMessage(refused));
+  return new AppError('RATE_LIMITED', throttledMessage(refused, now));
 }

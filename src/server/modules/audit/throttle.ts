@@ -16,9 +16,15 @@ export const ACCOUNT_LIMITS = {
 
 export async function assertAccountNotThrottled(
   db: DbOrTx,
-  options: { eventType: TAuditEventType; userId: number; deviceId: string; message: string },
+  options: {
+    eventType: TAuditEventType;
+    userId: number;
+    deviceId: string;
+    message: string;
+    now: Date;
+  },
 ): Promise<void> {
-  const now = Date.now();
+  const now = options.now.getTime();
   const [fromDevice, overall] = await Promise.all([
     countFailures(db, {
       eventType: options.eventType,
@@ -55,7 +61,7 @@ export function consumeKeyAttempt(
   db: DbOrTx,
   limit: KeyLimit,
   key: string,
-  now = new Date(),
+  now: Date,
 ): Promise<{ isAllowed: boolean; retryAt: Date | null }> {
   return consumeAttempt(db, {
     kind: limit.kind,
@@ -67,7 +73,7 @@ export function consumeKeyAttempt(
 }
 
 /** 'in 1 minute', 'in 12 minutes': the real wait, rounded up, for a message. */
-export function describeWait(retryAt: Date, now = new Date()): string {
+export function describeWait(retryAt: Date, now: Date): string {
   const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
   return minutes === 1 ? 'in 1 minute' : `in ${minutes} minutes`;
 }

@@ -42,6 +42,7 @@ export const authRoutes =
         const signedIn = await register(deps.db, deps.config, getRequestContext(request), {
           device,
           body: request.body,
+          now: deps.clock.now(),
         });
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
         return reply.status(201).send(toUserResponse(signedIn.user, signedIn.device));
@@ -67,11 +68,13 @@ export const authRoutes =
                 email: body.username,
                 code: body.password,
                 previousSessionIdHash: request.sessionIdHash,
+                now: deps.clock.now(),
               })
             : await login(deps.db, getRequestContext(request), {
                 device,
                 body,
                 previousSessionIdHash: request.sessionIdHash,
+                now: deps.clock.now(),
               });
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
         return toUserResponse(signedIn.user, signedIn.device);

@@ -53,10 +53,11 @@ export async function createSession(
   db: DbOrTx,
   user: SessionUser,
   device: DeviceRow,
+  now: Date,
   method: TLoginMethod = 'username_password',
 ) {
   const token = randomToken();
-  const expiresAt = new Date(Date.now() + sessionLifetimeFor(user));
+  const expiresAt = new Date(now.getTime() + sessionLifetimeFor(user));
   await insertSession(db, {
     idHash: sha256(token),
     userId: user.id,
@@ -102,6 +103,7 @@ export async function createPrimaryAccount(
     method?: TLoginMethod;
     auditDetails?: Record<string, unknown>;
     afterInsert?: (tx: DbOrTx, user: UserRow) => Promise<void>;
+    now: Date;
   },
 ): Promise<SignedIn> {
   const { device, account } = input;
@@ -137,7 +139,7 @@ export async function createPrimaryAccount(
       });
       await input.afterInsert?.(tx, user);
       await bindPrimaryDevice(tx, device.id, user.id);
-      const session = await createSession(tx, user, device, input.method);
+      const session = await createSession(tx, user, device, input.now, input.method);
       const boundDevice = { ...device, userId: user.id, isPrimary: true };
       await recordAudit(tx, context, {
         eventType: 'register',
@@ -164,7 +166,7 @@ export async function register(
   db: Db,
   config: TConfig,
   context: RequestContext,
-  input: { device: DeviceRow; body: RegisterInput },
+  input: { device: DeviceRow; body: RegisterInput; now: Date },
 ): Promise<SignedIn> {
   const { device, body } = input;
 
@@ -191,6 +193,7 @@ export async function register(
       tosAcceptedAt: new Date(body.tosAcceptedAt),
       authProvider: 'local',
     },
+    now: input.now,
   });
 }
 
@@ -202,7 +205,7 @@ export async function register(
 export async function checkCredentials(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string },
+  input: { device: DeviceRow; username: string; password: string; now: Date },
 ): Promise<UserRow> {
   const user = await findUserByUsername(db, input.username);
   const isFamiliarSource =
@@ -213,6 +216,7 @@ export async function checkCredentials(
     deviceId: input.device.id,
     ip: context.ip,
     isFamiliarSource,
+    now: input.now,
   });
   const auditFailure = (reason: string) =>
     recordAudit(db, context, {
@@ -224,7 +228,7 @@ export async function checkCredentials(
     });
   if (!slot.isAllowed) {
     await auditFailure(`throttled (${slot.reason})`);
-    throw throttledError(slot, WAY_PAST_DELAY.signIn);
+    throw throttledError(slot, WAY_PAST_DELAY.signIn, input.now);
   }
 
   const isPasswordRight =
@@ -283,6 +287,7 @@ export async function openSession(
     previousSessionIdHash: string | null;
     method?: TLoginMethod;
     auditDetails?: Record<string, unknown>;
+    now: Date;
   },
 ): Promise<SignedIn> {
   const { user, device } = input;
@@ -293,7 +298,7 @@ export async function openSession(
     await bindPrimaryDevice(tx, device.id, user.id);
     signedInDevice = { ...device, userId: user.id, isPrimary: true };
   }
-  const session = await createSession(tx, user, device, input.method);
+  const session = await createSession(tx, user, device, input.now, input.method);
   await recordAudit(tx, context, {
     eventType: 'login',
     userId: user.id,
@@ -310,17 +315,28 @@ export async function openSession(
 export async function login(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; body: LoginInput; previousSessionIdHash: string | null },
+  input: {
+    device: DeviceRow;
+    body: LoginInput;
+    previousSessionIdHash: string | null;
+    now: Date;
+  },
 ): Promise<SignedIn> {
-  const { device, body } = input;
+  const { device, body, now } = input;
   const user = await checkCredentials(db, context, {
     device,
     username: body.username,
     password: body.password,
+    now,
   });
   await assertMaySignInHere(db, context, { user, device });
   return db.transaction((tx) =>
-    openSession(tx, context, { user, device, previousSessionIdHash: input.previousSessionIdHash }),
+    openSession(tx, context, {
+      user,
+      device,
+      previousSessionIdHash: input.previousSessionIdHash,
+      now,
+    }),
   );
 }
 

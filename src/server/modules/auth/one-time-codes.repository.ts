@@ -15,10 +15,11 @@ export async function replaceOneTimeCode(
     expiresAt: Date;
     deviceId?: string;
   },
+  now: Date,
 ): Promise<void> {
   await db
     .update(oneTimeCodes)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(
       and(
         eq(oneTimeCodes.userId, values.userId),
@@ -52,6 +53,7 @@ export function findLiveOneTimeCodes(
   userId: number,
   purpose: Purpose,
   maxAttempts: number,
+  now: Date,
 ): Promise<OneTimeCodeRow[]> {
   return db
     .select()
@@ -61,7 +63,7 @@ export function findLiveOneTimeCodes(
         eq(oneTimeCodes.userId, userId),
         eq(oneTimeCodes.purpose, purpose),
         isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
+        gt(oneTimeCodes.expiresAt, now),
         sql`${oneTimeCodes.attempts} < ${maxAttempts}`,
       ),
     )
@@ -73,10 +75,11 @@ export async function retireOneTimeCodes(
   db: DbOrTx,
   userId: number,
   purpose: Purpose,
+  now: Date,
 ): Promise<void> {
   await db
     .update(oneTimeCodes)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(
       and(
         eq(oneTimeCodes.userId, userId),
@@ -92,8 +95,9 @@ export async function findLiveOneTimeCode(
   userId: number,
   purpose: Purpose,
   maxAttempts: number,
+  now: Date,
 ): Promise<OneTimeCodeRow | undefined> {
-  const [newest] = await findLiveOneTimeCodes(db, userId, purpose, maxAttempts);
+  const [newest] = await findLiveOneTimeCodes(db, userId, purpose, maxAttempts, now);
   return newest;
 }
 
@@ -128,6 +132,6 @@ export async function countWrongTry(db: DbOrTx, id: number): Promise<void> {
     .where(eq(oneTimeCodes.id, id));
 }
 
-export async function markOneTimeCodeUsed(db: DbOrTx, id: number): Promise<void> {
-  await db.update(oneTimeCodes).set({ usedAt: new Date() }).where(eq(oneTimeCodes.id, id));
+export async function markOneTimeCodeUsed(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(oneTimeCodes).set({ usedAt: now }).where(eq(oneTimeCodes.id, id));
 }

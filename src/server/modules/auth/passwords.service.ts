@@ -30,7 +30,7 @@ import {
 import { deleteOtherSessionsOfUser, deleteSessionsOfUser } from './sessions.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 export const ONE_TIME_CODE_LIFETIME_MS = 30 * 60_000;
 export const ONE_TIME_CODE_MAX_TRIES = 5;
@@ -51,11 +51,16 @@ export async function requestPasswordReset(
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   const codeHash = await hashSecret(normalizeCode(code));
 
-  const slot = await consumeKeyAttempt(deps.db, KEY_LIMITS.resetRequestPerEmail, email);
+  const slot = await consumeKeyAttempt(
+    deps.db,
+    KEY_LIMITS.resetRequestPerEmail,
+    email,
+    deps.clock.now(),
+  );
   if (!slot.isAllowed) {
     throw new AppError(
       'RATE_LIMITED',
-      `${MESSAGES.resetRequestsUsed} You can ask for another ${describeWait(slot.retryAt!)}.`,
+      `${MESSAGES.resetRequestsUsed} You can ask for another ${describeWait(slot.retryAt!, deps.clock.now())}.`,
     );
   }
 
@@ -77,7 +82,7 @@ export async function requestPasswordReset(
       codeHash,
       // The device that asked: there the code skips the account-wide delay.
       deviceId: context.deviceId ?? undefined,
-      expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
+      expiresAt: new Date(deps.clock.now().getTime() + ONE_TIME_CODE_LIFETIME_MS),
     });
     await deps.mail.enqueue(
       tx,
@@ -102,7 +107,13 @@ export async function completePasswordReset(
   const user = await findPrimaryByEmail(db, input.email);
   // Every code mailed in the last 30 minutes works (a later request never retires an earlier one).
   const liveCodes = user
-    ? await findLiveOneTimeCodes(db, user.id, 'password_reset', ONE_TIME_CODE_MAX_TRIES)
+    ? await findLiveOneTimeCodes(
+        db,
+        user.id,
+        'password_reset',
+        ONE_TIME_CODE_MAX_TRIES,
+        deps.clock.now(),
+      )
     : [];
   // A code asked for on this device proves its holder reads the account's mail, so here it is
   // checked without the account-wide delay; its own wrong tries count against it instead.
@@ -119,6 +130,7 @@ export async function completePasswordReset(
     isFamiliarSource:
       user !== undefined && (await isFamiliarDevice(db, [user.id], context.deviceId)),
     skipsAccountDelay: ownCodes.length > 0,
+    now: deps.clock.now(),
   });
 
   if (!slot.isAllowed) {
@@ -129,7 +141,7 @@ export async function completePasswordReset(
       successful: false,
       details: { reason: `throttled (${slot.reason})` },
     });
-    throw throttledError(slot, WAY_PAST_DELAY.resetCode);
+    throw throttledError(slot, WAY_PAST_DELAY.resetCode, deps.clock.now());
   }
 
   const live = liveCodes[0];
@@ -157,8 +169,13 @@ export async function completePasswordReset(
   await releaseAttempt(db, slot);
   const passwordHash = await hashSecret(input.newPassword);
   await db.transaction(async (tx) => {
-    await retireOneTimeCodes(tx, user.id, 'password_reset');
-    await updateUser(tx, user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await retireOneTimeCodes(tx, user.id, 'password_reset', deps.clock.now());
+    await updateUser(
+      tx,
+      user.id,
+      { passwordHash, firstLogin: false, hasSetPassword: true },
+      deps.clock.now(),
+    );
     await deleteSessionsOfUser(tx, user.id);
     await deps.mail.enqueue(
       tx,
@@ -193,8 +210,9 @@ export async function changePassword(
     deviceId: context.deviceId,
     ip: context.ip,
     isFamiliarSource: true,
+    now: deps.clock.now(),
   });
-  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot));
+  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
   // A request's user does not carry the password hash: read it for this check only.
   const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
   const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
@@ -214,7 +232,12 @@ export async function changePassword(
 
   const passwordHash = await hashSecret(input.newPassword);
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await updateUser(
+      tx,
+      user.id,
+      { passwordHash, firstLogin: false, hasSetPassword: true },
+      deps.clock.now(),
+    );
     await deleteOtherSessionsOfUser(tx, user.id, input.sessionIdHash);
     await deps.mail.enqueue(
       tx,
@@ -240,7 +263,12 @@ export async function setupPassword(
   if (!input.user.firstLogin) throw new AppError('VALIDATION', MESSAGES.passwordAlreadySet);
   const passwordHash = await hashSecret(input.password);
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, input.user.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await updateUser(
+      tx,
+      input.user.id,
+      { passwordHash, firstLogin: false, hasSetPassword: true },
+      deps.clock.now(),
+    );
     await recordAudit(tx, context, {
       eventType: 'password_reset',
       userId: input.user.id,

@@ -181,9 +181,10 @@ export function defineKeptContextRead<T>(
 export function requestContextParams(
   deviceId: string,
   sessionIdHash: string | null,
+  now: Date,
   readParams?: Record<string, unknown>,
 ): Record<string, unknown> {
-  const params = { deviceId, idHash: sessionIdHash ?? '', now: new Date() };
+  const params = { deviceId, idHash: sessionIdHash ?? '', now };
   return readParams ? Object.assign({}, readParams, params) : params;
 }
 
@@ -196,11 +197,14 @@ export async function findRequestContext<T = null>(
   db: Db,
   deviceId: string,
   sessionIdHash: string | null,
+  now: Date,
   read?: { of: ContextRead<T>; params: Record<string, unknown> },
   kept?: ResponseCache,
 ): Promise<ContextRow<T> | undefined> {
   if (!read) {
-    const [row] = await requestContext(db).execute(requestContextParams(deviceId, sessionIdHash));
+    const [row] = await requestContext(db).execute(
+      requestContextParams(deviceId, sessionIdHash, now),
+    );
     return row;
   }
   const keptRead = read.of.kept;
@@ -209,7 +213,7 @@ export async function findRequestContext<T = null>(
   const keptName = keptRead ? `${read.of.name} ${JSON.stringify(read.params)}` : '';
   const keptAnswer = keptRead && sessionIdHash ? kept?.find<T>(keptName, sessionIdHash) : undefined;
   if (keptRead && keptAnswer) {
-    const checkParams = requestContextParams(deviceId, sessionIdHash, {
+    const checkParams = requestContextParams(deviceId, sessionIdHash, now, {
       ...read.params,
       keptVersion: keptAnswer.version,
     });
@@ -233,7 +237,7 @@ export async function findRequestContext<T = null>(
   }
   const [row] = await read.of
     .statement(db)
-    .execute(requestContextParams(deviceId, sessionIdHash, read.params));
+    .execute(requestContextParams(deviceId, sessionIdHash, now, read.params));
   if (!keptRead || !row?.user || row.read === null || row.readVersion === null) return row;
   if (!sessionIdHash || !kept) return row;
   kept.keep(keptName, sessionIdHash, {

@@ -16,11 +16,13 @@ export async function insertSession(
   await db.insert(sessions).values(values);
 }
 
-export async function extendSession(db: DbOrTx, idHash: string, expiresAt: Date): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ expiresAt, lastSeenAt: new Date() })
-    .where(eq(sessions.idHash, idHash));
+export async function extendSession(
+  db: DbOrTx,
+  idHash: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<void> {
+  await db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.idHash, idHash));
 }
 
 export async function deleteSession(db: DbOrTx, idHash: string): Promise<void> {
@@ -31,8 +33,8 @@ export async function deleteSessionsOfUser(db: DbOrTx, userId: number): Promise<
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-export async function deleteExpiredSessions(db: DbOrTx): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+export async function deleteExpiredSessions(db: DbOrTx, now: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
 }
 
 /** Ends every session of a user but the one given (a password change keeps the changer in). */

@@ -74,10 +74,11 @@ export async function saveCustomerOnce(
   db: DbOrTx,
   userId: number,
   customerId: string,
+  now: Date,
 ): Promise<void> {
   await db
     .update(users)
-    .set({ paymentCustomerId: customerId, updatedAt: new Date() })
+    .set({ paymentCustomerId: customerId, updatedAt: now })
     .where(and(eq(users.id, userId), isNull(users.paymentCustomerId)));
 }
 

@@ -21,7 +21,10 @@ import { toBillingStatus } from './billing.presenter';
 import type { PaymentProvider } from './payment-provider';
 
 /** The part of the app's dependencies this service uses. */
-export type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'payments' | 'videoStore'>;
+export type Deps = Pick<
+  AppDeps,
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'payments' | 'videoStore'
+>;
 
 /** Stripe's statuses of a subscription that has ended for good: nothing left to cancel. */
 const ENDED = new Set(['canceled', 'incomplete_expired']);
@@ -104,7 +107,7 @@ export async function applyChange(
 ): Promise<void> {
   const { account, next, now } = change;
   const tier = grantedTier(account, next);
-  await updateUser(tx, account.id, { ...next, subscriptionTier: tier });
+  await updateUser(tx, account.id, { ...next, subscriptionTier: tier }, deps.clock.now());
   if (tier !== account.subscriptionTier) {
     await noteCloudEntitlementChange(deps, tx, {
       user: account,

@@ -38,7 +38,7 @@ async function customerFor(deps: Deps, stripe: PaymentProvider, account: UserRow
       idempotencyKey: `customer-${keyOf(account)}`,
     }),
   );
-  await saveCustomerOnce(deps.db, account.id, made);
+  await saveCustomerOnce(deps.db, account.id, made, deps.clock.now());
   return (await requireAccount(deps.db, account.id)).paymentCustomerId ?? made;
 }
 
@@ -131,7 +131,10 @@ export async function startCheckout(
     if (!page) continue;
     if (page.status === 'opening') page = await openClaimed(deps, stripe, account, page);
     if (!page?.id || !page.url || !page.expiresAt) continue;
-    if (page.tier === input.tier && page.expiresAt.getTime() - Date.now() > REUSE_MARGIN_MS) {
+    if (
+      page.tier === input.tier &&
+      page.expiresAt.getTime() - deps.clock.now().getTime() > REUSE_MARGIN_MS
+    ) {
       return { url: page.url };
     }
     await expirePage(deps, stripe, page.id);

@@ -169,7 +169,7 @@ export async function receiveWebhook(
   const event = verifiedEvent(deps, stripe, input);
   if (await isEventApplied(deps.db, event.id)) return { received: true };
 
-  const readAt = new Date();
+  const readAt = deps.clock.now();
   const subscription = event.subscriptionId
     ? await callProvider(deps, 'reading a subscription', () =>
         stripe.retrieveSubscription(event.subscriptionId!),

@@ -1,45 +1,10 @@
-import { and, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, inArray, isNotNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { orphanSweeps, uploads, videos } from '../../db/schema';
+import { uploads, videos } from '../../db/schema';
 import type { StoreUpload } from './video-store';
-import { lockForTransaction } from '../../db/locks';
 
 /** Uploads whose store copy is still wanted: taking parts, or being joined. */
 const UNDER_WAY = ['active', 'completing'] as const;
-
-/**
- * Starts a sweep unless one started within `everyMs` before `now` (on any app server); answers
- * the new run's id, or undefined when it is not yet due.
- */
-export async function claimOrphanSweep(
-  db: DbOrTx,
-  input: { now: Date; everyMs: number },
-): Promise<number | undefined> {
-  return db.transaction(async (tx) => {
-    await lockForTransaction(tx, 'orphanSweep');
-    const [latest] = await tx
-      .select({ startedAt: orphanSweeps.startedAt })
-      .from(orphanSweeps)
-      .orderBy(desc(orphanSweeps.startedAt))
-      .limit(1);
-    if (latest && latest.startedAt.getTime() > input.now.getTime() - input.everyMs) {
-      return undefined;
-    }
-    const [row] = await tx
-      .insert(orphanSweeps)
-      .values({ startedAt: input.now })
-      .returning({ id: orphanSweeps.id });
-    return row?.id;
-  });
-}
-
-export async function finishOrphanSweep(
-  db: DbOrTx,
-  id: number,
-  values: { finishedAt: Date; objectsRemoved: number; uploadsRemoved: number },
-): Promise<void> {
-  await db.update(orphanSweeps).set(values).where(eq(orphanSweeps.id, id));
-}
 
 /** Of these object keys, those a video or an upload under way still owns. */
 export async function findOwnedObjectKeys(

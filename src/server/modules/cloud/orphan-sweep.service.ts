@@ -1,19 +1,11 @@
 import type { AppDeps } from '../../deps';
-import {
-  claimOrphanSweep,
-  finishOrphanSweep,
-  findOwnedObjectKeys,
-  findOwnedUploads,
-} from './orphan-sweep.repository';
+import { findOwnedObjectKeys, findOwnedUploads } from './orphan-sweep.repository';
 import type { ListedUpload } from './video-store';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'db' | 'log' | 'videoStore'>;
 
 const HOUR_MS = 3600_000;
-
-/** Once a day across every app server; a tick comes hourly, so a sweep may start an hour late. */
-export const ORPHAN_SWEEP_EVERY_MS = 23 * HOUR_MS;
 
 /**
  * Nothing younger than this is touched: an object is written just before its row says so (S3
@@ -22,8 +14,6 @@ export const ORPHAN_SWEEP_EVERY_MS = 23 * HOUR_MS;
 export const ORPHAN_GRACE_MS = 24 * HOUR_MS;
 
 export interface OrphanSweepResult {
-  /** False when a sweep had already run within the day (here or on another server). */
-  ran: boolean;
   objectsRemoved: number;
   uploadsRemoved: number;
   /** Stored things no row owns that could not be removed (tried again on the next sweep). */
@@ -35,26 +25,22 @@ export interface OrphanSweepResult {
 /**
  * The nightly sweep: removes every stored object and unfinished upload that no row owns and that
  * is older than the grace window, whatever left it (a store that failed a delete, a server that
- * stopped between the database and the store). `now` is the clock (tests pass their own).
+ * stopped between the database and the store). `now` is the clock (tests pass their own). Once a
+ * day across servers is the job schedule's part (modules/jobs).
  */
 export async function runOrphanSweep(deps: Deps, now: Date): Promise<OrphanSweepResult> {
   const result: OrphanSweepResult = {
-    ran: false,
     objectsRemoved: 0,
     uploadsRemoved: 0,
     failed: 0,
     uploadsListed: true,
   };
-  const sweepId = await claimOrphanSweep(deps.db, { now, everyMs: ORPHAN_SWEEP_EVERY_MS });
-  if (sweepId === undefined) return result;
-  result.ran = true;
-  const startedAt = Date.now();
   const writtenBefore = now.getTime() - ORPHAN_GRACE_MS;
   const store = deps.videoStore;
 
   try {
     for await (const page of store.listObjects()) {
-      const old = page.filter((object) => object.writtenAt.getTime() < writtenBefore);
+      const old = page.filter((object) => isOlder(object.writtenAt, writtenBefore));
       const owned = await findOwnedObjectKeys(
         deps.db,
         old.map((object) => object.key),
@@ -77,7 +63,7 @@ export async function runOrphanSweep(deps: Deps, now: Date): Promise<OrphanSweep
 
   try {
     for await (const page of store.listUnfinishedUploads()) {
-      const old = page.filter((upload) => upload.startedAt.getTime() < writtenBefore);
+      const old = page.filter((upload) => isOlder(upload.startedAt, writtenBefore));
       const owned = await findOwnedUploads(deps.db, old);
       for (const upload of old) {
         if (isOwned(owned, upload)) continue;
@@ -95,11 +81,6 @@ export async function runOrphanSweep(deps: Deps, now: Date): Promise<OrphanSweep
     );
   }
 
-  await finishOrphanSweep(deps.db, sweepId, {
-    finishedAt: new Date(now.getTime() + Date.now() - startedAt),
-    objectsRemoved: result.objectsRemoved,
-    uploadsRemoved: result.uploadsRemoved,
-  });
   const log = result.failed > 0 ? deps.log.warn.bind(deps.log) : deps.log.info.bind(deps.log);
   log(
     {
@@ -110,6 +91,11 @@ export async function runOrphanSweep(deps: Deps, now: Date): Promise<OrphanSweep
     'orphan sweep: removed stored objects and unfinished uploads that no row owns',
   );
   return result;
+}
+
+/** A time the store did not give counts as just now: never older. */
+function isOlder(at: Date | null, before: number): boolean {
+  return at !== null && at.getTime() < before;
 }
 
 function isOwned(owned: Set<string>, upload: ListedUpload): boolean {

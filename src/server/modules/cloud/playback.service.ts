@@ -59,7 +59,7 @@ export async function getPlayback(
   }
   // A row saved before the list of video types existed may hold any type: never pass it on.
   const video = { ...found, mimeType: normaliseVideoType(found.mimeType) ?? UNKNOWN_VIDEO_TYPE };
-  const expiresAt = Math.floor(Date.now() / 1000) + PLAYBACK_URL_SECONDS;
+  const expiresAt = Math.floor(deps.clock.now().getTime() / 1000) + PLAYBACK_URL_SECONDS;
   const presigned = await deps.videoStore.presignedPlaybackUrl(video.cloudPath, video.mimeType);
   const url = presigned ?? signedContentUrl(deps, video, expiresAt);
   return {
@@ -120,7 +120,7 @@ export async function streamVideo(
   const isValid =
     store instanceof FileVideoStore &&
     /^[0-9a-f]{32}$/.test(query.key) &&
-    query.expires * 1000 > Date.now() &&
+    query.expires * 1000 > deps.clock.now().getTime() &&
     deps.urlSigner.verify(contentUrlParts(video, query.expires), query.sig);
   if (!isValid) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
   const file = store.objectPath(query.key);

@@ -213,7 +213,7 @@ export class S3VideoStore implements VideoStore {
       );
       yield (page.Contents ?? []).flatMap((object) =>
         object.Key && isObjectKey(object.Key)
-          ? [{ key: object.Key, writtenAt: object.LastModified ?? new Date() }]
+          ? [{ key: object.Key, writtenAt: object.LastModified ?? null }]
           : [],
       );
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -238,7 +238,7 @@ export class S3VideoStore implements VideoStore {
                 id: '',
                 objectKey: upload.Key,
                 storeUploadId: upload.UploadId,
-                startedAt: upload.Initiated ?? new Date(),
+                startedAt: upload.Initiated ?? null,
               },
             ]
           : [],

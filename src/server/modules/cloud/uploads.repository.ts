@@ -27,11 +27,12 @@ const STALE_COMPLETION_MS = 5 * 60_000;
 export async function claimUploadForCompletion(
   db: DbOrTx,
   id: string,
+  now: Date,
 ): Promise<UploadRow | undefined> {
-  const staleBefore = new Date(Date.now() - STALE_COMPLETION_MS);
+  const staleBefore = new Date(now.getTime() - STALE_COMPLETION_MS);
   const [row] = await db
     .update(uploads)
-    .set({ status: 'completing', completedAt: new Date() })
+    .set({ status: 'completing', completedAt: now })
     .where(
       and(
         eq(uploads.id, id),
@@ -70,10 +71,11 @@ export async function setUploadStatus(
   db: DbOrTx,
   id: string,
   status: 'completed' | 'aborted',
+  now: Date,
 ): Promise<UploadRow | undefined> {
   const [row] = await db
     .update(uploads)
-    .set({ status, completedAt: new Date() })
+    .set({ status, completedAt: now })
     .where(and(eq(uploads.id, id), inArray(uploads.status, ['active', 'completing'])))
     .returning();
   return row;
@@ -109,6 +111,7 @@ export async function markVideoPending(
   db: DbOrTx,
   videoId: string,
   values: { title: string; promptId: string | null },
+  now: Date,
 ): Promise<void> {
   await db
     .update(videos)
@@ -116,15 +119,15 @@ export async function markVideoPending(
       syncStatus: 'pending_sync',
       title: values.title,
       promptId: values.promptId,
-      updatedAt: new Date(),
+      updatedAt: now,
     })
     .where(and(eq(videos.id, videoId), ne(videos.syncStatus, 'synced')));
 }
 
-export async function markVideoLocalOnly(db: DbOrTx, videoId: string): Promise<void> {
+export async function markVideoLocalOnly(db: DbOrTx, videoId: string, now: Date): Promise<void> {
   await db
     .update(videos)
-    .set({ syncStatus: 'local_only', updatedAt: new Date() })
+    .set({ syncStatus: 'local_only', updatedAt: now })
     .where(and(eq(videos.id, videoId), eq(videos.syncStatus, 'pending_sync')));
 }
 
@@ -132,8 +135,8 @@ export async function markVideoSynced(
   db: DbOrTx,
   videoId: string,
   values: { objectKey: string; sha256: string; byteSize: number },
+  now: Date,
 ): Promise<typeof videos.$inferSelect | undefined> {
-  const now = new Date();
   const [row] = await db
     .update(videos)
     .set({
@@ -150,8 +153,8 @@ export async function markVideoSynced(
   return row;
 }
 
-export async function touchDeviceSync(db: DbOrTx, deviceId: string): Promise<void> {
-  await db.update(devices).set({ lastSyncAt: new Date() }).where(eq(devices.id, deviceId));
+export async function touchDeviceSync(db: DbOrTx, deviceId: string, now: Date): Promise<void> {
+  await db.update(devices).set({ lastSyncAt: now }).where(eq(devices.id, deviceId));
 }
 
 export async function countActiveUploads(db: DbOrTx, userId: number): Promise<number> {

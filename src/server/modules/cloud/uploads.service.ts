@@ -39,7 +39,7 @@ import {
 import { lockForTransaction } from '../../db/locks';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
+type Deps = Pick<AppDeps, 'clock' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
 
 /**
  * Who is sending: the owner's primary device, or a phone paired to the owner's account; with the
@@ -170,7 +170,13 @@ export async function createUpload(
       partCount,
       sha256: body.sha256,
     });
-    if (row) await markVideoPending(tx, video.id, { title: body.title, promptId: body.promptId });
+    if (row)
+      await markVideoPending(
+        tx,
+        video.id,
+        { title: body.title, promptId: body.promptId },
+        deps.clock.now(),
+      );
     return row;
   });
   if (created) return toUploading(deps, created);
@@ -266,7 +272,7 @@ export async function completeUpload(
     }
   }
 
-  const claimed = await claimUploadForCompletion(deps.db, upload.id);
+  const claimed = await claimUploadForCompletion(deps.db, upload.id, deps.clock.now());
   if (!claimed) throw new AppError('CONFLICT', CLOUD_MESSAGES.alreadyUploading);
 
   let stored;
@@ -284,23 +290,28 @@ export async function completeUpload(
   if (stored.sha256 !== claimed.sha256 || stored.byteSize !== claimed.byteSize) {
     await store.deleteObject(claimed.objectKey);
     await deps.db.transaction(async (tx) => {
-      await setUploadStatus(tx, claimed.id, 'aborted');
-      await markVideoLocalOnly(tx, claimed.videoId);
+      await setUploadStatus(tx, claimed.id, 'aborted', deps.clock.now());
+      await markVideoLocalOnly(tx, claimed.videoId, deps.clock.now());
     });
     throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
   }
 
   let replacedKey: string | null = null;
   const video = await deps.db.transaction(async (tx) => {
-    const finished = await setUploadStatus(tx, claimed.id, 'completed');
+    const finished = await setUploadStatus(tx, claimed.id, 'completed', deps.clock.now());
     if (!finished) return undefined;
     replacedKey = await lockCloudPath(tx, claimed.videoId);
-    const row = await markVideoSynced(tx, claimed.videoId, {
-      objectKey: claimed.objectKey,
-      sha256: stored.sha256,
-      byteSize: stored.byteSize,
-    });
-    if (row && claimed.deviceId) await touchDeviceSync(tx, claimed.deviceId);
+    const row = await markVideoSynced(
+      tx,
+      claimed.videoId,
+      {
+        objectKey: claimed.objectKey,
+        sha256: stored.sha256,
+        byteSize: stored.byteSize,
+      },
+      deps.clock.now(),
+    );
+    if (row && claimed.deviceId) await touchDeviceSync(tx, claimed.deviceId, deps.clock.now());
     return row;
   });
   if (!video) {
@@ -316,8 +327,8 @@ export async function completeUpload(
 
 async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    await setUploadStatus(tx, upload.id, 'aborted');
-    await markVideoLocalOnly(tx, upload.videoId);
+    await setUploadStatus(tx, upload.id, 'aborted', deps.clock.now());
+    await markVideoLocalOnly(tx, upload.videoId, deps.clock.now());
   });
   // The row is what counts; a store that cannot abort keeps orphaned parts until its own
   // lifecycle rule clears them (README: S3 mode).

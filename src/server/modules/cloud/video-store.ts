@@ -56,11 +56,13 @@ export interface VideoStore {
 
 export interface ListedObject {
   key: string;
-  writtenAt: Date;
+  /** Null when the store does not say: taken as just written, so a sweep leaves it. */
+  writtenAt: Date | null;
 }
 
 export interface ListedUpload extends StoreUpload {
-  startedAt: Date;
+  /** Null when the store does not say: taken as just started, so a sweep leaves it. */
+  startedAt: Date | null;
 }
 
 /** Only names the app itself makes are ever touched by a sweep (a shared bucket keeps the rest). */

@@ -18,7 +18,7 @@ import {
 } from './devices.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 export const MORE_DEVICES_MESSAGES = {
   freePlan:
@@ -59,7 +59,7 @@ export async function requestDeviceAdd(
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string },
 ): Promise<{ message: string; maskedEmail: string }> {
-  const user = await checkCredentials(deps.db, context, input);
+  const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertCanAdd(deps, user, input.device);
   return emailDeviceCode(deps, {
     user,
@@ -78,7 +78,7 @@ export async function completeDeviceAdd(
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string; code: string },
 ): Promise<SignedIn> {
-  const user = await checkCredentials(deps.db, context, input);
+  const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertCanAdd(deps, user, input.device);
 
   const matched = await checkDeviceCode(deps, {
@@ -99,7 +99,7 @@ export async function completeDeviceAdd(
   }
 
   const signedIn = await deps.db.transaction(async (tx) => {
-    await retireOneTimeCodes(tx, user.id, 'device_add');
+    await retireOneTimeCodes(tx, user.id, 'device_add', deps.clock.now());
     const { maxDevices } = limitsFor(user);
     // Counted again inside the transaction: two devices confirmed at once cannot both pass.
     if (
@@ -110,7 +110,7 @@ export async function completeDeviceAdd(
     }
     await bindSecondaryDevice(tx, input.device.id, user.id);
     const device = { ...input.device, userId: user.id, isPrimary: false };
-    const session = await createSession(tx, user, device);
+    const session = await createSession(tx, user, device, deps.clock.now());
     await deps.mail.enqueue(
       tx,
       deviceAddedMail({

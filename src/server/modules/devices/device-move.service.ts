@@ -8,7 +8,6 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { consumeKeyAttempt, describeWait, KEY_LIMITS, type KeyLimit } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
-  addOneTimeCode,
   findLiveOneTimeCodes,
   markOneTimeCodeUsed,
   replaceOneTimeCode,
@@ -30,7 +29,7 @@ import {
 } from './devices.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'mail'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 /** 'm•••••@example.com': enough for the owner to recognise, not enough to harvest. */
 export function maskEmail(email: string): string {
@@ -55,7 +54,7 @@ export async function requestDeviceMove(
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string },
 ): Promise<{ message: string; maskedEmail: string }> {
-  const user = await checkCredentials(deps.db, context, input);
+  const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertMovable(deps, user, input.device);
   return emailDeviceCode(deps, {
     user,
@@ -80,28 +79,29 @@ export async function emailDeviceCode(
     device: DeviceRow;
     purpose: 'device_move' | 'device_add' | 'provider_link';
     limit: KeyLimit;
-    store: typeof addOneTimeCode;
+    /** Adds the code (`now` retires the earlier ones, where the store does). */
+    store: typeof replaceOneTimeCode;
     makeMail: (code: string) => OutgoingMail;
   },
 ): Promise<{ message: string; maskedEmail: string }> {
   const { user } = input;
-  const slot = await consumeKeyAttempt(deps.db, input.limit, String(user.id));
+  const now = deps.clock.now();
+  const slot = await consumeKeyAttempt(deps.db, input.limit, String(user.id), now);
   if (!slot.isAllowed) {
     throw new AppError(
       'RATE_LIMITED',
-      `We have sent several codes just now. Please use the newest, or ask again ${describeWait(slot.retryAt!)}.`,
+      `We have sent several codes just now. Please use the newest, or ask again ${describeWait(slot.retryAt!, now)}.`,
     );
   }
   const code = generateCode(ONE_TIME_CODE_LENGTH);
   const codeHash = await hashSecret(normalizeCode(code));
   await deps.db.transaction(async (tx) => {
-    await input.store(tx, {
-      userId: user.id,
-      purpose: input.purpose,
-      codeHash,
-      deviceId: input.device.id,
-      expiresAt: new Date(Date.now() + ONE_TIME_CODE_LIFETIME_MS),
-    });
+    const expiresAt = new Date(now.getTime() + ONE_TIME_CODE_LIFETIME_MS);
+    await input.store(
+      tx,
+      { userId: user.id, purpose: input.purpose, codeHash, deviceId: input.device.id, expiresAt },
+      now,
+    );
     await deps.mail.enqueue(tx, input.makeMail(code));
   });
   deps.mail.kick();
@@ -124,7 +124,13 @@ export async function checkDeviceCode(
   },
 ): Promise<OneTimeCodeRow | undefined> {
   const sentHere = (
-    await findLiveOneTimeCodes(deps.db, input.user.id, input.purpose, ONE_TIME_CODE_MAX_TRIES)
+    await findLiveOneTimeCodes(
+      deps.db,
+      input.user.id,
+      input.purpose,
+      ONE_TIME_CODE_MAX_TRIES,
+      deps.clock.now(),
+    )
   ).filter((row) => row.deviceId === input.device.id);
   const withTries = await spendTries(
     deps.db,
@@ -147,7 +153,7 @@ export async function completeDeviceMove(
   context: RequestContext,
   input: { device: DeviceRow; username: string; password: string; code: string },
 ): Promise<SignedIn> {
-  const user = await checkCredentials(deps.db, context, input);
+  const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   const previous = await assertMovable(deps, user, input.device);
 
   const live = await checkDeviceCode(deps, {
@@ -168,7 +174,7 @@ export async function completeDeviceMove(
   }
 
   const signedIn = await deps.db.transaction(async (tx) => {
-    await markOneTimeCodeUsed(tx, live.id);
+    await markOneTimeCodeUsed(tx, live.id, deps.clock.now());
     await unbindDevice(tx, previous.id);
     await bindPrimaryDevice(tx, input.device.id, user.id);
     await deleteSessionsOfUser(tx, user.id);
@@ -179,7 +185,7 @@ export async function completeDeviceMove(
       previousAssociations: [{ userId: user.id, username: user.username, isPrimary: true }],
     });
     const device = { ...input.device, userId: user.id, isPrimary: true };
-    const session = await createSession(tx, user, device);
+    const session = await createSession(tx, user, device, deps.clock.now());
     await deps.mail.enqueue(
       tx,
       deviceMovedMail({

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { deviceResets, devices, users } from '../../db/schema';
 
@@ -17,12 +17,16 @@ export async function insertDevice(
   return row!;
 }
 
+/** lastSeen is written at most this often per device. */
+export const DEVICE_SEEN_RESOLUTION_MS = 5 * 60_000;
+
 /** Marks the device seen; at most one write every five minutes per device. */
-export async function touchDevice(db: DbOrTx, id: string): Promise<void> {
+export async function touchDevice(db: DbOrTx, id: string, now: Date): Promise<void> {
+  const staleBefore = new Date(now.getTime() - DEVICE_SEEN_RESOLUTION_MS);
   await db
     .update(devices)
-    .set({ lastSeen: new Date() })
-    .where(and(eq(devices.id, id), lt(devices.lastSeen, sql`now() - interval '5 minutes'`)));
+    .set({ lastSeen: now })
+    .where(and(eq(devices.id, id), lt(devices.lastSeen, staleBefore)));
 }
 
 export async function findPrimaryDeviceOfUser(

@@ -61,6 +61,7 @@ export const deviceRoutes =
           device: requireDevice(request),
           user: request.user,
           body: request.body,
+          now: deps.clock.now(),
         });
         if (result.reset) clearSessionCookie(reply);
         return result;

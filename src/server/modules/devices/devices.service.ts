@@ -69,6 +69,7 @@ export async function resetDevice(
     device: DeviceRow;
     user: SessionUser | null;
     body: TResetDeviceBody & { mode: 'owner' | 'emergency' };
+    now: Date;
   },
 ): Promise<TResetDeviceResponse> {
   const { device, user, body } = input;
@@ -114,6 +115,7 @@ export async function resetDevice(
       userId: bound.id,
       deviceId: device.id,
       message: MESSAGES.loginRateLimited,
+      now: input.now,
     });
   }
   const isPasswordProof =

@@ -22,7 +22,10 @@ import {
 } from '../users/users.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'>;
+type Deps = Pick<
+  AppDeps,
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'
+>;
 
 /** A session may use the dashboard variant only this soon after an access-code sign-in. */
 export const DASHBOARD_BREAK_GLASS_WINDOW_MS = 15 * 60_000;
@@ -45,7 +48,12 @@ async function performReset(
 ) {
   const passwordHash = await hashSecret(input.newPassword);
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, pair.owner.id, { passwordHash, firstLogin: false, hasSetPassword: true });
+    await updateUser(
+      tx,
+      pair.owner.id,
+      { passwordHash, firstLogin: false, hasSetPassword: true },
+      deps.clock.now(),
+    );
     await deleteSessionsOfUser(tx, pair.owner.id);
     await rotateNextOfKinCode(deps, tx, { ...pair, isReplacement: true });
     await deps.mail.enqueue(tx, breakGlassOwnerMail({ ...pair, appUrl: deps.config.APP_URL }));
@@ -95,6 +103,7 @@ export async function breakGlassWithCode(
       pairs.map((pair) => pair.nextOfKin.id),
       context.deviceId,
     ),
+    now: deps.clock.now(),
   });
 
   if (!slot.isAllowed) {
@@ -107,7 +116,7 @@ export async function breakGlassWithCode(
         details: { reason: `throttled (${slot.reason})`, nextOfKinEmail: input.email },
       });
     }
-    throw new AppError('RATE_LIMITED', throttledMessage(slot));
+    throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
   }
 
   const code = normalizeCode(input.code);
@@ -177,7 +186,8 @@ export async function breakGlassFromSession(
   const isFreshCodeSession =
     input.sessionMethod === 'email_access_code' &&
     input.sessionCreatedAt !== null &&
-    Date.now() - input.sessionCreatedAt.getTime() <= DASHBOARD_BREAK_GLASS_WINDOW_MS;
+    deps.clock.now().getTime() - input.sessionCreatedAt.getTime() <=
+      DASHBOARD_BREAK_GLASS_WINDOW_MS;
   const isOwnEmail = input.email === user.email.toLowerCase();
 
   if (!owner || !isFreshCodeSession || !isOwnEmail) {

@@ -57,10 +57,9 @@ export async function findLiveFlow(
 }
 
 /** Flows are kept a day after they expire, then go (the hourly clean-up). */
-export async function deleteExpiredFlows(db: DbOrTx): Promise<void> {
-  await db
-    .delete(externalSignInFlows)
-    .where(lt(externalSignInFlows.expiresAt, sql`now() - interval '1 day'`));
+export async function deleteExpiredFlows(db: DbOrTx, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - 24 * 3600_000);
+  await db.delete(externalSignInFlows).where(lt(externalSignInFlows.expiresAt, before));
 }
 
 export async function findIdentity(
@@ -90,10 +89,10 @@ export async function insertIdentity(
   await db.insert(externalIdentities).values(values);
 }
 
-export async function markIdentityUsed(db: DbOrTx, id: number): Promise<void> {
+export async function markIdentityUsed(db: DbOrTx, id: number, now: Date): Promise<void> {
   await db
     .update(externalIdentities)
-    .set({ lastSignInAt: new Date() })
+    .set({ lastSignInAt: now })
     .where(eq(externalIdentities.id, id));
 }
 

@@ -1,17 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { messageOf } from '../../db/database-errors';
+import type { Clock } from '../../lib/clock';
 import { addMissingJobs, claimJob, findDueJobs, finishJob } from './jobs.repository';
 
-export interface ScheduledJob {
+export interface ScheduledJob<T = unknown> {
   /** Stable name: the row in `scheduled_jobs` that holds when it runs next. */
   name: string;
   everyMs: number;
+  /** A run still going after this long is taken to have died with its server (15 minutes). */
+  leaseMs?: number;
   /** `now` is the clock: the system clock in production, the test's own in tests. */
-  run: (now: Date) => Promise<unknown>;
+  run: (now: Date) => Promise<T>;
 }
 
-/** A job still running after this long is taken to have died with its server. */
 const LEASE_MS = 15 * 60_000;
 const POLL_INTERVAL_MS = 30_000;
 
@@ -30,7 +32,7 @@ export class JobSchedule {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly clock: { now(): Date },
+    private readonly clock: Clock,
   ) {}
 
   add(job: ScheduledJob): void {
@@ -67,14 +69,28 @@ export class JobSchedule {
     return ran;
   }
 
+  /**
+   * Runs this one job if it is due at `now` and no other server holds it, as a poll would (its
+   * failure is recorded, then thrown); answers its result, or undefined when it did not run.
+   */
+  async runIfDue<T>(job: ScheduledJob<T>, now: Date): Promise<{ result: T } | undefined> {
+    await this.addRows(now);
+    const done = await this.runJob(job, now);
+    if (done && 'error' in done) throw done.error;
+    return done;
+  }
+
+  private async addRows(now: Date): Promise<void> {
+    if (this.hasRows) return;
+    await addMissingJobs(this.db, [...this.jobs.keys()], now);
+    this.hasRows = true;
+  }
+
   private async runOnce(now: Date): Promise<string[]> {
     const names = [...this.jobs.keys()];
     let due: string[];
     try {
-      if (!this.hasRows) {
-        await addMissingJobs(this.db, names, now);
-        this.hasRows = true;
-      }
+      await this.addRows(now);
       due = await findDueJobs(this.db, names, now);
     } catch (error) {
       // The database is away: the next poll tries again.
@@ -90,17 +106,24 @@ export class JobSchedule {
     return ran;
   }
 
-  private async runJob(job: ScheduledJob, now: Date): Promise<boolean> {
+  /** Claims and runs one job; undefined when it was not due or another server holds it. */
+  private async runJob<T>(
+    job: ScheduledJob<T>,
+    now: Date,
+  ): Promise<{ result: T } | { error: unknown } | undefined> {
+    const leaseMs = job.leaseMs ?? LEASE_MS;
     try {
-      if (!(await claimJob(this.db, { name: job.name, now, leaseMs: LEASE_MS }))) return false;
+      if (!(await claimJob(this.db, { name: job.name, now, leaseMs }))) return undefined;
     } catch (error) {
       this.log.warn({ err: error, job: job.name }, 'job schedule: could not claim a job');
-      return false;
+      return undefined;
     }
     let failure: string | null = null;
+    let done: { result: T } | { error: unknown };
     try {
-      await job.run(now);
+      done = { result: await job.run(now) };
     } catch (error) {
+      done = { error };
       failure = messageOf(error).slice(0, 500);
       this.log.warn({ err: error, job: job.name }, 'scheduled job failed');
     }
@@ -109,6 +132,6 @@ export class JobSchedule {
       (error: unknown) =>
         this.log.warn({ err: error, job: job.name }, 'job schedule: could not record a run'),
     );
-    return true;
+    return done;
   }
 }

@@ -99,7 +99,7 @@ async function checkEmergencyCode(
     isFamiliarSource: await isFamiliarDevice(db, [nextOfKin.id], context.deviceId),
     now,
   });
-  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot));
+  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, now));
   const hash = input.asker?.emergencyAccessCodeHash;
   if (!hash || !(await verifySecret(hash, normalizeCode(input.code)))) {
     await recordAudit(db, context, {

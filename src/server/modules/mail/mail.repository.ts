@@ -59,10 +59,10 @@ export async function claimDueMail(db: DbOrTx, limit: number): Promise<QueuedMai
 }
 
 /** Delivered: the body goes, the envelope stays for the record. */
-export async function markMailSent(db: DbOrTx, id: number): Promise<void> {
+export async function markMailSent(db: DbOrTx, id: number, now: Date): Promise<void> {
   await db
     .update(mailQueue)
-    .set({ status: 'sent', sentAt: new Date(), textBody: null, htmlBody: null, lastError: null })
+    .set({ status: 'sent', sentAt: now, textBody: null, htmlBody: null, lastError: null })
     .where(eq(mailQueue.id, id));
 }
 

@@ -8,6 +8,7 @@ import {
   markMailSent,
   type OutgoingMail,
 } from './mail.repository';
+import type { Clock } from '../../lib/clock';
 import type { SecretBox } from '../../lib/secret-box';
 import type { MailTransport } from './mail.transport';
 
@@ -28,7 +29,12 @@ export class MailQueue {
   constructor(
     private readonly db: Db,
     private readonly transport: MailTransport,
-    private readonly options: { from: string; log: FastifyBaseLogger; secretBox: SecretBox },
+    private readonly options: {
+      from: string;
+      log: FastifyBaseLogger;
+      secretBox: SecretBox;
+      clock: Clock;
+    },
   ) {}
 
   get description(): string {
@@ -122,14 +128,15 @@ export class MailQueue {
         { ...mail, text: this.openBody(mail.text), html: this.openBody(mail.html) },
         { from: this.options.from },
       );
-      await markMailSent(this.db, mail.id);
+      await markMailSent(this.db, mail.id, this.options.clock.now());
       log.info(
         { to: mail.to, subject: mail.subject },
         `mail delivered to ${this.transport.description}`,
       );
     } catch (error) {
       const delay = RETRY_DELAYS_MS[mail.attempts - 1];
-      const retryAt = delay === undefined ? null : new Date(Date.now() + delay);
+      const retryAt =
+        delay === undefined ? null : new Date(this.options.clock.now().getTime() + delay);
       const message = messageOf(error);
       await markMailFailed(this.db, mail.id, { error: message.slice(0, 500), retryAt }).catch(
         () => undefined,

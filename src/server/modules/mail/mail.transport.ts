@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { TConfig } from '../../config';
+import type { Clock } from '../../lib/clock';
 import type { OutgoingMail } from './mail.repository';
 
 export interface MailTransport {
@@ -29,7 +30,7 @@ function lazyTransport(options: TransportOptions): () => Promise<Transporter> {
 }
 
 /** 'Sandbox mode': every message is written as an .eml file under DATA_DIR/outbox. */
-function createOutboxTransport(outboxDir: string): MailTransport {
+function createOutboxTransport(outboxDir: string, clock: Clock): MailTransport {
   const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     description: `outbox folder ${outboxDir}`,
@@ -46,7 +47,7 @@ function createOutboxTransport(outboxDir: string): MailTransport {
         html: mail.html,
       });
       await mkdir(outboxDir, { recursive: true });
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const stamp = clock.now().toISOString().replace(/[:.]/g, '-');
       const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = path.join(outboxDir, `${stamp}-${safeTo}.eml`);
       // Written whole, then renamed, so a reader never sees half a message.
@@ -89,8 +90,11 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
   };
 }
 
-export function createMailTransport(config: Pick<TConfig, 'SMTP_URL' | 'DATA_DIR'>): MailTransport {
+export function createMailTransport(
+  config: Pick<TConfig, 'SMTP_URL' | 'DATA_DIR'>,
+  clock: Clock,
+): MailTransport {
   return config.SMTP_URL
     ? createSmtpTransport(config.SMTP_URL)
-    : createOutboxTransport(path.resolve(config.DATA_DIR, 'outbox'));
+    : createOutboxTransport(path.resolve(config.DATA_DIR, 'outbox'), clock);
 }

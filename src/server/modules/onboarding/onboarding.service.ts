@@ -1,5 +1,6 @@
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { Db } from '../../db/client';
+import type { Clock } from '../../lib/clock';
 import { AppError } from '../../errors';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.repository';
@@ -9,7 +10,7 @@ import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.r
  * reach the messages. Answers the account as it now is.
  */
 export async function completeOnboarding(
-  deps: { db: Db },
+  deps: { db: Db; clock: Clock },
   context: RequestContext,
   user: SessionUser,
 ): Promise<SessionUser> {
@@ -17,9 +18,9 @@ export async function completeOnboarding(
   const nextOfKin = await findRecipientsOf(deps.db, user.id, 'next_of_kin');
   if (nextOfKin.length === 0) throw new AppError('VALIDATION', MESSAGES.nextOfKinRequired);
 
-  const onboardingCompletedAt = new Date();
+  const onboardingCompletedAt = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await updateUser(tx, user.id, { onboardingCompletedAt });
+    await updateUser(tx, user.id, { onboardingCompletedAt }, onboardingCompletedAt);
     await recordAudit(tx, context, {
       eventType: 'onboarding_completed',
       userId: user.id,

@@ -13,28 +13,30 @@ export async function insertPairing(
 }
 
 /** A pairing that still works: not cancelled, not expired. */
-const isLive = () =>
-  and(isNull(mobilePairings.cancelledAt), gt(mobilePairings.expiresAt, new Date()));
+const isLive = (now: Date) =>
+  and(isNull(mobilePairings.cancelledAt), gt(mobilePairings.expiresAt, now));
 
 export async function findLivePairingByTokenHash(
   db: DbOrTx,
   tokenHash: string,
+  now: Date,
 ): Promise<PairingRow | undefined> {
   const [row] = await db
     .select()
     .from(mobilePairings)
-    .where(and(eq(mobilePairings.tokenHash, tokenHash), isLive()));
+    .where(and(eq(mobilePairings.tokenHash, tokenHash), isLive(now)));
   return row;
 }
 
 export async function findLatestLivePairing(
   db: DbOrTx,
   userId: number,
+  now: Date,
 ): Promise<PairingRow | undefined> {
   const [row] = await db
     .select()
     .from(mobilePairings)
-    .where(and(eq(mobilePairings.userId, userId), isLive()))
+    .where(and(eq(mobilePairings.userId, userId), isLive(now)))
     .orderBy(desc(mobilePairings.createdAt))
     .limit(1);
   return row;
@@ -44,11 +46,12 @@ export async function findLatestLivePairing(
 export async function cancelPairings(
   db: DbOrTx,
   userId: number,
+  now: Date,
   pairingId?: string,
 ): Promise<number> {
   const ended = await db
     .update(mobilePairings)
-    .set({ cancelledAt: new Date() })
+    .set({ cancelledAt: now })
     .where(
       and(
         eq(mobilePairings.userId, userId),

@@ -31,7 +31,7 @@ import {
 import { mayPair } from '../access/pair';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'config' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
 
 const idInUse = () =>
   new AppError('CONFLICT', PAIRING_MESSAGES.idInUse, { id: PAIRING_MESSAGES.idInUse });
@@ -45,12 +45,13 @@ export async function createPairing(
   if (!mayPair(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
   const token = randomToken();
   const pairing = await deps.db.transaction(async (tx) => {
-    await cancelPairings(tx, owner.id);
+    const now = deps.clock.now();
+    await cancelPairings(tx, owner.id, now);
     const row = await insertPairing(tx, {
       userId: owner.id,
       createdByDeviceId: context.deviceId,
       tokenHash: sha256(token),
-      expiresAt: new Date(Date.now() + PAIRING_MINUTES * 60_000),
+      expiresAt: new Date(now.getTime() + PAIRING_MINUTES * 60_000),
     });
     await recordAudit(tx, context, {
       eventType: 'pairing_created',
@@ -68,7 +69,7 @@ export async function createPairing(
 }
 
 export async function getCurrentPairing(deps: Deps, owner: SessionUser): Promise<TCurrentPairing> {
-  const pairing = await findLatestLivePairing(deps.db, owner.id);
+  const pairing = await findLatestLivePairing(deps.db, owner.id, deps.clock.now());
   return {
     pairing: pairing
       ? {
@@ -85,7 +86,7 @@ export async function cancelPairing(
   context: RequestContext,
   input: { owner: SessionUser; pairingId: string },
 ): Promise<void> {
-  const ended = await cancelPairings(deps.db, input.owner.id, input.pairingId);
+  const ended = await cancelPairings(deps.db, input.owner.id, deps.clock.now(), input.pairingId);
   if (ended === 0) throw new AppError('NOT_FOUND', PAIRING_MESSAGES.ended);
   await recordAudit(deps.db, context, {
     eventType: 'pairing_cancelled',
@@ -105,7 +106,11 @@ export async function resolvePairing(
 ): Promise<{ pairing: PairingRow; owner: SessionUser } | null> {
   const header = request.headers[PAIRING_HEADER];
   if (typeof header !== 'string' || header.length === 0) return null;
-  const pairing = await findLivePairingByTokenHash(deps.db, sha256(header.slice(0, 200)));
+  const pairing = await findLivePairingByTokenHash(
+    deps.db,
+    sha256(header.slice(0, 200)),
+    deps.clock.now(),
+  );
   const owner = pairing ? await findUserById(deps.db, pairing.userId) : undefined;
   if (!pairing || !owner) throw new AppError('UNAUTHENTICATED', PAIRING_MESSAGES.ended);
   return { pairing, owner };

@@ -32,7 +32,13 @@ const fullName = (person: { firstName: string; lastName: string }) =>
 export async function signInWithAccessCode(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; email: string; code: string; previousSessionIdHash: string | null },
+  input: {
+    device: DeviceRow;
+    email: string;
+    code: string;
+    previousSessionIdHash: string | null;
+    now: Date;
+  },
 ): Promise<SignedIn> {
   const candidates = await findRecipientsByEmail(db, input.email);
 
@@ -67,10 +73,11 @@ export async function signInWithAccessCode(
     deviceId: input.device.id,
     ip: context.ip,
     isFamiliarSource,
+    now: input.now,
   });
   if (!slot.isAllowed) {
     await auditFailure(`throttled (${slot.reason})`);
-    throw new AppError('RATE_LIMITED', throttledMessage(slot));
+    throw new AppError('RATE_LIMITED', throttledMessage(slot, input.now));
   }
 
   const code = normalizeCode(input.code);
@@ -99,7 +106,13 @@ export async function signInWithAccessCode(
   await releaseAttempt(db, slot);
   return db.transaction(async (tx) => {
     if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
-    const session = await createSession(tx, recipient, input.device, 'email_access_code');
+    const session = await createSession(
+      tx,
+      recipient,
+      input.device,
+      input.now,
+      'email_access_code',
+    );
     const role = recipient.category.replace(/_/g, ' ');
     const message = `${fullName(recipient)} (${role}) signed in with their access code`;
     await recordAudit(tx, context, {

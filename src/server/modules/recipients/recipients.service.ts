@@ -50,12 +50,12 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
 
 /** Replaces a next of kin's code and emails the new one. */
 export async function rotateNextOfKinCode(
-  deps: Pick<Deps, 'config' | 'mail'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'mail'>,
   tx: DbOrTx,
   input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
-  await updateUser(tx, input.nextOfKin.id, { emergencyAccessCodeHash: hash });
+  await updateUser(tx, input.nextOfKin.id, { emergencyAccessCodeHash: hash }, deps.clock.now());
   await deps.mail.enqueue(
     tx,
     nextOfKinCodeMail({
@@ -76,7 +76,7 @@ async function replaceRecipientCode(
   input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
-  await updateUser(tx, input.recipient.id, { emergencyAccessCodeHash: hash });
+  await updateUser(tx, input.recipient.id, { emergencyAccessCodeHash: hash }, deps.clock.now());
   await deps.mail.enqueue(
     tx,
     recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
@@ -146,7 +146,7 @@ export async function createRecipient(
           now: deps.clock.now(),
         });
       }
-      await updateUser(tx, target.id, values);
+      await updateUser(tx, target.id, values, deps.clock.now());
       recipient = { ...target, ...values };
     } else {
       recipient = await insertUser(tx, {

@@ -81,10 +81,11 @@ export async function updateUser(
   db: DbOrTx,
   id: number,
   values: Partial<NewUserRow>,
+  now: Date,
 ): Promise<void> {
   await db
     .update(users)
-    .set({ ...values, updatedAt: new Date() })
+    .set({ ...values, updatedAt: now })
     .where(eq(users.id, id));
 }
 

@@ -16,7 +16,7 @@ import { deleteVideosOfCreator, insertVideoOnce, type VideoRow } from './videos.
 export { OWN_VIDEO_INDEX_READ } from './videos.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
+type Deps = Pick<AppDeps, 'clock' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
 
 /** Timers and encoders overrun a little; the index allows this much past the plan's maximum. */
 const DURATION_SLACK_MS = 5_000;
@@ -45,7 +45,8 @@ export async function indexVideo(
     });
   }
 
-  const createdAt = body.createdAt ? new Date(body.createdAt) : new Date();
+  const now = deps.clock.now();
+  const createdAt = body.createdAt ? new Date(body.createdAt) : now;
   const { row, isNew } = await insertVideoOnce(deps.db, {
     id: body.id,
     creatorId: owner.id,
@@ -56,7 +57,7 @@ export async function indexVideo(
     byteSize: body.metadata.byteSize,
     durationMs: body.metadata.durationMs,
     mimeType: body.metadata.mimeType,
-    createdAt: createdAt.getTime() > Date.now() ? new Date() : createdAt,
+    createdAt: createdAt.getTime() > now.getTime() ? now : createdAt,
     releaseRule: body.release?.rule ?? 'now',
     releaseAt: body.release?.at ? new Date(body.release.at) : null,
   });
@@ -99,9 +100,10 @@ export async function deleteVideos(
 
 /** An added device has synced when it reads the library: the admin's Last Sync says so. */
 export async function noteLibraryRead(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'clock' | 'db'>,
   user: SessionUser,
   device: DeviceRow,
 ): Promise<void> {
-  if (device.userId === user.id && !device.isPrimary) await touchDeviceSync(deps.db, device.id);
+  if (device.userId === user.id && !device.isPrimary)
+    await touchDeviceSync(deps.db, device.id, deps.clock.now());
 }
