@@ -6,6 +6,7 @@ import type { TConfig } from '../config';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { RequestContext } from '../modules/audit/audit.service';
+import { sessionActor, type Actor } from '../modules/access/actor';
 import { ResponseCache } from '../modules/auth/response-cache';
 import { findRequestContext, type ContextRead } from '../modules/auth/request-context.repository';
 import { extendSession } from '../modules/auth/sessions.repository';
@@ -87,6 +88,11 @@ export function readWithContext<T>(request: FastifyRequest, read: ContextRead<T>
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
   return request.user;
+}
+
+/** Who is asking, for the access rules: the signed-in user on this request's device. */
+export function requireActor(request: FastifyRequest): Actor {
+  return sessionActor(requireUser(request), requireDevice(request));
 }
 
 export function setSessionCookie(

@@ -14,8 +14,16 @@ export type TTier = (typeof TIERS)[number];
 export const SUBSCRIPTION_STATUSES = ['none', 'active', 'cancelled', 'past_due'] as const;
 export type TSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export const USER_CATEGORIES = ['primary', 'next_of_kin', 'family', 'friend', 'admin'] as const;
+/** The kinds of recipient an owner adds; each signs in with their email and an access code. */
+export const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
+export type TRecipientCategory = (typeof RECIPIENT_CATEGORIES)[number];
+
+export const USER_CATEGORIES = ['primary', ...RECIPIENT_CATEGORIES, 'admin'] as const;
 export type TUserCategory = (typeof USER_CATEGORIES)[number];
+
+export function isRecipientCategory(category: string): category is TRecipientCategory {
+  return (RECIPIENT_CATEGORIES as readonly string[]).includes(category);
+}
 
 /** How an account was created: 'local' (a password) or the external provider it signed up with. */
 export const AUTH_PROVIDERS = ['local', 'google', 'apple', 'oidc'] as const;

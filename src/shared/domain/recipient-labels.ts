@@ -1,4 +1,4 @@
-import type { TRecipientCategory } from '../schemas/safety-net';
+import type { TRecipientCategory } from './enums';
 
 /**
  * How each kind of recipient is named on screen. Kept apart from the recipients schema so a page

@@ -1,7 +1,7 @@
 import type { TNextOfKinLegacy, TWaitingMessage } from './legacy';
 import { z } from 'zod';
 import { requiredText, singleLineText, zIdFromText } from './common';
-import type { TRecipientCategory } from './safety-net';
+import { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../domain/enums';
 
 export { RECIPIENT_CATEGORIES, ZCreateRecipientBody } from './safety-net';
 export type { TCreateRecipientBody, TRecipientCategory, TRecipientCreated } from './safety-net';
@@ -93,7 +93,7 @@ export const ZAddRecipientForm = z
       .min(1, 'Email is required')
       .max(254, 'Email address is too long')
       .pipe(z.email({ error: `Please enter a valid email address (e.g., ${EMAIL_EXAMPLE})` })),
-    category: z.enum(['next_of_kin', 'family', 'friend'], { error: 'Please select a category' }),
+    category: z.enum(RECIPIENT_CATEGORIES, { error: 'Please select a category' }),
     phoneNumber: z
       .string()
       .trim()

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { EMERGENCY_CODE_LENGTH, ONE_TIME_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
 import { ZDeviceId, ZEmail, ZNewPassword, ZUserId, requiredText, singleLineText } from './common';
 import { ZUsername } from './auth';
+import { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../domain/enums';
 
-export const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
-export type TRecipientCategory = (typeof RECIPIENT_CATEGORIES)[number];
+export { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../domain/enums';
 
 const ZEmergencyCode = z
   .string({ error: 'Emergency code is required' })

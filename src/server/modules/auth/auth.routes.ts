@@ -6,12 +6,13 @@ import { AppError } from '../../errors';
 import {
   clearSessionCookie,
   getRequestContext,
+  readWithContext,
   requireDevice,
   requireUser,
   setSessionCookie,
 } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
-import { findPendingRelease } from '../legacy/legacy.service';
+import { presentCurrentUser, WAITING_RELEASE_READ } from '../users/current-user.service';
 import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { login, logout, register } from './auth.service';
 import { perIpLimit } from '../../plugins/rate-limit';
@@ -90,15 +91,14 @@ export const authRoutes =
       return { ok: true };
     });
 
-    app.get('/api/user', async (request) => {
-      const user = requireUser(request);
-      const answer = toUserResponse(user, requireDevice(request));
-      // Shown on every signed-in screen of the owner while it waits (one indexed read).
-      if (user.category === 'primary') {
-        answer.legacyRelease = await findPendingRelease(deps.db, user.id);
-      }
-      return answer;
-    });
+    // The owner's waiting legacy release rides in the request's one statement.
+    app.get('/api/user', { config: { contextRead: WAITING_RELEASE_READ } }, async (request) =>
+      presentCurrentUser(
+        requireUser(request),
+        requireDevice(request),
+        readWithContext(request, WAITING_RELEASE_READ),
+      ),
+    );
 
     app.get('/api/session-check', async (request): Promise<TSessionCheck> => ({
       authenticated: request.user !== null,

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,8 +14,9 @@ import {
 } from '../../../shared/schemas/cloud';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
-import { requireDevice, requireUser } from '../../plugins/request-context';
-import { ownerUploadActor, resolveUploadActor } from '../access/upload';
+import { requireActor, requireDevice, requireUser } from '../../plugins/request-context';
+import type { Actor } from '../access/actor';
+import { findPairedPhone } from '../pairing/paired-phone';
 import { toVideoIndexEntry } from '../videos/videos.presenter';
 import { getCloudStatus, getPlayback, streamVideo } from './playback.service';
 import {
@@ -42,29 +44,23 @@ const ZContentQuery = z.object({
 export const cloudRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    // Each step of an upload: a phone paired through import-from-mobile (its token, checked on
+    // every call), else the signed-in device.
+    const uploadActor = async (request: FastifyRequest): Promise<Actor> =>
+      (await findPairedPhone(deps, request))?.actor ?? requireActor(request);
+
     app.post(
       '/api/uploads',
       { schema: { body: ZCreateUploadBody } },
-      async (request): Promise<TCreateUploadResult> => {
-        const actor = ownerUploadActor(request);
-        return createUpload(deps, {
-          owner: actor.owner,
-          actor,
-          body: request.body,
-        });
-      },
+      async (request): Promise<TCreateUploadResult> =>
+        createUpload(deps, { actor: requireActor(request), body: request.body }),
     );
 
     app.post(
       '/api/uploads/:uploadId/sign',
       { schema: { params: ZUploadParams, body: ZSignPartsBody } },
       async (request): Promise<TSignPartsResult> =>
-        signParts(
-          deps,
-          await resolveUploadActor(deps, request),
-          request.params.uploadId,
-          request.body,
-        ),
+        signParts(deps, await uploadActor(request), request.params.uploadId, request.body),
     );
 
     app.post(
@@ -72,7 +68,7 @@ export const cloudRoutes =
       { schema: { params: ZUploadParams, body: ZCompleteUploadBody } },
       async (request): Promise<TVideoIndexEntry> =>
         toVideoIndexEntry(
-          await completeUpload(deps, await resolveUploadActor(deps, request), {
+          await completeUpload(deps, await uploadActor(request), {
             uploadId: request.params.uploadId,
             parts: request.body.parts,
           }),
@@ -83,7 +79,7 @@ export const cloudRoutes =
       '/api/uploads/:uploadId',
       { schema: { params: ZUploadParams } },
       async (request, reply) => {
-        await abortUpload(deps, await resolveUploadActor(deps, request), request.params.uploadId);
+        await abortUpload(deps, await uploadActor(request), request.params.uploadId);
         return reply.status(204).send();
       },
     );
@@ -100,7 +96,7 @@ export const cloudRoutes =
           { schema: { params: ZPartParams } },
           async (request, reply): Promise<TPartReceived> => {
             const body = (request.body as Readable | undefined) ?? request.raw;
-            const etag = await receivePart(deps, await resolveUploadActor(deps, request), {
+            const etag = await receivePart(deps, await uploadActor(request), {
               uploadId: request.params.uploadId,
               partNumber: request.params.partNumber,
               body,
@@ -119,7 +115,7 @@ export const cloudRoutes =
       '/api/videos/:id/playback',
       { schema: { params: ZVideoParams } },
       async (request): Promise<TPlayback> =>
-        getPlayback(deps, { user: requireUser(request), videoId: request.params.id }),
+        getPlayback(deps, { actor: requireActor(request), videoId: request.params.id }),
     );
 
     // A <video> element sends no X-Device-ID: this route is authorised by the signed URL that

@@ -12,7 +12,8 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
-import { isOpenTo } from '../access/watch';
+import { Permission, refusal, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { noteFirstWatch } from '../legacy/release-end.repository';
 import { findVideoWatchableBy, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
@@ -23,21 +24,20 @@ import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
 type Deps = Pick<AppDeps, 'db' | 'urlSigner' | 'videoStore' | 'clock'>;
 
 /**
- * A cloud copy the user may watch (access/watch.ts), checked on every request; anything else
- * is not found, so a message not open to someone does not exist for them.
+ * A cloud copy the actor may watch (`Permission.MessageWatch`), checked on every request;
+ * anything else is not found, so a message not open to someone does not exist for them.
  */
 export async function findWatchableVideo(
   deps: Deps,
-  user: SessionUser,
+  actor: Actor,
   videoId: string,
 ): Promise<VideoRow & { cloudPath: string }> {
+  const { user } = actor;
   const video = await findVideoWatchableBy(deps.db, user, videoId);
-  if (!video) throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
+  if (!video) throw refusal(Permission.MessageWatch);
   const owner =
     video.creatorId === user.id ? null : ((await findUserById(deps.db, video.creatorId)) ?? null);
-  if (!isOpenTo(user, video, owner, deps.clock.now())) {
-    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
-  }
+  requireAccess(actor, Permission.MessageWatch, { video, owner, now: deps.clock.now() });
   if (video.syncStatus !== 'synced' || !video.cloudPath) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
   }
@@ -46,14 +46,15 @@ export async function findWatchableVideo(
 
 export async function getPlayback(
   deps: Deps,
-  input: { user: SessionUser; videoId: string },
+  input: { actor: Actor; videoId: string },
 ): Promise<TPlayback> {
-  const found = await findWatchableVideo(deps, input.user, input.videoId);
+  const { user } = input.actor;
+  const found = await findWatchableVideo(deps, input.actor, input.videoId);
   // A recipient's first watch is kept: ending a legacy release leaves open what they have seen.
-  if (found.creatorId !== input.user.id) {
+  if (found.creatorId !== user.id) {
     await noteFirstWatch(deps.db, {
       videoId: found.id,
-      recipientId: input.user.id,
+      recipientId: user.id,
       now: deps.clock.now(),
     });
   }

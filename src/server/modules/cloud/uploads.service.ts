@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { cloudQuotaFor, hasCloudSync } from '../../../shared/domain/plan-limits';
+import { cloudQuotaFor } from '../../../shared/domain/plan-limits';
 import {
   CLOUD_MESSAGES,
   MAX_SIGN_BATCH,
@@ -9,7 +9,8 @@ import {
 } from '../../../shared/schemas/cloud';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import type { SessionUser } from '../users/users.repository';
+import { can, Permission, refusal, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import {
   claimUploadForCompletion,
@@ -40,16 +41,6 @@ import { lockForTransaction } from '../../db/locks';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'clock' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
-
-/**
- * Who is sending: the owner's primary device, or a phone paired to the owner's account; with the
- * owner as read on this request, so every step sees the plan as it is now.
- */
-export interface UploadActor {
-  owner: SessionUser;
-  deviceId: string | null;
-  pairingId: string | null;
-}
 
 type CreateUploadInput = Omit<TCreateUploadBody, 'promptId'> & { promptId: string | null };
 
@@ -95,25 +86,21 @@ export async function toUploading(deps: Deps, upload: UploadRow): Promise<TCreat
 
 /**
  * An upload the actor may touch, still under way; else a 404 that names nothing. Every step asks
- * again: an upload whose owner has lost cloud sync meanwhile ends here (its bytes no longer held).
+ * again, with the owner as read on this request: an upload whose owner has lost cloud sync
+ * meanwhile ends here (its bytes no longer held).
  */
 async function requireOwnUpload(
   deps: Deps,
-  actor: UploadActor,
+  actor: Actor,
   uploadId: string,
   statuses: ReadonlyArray<UploadRow['status']> = ['active', 'completing'],
 ): Promise<UploadRow> {
   const upload = await findUploadById(deps.db, uploadId);
-  const isOwn =
-    upload !== undefined &&
-    upload.userId === actor.owner.id &&
-    (actor.pairingId === null || upload.pairingId === actor.pairingId);
-  if (!upload || !isOwn || !statuses.includes(upload.status)) {
-    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
-  }
-  if (!hasCloudSync(actor.owner)) {
+  if (!upload || !statuses.includes(upload.status)) throw refusal(Permission.UploadTouch);
+  requireAccess(actor, Permission.UploadTouch, upload);
+  if (!can(actor, Permission.CloudSync)) {
     if (upload.status === 'active') await abortUploadRow(deps, upload);
-    throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);
+    throw refusal(Permission.CloudSync);
   }
   return upload;
 }
@@ -125,10 +112,12 @@ async function requireOwnUpload(
  */
 export async function createUpload(
   deps: Deps,
-  input: { owner: SessionUser; actor: UploadActor; body: CreateUploadInput },
+  input: { actor: Actor; body: CreateUploadInput },
 ): Promise<TCreateUploadResult> {
-  const { owner, actor, body } = input;
-  if (!hasCloudSync(owner)) throw new AppError('UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired);
+  const { actor, body } = input;
+  requireAccess(actor, Permission.MessageAdd);
+  requireAccess(actor, Permission.CloudSync);
+  const owner = actor.user;
 
   const video = await findVideoById(deps.db, body.videoId);
   if (!video || video.creatorId !== owner.id) {
@@ -190,10 +179,11 @@ export async function createUpload(
 
 export async function signParts(
   deps: Deps,
-  actor: UploadActor,
+  actor: Actor,
   uploadId: string,
   body: { partNumbers: readonly number[]; sha256s?: readonly string[] | undefined },
 ): Promise<TSignPartsResult> {
+  requireAccess(actor, Permission.MessageAdd);
   const upload = await requireOwnUpload(deps, actor, uploadId, ['active']);
   if (body.partNumbers.some((number) => number > upload.partCount)) {
     throw new AppError('VALIDATION', `This upload has ${upload.partCount} parts.`, {
@@ -214,9 +204,10 @@ export async function signParts(
 /** File mode's part endpoint: exactly the part's bytes, or nothing is kept. */
 export async function receivePart(
   deps: Deps,
-  actor: UploadActor,
+  actor: Actor,
   input: { uploadId: string; partNumber: number; body: Readable },
 ): Promise<string> {
+  requireAccess(actor, Permission.MessageAdd);
   const store = deps.videoStore;
   if (!(store instanceof FileVideoStore))
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.uploadNotFound);
@@ -248,9 +239,10 @@ export async function receivePart(
  */
 export async function completeUpload(
   deps: Deps,
-  actor: UploadActor,
+  actor: Actor,
   input: { uploadId: string; parts: readonly SentPart[] },
 ): Promise<VideoRow> {
+  requireAccess(actor, Permission.MessageAdd);
   const upload = await requireOwnUpload(deps, actor, input.uploadId);
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
   const isComplete =
@@ -339,7 +331,8 @@ async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {
     );
 }
 
-export async function abortUpload(deps: Deps, actor: UploadActor, uploadId: string): Promise<void> {
+export async function abortUpload(deps: Deps, actor: Actor, uploadId: string): Promise<void> {
+  requireAccess(actor, Permission.MessageAdd);
   await abortUploadRow(deps, await requireOwnUpload(deps, actor, uploadId));
 }
 

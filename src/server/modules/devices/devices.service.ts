@@ -12,7 +12,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import type { SessionUser } from '../users/users.repository';
-import { isPrimaryDeviceOf } from '../users/users.presenter';
+import { isPrimaryDeviceOf } from '../access/actor';
 import {
   findPrimaryAccountOnDevice,
   findPrimaryDeviceOfUser,

@@ -8,10 +8,10 @@ import {
   ZLegacySettings,
   ZRelease,
 } from '../../../shared/schemas/legacy';
-import { AppError } from '../../errors';
-import { getRequestContext, requireUser } from '../../plugins/request-context';
+import { getRequestContext, requireActor, requireUser } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { getLegacyState, saveLegacySettings, type LegacyDeps } from './legacy.service';
 import { setMessageRelease } from './message-release.service';
 import { endRelease } from './release-end.service';
@@ -22,9 +22,11 @@ import {
   requestRelease,
 } from './waiting-release.service';
 
-const OWNERS_ONLY = 'Only the account owner can change legacy release.';
-const RELEASE_OWNERS_ONLY =
-  'Only the account owner, on their own device, can change when a message opens.';
+/** The asking account once it may take `permission`: the access rules hold the words. */
+function ownerFor(actor: Actor, permission: Permission) {
+  requireAccess(actor, permission);
+  return actor.user;
+}
 
 /** An IANA zone the server's Intl knows; anything else is ignored rather than refused. */
 const ZTimeZone = z
@@ -49,16 +51,15 @@ export const legacyRoutes =
     const codeLimit = { rateLimit: perIpLimit(deps.limits.emergency) };
 
     app.get('/api/legacy', async (request) => {
-      const user = requireUser(request);
-      if (user.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
-      return getLegacyState(deps, user.id);
+      const owner = ownerFor(requireActor(request), Permission.LegacyOwner);
+      return getLegacyState(deps, owner.id);
     });
 
     app.put(
       '/api/legacy/settings',
       { schema: { body: ZLegacySettings.extend({ timeZone: ZTimeZone }) } },
       async (request) => {
-        const owner = requirePrimaryOnPrimaryDevice(request, OWNERS_ONLY);
+        const owner = ownerFor(requireActor(request), Permission.LegacySettings);
         const { timeZone, ...settings } = request.body;
         return saveLegacySettings(deps, getRequestContext(request), { owner, settings, timeZone });
       },
@@ -66,8 +67,7 @@ export const legacyRoutes =
 
     // Any of the owner's signed-in devices may cancel: speed matters more than which device.
     app.post('/api/legacy/cancel', async (request) => {
-      const owner = requireUser(request);
-      if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+      const owner = ownerFor(requireActor(request), Permission.LegacyOwner);
       return cancelReleaseSignedIn(deps, getRequestContext(request), {
         owner,
         now: deps.clock.now(),
@@ -76,8 +76,7 @@ export const legacyRoutes =
 
     // Like cancelling, any signed-in device of the owner: every hour the release stands counts.
     app.post('/api/legacy/end', async (request) => {
-      const owner = requireUser(request);
-      if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+      const owner = ownerFor(requireActor(request), Permission.LegacyOwner);
       await endRelease(deps, getRequestContext(request), { owner, now: deps.clock.now() });
       return getLegacyState(deps, owner.id);
     });
@@ -86,8 +85,7 @@ export const legacyRoutes =
       '/api/legacy/next-of-kin/:nextOfKinId/asking',
       { schema: { params: ZAskingParams, body: ZAskingBody } },
       async (request) => {
-        const owner = requireUser(request);
-        if (owner.category !== 'primary') throw new AppError('FORBIDDEN', OWNERS_ONLY);
+        const owner = ownerFor(requireActor(request), Permission.LegacyOwner);
         await setNextOfKinAsking(deps, getRequestContext(request), {
           owner,
           nextOfKinId: request.params.nextOfKinId,
@@ -131,7 +129,7 @@ export const legacyRoutes =
         },
       },
       async (request) => {
-        const owner = requirePrimaryOnPrimaryDevice(request, RELEASE_OWNERS_ONLY);
+        const owner = ownerFor(requireActor(request), Permission.MessageRelease);
         return setMessageRelease(deps, getRequestContext(request), {
           owner,
           videoId: request.params.id,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZCompleteOnboardingBody } from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../deps';
-import { getRequestContext, requireDevice } from '../../plugins/request-context';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { getRequestContext, requireActor, requireDevice } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
 import { completeOnboarding } from './onboarding.service';
 
@@ -14,8 +13,8 @@ export const onboardingRoutes =
       '/api/user/complete-onboarding',
       { schema: { body: ZCompleteOnboardingBody } },
       async (request) => {
-        const user = requirePrimaryOnPrimaryDevice(request, 'Only primary users complete setup.');
-        const completed = await completeOnboarding(deps, getRequestContext(request), user);
+        const actor = requireActor(request);
+        const completed = await completeOnboarding(deps, getRequestContext(request), actor);
         return { ok: true, user: toUserResponse(completed, requireDevice(request)) };
       },
     );

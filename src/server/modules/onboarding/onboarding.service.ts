@@ -2,6 +2,8 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../errors';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.repository';
 
@@ -12,8 +14,10 @@ import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.r
 export async function completeOnboarding(
   deps: { db: Db; clock: Clock },
   context: RequestContext,
-  user: SessionUser,
+  actor: Actor,
 ): Promise<SessionUser> {
+  requireAccess(actor, Permission.OnboardingComplete);
+  const { user } = actor;
   if (user.onboardingCompletedAt) return user;
   const nextOfKin = await findRecipientsOf(deps.db, user.id, 'next_of_kin');
   if (nextOfKin.length === 0) throw new AppError('VALIDATION', MESSAGES.nextOfKinRequired);

@@ -3,14 +3,15 @@ import { z } from 'zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TCreateUploadResult } from '../../../shared/schemas/cloud';
 import {
+  PAIRING_HEADER,
   ZPairingVideoBody,
   type TCurrentPairing,
   type TPairingCreated,
   type TPairingSession,
 } from '../../../shared/schemas/pairing';
 import type { AppDeps } from '../../deps';
-import { getRequestContext } from '../../plugins/request-context';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { getRequestContext, requireActor } from '../../plugins/request-context';
+import { requirePairedPhone } from './paired-phone';
 import {
   cancelPairing,
   createPairing,
@@ -30,15 +31,11 @@ export const pairingRoutes =
     const phoneRateLimit = perIpLimit(deps.limits.login, MESSAGES.rateLimited);
 
     app.post('/api/pairings', async (request): Promise<TPairingCreated> =>
-      createPairing(
-        deps,
-        getRequestContext(request),
-        requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord),
-      ),
+      createPairing(deps, getRequestContext(request), requireActor(request)),
     );
 
     app.get('/api/pairings/current', async (request): Promise<TCurrentPairing> =>
-      getCurrentPairing(deps, requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord)),
+      getCurrentPairing(deps, requireActor(request)),
     );
 
     app.delete(
@@ -46,7 +43,7 @@ export const pairingRoutes =
       { schema: { params: ZPairingParams } },
       async (request, reply) => {
         await cancelPairing(deps, getRequestContext(request), {
-          owner: requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord),
+          actor: requireActor(request),
           pairingId: request.params.id,
         });
         return reply.status(204).send();
@@ -58,15 +55,15 @@ export const pairingRoutes =
       '/api/pairing',
       { config: { rateLimit: phoneRateLimit } },
       async (request): Promise<TPairingSession> =>
-        getPairingSession(deps, await requirePairing(deps, request)),
+        getPairingSession(deps, await requirePairing(deps, request.headers[PAIRING_HEADER])),
     );
 
     app.post(
       '/api/pairing/videos',
       { schema: { body: ZPairingVideoBody }, config: { rateLimit: phoneRateLimit } },
       async (request): Promise<TCreateUploadResult> =>
-        receivePairedVideo(deps, request, {
-          resolved: await requirePairing(deps, request),
+        receivePairedVideo(deps, getRequestContext(request), {
+          ...(await requirePairedPhone(deps, request)),
           body: request.body,
         }),
     );

@@ -1,6 +1,4 @@
-import type { FastifyRequest } from 'fastify';
 import {
-  PAIRING_HEADER,
   PAIRING_MESSAGES,
   PAIRING_MINUTES,
   type TCurrentPairing,
@@ -12,10 +10,11 @@ import type { TCreateUploadResult } from '../../../shared/schemas/cloud';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { getRequestContext, requireDevice } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { findActiveUploadForVideo } from '../cloud/uploads.repository';
-import { createUpload, toUploading, type UploadActor } from '../cloud/uploads.service';
+import { createUpload, toUploading } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import type { VideoRow } from '../videos/videos.repository';
@@ -28,7 +27,6 @@ import {
   insertPairing,
   type PairingRow,
 } from './pairing.repository';
-import { mayPair } from '../access/pair';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
@@ -40,9 +38,11 @@ const idInUse = () =>
 export async function createPairing(
   deps: Deps,
   context: RequestContext,
-  owner: SessionUser,
+  actor: Actor,
 ): Promise<TPairingCreated> {
-  if (!mayPair(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
+  requireAccess(actor, Permission.PairingManage);
+  requireAccess(actor, Permission.PhoneImport);
+  const owner = actor.user;
   const token = randomToken();
   const pairing = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -68,8 +68,9 @@ export async function createPairing(
   };
 }
 
-export async function getCurrentPairing(deps: Deps, owner: SessionUser): Promise<TCurrentPairing> {
-  const pairing = await findLatestLivePairing(deps.db, owner.id, deps.clock.now());
+export async function getCurrentPairing(deps: Deps, actor: Actor): Promise<TCurrentPairing> {
+  requireAccess(actor, Permission.PairingManage);
+  const pairing = await findLatestLivePairing(deps.db, actor.user.id, deps.clock.now());
   return {
     pairing: pairing
       ? {
@@ -84,14 +85,16 @@ export async function getCurrentPairing(deps: Deps, owner: SessionUser): Promise
 export async function cancelPairing(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; pairingId: string },
+  input: { actor: Actor; pairingId: string },
 ): Promise<void> {
-  const ended = await cancelPairings(deps.db, input.owner.id, deps.clock.now(), input.pairingId);
+  requireAccess(input.actor, Permission.PairingManage);
+  const owner = input.actor.user;
+  const ended = await cancelPairings(deps.db, owner.id, deps.clock.now(), input.pairingId);
   if (ended === 0) throw new AppError('NOT_FOUND', PAIRING_MESSAGES.ended);
   await recordAudit(deps.db, context, {
     eventType: 'pairing_cancelled',
-    userId: input.owner.id,
-    username: input.owner.username,
+    userId: owner.id,
+    username: owner.username,
     details: { message: 'The phone pairing was cancelled' },
   });
 }
@@ -102,9 +105,8 @@ export async function cancelPairing(
  */
 export async function resolvePairing(
   deps: Deps,
-  request: FastifyRequest,
+  header: string | string[] | undefined,
 ): Promise<{ pairing: PairingRow; owner: SessionUser } | null> {
-  const header = request.headers[PAIRING_HEADER];
   if (typeof header !== 'string' || header.length === 0) return null;
   const pairing = await findLivePairingByTokenHash(
     deps.db,
@@ -116,8 +118,8 @@ export async function resolvePairing(
   return { pairing, owner };
 }
 
-export async function requirePairing(deps: Deps, request: FastifyRequest) {
-  const resolved = await resolvePairing(deps, request);
+export async function requirePairing(deps: Deps, header: string | string[] | undefined) {
+  const resolved = await resolvePairing(deps, header);
   if (!resolved) throw new AppError('UNAUTHENTICATED', PAIRING_MESSAGES.ended);
   return resolved;
 }
@@ -137,17 +139,6 @@ export async function getPairingSession(
       lastName: recipient.lastName,
       category: recipient.category,
     })),
-  };
-}
-
-export function pairingActor(
-  resolved: { pairing: PairingRow; owner: SessionUser },
-  request: FastifyRequest,
-): UploadActor {
-  return {
-    owner: resolved.owner,
-    deviceId: requireDevice(request).id,
-    pairingId: resolved.pairing.id,
   };
 }
 
@@ -186,16 +177,14 @@ async function answerRetry(
  */
 export async function receivePairedVideo(
   deps: Deps,
-  request: FastifyRequest,
-  input: { resolved: { pairing: PairingRow; owner: SessionUser }; body: TPairingVideoBody },
+  context: RequestContext,
+  input: { actor: Actor; pairing: PairingRow; body: TPairingVideoBody },
 ): Promise<TCreateUploadResult> {
-  const { resolved, body } = input;
-  const { owner } = resolved;
-  if (!mayPair(owner)) throw new AppError('UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly);
-  const device = requireDevice(request);
+  const { actor, pairing, body } = input;
+  requireAccess(actor, Permission.PhoneImport);
+  const owner = actor.user;
   const indexed = await indexVideo(deps, {
-    owner,
-    device,
+    actor,
     body: {
       id: body.id,
       recipientId: body.recipientId,
@@ -206,10 +195,9 @@ export async function receivePairedVideo(
     if (error instanceof AppError && error.fields?.id) throw idInUse();
     throw error;
   });
-  if (!indexed.isNew) return answerRetry(deps, resolved, body, indexed.row);
+  if (!indexed.isNew) return answerRetry(deps, { pairing, owner }, body, indexed.row);
   const result = await createUpload(deps, {
-    owner,
-    actor: pairingActor(resolved, request),
+    actor,
     body: {
       videoId: body.id,
       title: body.title,
@@ -218,8 +206,8 @@ export async function receivePairedVideo(
       sha256: body.sha256,
     },
   });
-  await countPairingUpload(deps.db, resolved.pairing.id);
-  await recordAudit(deps.db, getRequestContext(request), {
+  await countPairingUpload(deps.db, pairing.id);
+  await recordAudit(deps.db, context, {
     eventType: 'pairing_video_received',
     userId: owner.id,
     username: owner.username,

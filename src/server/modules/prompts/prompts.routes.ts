@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../../../shared/domain/errors';
 import { ZPromptsQuery, type TPrompt } from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../deps';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { requireActor } from '../../plugins/request-context';
 import { promptsFor } from './prompts.service';
 
 export const promptRoutes =
@@ -12,10 +11,6 @@ export const promptRoutes =
       '/api/prompts',
       { schema: { querystring: ZPromptsQuery } },
       async (request): Promise<TPrompt[]> =>
-        promptsFor(
-          deps,
-          requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord),
-          request.query.recipientId,
-        ),
+        promptsFor(deps, requireActor(request), request.query.recipientId),
     );
   };

@@ -5,8 +5,7 @@ import { definePrepared } from '../../db/prepared';
 import { users } from '../../db/schema';
 import { defineKeptContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
-
-const RECIPIENT_CATEGORIES = ['next_of_kin', 'family', 'friend'] as const;
+import { RECIPIENT_CATEGORIES } from '../../../shared/domain/enums';
 
 /** One of this owner's recipients, or nothing: every lookup is scoped to the owner (no IDOR). */
 export async function findRecipientOf(

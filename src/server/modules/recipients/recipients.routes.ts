@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZCreateRecipientBody,
   ZRecipientIdParams,
   type TRecipientList,
 } from '../../../shared/schemas/recipients';
 import type { AppDeps } from '../../deps';
-import { getRequestContext, readWithContext } from '../../plugins/request-context';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
+import { getRequestContext, readWithContext, requireActor } from '../../plugins/request-context';
+import { Permission, requireAccess } from '../access/access';
 import {
   createRecipient,
   deleteRecipient,
@@ -23,9 +22,11 @@ export const recipientRoutes =
       '/api/recipients',
       { config: { contextRead: RECIPIENTS_WITH_VIDEO_COUNTS_READ } },
       async (request): Promise<TRecipientList> => {
-        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients);
+        // The list was read with the request's own lookups: asked for only once allowed.
+        const actor = requireActor(request);
+        requireAccess(actor, Permission.RecipientsManage);
         return presentRecipients(
-          owner,
+          actor.user,
           readWithContext(request, RECIPIENTS_WITH_VIDEO_COUNTS_READ),
         );
       },
@@ -35,9 +36,8 @@ export const recipientRoutes =
       '/api/recipients',
       { schema: { body: ZCreateRecipientBody } },
       async (request, reply) => {
-        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients);
         const { recipient, isNew } = await createRecipient(deps, getRequestContext(request), {
-          owner,
+          actor: requireActor(request),
           body: request.body,
         });
         return reply.status(isNew ? 201 : 200).send(recipient);
@@ -46,7 +46,7 @@ export const recipientRoutes =
 
     app.delete('/api/recipients/:id', { schema: { params: ZRecipientIdParams } }, (request) =>
       deleteRecipient(deps, getRequestContext(request), {
-        owner: requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients),
+        actor: requireActor(request),
         recipientId: request.params.id,
       }),
     );
@@ -56,7 +56,7 @@ export const recipientRoutes =
       { schema: { params: ZRecipientIdParams } },
       (request) =>
         reshareAccessCode(deps, getRequestContext(request), {
-          owner: requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecipients),
+          actor: requireActor(request),
           recipientId: request.params.id,
         }),
     );

@@ -15,6 +15,8 @@ import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret } from '../../lib/crypto';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { nextOfKinCodeMail, recipientAccessCodeMail } from './recipients.mails';
 import {
@@ -96,9 +98,11 @@ function upgradeMessage(maxRecipients: number): string {
 export async function createRecipient(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; body: RecipientInput },
+  input: { actor: Actor; body: RecipientInput },
 ): Promise<{ recipient: TRecipientCreated; isNew: boolean }> {
-  const { owner, body } = input;
+  requireAccess(input.actor, Permission.RecipientsManage);
+  const { body } = input;
+  const owner = input.actor.user;
   const result = await deps.db.transaction(async (tx) => {
     const existing = await findRecipientsOf(tx, owner.id);
     const sameEmail = existing.find((recipient) => recipient.email.toLowerCase() === body.email);
@@ -242,9 +246,10 @@ async function findOwnRecipientOrThrow(db: DbOrTx, owner: SessionUser, id: numbe
 export async function reshareAccessCode(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; recipientId: number },
+  input: { actor: Actor; recipientId: number },
 ): Promise<TReshareCode> {
-  const { owner } = input;
+  requireAccess(input.actor, Permission.RecipientsManage);
+  const owner = input.actor.user;
   const result = await deps.db.transaction(async (tx) => {
     const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
     const code =
@@ -279,9 +284,10 @@ export async function reshareAccessCode(
 export async function deleteRecipient(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; recipientId: number },
+  input: { actor: Actor; recipientId: number },
 ): Promise<TRecipientDeleted> {
-  const { owner } = input;
+  requireAccess(input.actor, Permission.RecipientsManage);
+  const owner = input.actor.user;
   const { result, cloudCopies } = await deps.db.transaction(async (tx) => {
     const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
     if (recipient.category === 'next_of_kin') {

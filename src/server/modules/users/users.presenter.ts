@@ -1,10 +1,7 @@
 import type { TUser } from '../../../shared/schemas/auth';
+import { isPrimaryDeviceOf } from '../access/actor';
 import type { DeviceRow } from '../devices/devices.repository';
-import type { UserRow, SessionUser } from './users.repository';
-
-export function isPrimaryDeviceOf(device: DeviceRow, user: Pick<UserRow, 'id'>): boolean {
-  return device.isPrimary && device.userId === user.id;
-}
+import type { SessionUser } from './users.repository';
 
 /** Who an account is, as every view of it shows it: never a hash, token or secret. */
 export function toAccountIdentity(user: SessionUser) {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { RECIPIENT_CATEGORIES } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -131,7 +132,7 @@ export async function findRecipientsByEmail(db: DbOrTx, email: string) {
     .where(
       and(
         sql`lower(${users.email}) = ${email.toLowerCase()}`,
-        inArray(users.category, ['next_of_kin', 'family', 'friend']),
+        inArray(users.category, [...RECIPIENT_CATEGORIES]),
       ),
     );
 }

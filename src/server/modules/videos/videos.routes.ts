@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZCreateVideoIndexBody,
   ZDeleteVideosBody,
@@ -9,10 +8,10 @@ import type { AppDeps } from '../../deps';
 import {
   getRequestContext,
   readWithContext,
+  requireActor,
   requireDevice,
   requireUser,
 } from '../../plugins/request-context';
-import { requirePrimaryOnPrimaryDevice } from '../access/primary-device';
 import { toVideoIndexEntry } from './videos.presenter';
 import { deleteVideos, indexVideo, noteLibraryRead, OWN_VIDEO_INDEX_READ } from './videos.service';
 
@@ -20,10 +19,8 @@ export const videoRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
     app.post('/api/videos', { schema: { body: ZCreateVideoIndexBody } }, async (request, reply) => {
-      const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
       const { row, isNew } = await indexVideo(deps, {
-        owner,
-        device: requireDevice(request),
+        actor: requireActor(request),
         body: request.body,
       });
       return reply.status(isNew ? 201 : 200).send(toVideoIndexEntry(row));
@@ -45,9 +42,8 @@ export const videoRoutes =
       '/api/videos',
       { schema: { body: ZDeleteVideosBody } },
       async (request): Promise<TVideosDeleted> => {
-        const owner = requirePrimaryOnPrimaryDevice(request, MESSAGES.primaryOnlyRecord);
         const deletedIds = await deleteVideos(deps, getRequestContext(request), {
-          owner,
+          actor: requireActor(request),
           ids: request.body.ids,
         });
         return { deletedIds };

@@ -4,6 +4,8 @@ import type { TRelease } from '../../../shared/domain/legacy';
 import type { TCreateVideoIndexBody } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientOf } from '../recipients/recipients.repository';
@@ -32,9 +34,11 @@ type IndexInput = Required<Pick<TCreateVideoIndexBody, 'id' | 'recipientId' | 'm
  */
 export async function indexVideo(
   deps: Deps,
-  input: { owner: SessionUser; device: DeviceRow; body: IndexInput },
+  input: { actor: Actor; body: IndexInput },
 ): Promise<{ row: VideoRow; isNew: boolean }> {
-  const { owner, device, body } = input;
+  const { actor, body } = input;
+  requireAccess(actor, Permission.MessageAdd);
+  const owner = actor.user;
   const recipient = await findRecipientOf(deps.db, owner.id, body.recipientId);
   if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
 
@@ -51,7 +55,7 @@ export async function indexVideo(
     id: body.id,
     creatorId: owner.id,
     recipientId: recipient.id,
-    deviceId: device.id,
+    deviceId: actor.deviceId,
     storageType: 'local',
     syncStatus: 'local_only',
     byteSize: body.metadata.byteSize,
@@ -73,9 +77,10 @@ export async function indexVideo(
 export async function deleteVideos(
   deps: Deps,
   context: RequestContext,
-  input: { owner: SessionUser; ids: readonly string[] },
+  input: { actor: Actor; ids: readonly string[] },
 ): Promise<string[]> {
-  const { owner } = input;
+  requireAccess(input.actor, Permission.MessagesChange);
+  const owner = input.actor.user;
   const ids = [...new Set(input.ids)];
   const { deleted, cloudCopies } = await deps.db.transaction(async (tx) => {
     const cloudCopies = await findCloudLeftovers(tx, ids);

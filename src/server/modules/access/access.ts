@@ -1,0 +1,170 @@
+import { isRecipientCategory } from '../../../shared/domain/enums';
+import { MESSAGES, type TErrorCode } from '../../../shared/domain/errors';
+import { hasCloudSync } from '../../../shared/domain/plan-limits';
+import { CLOUD_MESSAGES } from '../../../shared/schemas/cloud';
+import { PAIRING_MESSAGES } from '../../../shared/schemas/pairing';
+import { AppError } from '../../errors';
+import { isReleased } from '../legacy/release-rule';
+import type { SessionUser } from '../users/users.repository';
+import type { Actor } from './actor';
+
+/**
+ * Who may do what, one case a permission. Each rule takes who is asking (an `Actor`) and, where
+ * the answer depends on it, the thing asked about; services call `requireAccess` before anything
+ * else. A refusal keeps the status and words each screen has always shown.
+ */
+export const Permission = {
+  /** Record a message (index it, send it): the owner on their primary device, or a paired phone. */
+  MessageAdd: 'message.add',
+  /** Delete messages, choose prompts: the owner on their primary device. */
+  MessagesChange: 'messages.change',
+  /** Say when a message opens: the owner on their primary device. */
+  MessageRelease: 'message.release',
+  /** Watch a message: its owner always; its recipient once it is released. */
+  MessageWatch: 'message.watch',
+  /** Continue an upload: the owner's own, and a paired phone only those of its pairing. */
+  UploadTouch: 'upload.touch',
+  /** Keep messages in the cloud: a plan with cloud sync. */
+  CloudSync: 'cloud.sync',
+  /** Pair a phone, see or cancel the pairing: the owner on their primary device. */
+  PairingManage: 'pairing.manage',
+  /** Send from a phone: a plan with cloud sync, since the phone sends to the cloud. */
+  PhoneImport: 'phone.import',
+  /** Add, remove or reshare recipients: the owner on their primary device. */
+  RecipientsManage: 'recipients.manage',
+  /** Finish setting up an account: the owner on their primary device. */
+  OnboardingComplete: 'onboarding.complete',
+  /** Change legacy release settings: the owner on their primary device. */
+  LegacySettings: 'legacy.settings',
+  /** See, cancel or end a legacy release: the owner, on any of their devices (speed matters). */
+  LegacyOwner: 'legacy.owner',
+  /** The security log: an admin, or the owner on their primary device. */
+  AuditRead: 'audit.read',
+  /** The recipient's home: an account an owner added as a recipient. */
+  RecipientHome: 'recipient.home',
+} as const;
+export type Permission = (typeof Permission)[keyof typeof Permission];
+
+/** A message and its owner (null when that account is gone), asked about at `now`. */
+export interface WatchTarget {
+  video: { creatorId: number } & Parameters<typeof isReleased>[0];
+  owner: Parameters<typeof isReleased>[1] | null;
+  now: Date;
+}
+
+/** What each permission is asked about; the rest need only the actor. */
+interface Targets {
+  [Permission.MessageWatch]: WatchTarget;
+  [Permission.UploadTouch]: { userId: number; pairingId: string | null };
+}
+type TargetOf<P extends Permission> = P extends keyof Targets ? [target: Targets[P]] : [];
+
+type Rule<P extends Permission> = {
+  allows: (actor: Actor, ...target: TargetOf<P>) => boolean;
+  refusal: readonly [TErrorCode, string];
+};
+
+/** 'Primary users only': a primary account signed in on its own primary device. */
+function isOwnerOnPrimaryDevice(actor: Actor): boolean {
+  return actor.pairingId === null && actor.user.isPrimary && actor.isPrimaryDevice;
+}
+
+const OWNERS_ONLY = 'Only the account owner can change legacy release.';
+
+const RULES: { [P in Permission]: Rule<P> } = {
+  [Permission.MessageAdd]: {
+    allows: (actor) => actor.pairingId !== null || isOwnerOnPrimaryDevice(actor),
+    refusal: ['FORBIDDEN', MESSAGES.primaryOnlyRecord],
+  },
+  [Permission.MessagesChange]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', MESSAGES.primaryOnlyRecord],
+  },
+  [Permission.MessageRelease]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: [
+      'FORBIDDEN',
+      'Only the account owner, on their own device, can change when a message opens.',
+    ],
+  },
+  [Permission.MessageWatch]: {
+    // A deleted message or recipient has no row, so access ends the moment either goes.
+    allows: (actor, { video, owner, now }) =>
+      video.creatorId === actor.user.id || (owner !== null && isReleased(video, owner, now)),
+    refusal: ['NOT_FOUND', CLOUD_MESSAGES.videoNotFound],
+  },
+  [Permission.UploadTouch]: {
+    // A 404 that names nothing: someone else's upload does not exist for this actor.
+    allows: (actor, upload) =>
+      upload.userId === actor.user.id &&
+      (actor.pairingId === null || upload.pairingId === actor.pairingId),
+    refusal: ['NOT_FOUND', CLOUD_MESSAGES.uploadNotFound],
+  },
+  [Permission.CloudSync]: {
+    allows: (actor) => hasCloudSync(actor.user),
+    refusal: ['UPGRADE_REQUIRED', CLOUD_MESSAGES.upgradeRequired],
+  },
+  [Permission.PairingManage]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', MESSAGES.primaryOnlyRecord],
+  },
+  [Permission.PhoneImport]: {
+    allows: (actor) => hasCloudSync(actor.user),
+    refusal: ['UPGRADE_REQUIRED', PAIRING_MESSAGES.paidOnly],
+  },
+  [Permission.RecipientsManage]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', MESSAGES.primaryOnlyRecipients],
+  },
+  [Permission.OnboardingComplete]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', 'Only primary users complete setup.'],
+  },
+  [Permission.LegacySettings]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', OWNERS_ONLY],
+  },
+  [Permission.LegacyOwner]: {
+    allows: (actor) => actor.user.category === 'primary',
+    refusal: ['FORBIDDEN', OWNERS_ONLY],
+  },
+  [Permission.AuditRead]: {
+    allows: (actor) => actor.user.isAdmin || isOwnerOnPrimaryDevice(actor),
+    refusal: ['FORBIDDEN', MESSAGES.primaryOnlyAuditLogs],
+  },
+  [Permission.RecipientHome]: {
+    allows: (actor) => isRecipient(actor.user),
+    refusal: ['FORBIDDEN', MESSAGES.recipientsOnly],
+  },
+};
+
+/** A recipient's account: one of the recipient categories, added by an owner. */
+export function isRecipient(
+  user: Pick<SessionUser, 'category' | 'createdById'>,
+): user is Pick<SessionUser, 'category'> & { createdById: number } {
+  return isRecipientCategory(user.category) && user.createdById !== null;
+}
+
+/** Whether the actor holds the permission (on `target`, where it takes one). */
+export function can<P extends Permission>(
+  actor: Actor,
+  permission: P,
+  ...target: TargetOf<P>
+): boolean {
+  return RULES[permission].allows(actor, ...target);
+}
+
+/** The refusal of a permission, as its screens show it. */
+export function refusal(permission: Permission): AppError {
+  const [code, message] = RULES[permission].refusal;
+  return new AppError(code, message);
+}
+
+/** Refuses (`AppError`, with the permission's status and words) unless the actor holds it. */
+export function requireAccess<P extends Permission>(
+  actor: Actor,
+  permission: P,
+  ...target: TargetOf<P>
+): void {
+  if (!can(actor, permission, ...target)) throw refusal(permission);
+}
