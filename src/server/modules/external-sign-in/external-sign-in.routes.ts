@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { EXTERNAL_PROVIDERS, type TExternalProvider } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
@@ -20,17 +20,16 @@ import {
   setSessionCookie,
 } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';
+import { perIpLimit } from '../../plugins/rate-limit';
 import {
   completeAtCallback,
-  emailLinkCode,
   findPendingSignIn,
-  finishExternalSignIn,
-  listSignInMethods,
   SignInRefused,
   startExternalSignIn,
-  unlinkProvider,
 } from './external-sign-in.service';
-import { perIpLimit } from '../../plugins/rate-limit';
+import { finishExternalSignIn } from './finish-sign-in.service';
+import { emailLinkCode } from './link-code.service';
+import { listSignInMethods, unlinkProvider } from './sign-in-methods.service';
 
 /** The flow's id, for the callback and the steps after it. */
 export const FLOW_COOKIE = 'memento_sign_in';
@@ -55,45 +54,97 @@ function landingWithError(landing: string, reason: string, provider: string | nu
   return `${landing}?${search}`;
 }
 
-export const externalSignInRoutes =
-  (deps: AppDeps): FastifyPluginAsyncZod =>
-  async (app) => {
-    const isHttps = deps.config.APP_URL.startsWith('https:');
-    const rateLimit = perIpLimit(deps.limits.login, MESSAGES.loginRateLimited);
-
-    // SameSite=None over https, so that Apple's cross-site form POST brings it back.
-    const setFlowCookie = (reply: FastifyReply, flowToken: string, expiresAt: Date) =>
+/** The flow's cookie; SameSite=None over https, so that Apple's cross-site form POST brings it back. */
+function flowCookie(isHttps: boolean) {
+  const sameSite = isHttps ? ({ sameSite: 'none', secure: true } as const) : null;
+  return {
+    set: (reply: FastifyReply, flowToken: string, expiresAt: Date) =>
       reply.setCookie(FLOW_COOKIE, flowToken, {
         path: '/',
         httpOnly: true,
         signed: true,
         expires: expiresAt,
-        ...(isHttps ? { sameSite: 'none', secure: true } : { sameSite: 'lax' }),
-      });
+        ...(sameSite ?? { sameSite: 'lax' }),
+      }),
+    clear: (reply: FastifyReply) => reply.clearCookie(FLOW_COOKIE, { path: '/', ...sameSite }),
+  };
+}
 
-    const clearFlowCookie = (reply: FastifyReply) =>
-      reply.clearCookie(FLOW_COOKIE, {
-        path: '/',
-        ...(isHttps ? { sameSite: 'none', secure: true } : {}),
-      });
+type FlowCookie = ReturnType<typeof flowCookie>;
 
-    /**
-     * Browser routes answer with a redirect to a page that says what happened in plain words,
-     * never with JSON or an error page; this catches what the handlers do not.
-     */
-    const redirectOnError = (
-      error: Error,
-      request: FastifyRequest,
-      reply: FastifyReply,
-    ): FastifyReply => {
-      const provider = readProvider((request.params as { provider?: unknown }).provider);
-      const isRateLimited = error instanceof AppError && error.code === 'RATE_LIMITED';
-      if (!isRateLimited) request.log.error({ err: error }, 'external sign-in failed');
-      clearFlowCookie(reply);
-      return reply.redirect(
-        landingWithError('/auth', isRateLimited ? 'rate_limited' : 'failed', provider),
-      );
-    };
+/** What the provider sent back, from the query of a GET or the form of a POST. */
+function readCallbackParams(request: FastifyRequest): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const source of [request.query, request.body]) {
+    if (source && typeof source === 'object') {
+      for (const [key, value] of Object.entries(source)) {
+        if (typeof value === 'string') params.set(key, value);
+      }
+    }
+  }
+  return params;
+}
+
+/** The provider's answer: a GET with the code in the query, or (Apple) a form POST. */
+function callbackRoutes(
+  deps: AppDeps,
+  options: { rateLimit: ReturnType<typeof perIpLimit>; cookie: FlowCookie },
+): FastifyPluginAsync {
+  const { cookie } = options;
+  /**
+   * Browser routes answer with a redirect to a page that says what happened in plain words,
+   * never with JSON or an error page; this catches what the handlers do not.
+   */
+  const redirectOnError = (
+    error: Error,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): FastifyReply => {
+    const provider = readProvider((request.params as { provider?: unknown }).provider);
+    const isRateLimited = error instanceof AppError && error.code === 'RATE_LIMITED';
+    if (!isRateLimited) request.log.error({ err: error }, 'external sign-in failed');
+    cookie.clear(reply);
+    return reply.redirect(
+      landingWithError('/auth', isRateLimited ? 'rate_limited' : 'failed', provider),
+    );
+  };
+  return async (callbacks) => {
+    callbacks.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    callbacks.route({
+      method: ['GET', 'POST'],
+      url: '/auth/:provider/callback',
+      config: { rateLimit: options.rateLimit },
+      errorHandler: redirectOnError,
+      handler: async (request, reply) => {
+        const provider = readProvider((request.params as { provider?: unknown }).provider);
+        const params = readCallbackParams(request);
+        if (!provider) return reply.redirect(landingWithError('/auth', 'failed', null));
+        try {
+          const next = await completeAtCallback(deps, getRequestContext(request), {
+            provider,
+            flowToken: readFlowToken(request),
+            params,
+          });
+          return reply.redirect(next);
+        } catch (error) {
+          if (!(error instanceof SignInRefused)) throw error;
+          cookie.clear(reply);
+          return reply.redirect(landingWithError(error.landing, error.reason, provider));
+        }
+      },
+    });
+  };
+}
+
+export const externalSignInRoutes =
+  (deps: AppDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const rateLimit = perIpLimit(deps.limits.login, MESSAGES.loginRateLimited);
+    const cookie = flowCookie(deps.config.APP_URL.startsWith('https:'));
 
     // GET /auth/{provider}: the page binds the sign-in to this browser's device, then goes on.
     app.get('/auth/:provider', (request, reply) => {
@@ -115,50 +166,12 @@ export const externalSignInRoutes =
           device: requireDevice(request),
           user: request.user,
         });
-        setFlowCookie(reply, started.flowToken, started.expiresAt);
+        cookie.set(reply, started.flowToken, started.expiresAt);
         return { redirectUrl: started.redirectUrl };
       },
     );
 
-    // The provider's answer: a GET with the code in the query, or (Apple) a form POST.
-    await app.register(async (callbacks) => {
-      callbacks.addContentTypeParser(
-        'application/x-www-form-urlencoded',
-        { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
-        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-      );
-      callbacks.route({
-        method: ['GET', 'POST'],
-        url: '/auth/:provider/callback',
-        config: { rateLimit },
-        errorHandler: redirectOnError,
-        handler: async (request, reply) => {
-          const rawProvider = (request.params as { provider?: unknown }).provider;
-          const provider = readProvider(rawProvider);
-          const params = new URLSearchParams();
-          for (const source of [request.query, request.body]) {
-            if (source && typeof source === 'object') {
-              for (const [key, value] of Object.entries(source)) {
-                if (typeof value === 'string') params.set(key, value);
-              }
-            }
-          }
-          if (!provider) return reply.redirect(landingWithError('/auth', 'failed', null));
-          try {
-            const next = await completeAtCallback(deps, getRequestContext(request), {
-              provider,
-              flowToken: readFlowToken(request),
-              params,
-            });
-            return reply.redirect(next);
-          } catch (error) {
-            if (!(error instanceof SignInRefused)) throw error;
-            clearFlowCookie(reply);
-            return reply.redirect(landingWithError(error.landing, error.reason, provider));
-          }
-        },
-      });
-    });
+    await app.register(callbackRoutes(deps, { rateLimit, cookie }));
 
     app.get('/api/auth/external/pending', async (request): Promise<TExternalPending> =>
       findPendingSignIn(deps, {
@@ -176,7 +189,7 @@ export const externalSignInRoutes =
           flowToken,
           device: requireDevice(request),
         });
-        setFlowCookie(reply, flowToken!, expiresAt);
+        cookie.set(reply, flowToken!, expiresAt);
         return sent;
       },
     );
@@ -191,7 +204,7 @@ export const externalSignInRoutes =
           body: request.body,
           previousSessionIdHash: request.sessionIdHash,
         });
-        clearFlowCookie(reply);
+        cookie.clear(reply);
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
         return toUserResponse(signedIn.user, signedIn.device);
       },
