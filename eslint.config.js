@@ -56,9 +56,10 @@ export default tseslint.config(
     },
   },
   {
-    // The web app's layers: app and pages compose features; a feature uses components/, lib/,
-    // shared/ and another feature only through that feature's index.ts, its public entry.
-    files: ['src/web/**/*.{ts,tsx}'],
+    // The web app's code flows one way: shared parts (components/, lib/, src/shared) → features/ →
+    // app/ and pages/, which compose features. No feature imports another: what two features need
+    // lives in components/ or lib/, or a page passes one feature's part to the other as a prop.
+    files: ['src/web/**/*.{ts,tsx}', 'src/shared/**/*.ts'],
     settings: {
       'import-x/resolver-next': [
         importX.createNodeResolver({
@@ -74,22 +75,21 @@ export default tseslint.config(
           zones: [
             ...webFeatures.map((name) => ({
               target: `./src/web/features/${name}`,
-              from: fromRoot('src/web/features/**'),
-              except: [
-                fromRoot(`src/web/features/${name}/**`),
-                fromRoot('src/web/features/*/index.ts'),
-              ],
-              message: 'Import another feature through its index.ts.',
+              from: './src/web/features',
+              except: [`./${name}`],
+              message:
+                'A feature does not import another feature: move what both need to components/ or lib/, or compose them in a page.',
             })),
             {
-              target: ['./src/web/components', './src/web/lib', './src/web/features'],
+              target: './src/web/features',
               from: ['./src/web/app', './src/web/pages'],
-              message: 'Features, components and lib do not import the app or its pages.',
+              message: 'Features do not import the app or its pages.',
             },
             {
-              target: ['./src/web/components', './src/web/lib'],
-              from: './src/web/features',
-              message: 'Shared components and lib do not import features.',
+              target: ['./src/web/components', './src/web/lib', './src/shared'],
+              from: ['./src/web/features', './src/web/app', './src/web/pages'],
+              message:
+                'Shared parts (components/, lib/, src/shared) do not import features, pages or the app.',
             },
           ],
         },

@@ -29,7 +29,7 @@ import {
   localDb,
   saveVideo,
   type TLocalVideo,
-} from '@web/features/videos/local-store';
+} from '@web/lib/videos/local-store';
 
 const owner: TBackupAccount = {
   id: 7,

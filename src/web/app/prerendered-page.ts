@@ -2,8 +2,8 @@ import { createContext, useContext } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { CONFIG_ELEMENT_ID } from '@shared/domain/first-paint';
 import type { TPublicConfig } from '@shared/schemas/config';
-import { USER_QUERY_KEY } from '@web/features/auth/auth-api';
-import { CONFIG_QUERY_KEY } from '@web/features/config/config-api';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
+import { CONFIG_QUERY_KEY } from '@web/lib/app-config';
 
 /**
  * A first screen prerendered at build time for a visitor

@@ -1,8 +1,8 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useToasts } from '@web/components/ui/use-toast';
-import { AuthProvider } from '@web/features/auth/auth-provider';
-import { DeviceProvider } from '@web/features/device/device-provider';
+import { AuthProvider } from '@web/lib/auth-provider';
+import { DeviceProvider } from '@web/lib/device-provider';
 import { createQueryClient } from './query-client';
 import {
   RenderedPageContext,

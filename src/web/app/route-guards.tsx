@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { AdminsOnlyNotice } from '@web/features/admin/components/admins-only-notice';
-import { isPrimaryUser, needsOnboarding } from '@web/features/auth/auth-api';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { isPrimaryUser, needsOnboarding } from '@web/lib/auth-api';
+import { useAuth } from '@web/lib/auth-provider';
 
 type TAccess = 'signed-in' | 'admin' | 'primary';
 

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { hasCloudSync } from '@shared/domain/plan-limits';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
 import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
@@ -11,7 +11,9 @@ import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 import { cn } from '@web/lib/utils';
 import { LegacyReleaseMount } from '@web/features/legacy/components/legacy-release-mount';
-import { InstallOffer, OfflineStatus, UpdatePrompt } from '@web/features/offline';
+import { InstallOffer } from '@web/features/offline/install-offer';
+import { OfflineStatus } from '@web/features/offline/offline-status';
+import { UpdatePrompt } from '@web/features/offline/update-prompt';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
 

@@ -1,12 +1,12 @@
 import { NavLink, useNavigate } from 'react-router';
 import { LogOut } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { cn } from '@web/lib/utils';
 import { BrandLink } from './brand-link';
 import { MobileMenu } from './mobile-menu';
 import { ADMIN_LINK, IMPORT_FROM_MOBILE_LINK, LEGACY_LINK, NAV_LINKS } from './nav-links';
-import { isPrimaryUser } from '@web/features/auth/auth-api';
+import { isPrimaryUser } from '@web/lib/auth-api';
 
 const IMPORT_TIERS = new Set(['standard', 'premium', 'professional']);
 

@@ -1,7 +1,7 @@
 import { findPlan } from '@shared/domain/plans';
 import type { TSubscriptionStatus, TTier, TUserCategory } from '@shared/domain/enums';
 import type { TAdminUser } from '@shared/schemas/admin';
-import { formatBillingDate } from '@web/features/billing';
+import { formatBillingDate } from '@web/lib/billing-wording';
 import { lazyDateFormat } from '@web/lib/date-format';
 
 /** The plan's own name ('Community Edition', 'Premium' …), as on the features page. */

@@ -1,6 +1,6 @@
 import type { TRecipient } from '@shared/schemas/recipients';
 import { fileExtensionFor } from '@web/lib/video-format';
-import { getVideoBlob, listVideos } from '@web/features/videos';
+import { getVideoBlob, listVideos } from '@web/lib/videos/local-store';
 import type { TArchiveTarget } from './backup-archive';
 import { runBackupOp } from './backup-client';
 import {

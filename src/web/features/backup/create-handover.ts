@@ -1,5 +1,5 @@
 import { fileExtensionFor, formatClock } from '@web/lib/video-format';
-import { getVideoBlob, type TLocalVideo } from '@web/features/videos';
+import { getVideoBlob, type TLocalVideo } from '@web/lib/videos/local-store';
 import type { TArchiveTarget } from './backup-archive';
 import { runBackupOp } from './backup-client';
 import { formatLocalDate, makeSafeFileName } from './backup-manifest';

@@ -1,6 +1,6 @@
 import type { TRelease } from '@shared/domain/legacy';
 import type { TCreateVideoIndexBody } from '@shared/schemas/videos';
-import { getVideo, markIndexed, saveVideo } from '@web/features/videos';
+import { getVideo, markIndexed, saveVideo } from '@web/lib/videos/local-store';
 import type { TOpenResult } from './backup-archive';
 import { runBackupOp } from './backup-client';
 import {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos';
+import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY } from './cloud-api';
 import { syncPendingVideos } from './sync-engine';
 import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';

@@ -20,10 +20,10 @@ import {
   setSyncStatus,
   type TLocalUpload,
   type TLocalVideo,
-  indexPendingVideos,
-} from '@web/features/videos';
-import { partChecksums, partHeaders } from './part-checksums';
-import { partsToSend } from './parts-to-send';
+} from '@web/lib/videos/local-store';
+import { indexPendingVideos } from '@web/lib/videos/index-rows';
+import { partChecksums, partHeaders } from '@web/lib/part-checksums';
+import { partsToSend } from '@web/lib/parts-to-send';
 import { setSyncProgress } from './sync-progress';
 
 /** How long to wait before trying a part again after a network error or a server hiccup. */

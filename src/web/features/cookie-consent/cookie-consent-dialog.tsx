@@ -2,7 +2,7 @@ import { Suspense, useEffect, useId } from 'react';
 import { useLocation } from 'react-router';
 import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/utils';
-import { useAppConfig } from '@web/features/config';
+import { useAppConfig } from '@web/lib/app-config';
 import {
   openCookiePreferences,
   saveConsent,

@@ -1,10 +1,6 @@
 import type { TUser } from '@shared/schemas/auth';
 import { apiRequest } from '@web/lib/api-client';
-
-export interface TMoveCredentials {
-  username: string;
-  password: string;
-}
+import type { TMoveCredentials } from '@web/lib/auth-api';
 
 /** Move the account here from a lost device, or add this device beside the others (paid plans). */
 export type TDeviceAction = 'move' | 'add';

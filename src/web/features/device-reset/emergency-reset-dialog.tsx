@@ -15,7 +15,7 @@ import {
 } from '@web/components/ui/dialog';
 import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
-import { cacheDeviceStatus, cacheUser } from '@web/features/auth';
+import { cacheDeviceStatus, cacheUser } from '@web/lib/auth-api';
 import { saveDeviceId } from '@web/lib/device-id';
 import { RESET_TEXT, emergencyResetDevice } from './device-reset-api';
 

@@ -8,7 +8,7 @@ import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
 import { RESET_TEXT, resetDeviceAssociation } from './device-reset-api';
 
 interface ResetDeviceDialogProps {

@@ -8,7 +8,7 @@ import type {
   TExternalStartResponse,
   TSignInMethods,
 } from '@shared/schemas/external-sign-in';
-import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth';
+import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/lib/auth-api';
 import { apiRequest } from '@web/lib/api-client';
 
 export const SIGN_IN_METHODS_QUERY_KEY = ['/api/auth/identities'] as const;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { USER_QUERY_KEY } from '@web/features/auth';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
 import { describeError } from '@web/lib/api-client';
 import { cancelRelease, LEGACY_QUERY_KEY } from './legacy-api';
 

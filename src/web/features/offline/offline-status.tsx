@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { hasCloudSync } from '@shared/domain/plan-limits';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
 
 // Each part loads when it is needed (the service worker keeps them for offline use), so the

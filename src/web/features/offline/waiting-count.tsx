@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { listVideos } from '@web/features/videos';
+import { listVideos } from '@web/lib/videos/local-store';
 import { describeWaiting } from './offline-messages';
 
 /**

@@ -3,8 +3,6 @@ import type { TCreateRecipientBody, TRecipientCreated } from '@shared/schemas/sa
 import { apiRequest } from '@web/lib/api-client';
 import { readJson, removeItem, writeJson } from '@web/lib/browser-storage';
 
-export const RECIPIENTS_QUERY_KEY = ['/api/recipients'] as const;
-
 /** POST /api/recipients: during onboarding a retry updates the same next of kin. */
 export function createRecipient(body: TCreateRecipientBody): Promise<TRecipientCreated> {
   return apiRequest('/api/recipients', { method: 'POST', body });

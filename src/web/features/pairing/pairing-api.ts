@@ -11,7 +11,8 @@ import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
 import { sha256Hex } from '@web/lib/sha256';
-import { partChecksums, partHeaders, partsToSend } from '@web/features/cloud';
+import { partChecksums, partHeaders } from '@web/lib/part-checksums';
+import { partsToSend } from '@web/lib/parts-to-send';
 
 export const CURRENT_PAIRING_QUERY_KEY = ['/api/pairings/current'] as const;
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Code, HandHeart, HardDrive, Heart, LockKeyhole, ShieldCheck } from 'lucide-react';
 import { Card } from '@web/components/ui/card';
-import { useAppConfig } from '@web/features/config';
+import { useAppConfig } from '@web/lib/app-config';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { ExternalLinkButton } from './external-link-button';
 import { PageIntro } from './page-intro';

@@ -11,8 +11,12 @@ import {
   Video,
 } from 'lucide-react';
 import { CARE_HOME_TRIAL_DAYS, PLANS } from '@shared/domain/plans';
-import { OrganisationExtras, PlanFeatureList, UnfinishedNote } from './feature-status';
-import { PlanBadge } from './plan-card';
+import {
+  OrganisationExtras,
+  PlanFeatureList,
+  UnfinishedNote,
+} from '@web/components/feature-status';
+import { PlanBadge } from '@web/components/plan-card';
 
 export interface TSlide {
   id: string;

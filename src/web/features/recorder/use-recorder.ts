@@ -6,7 +6,7 @@ import {
   getDraftBlob,
   startDraft,
   type TDraftRecording,
-} from '@web/features/videos';
+} from '@web/lib/videos/local-store';
 import {
   CAMERA_PROBLEMS,
   canRecordInThisBrowser,

@@ -3,10 +3,10 @@ import type { TRelease } from '@shared/domain/legacy';
 import { isValidDeviceId } from '@shared/domain/device';
 import { getDeviceId } from '@web/lib/device-id';
 import { isWebm, normaliseVideoType } from '@web/lib/video-format';
-import { markIndexed, saveVideo, type TLocalVideo } from './local-store';
-import { toIndexBody } from './index-rows';
+import { markIndexed, saveVideo, type TLocalVideo } from '@web/lib/videos/local-store';
+import { toIndexBody } from '@web/lib/videos/index-rows';
 import { requestCloudSync } from '@web/lib/sync-request';
-import { indexVideo } from './videos-api';
+import { indexVideo } from '@web/lib/videos/videos-api';
 
 /** What a save refuses before anything is written. */
 export const SAVE_MESSAGES = {

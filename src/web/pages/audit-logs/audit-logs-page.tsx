@@ -3,7 +3,7 @@ import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageSpinner } from '@web/components/ui/spinner';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { useAuditLogs } from '@web/features/audit-logs/audit-logs-api';
 import { AuditLogCards, AuditLogTable } from '@web/features/audit-logs/components/audit-log-list';
 import { usePageTitle } from '@web/lib/use-page-title';

@@ -2,7 +2,7 @@ import { CircleAlert, Hourglass, MonitorSmartphone } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
-import type { TMoveCredentials } from '@web/features/device-move/device-move-api';
+import type { TMoveCredentials } from '@web/lib/auth-api';
 import { isApiError } from '@web/lib/api-client';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Accordion } from 'radix-ui';
 import { ChevronDown } from 'lucide-react';
 import { findPlan, PAID_TIERS, PLANS } from '@shared/domain/plans';
-import { PlanFeatureList } from '@web/features/public-site/feature-status';
+import { PlanFeatureList } from '@web/components/feature-status';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 

@@ -12,8 +12,8 @@ import {
 import { FEATURES } from '@shared/domain/feature-status';
 import { CARE_HOME_TRIAL_DAYS, PLANS } from '@shared/domain/plans';
 import { Card } from '@web/components/ui/card';
-import { OrganisationExtras, StatusBadge } from '@web/features/public-site/feature-status';
-import { PlanCard } from '@web/features/public-site/plan-card';
+import { OrganisationExtras, StatusBadge } from '@web/components/feature-status';
+import { PlanCard } from '@web/components/plan-card';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 

@@ -16,13 +16,13 @@ import {
   Video,
 } from 'lucide-react';
 import { hasCloudSync } from '@shared/domain/plan-limits';
-import { isPrimaryUser } from '@web/features/auth/auth-api';
+import { isPrimaryUser } from '@web/lib/auth-api';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { MissingVideosWarning } from '@web/features/backup/components/missing-videos-warning';
 import { StoragePanel } from '@web/features/backup/components/storage-panel';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
@@ -32,6 +32,7 @@ import { usePageTitle } from '@web/lib/use-page-title';
 import { VideoCountLine } from './video-count-line';
 import { type TKeptWhere, WelcomeBanner } from './welcome-banner';
 import { CloudLibrary } from '@web/features/cloud/components/cloud-library';
+import { MessageRelease } from '@web/features/legacy/components/message-release';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { useCloudStatus } from '@web/features/cloud/cloud-api';
@@ -215,7 +216,7 @@ export default function HomePage() {
         </Card>
       )}
 
-      <CloudLibrary user={user} isPrimaryDevice={isPrimaryDevice} />
+      <CloudLibrary user={user} isPrimaryDevice={isPrimaryDevice} releaseControl={MessageRelease} />
 
       {canManageSecurity && <StoragePanel user={user} />}
 

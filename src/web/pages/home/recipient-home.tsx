@@ -6,13 +6,14 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
-import { useRecipientHome } from '@web/features/recipients/recipients-api';
-import { NextOfKinLegacy, WaitingMessages } from '@web/features/legacy';
+import { useRecipientHome } from '@web/lib/recipients-api';
+import { NextOfKinLegacy } from '@web/features/legacy/components/next-of-kin-legacy';
+import { WaitingMessages } from '@web/features/legacy/components/waiting-messages';
 import { formatClock } from '@web/lib/video-format';
-import { VideoPlayer } from '@web/features/videos/components/video-player';
+import { VideoPlayer } from '@web/components/video-player';
 import { describeError } from '@web/lib/api-client';
 import { lazyDateFormat } from '@web/lib/date-format';
 

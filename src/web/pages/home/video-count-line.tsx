@@ -4,8 +4,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Film } from 'lucide-react';
 import { afterNextPaint } from '@web/lib/after-paint';
 import { cn } from '@web/lib/utils';
-import { countVideos } from '@web/features/videos/local-store';
-import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
+import { countVideos } from '@web/lib/videos/local-store';
+import { useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 
 const plural = (count: number) => `${count} video${count === 1 ? '' : 's'}`;
 
@@ -19,7 +19,7 @@ export function VideoCountLine({ userId }: { userId: number }) {
   // saving code loads for it once the dashboard is on screen, not with its first screen.
   useEffect(() => {
     void afterNextPaint()
-      .then(() => import('@web/features/videos/index-rows'))
+      .then(() => import('@web/lib/videos/index-rows'))
       .then(({ indexPendingVideos }) => indexPendingVideos(userId))
       .then((sent) => {
         if (sent > 0) void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });

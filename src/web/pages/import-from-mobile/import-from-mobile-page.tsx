@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { CircleDashed, Smartphone } from 'lucide-react';
 import { hasCloudSync } from '@shared/domain/plan-limits';
 import { Card } from '@web/components/ui/card';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { PairPhonePanel } from '@web/features/pairing/components/pair-phone-panel';
 import { PhoneImport } from '@web/features/pairing/components/phone-import';
 import { PageIntro } from '@web/features/public-site/page-intro';

@@ -3,7 +3,8 @@ import { CircleAlert, CircleCheck } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { CANCEL_TEXT, cancelReleaseByLink } from '@web/features/legacy';
+import { CANCEL_TEXT } from '@web/features/legacy/release-wording';
+import { cancelReleaseByLink } from '@web/features/legacy/legacy-api';
 import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';
 

@@ -17,18 +17,16 @@ import { CheckboxField } from '@web/components/ui/checkbox-field';
 import { FormField } from '@web/components/ui/form-field';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
+import { CANCEL_TEXT, describeAsker, formatLongDate } from '@web/features/legacy/release-wording';
+import { EndRelease } from '@web/features/legacy/components/end-release';
 import {
-  CANCEL_TEXT,
-  describeAsker,
-  EndRelease,
-  formatLongDate,
   LEGACY_QUERY_KEY,
-  NextOfKinAsking,
   saveLegacySettings,
-  useCancelRelease,
   useLegacyState,
-} from '@web/features/legacy';
+} from '@web/features/legacy/legacy-api';
+import { NextOfKinAsking } from '@web/features/legacy/components/next-of-kin-asking';
+import { useCancelRelease } from '@web/features/legacy/use-cancel-release';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { usePageTitle } from '@web/lib/use-page-title';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import type { TRecipientCreated } from '@shared/schemas/safety-net';
-import { needsOnboarding } from '@web/features/auth/auth-api';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { needsOnboarding } from '@web/lib/auth-api';
+import { useAuth } from '@web/lib/auth-provider';
 import { OnboardingComplete } from '@web/features/onboarding/components/onboarding-complete';
 import { OnboardingWizard } from '@web/features/onboarding/components/onboarding-wizard';
 import { usePageTitle } from '@web/lib/use-page-title';

@@ -2,14 +2,14 @@ import { Link } from 'react-router';
 import { Sparkles } from 'lucide-react';
 import { hasFullAccess } from '@shared/domain/plan-limits';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import {
   CheckoutReturnNotice,
   useCheckoutReturn,
 } from '@web/features/billing/components/checkout-return';
 import { PremiumPlans } from '@web/features/billing/components/premium-plans';
 import { hasPlanToDescribe, YourPlan } from '@web/features/billing/components/your-plan';
-import { useAppConfig } from '@web/features/config/config-api';
+import { useAppConfig } from '@web/lib/app-config';
 import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 

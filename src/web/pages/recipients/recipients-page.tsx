@@ -3,14 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trash2, UserPlus } from 'lucide-react';
 import type { TRecipient, TRecipientCreated } from '@shared/schemas/recipients';
-import { isPrimaryUser } from '@web/features/auth/auth-api';
+import { isPrimaryUser } from '@web/lib/auth-api';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { HandoverButton } from '@web/features/backup/components/handover-button';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { HouseBanner } from '@web/features/recipients/components/house-banner';
 import { RecipientCard } from '@web/features/recipients/components/recipient-card';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
@@ -19,10 +19,10 @@ import {
   RECIPIENTS_QUERY_KEY,
   reshareCode,
   useRecipients,
-} from '@web/features/recipients/recipients-api';
+} from '@web/lib/recipients-api';
 import type { TShareTarget } from '@web/features/recipients/share-text';
-import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/features/videos/local-store';
-import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
+import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/lib/videos/local-store';
+import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { MESSAGES } from '@shared/domain/errors';
 import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
@@ -47,10 +47,7 @@ const DeleteRecipientsDialog = lazyNamed(
   () => import('@web/features/recipients/components/delete-recipients-dialog'),
   'DeleteRecipientsDialog',
 );
-const ViewVideosDialog = lazyNamed(
-  () => import('@web/features/recipients/components/view-videos-dialog'),
-  'ViewVideosDialog',
-);
+const ViewVideosDialog = lazyNamed(() => import('./view-videos'), 'ViewVideosWithRelease');
 const VideoPlayerDialog = lazyNamed(
   () => import('@web/features/videos/components/video-player-dialog'),
   'VideoPlayerDialog',

@@ -4,31 +4,28 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Lightbulb, UserPlus } from 'lucide-react';
 import { MESSAGES } from '@shared/domain/errors';
 import type { TRecipient } from '@shared/schemas/recipients';
-import { isPrimaryUser } from '@web/features/auth/auth-api';
+import { isPrimaryUser } from '@web/lib/auth-api';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Label } from '@web/components/ui/label';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth/auth-provider';
-import {
-  RECIPIENTS_QUERY_KEY,
-  usePrompts,
-  useRecipients,
-} from '@web/features/recipients/recipients-api';
-import { NOW_DRAFT, readDraft, ReleaseChoice, type TReleaseDraft } from '@web/features/legacy';
+import { useAuth } from '@web/lib/auth-provider';
+import { RECIPIENTS_QUERY_KEY, usePrompts, useRecipients } from '@web/lib/recipients-api';
+import { NOW_DRAFT, readDraft, type TReleaseDraft } from '@web/features/legacy/release-wording';
+import { ReleaseChoice } from '@web/features/legacy/components/release-choice';
 import { RecorderPanel } from '@web/features/recorder/components/recorder-panel';
 import { RecoveryPanel } from '@web/features/recorder/components/recovery-panel';
 import { describeSeconds } from '@web/lib/video-format';
 import { useRecorder } from '@web/features/recorder/use-recorder';
-import type { TDraftRecording } from '@web/features/videos/local-store';
+import type { TDraftRecording } from '@web/lib/videos/local-store';
 import { saveRecording } from '@web/features/videos/save-recording';
-import { VIDEO_INDEX_QUERY_KEY } from '@web/features/videos/videos-api';
+import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
 import { usePageTitle } from '@web/lib/use-page-title';
-import { OFFLINE_MESSAGES } from '@web/features/offline';
+import { OFFLINE_MESSAGES } from '@web/features/offline/offline-messages';
 
 /** After a successful save the person goes home after 1000 ms, time to see it saved. */
 const NAVIGATE_AFTER_SAVE_MS = 1000;

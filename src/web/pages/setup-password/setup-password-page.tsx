@@ -6,7 +6,7 @@ import { ZSetupPasswordForm } from '@shared/schemas/safety-net';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { PASSWORD_TEXT, setupPassword } from '@web/features/passwords/passwords-api';
 import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';

@@ -14,8 +14,8 @@ import {
 } from '@web/components/ui/dialog';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/features/auth';
-import { useDeviceId } from '@web/features/device';
+import { useAuth } from '@web/lib/auth-provider';
+import { useDeviceId } from '@web/lib/device-provider';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { ADMIN_DEVICES_QUERY_KEY, deleteDeviceAssociation, useAdminDevices } from '../admin-api';

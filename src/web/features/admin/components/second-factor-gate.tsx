@@ -4,7 +4,7 @@ import { CircleAlert } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageSpinner } from '@web/components/ui/spinner';
-import { USER_QUERY_KEY } from '@web/features/auth';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
 import { isApiError } from '@web/lib/api-client';
 import { SECOND_FACTOR_QUERY_KEY, useSecondFactorStatus } from '../admin-api';
 import { EnrolPanel } from './enrol-panel';

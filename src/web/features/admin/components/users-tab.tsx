@@ -10,7 +10,8 @@ import { Label } from '@web/components/ui/label';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { TooltipProvider } from '@web/components/ui/tooltip';
 import { toast } from '@web/components/ui/use-toast';
-import { useAuth, USER_QUERY_KEY } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
 import {
   ADMIN_DEVICES_QUERY_KEY,
   ADMIN_PRIMARY_USERS_QUERY_KEY,

@@ -4,7 +4,7 @@ import { KeyRound, Mail } from 'lucide-react';
 import type { TAccessCodeLoginForm, TLoginForm } from '@shared/schemas/auth';
 import { FormField } from '@web/components/ui/form-field';
 import { FormSubmitButton } from '@web/components/form-parts';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { lazyResolver } from '@web/lib/lazy-resolver';
 import { cn } from '@web/lib/utils';
 

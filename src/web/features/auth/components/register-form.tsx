@@ -7,9 +7,9 @@ import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PersonFields } from '@web/components/person-fields';
 import { FormSubmitButton } from '@web/components/form-parts';
-import { useAuth } from '@web/features/auth/auth-provider';
+import { useAuth } from '@web/lib/auth-provider';
 import { isApiError } from '@web/lib/api-client';
-import { TermsOfServiceDialog } from './terms-of-service-dialog';
+import { TermsOfServiceDialog } from '@web/components/terms-of-service-dialog';
 
 type TRegisterValues = z.output<typeof ZRegisterForm>;
 type TFieldName = keyof TRegisterForm;

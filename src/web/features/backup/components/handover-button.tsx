@@ -2,7 +2,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import { FolderDown } from 'lucide-react';
 import type { TRecipient } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
 
 // The dialog, the archive code and the passphrase checks load when someone opens it, not with the
 // recipients page.

@@ -3,7 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { FolderDown } from 'lucide-react';
 import type { TRecipient } from '@shared/schemas/recipients';
 import type { TUser } from '@shared/schemas/auth';
-import { listVideos } from '@web/features/videos';
+import { listVideos } from '@web/lib/videos/local-store';
 import {
   createHandover,
   makeHandoverFileName,

@@ -3,7 +3,8 @@ import { TriangleAlert, Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { listVideos, useVideoIndex } from '@web/features/videos';
+import { listVideos } from '@web/lib/videos/local-store';
+import { useVideoIndex } from '@web/lib/videos/videos-api';
 import { useRestoreBackup } from './restore-backup-button';
 
 function describeMissing(listed: number, onDevice: number): string {

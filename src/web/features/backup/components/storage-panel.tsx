@@ -5,7 +5,7 @@ import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { countVideos } from '@web/features/videos';
+import { countVideos } from '@web/lib/videos/local-store';
 import { formatBytes } from '@web/lib/format-bytes';
 import {
   requestPersistentStorage,

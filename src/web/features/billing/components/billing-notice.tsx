@@ -4,9 +4,9 @@ import { findPlan } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';
-import { useAppConfig } from '@web/features/config';
+import { useAppConfig } from '@web/lib/app-config';
 import { useBillingStatus } from '../billing-api';
-import { formatBillingDate } from '../billing-wording';
+import { formatBillingDate } from '@web/lib/billing-wording';
 
 type TNotice =
   | { kind: 'payment-failed'; until: string | null }

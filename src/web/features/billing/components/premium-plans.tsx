@@ -12,13 +12,8 @@ import {
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
 import { Button } from '@web/components/ui/button';
-import {
-  ComingSoon,
-  CurrentPlanMark,
-  PlanSummary,
-  rememberPlanChoice,
-  usePlanChoice,
-} from '@web/features/public-site';
+import { ComingSoon, CurrentPlanMark, PlanSummary } from '@web/components/plan-card';
+import { rememberPlanChoice, usePlanChoice } from '@web/lib/plan-choice';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { hasLiveSubscription, openBillingPortal, startCheckout } from '../billing-api';

@@ -8,7 +8,11 @@ import { Button } from '@web/components/ui/button';
 import { describeError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
 import { openBillingPortal } from '../billing-api';
-import { describePlanStatus, formatBillingDate, whatChangesOnFreePlan } from '../billing-wording';
+import {
+  describePlanStatus,
+  formatBillingDate,
+  whatChangesOnFreePlan,
+} from '@web/lib/billing-wording';
 
 /** 'Manage billing': the provider's portal for the plan, the card, invoices and cancelling. */
 export function ManageBillingButton({ className }: { className?: string }) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
@@ -9,11 +9,12 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { formatBytes } from '@web/lib/format-bytes';
-import { FREE_PLAN_CHANGES } from '@web/features/billing';
-import { MessageRelease } from '@web/features/legacy';
-import { useRecipients } from '@web/features/recipients';
+import { FREE_PLAN_CHANGES } from '@web/lib/billing-wording';
+import { useRecipients } from '@web/lib/recipients-api';
 import { formatClock } from '@web/lib/video-format';
-import { VideoPlayer, listVideos, type TLocalVideo, useVideoIndex } from '@web/features/videos';
+import { VideoPlayer } from '@web/components/video-player';
+import { listVideos, type TLocalVideo } from '@web/lib/videos/local-store';
+import { useVideoIndex } from '@web/lib/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY, useCloudStatus } from '../cloud-api';
 import { describeSyncProgress, useSyncProgress } from '../sync-progress';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
@@ -78,7 +79,18 @@ function mergeLibrary(
  * copy, which is then kept on this device. After a move to the free plan it says how long the
  * cloud copies stay and offers to keep them all here.
  */
-export function CloudLibrary({ user, isPrimaryDevice }: { user: TUser; isPrimaryDevice: boolean }) {
+interface CloudLibraryProps {
+  user: TUser;
+  isPrimaryDevice: boolean;
+  /** Each message's release rule and its 'Change' form, from the legacy feature. */
+  releaseControl: ComponentType<{ videoId: string; title: string; release: TRelease | undefined }>;
+}
+
+export function CloudLibrary({
+  user,
+  isPrimaryDevice,
+  releaseControl: MessageRelease,
+}: CloudLibraryProps) {
   const status = useCloudStatus();
   const { data: index, dataUpdatedAt: indexReadAt } = useVideoIndex();
   const queryClient = useQueryClient();

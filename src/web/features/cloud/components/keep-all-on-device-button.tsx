@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { toast } from '@web/components/ui/use-toast';
-import { saveVideo, fetchPlayback } from '@web/features/videos';
+import { saveVideo } from '@web/lib/videos/local-store';
+import { fetchPlayback } from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
 import type { TLibraryItem } from './cloud-library';
 

@@ -4,13 +4,13 @@ import { MailCheck } from 'lucide-react';
 import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
-import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/features/auth';
 import {
-  completeDeviceMove,
-  requestDeviceMove,
-  type TDeviceAction,
+  cacheDeviceStatus,
+  cacheUser,
+  toClientDeviceStatus,
   type TMoveCredentials,
-} from '../device-move-api';
+} from '@web/lib/auth-api';
+import { completeDeviceMove, requestDeviceMove, type TDeviceAction } from '../device-move-api';
 
 const CODE_FORMAT_MESSAGE = 'The code has 8 letters and numbers, like ABCD-EF23';
 

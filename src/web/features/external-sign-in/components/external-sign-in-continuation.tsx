@@ -8,8 +8,8 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
-import type { TMoveCredentials } from '@web/features/device-move';
-import { TermsOfServiceDialog } from '@web/features/auth';
+import type { TMoveCredentials } from '@web/lib/auth-api';
+import { TermsOfServiceDialog } from '@web/components/terms-of-service-dialog';
 import { isApiError } from '@web/lib/api-client';
 import { fetchPendingSignIn, finishExternalSignIn, requestLinkCode } from '../external-sign-in-api';
 

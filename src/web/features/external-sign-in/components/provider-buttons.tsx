@@ -3,7 +3,7 @@ import { Apple, Building2 } from 'lucide-react';
 import type { TExternalProvider } from '@shared/domain/enums';
 import type { TExternalProviderInfo } from '@shared/schemas/external-sign-in';
 import { Button } from '@web/components/ui/button';
-import { useAppConfig } from '@web/features/config';
+import { useAppConfig } from '@web/lib/app-config';
 import { goToProvider } from '../external-sign-in-api';
 
 /** Google's 'G', drawn in its four colours, as its sign-in guidelines ask. */

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TLegacyState } from '@shared/schemas/legacy';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { USER_QUERY_KEY } from '@web/features/auth';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
 import { describeError } from '@web/lib/api-client';
 import { endRelease, LEGACY_QUERY_KEY } from '../legacy-api';
 import { END_TEXT } from '../release-wording';

@@ -1,6 +1,6 @@
 import { CircleCheck, Hourglass } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
 import { useCancelRelease } from '../use-cancel-release';
 import { CANCEL_TEXT, describeAsker, formatLongDate } from '../release-wording';
 

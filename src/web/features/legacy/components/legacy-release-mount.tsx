@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useAuth } from '@web/features/auth';
+import { useAuth } from '@web/lib/auth-provider';
 
 // The banner's code loads only for an owner whose legacy release is waiting.
 const LegacyReleaseBanner = lazy(() => import('./legacy-release-banner'));

@@ -5,7 +5,7 @@ import type { TLegacyAsker } from '@shared/schemas/legacy';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { USER_QUERY_KEY } from '@web/features/auth';
+import { USER_QUERY_KEY } from '@web/lib/auth-api';
 import { describeError } from '@web/lib/api-client';
 import { LEGACY_QUERY_KEY, setNextOfKinAsking } from '../legacy-api';
 import { formatLongDate } from '../release-wording';

@@ -11,10 +11,12 @@ import {
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';
-import { cacheUser, USER_QUERY_KEY, useAuth } from '@web/features/auth';
+import { cacheUser, USER_QUERY_KEY } from '@web/lib/auth-api';
+import { useAuth } from '@web/lib/auth-provider';
 import { isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
-import { completeOnboarding, createRecipient, RECIPIENTS_QUERY_KEY } from '../onboarding-api';
+import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
+import { completeOnboarding, createRecipient } from '../onboarding-api';
 import { EmergencyAccessStep } from './emergency-access-step';
 import { NextOfKinStep } from './next-of-kin-step';
 import { ReviewStep } from './review-step';

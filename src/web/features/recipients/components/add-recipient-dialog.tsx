@@ -20,7 +20,7 @@ import {
 import { NextOfKinContactFields, PersonFields } from '@web/components/person-fields';
 import { isApiError } from '@web/lib/api-client';
 import { cn } from '@web/lib/utils';
-import { addRecipient } from '../recipients-api';
+import { addRecipient } from '@web/lib/recipients-api';
 
 const CATEGORY_HINTS = {
   next_of_kin: 'Holds an emergency code for your account',

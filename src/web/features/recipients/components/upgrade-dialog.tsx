@@ -10,9 +10,10 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { useAuth } from '@web/features/auth';
-import { useAppConfig } from '@web/features/config';
-import { PlanFeatureList, rememberPlanChoice } from '@web/features/public-site';
+import { useAuth } from '@web/lib/auth-provider';
+import { useAppConfig } from '@web/lib/app-config';
+import { PlanFeatureList } from '@web/components/feature-status';
+import { rememberPlanChoice } from '@web/lib/plan-choice';
 
 const UPGRADE_TIERS = new Set(['standard', 'premium']);
 

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
+import type { TRelease } from '@shared/domain/legacy';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { CloudOff, Play, Trash2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -15,17 +16,14 @@ import {
   DialogTitle,
 } from '@web/components/ui/dialog';
 import { toast } from '@web/components/ui/use-toast';
+import { deleteLocalVideos, listVideos, type TLocalVideo } from '@web/lib/videos/local-store';
 import {
-  deleteLocalVideos,
-  listVideos,
-  type TLocalVideo,
   deleteIndexedVideos,
   useVideoIndex,
   VIDEO_INDEX_QUERY_KEY,
-} from '@web/features/videos';
-import { MessageRelease } from '@web/features/legacy';
+} from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
-import { RECIPIENTS_QUERY_KEY } from '../recipients-api';
+import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { lazyDateFormat } from '@web/lib/date-format';
 
 const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -46,6 +44,8 @@ interface ViewVideosDialogProps {
   creatorId: number;
   onOpenChange: (open: boolean) => void;
   onPlay: (video: TLocalVideo) => void;
+  /** Each message's release rule and its 'Change' form, from the legacy feature. */
+  releaseControl: ComponentType<{ videoId: string; title: string; release: TRelease | undefined }>;
 }
 
 /** A recipient's videos, each selectable and playable, with 'Delete selected'. */
@@ -54,6 +54,7 @@ export function ViewVideosDialog({
   creatorId,
   onOpenChange,
   onPlay,
+  releaseControl: MessageRelease,
 }: ViewVideosDialogProps) {
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<Set<string>>(new Set());

@@ -3,7 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { History } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { listDrafts } from '@web/features/videos';
+import { listDrafts } from '@web/lib/videos/local-store';
 
 /** On the dashboard: a recording that a reload or crash interrupted waits on the Record page. */
 export function InterruptedRecordingNotice({ creatorId }: { creatorId: number }) {

@@ -4,7 +4,7 @@ import { History, Trash2 } from 'lucide-react';
 import type { TRecipient } from '@shared/schemas/recipients';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { discardDraft, listDrafts, type TDraftRecording } from '@web/features/videos';
+import { discardDraft, listDrafts, type TDraftRecording } from '@web/lib/videos/local-store';
 import { formatClock } from '@web/lib/video-format';
 import { lazyDateFormat } from '@web/lib/date-format';
 

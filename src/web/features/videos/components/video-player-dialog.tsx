@@ -8,8 +8,8 @@ import {
   DialogTitle,
 } from '@web/components/ui/dialog';
 import { formatClock } from '@web/lib/video-format';
-import type { TLocalVideo } from '../local-store';
-import { VideoPlayer } from './video-player';
+import type { TLocalVideo } from '@web/lib/videos/local-store';
+import { VideoPlayer } from '@web/components/video-player';
 import { lazyDateFormat } from '@web/lib/date-format';
 
 const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });

@@ -8,10 +8,9 @@ import type {
   TRecipientList,
   TReshareCode,
 } from '@shared/schemas/recipients';
-import { apiRequest } from '@web/lib/api-client';
-import { RECIPIENTS_QUERY_KEY } from '@web/features/onboarding';
+import { apiRequest } from './api-client';
 
-export { RECIPIENTS_QUERY_KEY };
+export const RECIPIENTS_QUERY_KEY = ['/api/recipients'] as const;
 
 /** GET /api/recipients: only fetched for a primary user, the only one who has recipients. */
 export function useRecipients(options: { enabled?: boolean } = {}) {

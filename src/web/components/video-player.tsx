@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
-import { PLAYBACK_MESSAGES, useVideoSource, type TKeepLocally } from '../use-video-source';
+import {
+  PLAYBACK_MESSAGES,
+  useVideoSource,
+  type TKeepLocally,
+} from '@web/lib/videos/use-video-source';
 
 /** The player itself, for a dialog or inline on a page: it shows the length and can seek. */
 export function VideoPlayer({

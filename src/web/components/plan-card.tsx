@@ -2,11 +2,11 @@ import { Link, useNavigate } from 'react-router';
 import { Check, Clock, Sparkles } from 'lucide-react';
 import type { TPlan } from '@shared/domain/plans';
 import { Button } from '@web/components/ui/button';
-import { useAuth } from '@web/features/auth';
-import { useAppConfig } from '@web/features/config';
+import { useAuth } from '@web/lib/auth-provider';
+import { useAppConfig } from '@web/lib/app-config';
 import { cn } from '@web/lib/utils';
 import { PlanFeatureList } from './feature-status';
-import { rememberPlanChoice, usePlanChoice } from './plan-choice';
+import { rememberPlanChoice, usePlanChoice } from '@web/lib/plan-choice';
 
 export function PlanBadge({ badge }: { badge: TPlan['badge'] }) {
   if (!badge) return null;

@@ -2,7 +2,7 @@ import { hasFullAccess } from '@shared/domain/plan-limits';
 import { CLOUD_RETENTION_DAYS, findPlan } from '@shared/domain/plans';
 import type { TUser } from '@shared/schemas/auth';
 import type { TBillingStatus } from '@shared/schemas/billing';
-import { lazyDateFormat } from '@web/lib/date-format';
+import { lazyDateFormat } from './date-format';
 
 // Billing dates are days, written as a person in the UK says them: 3 January 2027.
 const longDate = lazyDateFormat('en-GB', { dateStyle: 'long' });

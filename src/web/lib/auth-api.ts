@@ -7,9 +7,9 @@ import type {
   TUser,
 } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
-import { apiRequest, isApiError } from '@web/lib/api-client';
-import { readJson, removeItem, writeJson } from '@web/lib/browser-storage';
-import { buildFingerprint } from '@web/lib/fingerprint';
+import { apiRequest, isApiError } from './api-client';
+import { readJson, removeItem, writeJson } from './browser-storage';
+import { buildFingerprint } from './fingerprint';
 
 export const USER_QUERY_KEY = ['/api/user'] as const;
 export const DEVICE_STATUS_QUERY_KEY = ['/api/device/status'] as const;
@@ -33,6 +33,12 @@ export async function fetchCurrentUser(signal?: AbortSignal): Promise<TUser | nu
     if (isApiError(error) && error.status === 401) return null;
     throw error;
   }
+}
+
+/** The username and password a sign-in was refused with on a new device, to move the account here. */
+export interface TMoveCredentials {
+  username: string;
+  password: string;
 }
 
 /** Username and password, or (for recipients) email and access code. */

@@ -10,12 +10,7 @@ import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
-import {
-  adoptStoredDeviceId,
-  getDeviceId,
-  initDeviceId,
-  subscribeToDeviceId,
-} from '@web/lib/device-id';
+import { adoptStoredDeviceId, getDeviceId, initDeviceId, subscribeToDeviceId } from './device-id';
 
 export const DEVICE_MESSAGES = {
   initializing: 'Initializing your device...',

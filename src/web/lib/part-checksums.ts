@@ -1,4 +1,4 @@
-import { sha256Hex } from '@web/lib/sha256';
+import { sha256Hex } from './sha256';
 
 /**
  * The SHA-256 of each part of a recording, computed once and only when the store checks them (S3

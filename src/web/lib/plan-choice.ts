@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { TIERS, type TTier } from '@shared/domain/enums';
-import { readJson, writeJson } from '@web/lib/browser-storage';
+import { readJson, writeJson } from './browser-storage';
 
 /**
  * A signed-in user's plan choice is remembered. It is kept in this browser only; choosing charges

@@ -11,11 +11,11 @@ import { replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tansta
 import type { TUser } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
 import { dismissToast, toast } from '@web/components/ui/use-toast';
-import { describeError, isApiError, NetworkError } from '@web/lib/api-client';
-import { useIsOffline } from '@web/lib/use-online-status';
-import { wait } from '@web/lib/utils';
-import { useDeviceIdIfReady } from '@web/features/device';
-import { forgetKeptQueries } from '@web/lib/kept-queries';
+import { describeError, isApiError, NetworkError } from './api-client';
+import { useIsOffline } from './use-online-status';
+import { wait } from './utils';
+import { useDeviceIdIfReady } from './device-provider';
+import { forgetKeptQueries } from './kept-queries';
 import {
   cacheDeviceStatus,
   cacheUser,

@@ -1,1 +1,0 @@
-export { formatBillingDate, FREE_PLAN_CHANGES } from './billing-wording';

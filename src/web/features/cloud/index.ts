@@ -1,2 +1,0 @@
-export { partChecksums, partHeaders } from './part-checksums';
-export { partsToSend } from './parts-to-send';

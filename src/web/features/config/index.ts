@@ -1,1 +1,0 @@
-export { useAppConfig } from './config-api';

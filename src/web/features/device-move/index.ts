@@ -1,1 +1,0 @@
-export { type TMoveCredentials } from './device-move-api';

@@ -1,1 +1,0 @@
-export { useDeviceId, useDeviceIdIfReady } from './device-provider';

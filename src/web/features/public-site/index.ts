@@ -1,3 +1,0 @@
-export { ComingSoon, CurrentPlanMark, PlanSummary } from './plan-card';
-export { rememberPlanChoice, usePlanChoice } from './plan-choice';
-export { OrganisationExtras, PlanFeatureList, StatusBadge } from './feature-status';

@@ -1,1 +1,0 @@
-export { RECIPIENTS_QUERY_KEY, useRecipients } from './recipients-api';
