@@ -125,18 +125,6 @@ export const uploads = pgTable(
   ],
 );
 
-/**
- * Each run of the nightly sweep of stored objects that no row owns: claimed once a day across app
- * servers, and what it removed.
- */
-export const orphanSweeps = pgTable('orphan_sweeps', {
-  id: serial('id').primaryKey(),
-  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
-  objectsRemoved: integer('objects_removed').notNull().default(0),
-  uploadsRemoved: integer('uploads_removed').notNull().default(0),
-});
-
 /** Tier downgrade record: cloud copies kept for a while after a move to free. */
 export const tierDowngrades = pgTable(
   'tier_downgrades',
