@@ -4,7 +4,7 @@ import { BILLING_MESSAGES, type TBillingStatus } from '../../../shared/schemas/b
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAudit, type AuditContext } from '../audit/audit.service';
 import { noteCloudEntitlementChange } from '../cloud/retention.service';
 import { dayOf } from '../../lib/date-words';
 import { paymentFailedMail, planEndingMail, subscriptionStartedMail } from './billing.mails';
@@ -32,11 +32,8 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
 /** Who changed a plan, as the owner's log says it. */
 export const STRIPE_ACTOR = 'Stripe (payments)';
 const SCHEDULE_ACTOR = 'Memento (billing check)';
-const SCHEDULE_CONTEXT: RequestContext = {
-  ip: 'scheduled billing check',
-  userAgent: undefined,
-  deviceId: null,
-};
+/** The hourly pass, as its audit rows name it. */
+const BILLING_CHECK: AuditContext = { job: 'scheduled billing check' };
 
 export const planName = (tier: TTier) => findPlan(tier).name;
 
@@ -102,7 +99,7 @@ export interface Change {
 export async function applyChange(
   deps: Deps,
   tx: DbOrTx,
-  context: RequestContext,
+  context: AuditContext,
   change: Change,
 ): Promise<void> {
   const { account, next, now } = change;
@@ -116,86 +113,9 @@ export async function applyChange(
       now,
     });
   }
-
-  const before = account.billedTier;
-  const after = next.billedTier;
-  const isNewSubscription =
-    next.paymentSubscriptionId !== undefined &&
-    next.paymentSubscriptionId !== account.paymentSubscriptionId;
-  const sentences: string[] = [];
-  let eventType: 'subscription_created' | 'subscription_updated' | 'subscription_cancelled' =
-    'subscription_updated';
-
-  if (!before && after) {
-    eventType =
-      isNewSubscription || account.subscriptionStatus === 'none'
-        ? 'subscription_created'
-        : 'subscription_updated';
-    const plan = findPlan(after);
-    sentences.push(
-      eventType === 'subscription_created'
-        ? `Started ${plan.name} (${plan.priceLabel})${next.trialEndsAt ? `, free trial until ${dayOf(next.trialEndsAt)}` : ''}.`
-        : `${plan.name} is back: the payment went through.`,
-    );
-    if (eventType === 'subscription_created') {
-      await deps.mail.enqueue(
-        tx,
-        subscriptionStartedMail({
-          owner: account,
-          planName: plan.name,
-          priceLabel: plan.priceLabel,
-          renewsOn: next.currentPeriodEnd,
-          trialEndsAt: next.trialEndsAt,
-          appUrl: deps.config.APP_URL,
-        }),
-      );
-    }
-  } else if (before && !after) {
-    eventType = 'subscription_cancelled';
-    sentences.push(`${planName(before)} ended${END_WORDS[change.endReason]}.`);
-  } else if (before && after) {
-    if (before !== after) sentences.push(`Changed from ${planName(before)} to ${planName(after)}.`);
-    if (next.cancelAtPeriodEnd && !account.cancelAtPeriodEnd && next.currentPeriodEnd) {
-      sentences.push(`Cancelled: ${planName(after)} stays until ${dayOf(next.currentPeriodEnd)}.`);
-      await deps.mail.enqueue(
-        tx,
-        planEndingMail({
-          owner: account,
-          planName: planName(after),
-          endsOn: next.currentPeriodEnd,
-          appUrl: deps.config.APP_URL,
-        }),
-      );
-    }
-    if (!next.cancelAtPeriodEnd && account.cancelAtPeriodEnd) {
-      sentences.push(`The cancellation was withdrawn: ${planName(after)} carries on.`);
-    }
-  }
-  if (
-    after &&
-    next.subscriptionStatus === 'past_due' &&
-    account.subscriptionStatus !== 'past_due'
-  ) {
-    const graceEndsAt = next.graceEndsAt!;
-    sentences.push(`A payment failed: ${planName(after)} stays until ${dayOf(graceEndsAt)}.`);
-    await deps.mail.enqueue(
-      tx,
-      paymentFailedMail({
-        owner: account,
-        planName: planName(after),
-        graceEndsAt,
-        appUrl: deps.config.APP_URL,
-      }),
-    );
-  }
-  if (
-    before &&
-    after &&
-    account.subscriptionStatus === 'past_due' &&
-    next.subscriptionStatus !== 'past_due'
-  ) {
-    sentences.push('The payment went through.');
-  }
+  const eventType = eventTypeOf(change);
+  await mailChange(deps, tx, change, eventType);
+  const sentences = describeChange(change, eventType);
   if (sentences.length === 0) return;
   if (hasAdminOverride(account)) {
     sentences.push(
@@ -209,12 +129,118 @@ export async function applyChange(
     details: {
       message: sentences.join(' '),
       actor: change.actor,
-      from: before,
-      to: after,
+      from: account.billedTier,
+      to: next.billedTier,
       tier,
       status: next.subscriptionStatus,
     },
   });
+}
+
+type PlanEvent = 'subscription_created' | 'subscription_updated' | 'subscription_cancelled';
+
+/** A plan that starts is created (or comes back after a failed payment); one that stops ends. */
+function eventTypeOf({ account, next }: Change): PlanEvent {
+  const before = account.billedTier;
+  const after = next.billedTier;
+  if (before && !after) return 'subscription_cancelled';
+  if (before || !after) return 'subscription_updated';
+  const isNewSubscription =
+    next.paymentSubscriptionId !== undefined &&
+    next.paymentSubscriptionId !== account.paymentSubscriptionId;
+  return isNewSubscription || account.subscriptionStatus === 'none'
+    ? 'subscription_created'
+    : 'subscription_updated';
+}
+
+/** Is this change a payment that just failed, with the plan kept through the grace period? */
+const isNewlyPastDue = ({ account, next }: Change) =>
+  Boolean(next.billedTier) &&
+  next.subscriptionStatus === 'past_due' &&
+  account.subscriptionStatus !== 'past_due';
+
+/** Has the owner just asked to end the plan when its paid period is over? */
+const isNewlyEnding = ({ account, next }: Change) =>
+  Boolean(account.billedTier && next.billedTier) &&
+  next.cancelAtPeriodEnd &&
+  !account.cancelAtPeriodEnd &&
+  Boolean(next.currentPeriodEnd);
+
+/** What the change is, in the owner's log: a sentence for each thing that happened. */
+function describeChange(change: Change, eventType: PlanEvent): string[] {
+  const { account, next } = change;
+  const before = account.billedTier;
+  const after = next.billedTier;
+  const sentences: string[] = [];
+  if (!before && after) {
+    const plan = findPlan(after);
+    sentences.push(
+      eventType === 'subscription_created'
+        ? `Started ${plan.name} (${plan.priceLabel})${next.trialEndsAt ? `, free trial until ${dayOf(next.trialEndsAt)}` : ''}.`
+        : `${plan.name} is back: the payment went through.`,
+    );
+  } else if (before && !after) {
+    sentences.push(`${planName(before)} ended${END_WORDS[change.endReason]}.`);
+  } else if (before && after) {
+    if (before !== after) sentences.push(`Changed from ${planName(before)} to ${planName(after)}.`);
+    if (isNewlyEnding(change)) {
+      sentences.push(`Cancelled: ${planName(after)} stays until ${dayOf(next.currentPeriodEnd!)}.`);
+    }
+    if (!next.cancelAtPeriodEnd && account.cancelAtPeriodEnd) {
+      sentences.push(`The cancellation was withdrawn: ${planName(after)} carries on.`);
+    }
+  }
+  if (after && isNewlyPastDue(change)) {
+    sentences.push(`A payment failed: ${planName(after)} stays until ${dayOf(next.graceEndsAt!)}.`);
+  }
+  if (
+    before &&
+    after &&
+    account.subscriptionStatus === 'past_due' &&
+    next.subscriptionStatus !== 'past_due'
+  ) {
+    sentences.push('The payment went through.');
+  }
+  return sentences;
+}
+
+/** The emails a change sends the owner: a plan started, a plan set to end, a payment failed. */
+async function mailChange(deps: Deps, tx: DbOrTx, change: Change, eventType: PlanEvent) {
+  const { account: owner, next } = change;
+  const after = next.billedTier;
+  const appUrl = deps.config.APP_URL;
+  if (!after) return;
+  if (eventType === 'subscription_created' && !owner.billedTier) {
+    const plan = findPlan(after);
+    await deps.mail.enqueue(
+      tx,
+      subscriptionStartedMail({
+        owner,
+        planName: plan.name,
+        priceLabel: plan.priceLabel,
+        renewsOn: next.currentPeriodEnd,
+        trialEndsAt: next.trialEndsAt,
+        appUrl,
+      }),
+    );
+  }
+  if (isNewlyEnding(change)) {
+    await deps.mail.enqueue(
+      tx,
+      planEndingMail({ owner, planName: planName(after), endsOn: next.currentPeriodEnd!, appUrl }),
+    );
+  }
+  if (isNewlyPastDue(change)) {
+    await deps.mail.enqueue(
+      tx,
+      paymentFailedMail({
+        owner,
+        planName: planName(after),
+        graceEndsAt: next.graceEndsAt!,
+        appUrl,
+      }),
+    );
+  }
 }
 
 /**
@@ -230,7 +256,7 @@ export async function endRunOutPlans(deps: Deps, now: Date): Promise<number> {
       const account = await lockUser(tx, accountId);
       if (!account || !hasRunOut(account, now)) return undefined;
       const isUnpaid = account.graceEndsAt !== null && account.graceEndsAt <= now;
-      await applyChange(deps, tx, SCHEDULE_CONTEXT, {
+      await applyChange(deps, tx, BILLING_CHECK, {
         account,
         next: endedBilling(account),
         actor: SCHEDULE_ACTOR,
