@@ -71,14 +71,29 @@ export interface BuildAppOptions {
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
+/** The app, built in the order a reader follows: its parts, the plugins, the routes, the timed work. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const clock = options.clock ?? systemClock;
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   if (!options.database) await database.migrate();
 
+  const app = createFastify(config, options.logStream);
+  database.onBackgroundError((error) =>
+    app.log.warn({ err: error }, 'database connection lost; the next query reconnects'),
+  );
+  const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const deps = await makeDeps(app, database, sessionSecret, options);
+  registerErrorHandler(app, deps.diskSpace);
+  await registerPlugins(app, deps, sessionSecret);
+  await registerRoutes(app, deps, options.webDir);
+  startTimedWork(app, deps, database, options);
+  return app;
+}
+
+/** Fastify with its logger (no cookies, no signatures, no statement values) and zod schemas. */
+function createFastify(config: TConfig, logStream: BuildAppOptions['logStream']): FastifyInstance {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -95,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
               // A failed statement's values (emails, names, codes) never reach the log.
               err: serializeError,
             },
-            ...(options.logStream ? { stream: options.logStream } : {}),
+            ...(logStream ? { stream: logStream } : {}),
             // `npm run dev`: readable, coloured lines; JSON everywhere else.
             ...(config.NODE_ENV === 'development'
               ? {
@@ -109,20 +124,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
-
-  database.onBackgroundError((error) =>
-    app.log.warn({ err: error }, 'database connection lost; the next query reconnects'),
-  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  return app;
+}
+
+/** What services use, made once: the mail queue, the stores, the providers, the clock. */
+async function makeDeps(
+  app: FastifyInstance,
+  database: Database,
+  sessionSecret: string,
+  options: BuildAppOptions,
+): Promise<AppDeps> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
   const diskSpace = new DiskSpace(config.DATA_DIR, {
     hasExternalDatabase: Boolean(config.DATABASE_URL),
     clock,
   });
-  registerErrorHandler(app, diskSpace);
-
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : null;
-  const sessionSecret = loadSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const secretBox = new SecretBox(sessionSecret);
   const mail = new MailQueue(database.db, createMailTransport(config, clock), {
     from: config.MAIL_FROM,
@@ -130,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secretBox,
     clock,
   });
-  const deps: AppDeps = {
+  return {
     db: database.db,
     config,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -146,6 +166,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     payments: await PaymentProvider.create(config),
     clock,
   };
+}
+
+/** Security headers, compression, cookies, rate limits and the request context, before any route. */
+async function registerPlugins(
+  app: FastifyInstance,
+  deps: AppDeps,
+  sessionSecret: string,
+): Promise<void> {
+  const { config, redis, clock } = deps;
   const isHttps = config.APP_URL.startsWith('https:');
   // S3 mode: the browser sends parts to the store and plays presigned URLs from it.
   const storeOrigins = config.S3_ENDPOINT ? [new URL(config.S3_ENDPOINT).origin] : [];
@@ -176,8 +205,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie, { secret: sessionSecret });
   await registerRateLimit(app, { redis, log: app.log, clock });
 
-  registerRequestContext(app, { db: database.db, config, allowedOrigins, clock });
+  registerRequestContext(app, { db: deps.db, config, allowedOrigins, clock });
+}
 
+/** Every area's routes, then the web app's pages for everything else. */
+async function registerRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  webDir: string | undefined,
+): Promise<void> {
   await app.register(systemRoutes(deps));
   await app.register(deviceRoutes(deps));
   await app.register(authRoutes(deps));
@@ -196,19 +232,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(billingRoutes(deps));
   await app.register(legacyRoutes(deps));
   await registerWebApp(app, {
-    webDir: options.webDir,
-    publicConfig: toPublicConfig(config, deps.externalProviders.list()),
+    webDir,
+    publicConfig: toPublicConfig(deps.config, deps.externalProviders.list()),
   });
+}
 
-  // Timed work runs from one schedule kept in the database; its jobs are listed in modules/jobs.
+/**
+ * The timed work: the schedule kept in the database (its jobs are listed in modules/jobs), the
+ * mail queue, and the wording of events from before migration 0010, started once the app is
+ * ready and stopped with it.
+ */
+function startTimedWork(
+  app: FastifyInstance,
+  deps: AppDeps,
+  database: Database,
+  options: BuildAppOptions,
+): void {
   const { schedule, jobs } = createJobs(deps, app.log);
   app.decorate('jobs', jobs);
 
-  // Events from before migration 0010 get their words after the start.
   const closing = new AbortController();
   let wording: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
-    mail.start();
+    deps.mail.start();
     if (options.startSchedule !== false) schedule.start();
     wording = wordEarlierAuditEntries(database.db, { signal: closing.signal })
       .then((count) => count > 0 && app.log.info({ count }, 'earlier audit events worded'))
@@ -218,10 +264,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     closing.abort();
     await wording;
     await schedule.stop();
-    redis?.disconnect();
-    await mail.stop();
+    deps.redis?.disconnect();
+    await deps.mail.stop();
     if (!options.database) await database.close();
   });
-
-  return app;
 }
