@@ -2,7 +2,7 @@ import { useCallback, useRef, type RefObject } from 'react';
 import { canRecordInThisBrowser, describeCameraError } from './camera-errors';
 import type { TRecorderEvent, TRecorderStatus } from './recorder-state';
 import { cameraConstraints, stopTracks } from './recording-session';
-import { loadRepairer } from './repair-for-playback';
+import { loadRepairer } from '@web/lib/videos/repair-for-playback';
 import { useMediaDevices } from './use-media-devices';
 
 export type TCameraChoice = { cameraId?: string | null; microphoneId?: string | null };

@@ -8,7 +8,7 @@ import {
   type TRecording,
 } from './recorder-state';
 import { WARNING_BEFORE_END_SECONDS } from './recording-format';
-import { repairForPlayback } from './repair-for-playback';
+import { repairForPlayback } from '@web/lib/videos/repair-for-playback';
 import { useAudioLevel } from './use-audio-level';
 import { useCamera } from './use-camera';
 import { useRecordingSession } from './use-recording-session';

@@ -8,7 +8,7 @@ import {
   type TActiveRecording,
   type TDraftDetails,
 } from './recording-session';
-import { repairForPlayback } from './repair-for-playback';
+import { repairForPlayback } from '@web/lib/videos/repair-for-playback';
 
 interface TSessionParts {
   maxSeconds: number;

@@ -1,10 +1,10 @@
-import fixWebmDuration from 'fix-webm-duration';
 import type { TRelease } from '@shared/domain/legacy';
 import { isValidDeviceId } from '@shared/domain/device';
 import { getDeviceId } from '@web/lib/device-id';
-import { isWebm, normaliseVideoType } from '@web/lib/video-format';
+import { normaliseVideoType } from '@web/lib/video-format';
 import { markIndexed, saveVideo, type TLocalVideo } from '@web/lib/videos/local-store';
 import { toIndexBody } from '@web/lib/videos/index-rows';
+import { repairForPlayback } from '@web/lib/videos/repair-for-playback';
 import { requestCloudSync } from '@web/lib/sync-request';
 import { indexVideo } from '@web/lib/videos/videos-api';
 
@@ -54,8 +54,8 @@ export async function saveRecording(input: TSaveRecordingInput): Promise<TSavedR
   if (!isValidDeviceId(getDeviceId())) throw new SaveRecordingError(SAVE_MESSAGES.noDevice);
 
   const type = normaliseVideoType(input.blob.type);
-  let blob = input.blob.type === type ? input.blob : new Blob([input.blob], { type });
-  if (isWebm(type)) blob = await fixWebmDuration(blob, input.durationMs, { logger: false });
+  const typed = input.blob.type === type ? input.blob : new Blob([input.blob], { type });
+  const blob = await repairForPlayback(typed, input.durationMs);
 
   let video: TLocalVideo;
   try {

@@ -4,8 +4,9 @@ import { isWebm } from '@web/lib/video-format';
 let loading: Promise<TFixWebmDuration | null> | undefined;
 
 /**
- * Fetches the WebM repairer, once: called when the camera turns on, so the Record page opens
- * without it and a recording's end does not wait for it. Null if it could not be fetched.
+ * Fetches the WebM repairer, once: the recorder calls it when the camera turns on, so the Record
+ * page opens without it and a recording's end does not wait for it. Null if it could not be
+ * fetched.
  */
 export function loadRepairer(): Promise<TFixWebmDuration | null> {
   loading ??= import('fix-webm-duration').then(
