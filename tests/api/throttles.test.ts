@@ -158,6 +158,35 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     expect(moved.json().id).toBe(owner.user.id);
   });
 
+  it('treats a family member’s phone as a stranger’s when it guesses the owner’s password', async () => {
+    const owner = await createOnboardedUser(t);
+    // The next of kin signs in as a recipient on their phone: a successful sign-in on the owner's
+    // log, but their own, not the owner's.
+    const familyPhone = await TestDevice.create(t.app);
+    const recipientSignIn = await familyPhone.post('/api/login', {
+      email: owner.nextOfKin.email,
+      password: owner.nextOfKin.emergencyAccessCode,
+      method: 'email_access_code',
+      deviceId: familyPhone.deviceId,
+    });
+    expect(recipientSignIn.statusCode).toBe(200);
+
+    const guess = (device: TestDevice, password: string) =>
+      device.post('/api/login', {
+        username: owner.user.username,
+        password,
+        deviceId: device.deviceId,
+      });
+    for (let source = 0; source < 11; source += 1) {
+      const res = await guess(await TestDevice.create(t.app), `Guess-${source}-Aa!`);
+      expect([401, 429]).toContain(res.statusCode);
+    }
+    // The account-wide delay holds for the family member's phone as for any stranger's.
+    const fromFamily = await guess(familyPhone, 'Guess-family-Aa!');
+    expect(fromFamily.statusCode).toBe(429);
+    expect(fromFamily.json().code).toBe('ACCOUNT_DELAYED');
+  });
+
   it('lets the owner change the password on the dashboard whatever strangers try', async () => {
     const owner = await createPrimaryUser(t);
     // A hundred sign-in tries from ten strangers' devices, most of them refused at once.

@@ -17,8 +17,9 @@ export async function isDeviceOf(
 }
 
 /**
- * Whether one of these accounts signed in on the device before, or reset its password there
- * the way `resetMethod` names (with an emailed code).
+ * Whether one of these accounts signed in on the device before (itself, not as a recipient of
+ * someone else's messages), or reset its password there the way `resetMethod` names (with an
+ * emailed code).
  */
 export async function hasSucceededOnDevice(
   db: DbOrTx,
@@ -34,7 +35,8 @@ export async function hasSucceededOnDevice(
         inArray(auditLogs.eventType, ['login', 'password_reset']),
         eq(auditLogs.successful, true),
         or(
-          eq(auditLogs.eventType, 'login'),
+          // A recipient's sign-in is written on the owner's log too; it is theirs, not the owner's.
+          and(eq(auditLogs.eventType, 'login'), sql`${auditLogs.details}->>'recipientId' is null`),
           sql`${auditLogs.details}->>'method' = ${input.resetMethod}`,
         ),
       ),
