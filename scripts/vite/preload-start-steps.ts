@@ -1,8 +1,6 @@
 import type { Plugin } from 'vite';
+import { PAGE_CODE_ELEMENT_ID } from '../../src/shared/domain/first-paint';
 import { fromRoot } from './from-root';
-
-/** Where the page lists each signed-in page's code (read by src/web/main.tsx). */
-const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
 
 /** The pages a signed-in owner opens most, by address: their code is fetched with the start's. */
 const SIGNED_IN_PAGE_MODULES: Record<string, string> = {

@@ -6,6 +6,7 @@
 // First, before zod can load anywhere: it must never probe for eval (the policy forbids it).
 import './lib/zod-jitless';
 import { STORAGE_KEYS } from '@shared/domain/device';
+import { PAGE_CODE_ELEMENT_ID } from '@shared/domain/first-paint';
 import { afterNextPaint } from './lib/after-paint';
 import { showPlainAlert } from './lib/plain-alert';
 import { BANNER_POSTER } from './pages/home/banner-media';
@@ -27,9 +28,6 @@ function showStartFailed(error: unknown) {
   root?.removeAttribute('inert');
   showPlainAlert(START_FAILED, root ?? document.body);
 }
-
-/** Where the build lists each signed-in page's code (vite.config.ts). */
-const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
 
 /** The signed-in user this browser kept, or null (none, or storage blocked or unreadable). */
 function readKeptUser(): { category?: string } | null {

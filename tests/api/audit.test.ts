@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { auditLogs } from '../../src/server/db/schema';
 import { wordEarlierAuditEntries } from '../../src/server/modules/audit/audit.repository';
-import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
+import type { TAuditLogEntry } from '../../src/shared/schemas/audit';
 import { createPrimaryUser, TestDevice, useTestApp, withTestApp } from '../setup/app';
 
 const t = useTestApp();

@@ -11,7 +11,7 @@ import {
   users,
 } from '../../src/server/db/schema';
 import { MESSAGES } from '../../src/shared/domain/errors';
-import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
+import type { TAuditLogEntry } from '../../src/shared/schemas/audit';
 import type {
   TExternalLinkCodeResponse,
   TExternalPending,

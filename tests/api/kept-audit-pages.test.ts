@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema';
 import { insertAuditRow } from '../../src/server/modules/audit/audit.repository';
-import type { TAuditLogEntry } from '../../src/shared/schemas/safety-net';
+import type { TAuditLogEntry } from '../../src/shared/schemas/audit';
 import { createOnboardedUser, type TestDevice, useTestApp, useTwoTestApps } from '../setup/app';
 
 // A server sends a session the audit log page it sent before, without reading the rows, only while

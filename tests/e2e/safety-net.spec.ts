@@ -371,7 +371,7 @@ test('the dashboard Reset Password dialog checks every field and changes the pas
   await dialog.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
   await dialog.getByLabel('Confirm new password', { exact: true }).fill('Something&Else-22');
   await dialog.getByRole('button', { name: 'Reset Password' }).click();
-  await expect(dialog.getByText("Passwords don't match")).toBeVisible();
+  await expect(dialog.getByText('Passwords do not match')).toBeVisible();
 
   await dialog.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
   await dialog.getByRole('button', { name: 'Reset Password' }).click();

@@ -30,6 +30,9 @@ export const BANNER_POSTER = '/media/banner-poster.jpg';
 export const CONFIG_PLACEHOLDER = '<!--memento-config-->';
 export const CONFIG_ELEMENT_ID = 'memento-config';
 
+/** Where the build lists each signed-in page's code, for the start to fetch with its own. */
+export const PAGE_CODE_ELEMENT_ID = 'memento-page-code';
+
 /**
  * Runs before the first paint: a visitor who already answered the cookie question must not see
  * the banner that the rendered page carries for first visits. Mirrors the consent store's check

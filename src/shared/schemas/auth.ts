@@ -7,6 +7,7 @@ import {
   ZDeviceId,
   ZEmail,
   ZNewPassword,
+  confirmsPassword,
   isSingleLine,
   requiredText,
 } from './common';
@@ -52,10 +53,7 @@ export const ZRegisterForm = z
     password: ZNewPassword,
     confirmPassword: z.string(),
   })
-  .refine((form) => form.password === form.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-  });
+  .refine(...confirmsPassword('password'));
 export type TRegisterForm = z.input<typeof ZRegisterForm>;
 
 /**

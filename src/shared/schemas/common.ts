@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
 import { PASSWORD_MESSAGES, PASSWORD_REQUIREMENTS, isCommonPassword } from '../domain/passwords';
 import { DEVICE_ID_PATTERN } from '../domain/device';
 import { MESSAGES } from '../domain/errors';
@@ -24,6 +25,28 @@ export const ZNewPassword = z
     if (PASSWORD_REQUIREMENTS.every((rule) => rule.isMet(password)) && isCommonPassword(password)) {
       ctx.addIssue({ code: 'custom', message: PASSWORD_MESSAGES.tooCommon });
     }
+  });
+
+/**
+ * A form's confirmation field repeats its new password (`password` or `newPassword`): the check
+ * and the one wording, shown under the confirmation. Use as `.refine(...confirmsPassword('password'))`.
+ */
+export function confirmsPassword<TField extends string>(field: TField) {
+  const check = (form: Record<TField | 'confirmPassword', string>) =>
+    form[field] === form.confirmPassword;
+  return [check, { message: PASSWORD_MESSAGES.mismatch, path: ['confirmPassword'] }] as [
+    typeof check,
+    { message: string; path: string[] },
+  ];
+}
+
+/** The 8-character code a mail sends: a password reset, a device move. */
+export const ZOneTimeCode = z
+  .string({ error: 'Code is required' })
+  .trim()
+  .min(1, 'Code is required')
+  .refine((code) => isWellFormedCode(code, ONE_TIME_CODE_LENGTH), {
+    message: 'The code has 8 letters and numbers, like ABCD-EF23',
   });
 
 /** PostgreSQL's `integer` ends here: a larger id names no row, and the database would refuse it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SINGLE_LINE_MESSAGE, ZDeviceId, isSingleLine } from './common';
+import { SINGLE_LINE_MESSAGE, ZDeviceId, ZOneTimeCode, isSingleLine } from './common';
+import { ZUsername } from './auth';
 
 /** POST /api/device/register: the browser's first call, made before it has a device id. */
 export const ZDeviceRegisterBody = z.object({
@@ -53,3 +54,12 @@ export interface TResetDeviceResponse {
 /** POST /api/device/set-primary: this device becomes the account's primary device. */
 export const ZSetPrimaryBody = z.object({ deviceId: ZDeviceId });
 export type TSetPrimaryBody = z.input<typeof ZSetPrimaryBody>;
+
+/** Moving an account to this device when its old one is lost or wiped. */
+export const ZDeviceMoveRequestBody = z.object({
+  username: ZUsername,
+  password: z.string().min(1, 'Password is required').max(256),
+  deviceId: ZDeviceId,
+});
+
+export const ZDeviceMoveCompleteBody = ZDeviceMoveRequestBody.extend({ code: ZOneTimeCode });

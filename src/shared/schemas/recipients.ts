@@ -1,10 +1,45 @@
 import type { TNextOfKinLegacy, TWaitingMessage } from './legacy';
 import { z } from 'zod';
-import { requiredText, singleLineText, zIdFromText } from './common';
+import { ZEmail, requiredText, singleLineText, zIdFromText } from './common';
 import { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../domain/enums';
 
-export { RECIPIENT_CATEGORIES, ZCreateRecipientBody } from './safety-net';
-export type { TCreateRecipientBody, TRecipientCategory, TRecipientCreated } from './safety-net';
+export { RECIPIENT_CATEGORIES, type TRecipientCategory };
+
+/** POST /api/recipients. At onboarding the next of kin also gives phone and relationship. */
+export const ZCreateRecipientBody = z
+  .object({
+    firstName: requiredText('First name is required'),
+    lastName: requiredText('Last name is required'),
+    email: ZEmail,
+    category: z.enum(RECIPIENT_CATEGORIES, { error: 'Please select a category' }),
+    phoneNumber: z
+      .string()
+      .trim()
+      .max(40, 'Phone number is too long')
+      .regex(/^[+()\d\s.-]*$/, 'Please enter a valid phone number')
+      .optional(),
+    relationship: singleLineText(60, 'Relationship is too long').optional(),
+    /** Ignored: the creator always comes from the session, never from the body. */
+    createdById: z.unknown().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.category !== 'next_of_kin') return;
+    if (!body.phoneNumber)
+      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Phone number is required' });
+    if (!body.relationship)
+      ctx.addIssue({ code: 'custom', path: ['relationship'], message: 'Relationship is required' });
+  });
+export type TCreateRecipientBody = z.input<typeof ZCreateRecipientBody>;
+
+export interface TRecipientCreated {
+  id: number;
+  category: TRecipientCategory;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Shown once; only its hash is stored. */
+  emergencyAccessCode: string;
+}
 
 /** One card on the Recipients page: GET /api/recipients. */
 export interface TRecipient {

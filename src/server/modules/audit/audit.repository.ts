@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { joinedJsonTexts, readAs } from '../../db/json-rows';
 import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
-import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
+import { ZAuditLogQuery } from '../../../shared/schemas/audit';
 import {
   defineKeptContextRead,
   defineKeptVersionCheck,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZAuditLogQuery } from '../../../shared/schemas/safety-net';
+import { ZAuditLogQuery } from '../../../shared/schemas/audit';
 import { readWithContext, requireActor } from '../../plugins/request-context';
 import { Permission, requireAccess } from '../access/access';
 import { AUDIT_PAGE_READ } from './audit.service';

@@ -5,7 +5,7 @@ import {
   ZCompleteResetBody,
   ZForgotPasswordBody,
   ZSetupPasswordBody,
-} from '../../../shared/schemas/safety-net';
+} from '../../../shared/schemas/passwords';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireDevice, requireUser } from '../../plugins/request-context';
 import {

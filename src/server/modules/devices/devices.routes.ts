@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import {
+  ZDeviceMoveCompleteBody,
+  ZDeviceMoveRequestBody,
   ZDeviceRegisterBody,
   ZResetDeviceBody,
   ZSetPrimaryBody,
 } from '../../../shared/schemas/devices';
-import {
-  ZDeviceMoveCompleteBody,
-  ZDeviceMoveRequestBody,
-} from '../../../shared/schemas/safety-net';
 import type { AppDeps } from '../../deps';
 import {
   clearSessionCookie,

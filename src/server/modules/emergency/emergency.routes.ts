@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../../shared/domain/errors';
-import { ZBreakGlassBody } from '../../../shared/schemas/safety-net';
+import { ZEmergencyAccessBody } from '../../../shared/schemas/emergency-access';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';
@@ -12,7 +12,7 @@ export const emergencyRoutes =
     app.post(
       '/api/break-glass-reset',
       {
-        schema: { body: ZBreakGlassBody },
+        schema: { body: ZEmergencyAccessBody },
         config: {
           rateLimit: perIpLimit(deps.limits.emergency, MESSAGES.breakGlassRateLimited),
         },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZCompleteOnboardingBody } from '../../../shared/schemas/safety-net';
+import { ZCompleteOnboardingBody } from '../../../shared/schemas/onboarding';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireActor, requireDevice } from '../../plugins/request-context';
 import { toUserResponse } from '../users/users.presenter';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TAuditLogEntry } from '@shared/schemas/safety-net';
+import type { TAuditLogEntry } from '@shared/schemas/audit';
 
 /** The log is polled this often, so a new attempt on the account shows without a reload. */
 export const AUDIT_LOG_POLL_MS = 10_000;

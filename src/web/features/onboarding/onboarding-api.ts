@@ -1,5 +1,5 @@
 import type { TUser } from '@shared/schemas/auth';
-import type { TCreateRecipientBody, TRecipientCreated } from '@shared/schemas/safety-net';
+import type { TCreateRecipientBody, TRecipientCreated } from '@shared/schemas/recipients';
 import { apiRequest } from '@web/lib/api-client';
 import { readJson, removeItem, writeJson } from '@web/lib/browser-storage';
 

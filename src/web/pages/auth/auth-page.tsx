@@ -28,9 +28,9 @@ const RegisterForm = lazyNamed(
   () => import('@web/features/auth/components/register-form'),
   'RegisterForm',
 );
-const BreakGlassForm = lazyNamed(
-  () => import('@web/features/emergency-access/components/break-glass-form'),
-  'BreakGlassForm',
+const EmergencyAccessForm = lazyNamed(
+  () => import('@web/features/emergency-access/components/emergency-access-form'),
+  'EmergencyAccessForm',
 );
 const ForgotPasswordForm = lazyNamed(
   () => import('@web/features/passwords/components/forgot-password-form'),
@@ -248,7 +248,7 @@ export default function AuthPage() {
             </Suspense>
           )}
 
-          {view === 'break_glass' && <BreakGlassIntroduction />}
+          {view === 'break_glass' && <EmergencyAccessIntroduction />}
 
           {isFormView && (signInError || signInWith) && (
             <ExternalSignInNotice
@@ -312,7 +312,7 @@ export default function AuthPage() {
               />
             )}
             {view === 'break_glass' && (
-              <BreakGlassForm
+              <EmergencyAccessForm
                 key="break_glass"
                 onReset={(message) =>
                   switchTo('login', {
@@ -386,7 +386,7 @@ export default function AuthPage() {
 }
 
 /** Kind words for a next of kin who may be here at a hard time. */
-function BreakGlassIntroduction() {
+function EmergencyAccessIntroduction() {
   return (
     <div className="flex flex-col gap-3 rounded-lg bg-muted p-5">
       <p>

@@ -7,7 +7,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { useAuth } from '@web/lib/auth-provider';
-import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-api';
+import { EMERGENCY_TEXT } from '@web/features/emergency-access/emergency-access-api';
 import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/components/next-of-kin-emergency-dialog';
 import { useRecipientHome } from '@web/lib/recipients-api';
 import { NextOfKinLegacy } from '@web/features/legacy/components/next-of-kin-legacy';

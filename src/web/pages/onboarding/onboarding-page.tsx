@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import type { TRecipientCreated } from '@shared/schemas/safety-net';
+import type { TRecipientCreated } from '@shared/schemas/recipients';
 import { needsOnboarding } from '@web/lib/auth-api';
 import { useAuth } from '@web/lib/auth-provider';
 import { OnboardingComplete } from '@web/features/onboarding/components/onboarding-complete';

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ZSetupPasswordForm } from '@shared/schemas/safety-net';
+import { ZSetupPasswordForm } from '@shared/schemas/passwords';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';

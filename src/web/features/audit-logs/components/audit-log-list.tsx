@@ -1,5 +1,5 @@
 import { CircleCheck, CircleX } from 'lucide-react';
-import type { TAuditLogEntry } from '@shared/schemas/safety-net';
+import type { TAuditLogEntry } from '@shared/schemas/audit';
 import { cn } from '@web/lib/utils';
 import { describeEvent, formatEventTime } from '../audit-events';
 

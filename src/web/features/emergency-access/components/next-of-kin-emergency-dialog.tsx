@@ -2,27 +2,23 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { PASSWORD_MESSAGES } from '@shared/domain/passwords';
-import { ZEmail, ZNewPassword } from '@shared/schemas/common';
+import { ZEmail, ZNewPassword, confirmsPassword } from '@shared/schemas/common';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { FormErrorAlert } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
-import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
+import { resetWithEmergencyCode, EMERGENCY_TEXT } from '../emergency-access-api';
 
-/** The dashboard variant of ZBreakGlassForm: the signed-in session stands in for the code. */
-const ZDashboardBreakGlassForm = z
+/** The dashboard variant of ZEmergencyAccessForm: the signed-in session stands in for the code. */
+const ZDashboardEmergencyAccessForm = z
   .object({ nextOfKinEmail: ZEmail, newPassword: ZNewPassword, confirmPassword: z.string() })
-  .refine((form) => form.newPassword === form.confirmPassword, {
-    message: PASSWORD_MESSAGES.mismatch,
-    path: ['confirmPassword'],
-  });
-type TDashboardBreakGlassForm = z.input<typeof ZDashboardBreakGlassForm>;
-type TDashboardBreakGlassValues = z.output<typeof ZDashboardBreakGlassForm>;
+  .refine(...confirmsPassword('newPassword'));
+type TDashboardEmergencyAccessForm = z.input<typeof ZDashboardEmergencyAccessForm>;
+type TDashboardEmergencyAccessValues = z.output<typeof ZDashboardEmergencyAccessForm>;
 
-const EMPTY: TDashboardBreakGlassForm = {
+const EMPTY: TDashboardEmergencyAccessForm = {
   nextOfKinEmail: '',
   newPassword: '',
   confirmPassword: '',
@@ -41,14 +37,17 @@ export function NextOfKinEmergencyDialog({ open, onOpenChange }: NextOfKinEmerge
     handleSubmit,
     reset: resetForm,
     formState: { errors },
-  } = useForm<TDashboardBreakGlassForm, unknown, TDashboardBreakGlassValues>({
-    resolver: zodResolver(ZDashboardBreakGlassForm),
+  } = useForm<TDashboardEmergencyAccessForm, unknown, TDashboardEmergencyAccessValues>({
+    resolver: zodResolver(ZDashboardEmergencyAccessForm),
     defaultValues: EMPTY,
   });
 
   const reset = useMutation({
-    mutationFn: (values: TDashboardBreakGlassValues) =>
-      breakGlassReset({ nextOfKinEmail: values.nextOfKinEmail, newPassword: values.newPassword }),
+    mutationFn: (values: TDashboardEmergencyAccessValues) =>
+      resetWithEmergencyCode({
+        nextOfKinEmail: values.nextOfKinEmail,
+        newPassword: values.newPassword,
+      }),
     onSuccess: (result) => {
       toast({ variant: 'success', title: 'Password reset', description: result.message });
       close();

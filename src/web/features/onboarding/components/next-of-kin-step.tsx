@@ -1,5 +1,5 @@
 import type { Control, UseFormRegister } from 'react-hook-form';
-import type { TCreateRecipientBody } from '@shared/schemas/safety-net';
+import type { TCreateRecipientBody } from '@shared/schemas/recipients';
 import { NextOfKinContactFields, PersonFields } from '@web/components/person-fields';
 
 interface NextOfKinStepProps {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { ArrowRight, CircleCheck, Printer, ShieldAlert } from 'lucide-react';
 import { formatCode } from '@shared/domain/codes';
-import type { TRecipientCreated } from '@shared/schemas/safety-net';
+import type { TRecipientCreated } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { saveWelcomeToast } from '../onboarding-api';

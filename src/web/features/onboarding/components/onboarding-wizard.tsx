@@ -7,7 +7,7 @@ import {
   ZCreateRecipientBody,
   type TCreateRecipientBody,
   type TRecipientCreated,
-} from '@shared/schemas/safety-net';
+} from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { toast } from '@web/components/ui/use-toast';

@@ -1,5 +1,5 @@
 import { Pencil } from 'lucide-react';
-import type { TCreateRecipientBody } from '@shared/schemas/safety-net';
+import type { TCreateRecipientBody } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 
 interface ReviewStepProps {

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ZForgotPasswordBody } from '@shared/schemas/safety-net';
+import { ZForgotPasswordBody } from '@shared/schemas/passwords';
 import { FormField } from '@web/components/ui/form-field';
 import { toast } from '@web/components/ui/use-toast';
 import { FormSubmitButton } from '@web/components/form-parts';

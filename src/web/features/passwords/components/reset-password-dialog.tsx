@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ZChangePasswordForm } from '@shared/schemas/safety-net';
+import { ZChangePasswordForm } from '@shared/schemas/passwords';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { PendingSafeDialog } from '@web/components/pending-safe-dialog';

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ZCompleteResetForm } from '@shared/schemas/safety-net';
+import { ZCompleteResetForm } from '@shared/schemas/passwords';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';

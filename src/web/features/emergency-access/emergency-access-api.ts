@@ -1,4 +1,4 @@
-import type { TBreakGlassBody } from '@shared/schemas/safety-net';
+import type { TEmergencyAccessBody } from '@shared/schemas/emergency-access';
 import { apiRequest } from '@web/lib/api-client';
 
 /**
@@ -6,7 +6,7 @@ import { apiRequest } from '@web/lib/api-client';
  * for a next of kin signed in with their access code in the last 15 minutes: a session alone
  * must not be a takeover key.
  */
-export function breakGlassReset(body: TBreakGlassBody): Promise<{ message: string }> {
+export function resetWithEmergencyCode(body: TEmergencyAccessBody): Promise<{ message: string }> {
   return apiRequest('/api/break-glass-reset', { method: 'POST', body });
 }
 

@@ -2,36 +2,36 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ZBreakGlassForm } from '@shared/schemas/safety-net';
+import { ZEmergencyAccessForm } from '@shared/schemas/emergency-access';
 import { FormField } from '@web/components/ui/form-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { toast } from '@web/components/ui/use-toast';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
-import { breakGlassReset, EMERGENCY_TEXT } from '../emergency-api';
+import { resetWithEmergencyCode, EMERGENCY_TEXT } from '../emergency-access-api';
 
-type TBreakGlassForm = z.input<typeof ZBreakGlassForm>;
-type TBreakGlassValues = z.output<typeof ZBreakGlassForm>;
+type TEmergencyAccessForm = z.input<typeof ZEmergencyAccessForm>;
+type TEmergencyAccessValues = z.output<typeof ZEmergencyAccessForm>;
 
-interface BreakGlassFormProps {
+interface EmergencyAccessFormProps {
   onReset: (message: string) => void;
 }
 
 /** Emergency access: a next of kin's email, their emergency code and a new password. */
-export function BreakGlassForm({ onReset }: BreakGlassFormProps) {
+export function EmergencyAccessForm({ onReset }: EmergencyAccessFormProps) {
   const {
     register,
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm<TBreakGlassForm, unknown, TBreakGlassValues>({
-    resolver: zodResolver(ZBreakGlassForm),
+  } = useForm<TEmergencyAccessForm, unknown, TEmergencyAccessValues>({
+    resolver: zodResolver(ZEmergencyAccessForm),
     defaultValues: { nextOfKinEmail: '', emergencyCode: '', newPassword: '', confirmPassword: '' },
   });
 
   const reset = useMutation({
-    mutationFn: (values: TBreakGlassValues) =>
-      breakGlassReset({
+    mutationFn: (values: TEmergencyAccessValues) =>
+      resetWithEmergencyCode({
         nextOfKinEmail: values.nextOfKinEmail,
         emergencyCode: values.emergencyCode,
         newPassword: values.newPassword,
