@@ -9,7 +9,7 @@ import { reloadsByItself } from './stale-chunks';
  * videos in this browser are safe, and what to press if anything. `role` says whether it
  * interrupts (an alert) or only informs (a status).
  */
-function InsteadOfPage({
+function PageUnavailable({
   role,
   title,
   children,
@@ -37,7 +37,7 @@ function InsteadOfPage({
 /** What to do when the app itself fails. */
 export function ApplicationErrorPage() {
   return (
-    <InsteadOfPage
+    <PageUnavailable
       role="alert"
       title="Application Error"
       action={
@@ -55,7 +55,7 @@ export function ApplicationErrorPage() {
         <li>If that does not help, clear your browser&apos;s cache for this site and try again.</li>
         <li>Or open Memento in a new tab.</li>
       </ol>
-    </InsteadOfPage>
+    </PageUnavailable>
   );
 }
 
@@ -70,12 +70,12 @@ const CODE_NOT_ARRIVED =
  */
 function WaitingForServerPage() {
   return (
-    <InsteadOfPage role="status" title="Memento will be back in a moment">
+    <PageUnavailable role="status" title="Memento will be back in a moment">
       <p className="text-lg">
         This page could not reach Memento just now. It opens by itself as soon as Memento answers
         again; there is nothing you need to do.
       </p>
-    </InsteadOfPage>
+    </PageUnavailable>
   );
 }
 

@@ -56,6 +56,6 @@ export function useIsRenderedPage(pathname: string): boolean {
  * Whether this visit arrived as a page rendered at build time: its first screen, the cookie
  * banner too, was painted by the HTML before any script ran.
  */
-export function useArrivedRendered(): boolean {
+export function useIsPrerenderedVisit(): boolean {
   return useContext(RenderedPageContext) !== null;
 }

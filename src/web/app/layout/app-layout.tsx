@@ -5,7 +5,7 @@ import { hasCloudSync } from '@shared/domain/plan-limits';
 import { useAuth } from '@web/lib/auth-provider';
 import { CookieConsent } from '@web/features/cookie-consent/cookie-consent-dialog';
 import { SiteFooter } from './site-footer';
-import { useArrivedRendered, useIsRenderedPage } from '../prerendered-page';
+import { useIsPrerenderedVisit, useIsRenderedPage } from '../prerendered-page';
 import { RouteAnnouncer } from './route-announcer';
 import { SiteHeader } from './site-header';
 import { useAfterFirstPaint } from '@web/lib/use-after-first-paint';
@@ -40,7 +40,7 @@ export function AppLayout() {
   // The banner goes first only where the HTML painted it with the page. Where the app draws it
   // after the page has painted (signed-in pages, pages not rendered at build time), it comes
   // after the footer: inserted above, it pushed the page down as a finger came to it.
-  const isBannerFirst = useArrivedRendered();
+  const isBannerFirst = useIsPrerenderedVisit();
   const isSignedIn = useAuth().user !== null;
   return (
     <>
