@@ -115,3 +115,6 @@ export function useRecorder({ maxSeconds }: { maxSeconds: number }) {
     changeMicrophone: camera.changeMicrophone,
   };
 }
+
+/** What the recorder shows and does, as the Record page's parts receive it. */
+export type TRecorder = ReturnType<typeof useRecorder>;

@@ -1,42 +1,21 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { Lightbulb, UserPlus } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import { MESSAGES } from '@shared/domain/errors';
-import type { TRecipient } from '@shared/schemas/recipients';
-import { isPrimaryUser } from '@web/lib/auth-api';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
-import { FormField } from '@web/components/ui/form-field';
-import { Label } from '@web/components/ui/label';
-import { toast } from '@web/components/ui/use-toast';
-import { useAuth } from '@web/lib/auth-provider';
-import { RECIPIENTS_QUERY_KEY, usePrompts, useRecipients } from '@web/lib/recipients-api';
-import { NOW_DRAFT, readDraft, type TReleaseDraft } from '@web/features/legacy/release-wording';
-import { ReleaseChoice } from '@web/features/legacy/components/release-choice';
-import { RecorderPanel } from '@web/features/recorder/components/recorder-panel';
 import { RecoveryPanel } from '@web/features/recorder/components/recovery-panel';
-import { describeSeconds } from '@web/lib/video-format';
 import { useRecorder } from '@web/features/recorder/use-recorder';
-import type { TDraftRecording } from '@web/lib/videos/local-store';
-import { saveRecording } from '@web/features/videos/save-recording';
-import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
-import { describeError } from '@web/lib/api-client';
 import { RecipientsLoadState } from '@web/features/recipients/components/recipients-load-state';
-import { usePageTitle } from '@web/lib/use-page-title';
 import { OFFLINE_MESSAGES } from '@web/features/offline/offline-messages';
-
-/** After a successful save the person goes home after 1000 ms, time to see it saved. */
-const NAVIGATE_AFTER_SAVE_MS = 1000;
-
-const selectClass =
-  'min-h-12 w-full rounded-lg border-2 border-input bg-card px-3 text-lg text-foreground aria-[invalid=true]:border-destructive';
-
-const FIELD_MESSAGES = {
-  title: 'Please give your message a title',
-  recipient: 'Please choose who this message is for',
-} as const;
+import { isPrimaryUser } from '@web/lib/auth-api';
+import { useAuth } from '@web/lib/auth-provider';
+import { useRecipients } from '@web/lib/recipients-api';
+import { usePageTitle } from '@web/lib/use-page-title';
+import type { TDraftRecording } from '@web/lib/videos/local-store';
+import { MessageDetails } from './message-details';
+import { RecordSection } from './record-section';
+import { useMessageDetails } from './use-message-details';
+import { useSaveMessage } from './use-save-message';
 
 export default function RecordPage() {
   usePageTitle('Record a Message');
@@ -61,29 +40,14 @@ function parseRecipientParam(value: string | null): number | null {
 
 function MessageRecorder({ userId }: { userId: number }) {
   const [searchParams] = useSearchParams();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data, isLoading, error, refetch, fetchStatus } = useRecipients();
   const recipients = data?.recipients ?? [];
   const maxSeconds = data?.maxRecordingSeconds ?? 60;
-
-  const [title, setTitle] = useState('');
-  const [recipientId, setRecipientId] = useState<number | null>(() =>
-    parseRecipientParam(searchParams.get('recipient')),
-  );
-  const [promptId, setPromptId] = useState<string | null>(null);
-  const [showErrors, setShowErrors] = useState(false);
-  const [isSaving, setIsSaving] = useState(false);
-  const [isSaved, setIsSaved] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [release, setRelease] = useState<TReleaseDraft>(NOW_DRAFT);
-  const [releaseError, setReleaseError] = useState<string | null>(null);
+  const details = useMessageDetails(recipients, parseRecipientParam(searchParams.get('recipient')));
+  const saving = useSaveMessage(userId, details);
+  const { save, isSaving } = saving;
   const recorder = useRecorder({ maxSeconds });
   const recordSectionRef = useRef<HTMLElement>(null);
-  // A preselected id that is not one of this person's recipients (an old link) selects nobody.
-  const recipient = recipients.find((r) => r.id === recipientId) ?? null;
-  const { data: prompts } = usePrompts(recipient?.id ?? null);
-  const prompt = prompts?.find((p) => p.id === promptId) ?? null;
   const isLocked = recorder.status !== 'idle' && recorder.status !== 'ready';
   const hasUnsavedWork =
     !isSaving && ['countdown', 'recording', 'stopping', 'recorded'].includes(recorder.status);
@@ -96,17 +60,8 @@ function MessageRecorder({ userId }: { userId: number }) {
     return () => window.removeEventListener('beforeunload', warn);
   }, [hasUnsavedWork]);
 
-  const titleError = showErrors && !title.trim() ? FIELD_MESSAGES.title : undefined;
-  const recipientError = showErrors && !recipient ? FIELD_MESSAGES.recipient : undefined;
-  const isReady = title.trim() !== '' && recipient !== null;
-
-  function requireDetails(): boolean {
-    setShowErrors(true);
-    return isReady;
-  }
-
   function onTurnOnCamera() {
-    if (!requireDetails()) return;
+    if (!details.requireDetails()) return;
     void recorder.enableCamera();
     // On a phone the camera sits below the form: bring it, the timer and the buttons into view.
     const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -117,54 +72,14 @@ function MessageRecorder({ userId }: { userId: number }) {
   }
 
   function onStart() {
-    if (!requireDetails() || !recipient) return;
+    const { recipient, title, promptId } = details;
+    if (!details.requireDetails() || !recipient) return;
     recorder.start({ creatorId: userId, recipientId: recipient.id, title: title.trim(), promptId });
   }
 
   async function onRecover(draft: TDraftRecording) {
-    setTitle(draft.title);
-    setRecipientId(draft.recipientId);
-    setPromptId(draft.promptId);
+    details.fillFrom(draft);
     await recorder.recover(draft);
-  }
-
-  async function onSave() {
-    const recording = recorder.recording;
-    if (!recording || !requireDetails() || !recipient) return;
-    const chosen = readDraft(release);
-    setReleaseError(chosen.error);
-    if (!chosen.release) return;
-    setIsSaving(true);
-    setSaveError(null);
-    try {
-      const { isIndexed } = await saveRecording({
-        id: recording.draftId,
-        creatorId: userId,
-        recipientId: recipient.id,
-        title: title.trim(),
-        promptId,
-        blob: recording.blob,
-        durationMs: recording.durationMs,
-        isMobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
-        release: chosen.release,
-      });
-      void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
-      toast({
-        variant: 'success',
-        title: 'Video saved',
-        description: isIndexed
-          ? `Your message for ${recipient.firstName} is kept safely on this device.`
-          : `Your message for ${recipient.firstName} is kept safely on this device. Your account will be told about it when you are back online.`,
-      });
-      setIsSaved(true);
-      setTimeout(() => navigate('/'), NAVIGATE_AFTER_SAVE_MS);
-    } catch (reason) {
-      const message = describeError(reason, 'Failed to save video: please try again.');
-      setSaveError(message);
-      setIsSaving(false);
-      toast({ variant: 'destructive', title: 'Your video was not saved', description: message });
-    }
   }
 
   return (
@@ -193,194 +108,26 @@ function MessageRecorder({ userId }: { userId: number }) {
       )}
 
       {data && (
-        <section aria-labelledby="details-heading" className="flex flex-col gap-5">
-          <h2 id="details-heading" className="text-2xl font-bold tracking-tight">
-            1. About your message
-          </h2>
-          <FormField
-            label="Message title"
-            isRequired
-            value={title}
-            onChange={(event) => setTitle(event.target.value)}
-            maxLength={200}
-            placeholder="For example: Happy birthday, Tom"
-            disabled={isLocked && recorder.status !== 'recorded'}
-            error={titleError}
-          />
-          <RecipientSelect
-            recipients={recipients}
-            value={recipient?.id ?? null}
-            onChange={(id) => {
-              setRecipientId(id);
-              setPromptId(null);
-            }}
-            disabled={isLocked && recorder.status !== 'recorded'}
-            error={recipientError}
-          />
-          {recipient && (
-            <PromptSelect
-              prompts={prompts ?? []}
-              value={promptId}
-              onChange={setPromptId}
-              disabled={isLocked && recorder.status !== 'recorded'}
-            />
-          )}
-          {prompt && (
-            <aside
-              aria-label="Your prompt"
-              className="flex gap-3 rounded-xl border-2 border-primary/25 bg-primary-soft p-4"
-            >
-              <Lightbulb className="mt-1 size-6 shrink-0 text-primary" aria-hidden="true" />
-              <div className="flex flex-col gap-1">
-                <p className="text-lg font-bold">{prompt.title}</p>
-                <p className="text-lg">{prompt.description}</p>
-              </div>
-            </aside>
-          )}
-          <ReleaseChoice
-            value={release}
-            onChange={(next) => {
-              setRelease(next);
-              setReleaseError(null);
-            }}
-            error={releaseError}
-            disabled={isSaving}
-          />
-        </section>
+        <MessageDetails
+          details={details}
+          recipients={recipients}
+          isLocked={isLocked && recorder.status !== 'recorded'}
+          isSaving={isSaving}
+        />
       )}
 
       {data && (
-        <section
+        <RecordSection
           ref={recordSectionRef}
-          aria-labelledby="record-heading"
-          className="flex scroll-mt-24 flex-col gap-4"
-        >
-          <div className="flex flex-col gap-1">
-            <h2 id="record-heading" className="text-2xl font-bold tracking-tight">
-              2. Record
-            </h2>
-            <p className="text-base text-muted-foreground">
-              {isReady
-                ? `Recordings can be up to ${describeSeconds(maxSeconds)} long. A countdown of 3 seconds comes before the recording starts.`
-                : 'Give your message a title and choose who it is for, then turn on your camera.'}
-            </p>
-          </div>
-          <RecorderPanel
-            recorder={recorder}
-            maxSeconds={maxSeconds}
-            onTurnOnCamera={onTurnOnCamera}
-            onStart={onStart}
-            onSave={() => void onSave()}
-            isSaving={isSaving}
-            isSaved={isSaved}
-          />
-          {saveError && (
-            <Alert variant="destructive" title="Your video was not saved">
-              <p>{saveError}</p>
-              <p>Your recording is still here. Please press Save Message again.</p>
-            </Alert>
-          )}
-        </section>
+          recorder={recorder}
+          maxSeconds={maxSeconds}
+          isReady={details.isReady}
+          onTurnOnCamera={onTurnOnCamera}
+          onStart={onStart}
+          onSave={() => void save(recorder.recording)}
+          saving={saving}
+        />
       )}
-    </div>
-  );
-}
-
-interface RecipientSelectProps {
-  recipients: TRecipient[];
-  value: number | null;
-  onChange: (id: number | null) => void;
-  disabled: boolean;
-  error: string | undefined;
-}
-
-function RecipientSelect({ recipients, value, onChange, disabled, error }: RecipientSelectProps) {
-  const id = useId();
-  if (recipients.length === 0) {
-    return (
-      <Alert variant="info" kind="note" title="Add someone to record for">
-        <p>You have no recipients yet. Add the people you want to record messages for.</p>
-        <div>
-          <Button asChild variant="outline">
-            <Link to="/recipients">
-              <UserPlus aria-hidden="true" />
-              Manage Recipients
-            </Link>
-          </Button>
-        </div>
-      </Alert>
-    );
-  }
-  return (
-    <div className="flex flex-col gap-2">
-      <div className="leading-snug">
-        <Label htmlFor={id} className="inline">
-          Recipient
-        </Label>
-        <span aria-hidden="true" className="ml-1 font-semibold text-destructive">
-          *
-        </span>
-      </div>
-      <select
-        id={id}
-        className={selectClass}
-        value={value ?? ''}
-        onChange={(event) => onChange(event.target.value ? Number(event.target.value) : null)}
-        disabled={disabled}
-        aria-required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      >
-        <option value="">Choose a recipient</option>
-        {recipients.map((recipient) => (
-          <option key={recipient.id} value={recipient.id}>
-            {recipient.firstName} {recipient.lastName}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p
-          id={`${id}-error`}
-          className="flex items-start gap-2 text-base font-semibold text-destructive"
-        >
-          <span aria-hidden="true">⚠</span>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-interface PromptSelectProps {
-  prompts: { id: string; title: string }[];
-  value: string | null;
-  onChange: (id: string | null) => void;
-  disabled: boolean;
-}
-
-function PromptSelect({ prompts, value, onChange, disabled }: PromptSelectProps) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>Prompt (optional)</Label>
-      <p id={`${id}-hint`} className="-mt-1 text-base text-muted-foreground">
-        Not sure what to say? Choose a prompt to get you started.
-      </p>
-      <select
-        id={id}
-        className={selectClass}
-        value={value ?? ''}
-        onChange={(event) => onChange(event.target.value || null)}
-        disabled={disabled}
-        aria-describedby={`${id}-hint`}
-      >
-        <option value="">No prompt</option>
-        {prompts.map((prompt) => (
-          <option key={prompt.id} value={prompt.id}>
-            {prompt.title}
-          </option>
-        ))}
-      </select>
     </div>
   );
 }
