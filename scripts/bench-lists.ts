@@ -101,186 +101,224 @@ async function timed<T>(work: () => Promise<T>) {
   return { p50: at(0.5), p95: at(0.95), result };
 }
 
+interface TBenchUser {
+  id: number;
+  device_id: string;
+}
+
+/** A list's name, the read as the route makes it, and the plan of its statement. */
+type TTimedList = [string, () => Promise<unknown[]>, () => Promise<string[]>];
+
+/** Seeds the database, then signs in an owner, and owner1 made an admin, each on their device. */
+async function seedAndSignIn(client: pg.Client): Promise<{ owner: TBenchUser; admin: TBenchUser }> {
+  const seeded = performance.now();
+  for (const statement of SEED) await client.query(statement);
+  const counts = await client.query(
+    `select (select count(*) from users) users, (select count(*) from videos) videos,
+          (select count(*) from audit_logs) audit_rows`,
+  );
+  console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s:`, counts.rows[0]);
+
+  const { rows } = await client.query(
+    `select u.id, d.id as device_id from users u join devices d on d.user_id = u.id
+   where u.username = $1`,
+    [`owner${Math.ceil(OWNERS / 2)}`],
+  );
+  const owner = rows[0] as TBenchUser;
+  // The routes read their lists in the request's own statement, for a session: the owner's, and
+  // an admin's on another owner's device.
+  const admin = (
+    await client.query(
+      `update users set is_admin = true where username = 'owner1'
+       returning id, (select id from devices where user_id = users.id) as device_id`,
+    )
+  ).rows[0] as TBenchUser;
+  for (const [who, idHash] of [
+    [owner, 'bench-owner-session'],
+    [admin, 'bench-admin-session'],
+  ] as const) {
+    await client.query(
+      `insert into sessions (id_hash, user_id, device_id, expires_at)
+       values ($1, $2, $3, now() + interval '1 day')`,
+      [idHash, who.id, who.device_id],
+    );
+  }
+  return { owner, admin };
+}
+
+/** A list read in the request's own statement, for a session, as the route reads it. */
+function routeReader(db: Db) {
+  // A read the database writes as JSON text is counted as the client reads it.
+  return async (
+    who: { device_id: string },
+    idHash: string,
+    of: ContextRead<unknown>,
+    params: Record<string, unknown> = of.params({})!,
+    kept?: ResponseCache,
+  ): Promise<unknown[]> => {
+    const read = (
+      await findRequestContext(db, who.device_id, idHash, new Date(), { of, params }, kept)
+    )?.read;
+    return typeof read === 'string' ? (JSON.parse(read) as unknown[]) : ((read ?? []) as unknown[]);
+  };
+}
+
+/** The plans of a query written here and of a route's own statement. */
+function planReaders(db: Db, client: pg.Client, admin: TBenchUser) {
+  /** The plan of a statement: a query written here, or the EXECUTE of a prepared one. */
+  const explainSql = (text: string, params: unknown[]) => async (): Promise<string[]> => {
+    const plan = await client.query(`explain (analyze, costs off, timing off) ${text}`, params);
+    return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
+  };
+  /**
+   * The plan PostgreSQL keeps for a route's own statement, as the app runs it: the statement's
+   * SQL, prepared, with a generic plan, executed with the request's values. With `check`, of the
+   * statement asked instead while an answer is kept, for an answer kept at a snapshot taken now.
+   */
+  const explainRead =
+    (
+      who: { device_id: string },
+      idHash: string,
+      of: ContextRead<unknown>,
+      params = of.params({})!,
+      check = false,
+    ) =>
+    async (): Promise<string[]> => {
+      const prepared = check
+        ? of.kept!.check(db, { isAdmin: who === admin, params })
+        : of.statement(db);
+      const statement = prepared as unknown as { queryString: string; params: unknown[] };
+      const keptVersion = check
+        ? (await client.query<{ now: string }>('select pg_current_snapshot()::text as now'))
+            .rows[0]!.now
+        : undefined;
+      const values = requestContextParams(who.device_id, idHash, new Date(), {
+        ...params,
+        keptVersion,
+      });
+      const literals = fillPlaceholders(statement.params, values).map((value) =>
+        value === null
+          ? 'null'
+          : client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
+      );
+      await client.query('set plan_cache_mode = force_generic_plan');
+      await client.query(`prepare bench_route as ${statement.queryString}`);
+      try {
+        return await explainSql(`execute bench_route(${literals.join(', ')})`, [])();
+      } finally {
+        await client.query('deallocate bench_route');
+        await client.query('reset plan_cache_mode');
+      }
+    };
+  return { explainSql, explainRead };
+}
+
+/** The owner's lists and the admin's, each as the route reads it and with its plan. */
+function listsToTime(
+  db: Db,
+  owner: TBenchUser,
+  admin: TBenchUser,
+  reads: ReturnType<typeof planReaders>,
+): TTimedList[] {
+  const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
+  const kept = new ResponseCache(10_000_000);
+  const asRouteReads = routeReader(db);
+  const { explainSql, explainRead } = reads;
+  const lists: TTimedList[] = [
+    [
+      'owner: request lookups',
+      async () => [await findRequestContext(db, owner.device_id, 'no-such-session', new Date())],
+      explainSql(
+        'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
+        [owner.device_id, 'no-such-session'],
+      ),
+    ],
+    [
+      'owner: videos',
+      () => asRouteReads(owner, 'bench-owner-session', OWN_VIDEO_INDEX_READ),
+      explainRead(owner, 'bench-owner-session', OWN_VIDEO_INDEX_READ),
+    ],
+    [
+      'owner: recipients',
+      () => asRouteReads(owner, 'bench-owner-session', RECIPIENTS_WITH_VIDEO_COUNTS_READ),
+      explainRead(owner, 'bench-owner-session', RECIPIENTS_WITH_VIDEO_COUNTS_READ),
+    ],
+    [
+      'owner: audit log',
+      () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage),
+      explainRead(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage),
+    ],
+    [
+      'admin: audit log, all',
+      () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
+      explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
+    ],
+    // The same pages sent again while kept: the statement asked is the lookups and whether an
+    // entry in the page's scope was written since.
+    [
+      'owner: audit log, kept',
+      () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, kept),
+      explainRead(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, true),
+    ],
+    [
+      'admin: audit log, kept',
+      () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, kept),
+      explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, true),
+    ],
+    [
+      'admin: users, a page',
+      async () => (await listUsersPage(db, { limit: 50, afterId: Math.floor(OWNERS * 2) })).rows,
+      explainSql(
+        `select u.*, (select count(*) from users d where d.created_by_id = u.id) from users u
+       where u.id > $1 order by u.id limit 51`,
+        [Math.floor(OWNERS * 2)],
+      ),
+    ],
+    [
+      'admin: devices, page 1',
+      async () => (await listDeviceAssociationsPage(db, { limit: 50, now: new Date() })).rows,
+      explainSql(
+        `select d.id from devices d order by d.created_at desc nulls last, d.id limit 52`,
+        [],
+      ),
+    ],
+    [
+      'admin: users, a search',
+      async () => (await listUsersPage(db, { limit: 50, search: 'number 1249' })).rows,
+      explainSql(
+        `select u.* from users u
+         where (u.username || ' ' || u.email || ' ' || u.first_name || ' ' || u.last_name) ilike $1
+           and (u.username || ' ' || u.email || ' ' || u.first_name || ' ' || u.last_name) ilike $2
+         order by u.id limit 51`,
+        ['%number%', '%1249%'],
+      ),
+    ],
+  ];
+  return lists;
+}
+
+/** Times each list, one run at a time, and prints it against the goal with its plan. */
+async function timeEach(lists: TTimedList[]) {
+  console.log(`\n${RUNS} runs each, one at a time; goal p95 ≤ ${GOAL_MS} ms`);
+  for (const [label, work, explain] of lists) {
+    const { p50, p95, result } = await timed(work);
+    const verdict = p95 <= GOAL_MS ? 'ok' : 'OVER';
+    console.log(
+      `${label.padEnd(24)} p50 ${p50.toFixed(2).padStart(6)} ms  p95 ${p95.toFixed(2).padStart(6)} ms  ${String(result?.length ?? 0).padStart(4)} rows  ${verdict}`,
+    );
+    for (const line of listPart(await explain())) console.log(`    ${line}`);
+  }
+}
+
 await withPostgresDatabase(SERVER_URL, 'memento_scale', async (url) => {
   const database = createPostgresDatabase(url);
   const client = new pg.Client({ connectionString: url });
   try {
     await database.migrate();
     await client.connect();
-    const seeded = performance.now();
-    for (const statement of SEED) await client.query(statement);
-    const counts = await client.query(
-      `select (select count(*) from users) users, (select count(*) from videos) videos,
-            (select count(*) from audit_logs) audit_rows`,
-    );
-    console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s:`, counts.rows[0]);
-
-    const { rows } = await client.query(
-      `select u.id, d.id as device_id from users u join devices d on d.user_id = u.id
-     where u.username = $1`,
-      [`owner${Math.ceil(OWNERS / 2)}`],
-    );
-    const owner = rows[0] as { id: number; device_id: string };
-    // The routes read their lists in the request's own statement, for a session: the owner's, and
-    // an admin's on another owner's device.
-    const admin = (
-      await client.query(
-        `update users set is_admin = true where username = 'owner1'
-         returning id, (select id from devices where user_id = users.id) as device_id`,
-      )
-    ).rows[0] as { id: number; device_id: string };
-    for (const [who, idHash] of [
-      [owner, 'bench-owner-session'],
-      [admin, 'bench-admin-session'],
-    ] as const) {
-      await client.query(
-        `insert into sessions (id_hash, user_id, device_id, expires_at)
-         values ($1, $2, $3, now() + interval '1 day')`,
-        [idHash, who.id, who.device_id],
-      );
-    }
+    const { owner, admin } = await seedAndSignIn(client);
     const db: Db = database.db;
-    // A read the database writes as JSON text is counted as the client reads it.
-    const asRouteReads = async (
-      who: { device_id: string },
-      idHash: string,
-      of: ContextRead<unknown>,
-      params: Record<string, unknown> = of.params({})!,
-      kept?: ResponseCache,
-    ): Promise<unknown[]> => {
-      const read = (
-        await findRequestContext(db, who.device_id, idHash, new Date(), { of, params }, kept)
-      )?.read;
-      return typeof read === 'string'
-        ? (JSON.parse(read) as unknown[])
-        : ((read ?? []) as unknown[]);
-    };
-    /** The plan of a statement: a query written here, or the EXECUTE of a prepared one. */
-    const explainSql = (text: string, params: unknown[]) => async (): Promise<string[]> => {
-      const plan = await client.query(`explain (analyze, costs off, timing off) ${text}`, params);
-      return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
-    };
-    /**
-     * The plan PostgreSQL keeps for a route's own statement, as the app runs it: the statement's
-     * SQL, prepared, with a generic plan, executed with the request's values. With `check`, of the
-     * statement asked instead while an answer is kept, for an answer kept at a snapshot taken now.
-     */
-    const explainRead =
-      (
-        who: { device_id: string },
-        idHash: string,
-        of: ContextRead<unknown>,
-        params = of.params({})!,
-        check = false,
-      ) =>
-      async (): Promise<string[]> => {
-        const prepared = check
-          ? of.kept!.check(db, { isAdmin: who === admin, params })
-          : of.statement(db);
-        const statement = prepared as unknown as { queryString: string; params: unknown[] };
-        const keptVersion = check
-          ? (await client.query<{ now: string }>('select pg_current_snapshot()::text as now'))
-              .rows[0]!.now
-          : undefined;
-        const values = requestContextParams(who.device_id, idHash, new Date(), {
-          ...params,
-          keptVersion,
-        });
-        const literals = fillPlaceholders(statement.params, values).map((value) =>
-          value === null
-            ? 'null'
-            : client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
-        );
-        await client.query('set plan_cache_mode = force_generic_plan');
-        await client.query(`prepare bench_route as ${statement.queryString}`);
-        try {
-          return await explainSql(`execute bench_route(${literals.join(', ')})`, [])();
-        } finally {
-          await client.query('deallocate bench_route');
-          await client.query('reset plan_cache_mode');
-        }
-      };
-    const auditPage = { filterUserId: null, limit: AUDIT_PAGE_SIZE };
-    const kept = new ResponseCache(10_000_000);
-    const lists: Array<[string, () => Promise<unknown[]>, () => Promise<string[]>]> = [
-      [
-        'owner: request lookups',
-        async () => [await findRequestContext(db, owner.device_id, 'no-such-session', new Date())],
-        explainSql(
-          'select * from devices d left join sessions s on s.id_hash = $2 and s.device_id = d.id left join users u on u.id = s.user_id where d.id = $1',
-          [owner.device_id, 'no-such-session'],
-        ),
-      ],
-      [
-        'owner: videos',
-        () => asRouteReads(owner, 'bench-owner-session', OWN_VIDEO_INDEX_READ),
-        explainRead(owner, 'bench-owner-session', OWN_VIDEO_INDEX_READ),
-      ],
-      [
-        'owner: recipients',
-        () => asRouteReads(owner, 'bench-owner-session', RECIPIENTS_WITH_VIDEO_COUNTS_READ),
-        explainRead(owner, 'bench-owner-session', RECIPIENTS_WITH_VIDEO_COUNTS_READ),
-      ],
-      [
-        'owner: audit log',
-        () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage),
-        explainRead(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage),
-      ],
-      [
-        'admin: audit log, all',
-        () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
-        explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage),
-      ],
-      // The same pages sent again while kept: the statement asked is the lookups and whether an
-      // entry in the page's scope was written since.
-      [
-        'owner: audit log, kept',
-        () => asRouteReads(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, kept),
-        explainRead(owner, 'bench-owner-session', AUDIT_PAGE_READ, auditPage, true),
-      ],
-      [
-        'admin: audit log, kept',
-        () => asRouteReads(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, kept),
-        explainRead(admin, 'bench-admin-session', AUDIT_PAGE_READ, auditPage, true),
-      ],
-      [
-        'admin: users, a page',
-        async () => (await listUsersPage(db, { limit: 50, afterId: Math.floor(OWNERS * 2) })).rows,
-        explainSql(
-          `select u.*, (select count(*) from users d where d.created_by_id = u.id) from users u
-         where u.id > $1 order by u.id limit 51`,
-          [Math.floor(OWNERS * 2)],
-        ),
-      ],
-      [
-        'admin: devices, page 1',
-        async () => (await listDeviceAssociationsPage(db, { limit: 50, now: new Date() })).rows,
-        explainSql(
-          `select d.id from devices d order by d.created_at desc nulls last, d.id limit 52`,
-          [],
-        ),
-      ],
-      [
-        'admin: users, a search',
-        async () => (await listUsersPage(db, { limit: 50, search: 'number 1249' })).rows,
-        explainSql(
-          `select u.* from users u
-           where (u.username || ' ' || u.email || ' ' || u.first_name || ' ' || u.last_name) ilike $1
-             and (u.username || ' ' || u.email || ' ' || u.first_name || ' ' || u.last_name) ilike $2
-           order by u.id limit 51`,
-          ['%number%', '%1249%'],
-        ),
-      ],
-    ];
-    console.log(`\n${RUNS} runs each, one at a time; goal p95 ≤ ${GOAL_MS} ms`);
-    for (const [label, work, explain] of lists) {
-      const { p50, p95, result } = await timed(work);
-      const verdict = p95 <= GOAL_MS ? 'ok' : 'OVER';
-      console.log(
-        `${label.padEnd(24)} p50 ${p50.toFixed(2).padStart(6)} ms  p95 ${p95.toFixed(2).padStart(6)} ms  ${String(result?.length ?? 0).padStart(4)} rows  ${verdict}`,
-      );
-      for (const line of listPart(await explain())) console.log(`    ${line}`);
-    }
+    await timeEach(listsToTime(db, owner, admin, planReaders(db, client, admin)));
   } finally {
     await client.end().catch(() => undefined);
     await database.close();
