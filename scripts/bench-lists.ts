@@ -185,16 +185,16 @@ function planReaders(db: Db, client: pg.Client, admin: TBenchUser) {
     ) =>
     async (): Promise<string[]> => {
       const prepared = check
-        ? of.kept!.check(db, { isAdmin: who === admin, params })
+        ? of.cached!.check(db, { isAdmin: who === admin, params })
         : of.statement(db);
       const statement = prepared as unknown as { queryString: string; params: unknown[] };
-      const keptVersion = check
+      const cachedVersion = check
         ? (await client.query<{ now: string }>('select pg_current_snapshot()::text as now'))
             .rows[0]!.now
         : undefined;
       const values = requestContextParams(who.device_id, idHash, new Date(), {
         ...params,
-        keptVersion,
+        cachedVersion,
       });
       const literals = fillPlaceholders(statement.params, values).map((value) =>
         value === null

@@ -90,7 +90,7 @@ describe('GET /api/audit-logs', () => {
       const unworded = await shown();
       expect(unworded).toMatchObject({ eventType: 'register', details: null, actor: null });
 
-      // Wording it is a write the page the server kept for the session sees.
+      // Wording it is a write the page the server cached for the session sees.
       expect(await wordEarlierAuditEntries(fresh.db)).toBeGreaterThan(0);
       expect(await shown()).toEqual({ ...unworded, details: 'Chrome on Linux' });
     });

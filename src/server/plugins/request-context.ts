@@ -24,8 +24,8 @@ export const SESSION_COOKIE = 'memento_session';
 /** Session lifetimes: primary users 30 days sliding; admins 12 hours. */
 export const SESSION_LIFETIME_MS = { user: 30 * 24 * 3600_000, admin: 12 * 3600_000 } as const;
 const SLIDE_AFTER_MS = 3600_000;
-/** Characters of kept answers a server holds: about 600 libraries of 20 videos. */
-const KEPT_ANSWERS_BUDGET = 4_000_000;
+/** Characters of cached answers a server holds: about 600 libraries of 20 videos. */
+const CACHED_ANSWERS_BUDGET = 4_000_000;
 /** Session cookies whose signature a server remembers having checked. */
 const VERIFIED_COOKIES_LIMIT = 5_000;
 
@@ -135,7 +135,7 @@ export function registerRequestContext(
   app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('sessionSecondFactorAt', null);
   app.decorateRequest('contextReadAnswer', null);
-  const kept = new ResponseCache(KEPT_ANSWERS_BUDGET);
+  const cache = new ResponseCache(CACHED_ANSWERS_BUDGET);
   const verifiedCookies = new VerifiedCookies(VERIFIED_COOKIES_LIMIT, (cookie) =>
     app.unsignCookie(cookie),
   );
@@ -166,7 +166,7 @@ export function registerRequestContext(
     const readParams = contextRead?.params(request.query) ?? null;
     const read = contextRead && readParams ? { of: contextRead, params: readParams } : undefined;
     const now = deps.clock.now();
-    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, now, read, kept);
+    const found = await findRequestContext(deps.db, header.toLowerCase(), idHash, now, read, cache);
     if (!found) throw new AppError('DEVICE_NOT_FOUND', MESSAGES.deviceNotFound);
     const device = found.device;
     request.device = device;

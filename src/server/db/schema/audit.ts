@@ -42,7 +42,7 @@ export const auditLogs = pgTable(
     entry: text('entry'),
     /**
      * The transaction that last wrote `entry`, set by the same trigger: which
-     * entries a reader's snapshot had not seen, so that a server may send a page it kept while
+     * entries a reader's snapshot had not seen, so that a server may send a page it cached while
      * none has come since. NULL for a row from before 0012 until it is written.
      */
     entryWrittenIn: xid8('entry_written_in'),

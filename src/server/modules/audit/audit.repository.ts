@@ -5,8 +5,8 @@ import { auditLogs } from '../../db/schema';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import { ZAuditLogQuery } from '../../../shared/schemas/audit';
 import {
-  defineKeptContextRead,
-  defineKeptVersionCheck,
+  defineCachedContextRead,
+  defineCachedVersionCheck,
   type ContextReader,
 } from '../auth/request-context.repository';
 import { describeActor, describeDetails } from './audit.presenter';
@@ -144,44 +144,44 @@ function writtenSince(db: DbOrTx, userId: SQL | null, since: SQL): SQL<boolean> 
 }
 
 /**
- * The lookups with the snapshot an audit log page was kept at (`keptVersion`), as long as no entry
- * of the page's scope has been written since; NULL once one has. One statement
- * for each scope, each with the one subquery it runs: the page kept for an admin without a
+ * The lookups with the snapshot an audit log page was cached at (`cachedVersion`), as long as no
+ * entry of the page's scope has been written since; NULL once one has. One statement
+ * for each scope, each with the one subquery it runs: the page cached for an admin without a
  * filter is everyone's; any other is one account's (if the reader's admin flag has changed since,
  * the answer is not sent whatever the statement says).
  */
 const unchangedSince = (db: DbOrTx, userId: SQL | null) => {
-  const since = sql`${sql.placeholder('keptVersion')}::text::pg_snapshot`;
+  const since = sql`${sql.placeholder('cachedVersion')}::text::pg_snapshot`;
   return sql<string | null>`case when not ${writtenSince(db, userId, since)}
-    then ${sql.placeholder('keptVersion')}::text end`;
+    then ${sql.placeholder('cachedVersion')}::text end`;
 };
-const ONE_ACCOUNTS_PAGE_UNCHANGED = defineKeptVersionCheck('audit_page_unchanged', (db, reader) =>
+const ONE_ACCOUNTS_PAGE_UNCHANGED = defineCachedVersionCheck('audit_page_unchanged', (db, reader) =>
   unchangedSince(db, pageScope(reader, filterUserIdPlaceholder()).userId),
 );
-const EVERYONES_PAGE_UNCHANGED = defineKeptVersionCheck('audit_log_unchanged', (db) =>
+const EVERYONES_PAGE_UNCHANGED = defineCachedVersionCheck('audit_log_unchanged', (db) =>
   unchangedSince(db, null),
 );
 /**
- * The lookups with the kept snapshot answered back only while the statement's own snapshot is
+ * The lookups with the cached snapshot answered back only while the statement's own snapshot is
  * that very one. A snapshot is the oldest running transaction, one past the newest
  * that has ended, and those below it still running: any commit since moves the second or takes
  * one out of the third, so an equal snapshot means nothing at all has committed. No index of the
  * log is asked (PostgreSQL sets up a subquery on every execution, run or not).
  */
-const NOTHING_COMMITTED_SINCE = defineKeptVersionCheck('audit_nothing_committed', () => {
-  const kept = sql`${sql.placeholder('keptVersion')}::text`;
-  return sql<string | null>`case when pg_current_snapshot()::text = ${kept} then ${kept} end`;
+const NOTHING_COMMITTED_SINCE = defineCachedVersionCheck('audit_nothing_committed', () => {
+  const cached = sql`${sql.placeholder('cachedVersion')}::text`;
+  return sql<string | null>`case when pg_current_snapshot()::text = ${cached} then ${cached} end`;
 });
 
 /**
- * The audit log page, read with the request, and kept by the server for the
+ * The audit log page, read with the request, and cached by the server for the
  * session while no entry in its scope is written. A user reads their own
  * events whatever `userId` says (audit_logs_user_time_idx); an admin reads the one user `userId`
  * names, the same way, or without it everyone's (audit_logs_time_idx). Two branches, each its own
  * subquery keeping its own index; only the one taken is run, but PostgreSQL sets up every branch
  * on each execution, so there is no third for the admin's filter.
  */
-export const AUDIT_PAGE_READ = defineKeptContextRead(
+export const AUDIT_PAGE_READ = defineCachedContextRead(
   'audit_page',
   (db, reader) => {
     const scope = pageScope(reader, filterUserIdPlaceholder());
@@ -194,8 +194,8 @@ export const AUDIT_PAGE_READ = defineKeptContextRead(
   (text) => text.length,
   {
     version: sql<string>`pg_current_snapshot()::text`,
-    check: (db, kept) =>
-      kept.isAdmin && kept.params.filterUserId === null
+    check: (db, cached) =>
+      cached.isAdmin && cached.params.filterUserId === null
         ? EVERYONES_PAGE_UNCHANGED(db)
         : ONE_ACCOUNTS_PAGE_UNCHANGED(db),
     unchangedAtAll: NOTHING_COMMITTED_SINCE,

@@ -78,26 +78,26 @@ export interface ContextRead<T> {
   readonly statement: (db: DbOrTx) => PreparedStatement<T>;
   readonly params: (query: unknown) => Record<string, unknown> | null;
   /** Set for a read whose answer may be sent again while the reader's version stays. */
-  readonly kept: KeptRead<T> | null;
+  readonly cached: CachedRead<T> | null;
 }
-/** A kept read (`defineKeptContextRead`): how much an answer counts, how it is checked. */
-interface KeptRead<T> extends Pick<KeptVersion, 'check' | 'unchangedAtAll'> {
+/** A cached read (`defineCachedContextRead`): how much an answer counts, how it is checked. */
+interface CachedRead<T> extends Pick<CachedVersion, 'check' | 'unchangedAtAll'> {
   sizeOf(value: T): number;
 }
-/** What a kept read's answer is read at, and how a server asks whether it still stands. */
-export interface KeptVersion {
+/** What a cached read's answer is read at, and how a server asks whether it still stands. */
+export interface CachedVersion {
   /** Read with the answer: the version it stands at. */
   readonly version: SQL<number | string>;
   /**
-   * The prepared lookups whose `readVersion` equals the kept version while the answer stands, for
-   * an answer kept for a reader with that admin flag and the read's placeholders.
+   * The prepared lookups whose `readVersion` equals the cached version while the answer stands, for
+   * an answer cached for a reader with that admin flag and the read's placeholders.
    */
   readonly check: (
     db: DbOrTx,
-    kept: { isAdmin: boolean; params: Record<string, unknown> },
+    cached: { isAdmin: boolean; params: Record<string, unknown> },
   ) => PreparedStatement<null>;
   /**
-   * A cheaper statement asked before `check`: the lookups with `keptVersion` answered back only
+   * A cheaper statement asked before `check`: the lookups with `cachedVersion` answered back only
    * while nothing at all has changed in the database, else NULL, and `check` is asked after it.
    */
   readonly unchangedAtAll?: (db: DbOrTx) => PreparedStatement<null>;
@@ -120,15 +120,15 @@ export function defineContextRead<T>(
       requestContextQuery(db, value(db, READER)).prepare(`request_context_${name}`),
     ),
     params,
-    kept: null,
+    cached: null,
   };
 }
 
 /**
- * The lookups with `version` as the reader's version: the statement a kept read asks instead of
- * its own while an answer is kept, prepared as `request_context_${name}`.
+ * The lookups with `version` as the reader's version: the statement a cached read asks instead of
+ * its own while an answer is cached, prepared as `request_context_${name}`.
  */
-export function defineKeptVersionCheck(
+export function defineCachedVersionCheck(
   name: string,
   version: (db: DbOrTx, reader: ContextReader) => SQL<number | string | null>,
 ): (db: DbOrTx) => PreparedStatement<null> {
@@ -144,25 +144,25 @@ export function defineKeptVersionCheck(
  * every change to their videos or recipients lists. One shared statement checks it.
  */
 const listsVersion = sql<number>`${users.listsVersion}`;
-const LISTS_VERSION: KeptVersion = {
+const LISTS_VERSION: CachedVersion = {
   version: listsVersion,
-  check: defineKeptVersionCheck('lists_version', () => listsVersion),
+  check: defineCachedVersionCheck('lists_version', () => listsVersion),
 };
 
 /**
  * A read a server may keep and send a session again without reading it, while the version read
  * with the request says it is unchanged: by default one of the owner's lists,
- * whose every change raises their lists version. With an answer kept, the request's statement is
+ * whose every change raises their lists version. With an answer cached, the request's statement is
  * `versioned.check`, the lookups and the version alone (after `versioned.unchangedAtAll`, where
  * there is one); only when the user, their admin flag or the version differs is the read asked
  * for, with the version it was read at. `size` says how much an answer counts against the
  * server's budget (`ResponseCache`), in characters or near enough.
  */
-export function defineKeptContextRead<T>(
+export function defineCachedContextRead<T>(
   name: string,
   value: (db: DbOrTx, reader: ContextReader) => SQL<T>,
   size: (value: T) => number,
-  versioned: KeptVersion = LISTS_VERSION,
+  versioned: CachedVersion = LISTS_VERSION,
   params: (query: unknown) => Record<string, unknown> | null = () => ({}),
 ): ContextRead<T> {
   return {
@@ -173,7 +173,7 @@ export function defineKeptContextRead<T>(
       ),
     ),
     params,
-    kept: { sizeOf: size, check: versioned.check, unchangedAtAll: versioned.unchangedAtAll },
+    cached: { sizeOf: size, check: versioned.check, unchangedAtAll: versioned.unchangedAtAll },
   };
 }
 
@@ -189,9 +189,9 @@ export function requestContextParams(
 }
 
 /**
- * The request's lookups, with `read` (and its placeholders' values) when the route has one. A kept
- * read (`defineKeptContextRead`) is answered from `kept` when the database says it is unchanged,
- * and what it reads is kept there for the session's next request.
+ * The request's lookups, with `read` (and its placeholders' values) when the route has one. A
+ * cached read (`defineCachedContextRead`) is answered from `cache` when the database says it is
+ * unchanged, and what it reads is cached there for the session's next request.
  */
 export async function findRequestContext<T = null>(
   db: Db,
@@ -199,7 +199,7 @@ export async function findRequestContext<T = null>(
   sessionIdHash: string | null,
   now: Date,
   read?: { of: ContextRead<T>; params: Record<string, unknown> },
-  kept?: ResponseCache,
+  cache?: ResponseCache,
 ): Promise<ContextRow<T> | undefined> {
   if (!read) {
     const [row] = await requestContext(db).execute(
@@ -207,45 +207,46 @@ export async function findRequestContext<T = null>(
     );
     return row;
   }
-  const keptRead = read.of.kept;
-  // An answer is kept for the read's own placeholders: an admin's page of one account is not
+  const cachedRead = read.of.cached;
+  // An answer is cached for the read's own placeholders: an admin's page of one account is not
   // their page of another.
-  const keptName = keptRead ? `${read.of.name} ${JSON.stringify(read.params)}` : '';
-  const keptAnswer = keptRead && sessionIdHash ? kept?.find<T>(keptName, sessionIdHash) : undefined;
-  if (keptRead && keptAnswer) {
+  const cacheKey = cachedRead ? `${read.of.name} ${JSON.stringify(read.params)}` : '';
+  const cachedAnswer =
+    cachedRead && sessionIdHash ? cache?.find<T>(cacheKey, sessionIdHash) : undefined;
+  if (cachedRead && cachedAnswer) {
     const checkParams = requestContextParams(deviceId, sessionIdHash, now, {
       ...read.params,
-      keptVersion: keptAnswer.version,
+      cachedVersion: cachedAnswer.version,
     });
     // The cheaper question first, where the read has one.
-    let [current] = keptRead.unchangedAtAll
-      ? await keptRead.unchangedAtAll(db).execute(checkParams)
+    let [current] = cachedRead.unchangedAtAll
+      ? await cachedRead.unchangedAtAll(db).execute(checkParams)
       : [];
-    if (!current || (current.user && current.readVersion !== keptAnswer.version)) {
-      const check = keptRead.check(db, { isAdmin: keptAnswer.isAdmin, params: read.params });
+    if (!current || (current.user && current.readVersion !== cachedAnswer.version)) {
+      const check = cachedRead.check(db, { isAdmin: cachedAnswer.isAdmin, params: read.params });
       [current] = await check.execute(checkParams);
     }
-    // No device, or no live session: nothing is read, and nothing kept is sent.
+    // No device, or no live session: nothing is read, and nothing cached is sent.
     if (!current?.user) return current;
     if (
-      current.user.id === keptAnswer.userId &&
-      current.user.isAdmin === keptAnswer.isAdmin &&
-      current.readVersion === keptAnswer.version
+      current.user.id === cachedAnswer.userId &&
+      current.user.isAdmin === cachedAnswer.isAdmin &&
+      current.readVersion === cachedAnswer.version
     ) {
-      return { ...current, read: keptAnswer.value };
+      return { ...current, read: cachedAnswer.value };
     }
   }
   const [row] = await read.of
     .statement(db)
     .execute(requestContextParams(deviceId, sessionIdHash, now, read.params));
-  if (!keptRead || !row?.user || row.read === null || row.readVersion === null) return row;
-  if (!sessionIdHash || !kept) return row;
-  kept.keep(keptName, sessionIdHash, {
+  if (!cachedRead || !row?.user || row.read === null || row.readVersion === null) return row;
+  if (!sessionIdHash || !cache) return row;
+  cache.keep(cacheKey, sessionIdHash, {
     userId: row.user.id,
     isAdmin: row.user.isAdmin,
     version: row.readVersion,
     value: row.read,
-    size: keptRead.sizeOf(row.read),
+    size: cachedRead.sizeOf(row.read),
   });
   return row;
 }

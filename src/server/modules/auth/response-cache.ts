@@ -11,11 +11,12 @@ export interface CachedResponse<T> {
 }
 
 /**
- * A response cache: what this server last sent each session for its kept reads, up to a budget
- * of characters, least recently kept dropped first (see
+ * A response cache: what this server last sent each session for its cached reads, up to a budget
+ * of characters, least recently cached dropped first (see
  * docs/decisions/042-kept-lists-sent-again-while-the-version-stands.md). Only a hint: the
- * request's own statement says whether an answer is still current (its user and version), so one kept by a server that
- * never heard of a change is never sent, and a session that ended finds no user to be sent to.
+ * request's own statement says whether an answer is still current (its user and version), so one
+ * cached by a server that never heard of a change is never sent, and a session that ended finds no
+ * user to be sent to.
  */
 export class ResponseCache {
   private readonly answers = new Map<string, CachedResponse<unknown>>();

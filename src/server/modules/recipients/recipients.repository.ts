@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { jsonArrayOf, jsonFields } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
 import { users } from '../../db/schema';
-import { defineKeptContextRead } from '../auth/request-context.repository';
+import { defineCachedContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
 import { RECIPIENT_CATEGORIES } from '../../../shared/domain/enums';
 
@@ -62,9 +62,9 @@ const recipientsWithVideoCounts = definePrepared((db) =>
 /**
  * The recipients page's list, oldest first, read with the request's own lookups;
  * read only when the owner's lists version is not the one this server last sent the session the
- * list with. A row counts as about 300 characters kept.
+ * list with. A row counts as about 300 characters cached.
  */
-export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineKeptContextRead(
+export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineCachedContextRead(
   'recipients',
   (db, reader) => {
     const row = jsonFields(RECIPIENT_WITH_COUNT_COLUMNS);

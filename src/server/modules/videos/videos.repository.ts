@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { joinedJsonTexts } from '../../db/json-rows';
 import { videos } from '../../db/schema';
 import { sharedWith, watchableBy } from '../access/watch';
-import { defineKeptContextRead } from '../auth/request-context.repository';
+import { defineCachedContextRead } from '../auth/request-context.repository';
 import type { SessionUser } from '../users/users.repository';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -54,7 +54,7 @@ export const SYNC_STATUSES_WITH_TITLE = ['synced', 'pending_sync'] as const;
  * into the response's JSON text. Read only when the owner's lists version is not
  * the one this server last sent the session the list with.
  */
-export const OWN_VIDEO_INDEX_READ = defineKeptContextRead(
+export const OWN_VIDEO_INDEX_READ = defineCachedContextRead(
   'videos',
   (db, reader) =>
     joinedJsonTexts(

@@ -27,16 +27,16 @@ const failedSignIn = (user: { id: number; username: string }) => ({
   details: { reason: 'wrong_password' },
 });
 
-describe('GET /api/audit-logs kept on one server', () => {
+describe('GET /api/audit-logs cached on one server', () => {
   const t = useTestApp({ admin: { email: 'admin@care.test' } });
 
-  it('shows every new event at the next visit, and sends the page it kept while none comes', async () => {
+  it('shows every new event at the next visit, and sends the page it cached while none comes', async () => {
     const alice = await createOnboardedUser(t);
     const sent = (await alice.device.get('/api/audit-logs')).body;
     expect(eventTypes(JSON.parse(sent) as TAuditLogEntry[])[0]).toBe('onboarding_completed');
 
     // A row written with the entry's trigger off is one no snapshot can tell from an old one:
-    // the page kept goes out again, which shows it was not read. (Every real write has a writer.)
+    // the page cached goes out again, which shows it was not read. (Every real write has a writer.)
     await t.db.execute(sql`alter table audit_logs disable trigger audit_logs_entry`);
     try {
       await insertAuditRow(t.db, failedSignIn(alice.user));
@@ -79,7 +79,7 @@ describe('GET /api/audit-logs kept on one server', () => {
     const everyone = await auditPage(t.admin.device);
     const filtered = await auditPage(t.admin.device, `?userId=${alice.user.id}`);
     expect(filtered.every((entry) => entry.userId === alice.user.id)).toBe(true);
-    // Each page is kept on its own: neither is sent for the other.
+    // Each page is cached on its own: neither is sent for the other.
     expect(await auditPage(t.admin.device)).toEqual(everyone);
     expect(await auditPage(t.admin.device, `?userId=${alice.user.id}`)).toEqual(filtered);
 
@@ -125,7 +125,7 @@ describe('GET /api/audit-logs kept on one server', () => {
   });
 });
 
-describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () => {
+describe('GET /api/audit-logs cached on two servers sharing one PostgreSQL', () => {
   const servers = useTwoTestApps();
 
   it('shows on one server an event written through the other at once', async () => {
@@ -149,7 +149,7 @@ describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () =>
     await servers.b.db.transaction(async (tx) => {
       // Written (its id and time taken) but not committed...
       await insertAuditRow(tx, failedSignIn(alice.user));
-      // ...when another event commits: the page is read again, and kept on server A with a
+      // ...when another event commits: the page is read again, and cached on server A with a
       // snapshot in which the first one's transaction is still running.
       await insertAuditRow(servers.a.db, failedSignIn(alice.user));
       expect(await auditPage(alice.device)).toHaveLength(shownBefore.length + 1);
@@ -160,7 +160,7 @@ describe('GET /api/audit-logs kept on two servers sharing one PostgreSQL', () =>
     expect(eventTypes(shownAfter.slice(0, 2))).toEqual(['login_failed', 'login_failed']);
   });
 
-  it('ends a session on one server at once on the other, page kept or not', async () => {
+  it('ends a session on one server at once on the other, page cached or not', async () => {
     const alice = await createOnboardedUser(servers.a);
     const oldTabOnA = alice.device.withDeviceId(alice.device.deviceId);
     expect((await auditPage(oldTabOnA)).length).toBeGreaterThan(0);

@@ -80,13 +80,13 @@ describe('GET /api/videos on one server', () => {
     expect(await libraryIds(alice.device)).toEqual([first.id]);
   });
 
-  it('sends the list it kept without reading it while the version stands', async () => {
+  it('sends the list it cached without reading it while the version stands', async () => {
     const alice = await createOnboardedUser(t);
     const video = indexBody(alice.nextOfKin.id, 10);
     await alice.device.post('/api/videos', video);
     const sent = (await alice.device.get('/api/videos')).body;
     // A change made with the version's trigger off is one the server is never told of: the list
-    // it kept goes out again, which shows it was not read. (Every real write raises the version.)
+    // it cached goes out again, which shows it was not read. (Every real write raises the version.)
     await t.db.execute(sql`alter table videos disable trigger videos_lists_version`);
     try {
       await t.db.update(videos).set({ durationMs: 9999 }).where(eq(videos.id, video.id));
@@ -94,7 +94,7 @@ describe('GET /api/videos on one server', () => {
       await t.db.execute(sql`alter table videos enable trigger videos_lists_version`);
     }
     expect((await alice.device.get('/api/videos')).body).toBe(sent);
-    // Another session of the same owner has nothing kept, and reads the rows.
+    // Another session of the same owner has nothing cached, and reads the rows.
     const newTab = alice.device.withoutCookies();
     const signIn = await newTab.post('/api/login', {
       username: alice.user.username,
@@ -187,7 +187,7 @@ describe('GET /api/videos on two servers sharing one PostgreSQL', () => {
     expect(await recipientsShown(alice.device)).toEqual(['Susan 0', 'Tom 0']);
   });
 
-  it('ends a session on one server at once on the other, list kept or not', async () => {
+  it('ends a session on one server at once on the other, list cached or not', async () => {
     const alice = await createOnboardedUser(servers.a);
     await alice.device.post('/api/videos', indexBody(alice.nextOfKin.id, 10));
     const oldTabOnA = alice.device.withDeviceId(alice.device.deviceId);
