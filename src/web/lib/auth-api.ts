@@ -115,3 +115,9 @@ export function cacheDeviceStatus(status: TClientDeviceStatus | null): void {
   if (status) writeJson(STORAGE_KEYS.deviceStatus, status);
   else removeItem(STORAGE_KEYS.deviceStatus);
 }
+
+/** After the server signs someone in on this device: keep who they are and this device's status. */
+export function cacheSignedIn(user: TUser): void {
+  cacheUser(user);
+  cacheDeviceStatus(user.deviceSync ? toClientDeviceStatus(user.deviceSync) : null);
+}

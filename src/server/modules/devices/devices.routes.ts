@@ -1,4 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { MESSAGES } from '../../../shared/domain/errors';
 import {
   ZDeviceMoveCompleteBody,
@@ -68,6 +70,23 @@ export const deviceRoutes =
 
     const moveRateLimit = perIpLimit(deps.limits.login, MESSAGES.loginRateLimited);
 
+    // Adding this device and moving the account here both end signed in on this device.
+    const completeHere =
+      (complete: typeof completeDeviceAdd) =>
+      async (
+        request: FastifyRequest<{ Body: z.infer<typeof ZDeviceMoveCompleteBody> }>,
+        reply: FastifyReply,
+      ) => {
+        const signedIn = await complete(deps, getRequestContext(request), {
+          device: requireDevice(request),
+          username: request.body.username,
+          password: request.body.password,
+          code: request.body.code,
+        });
+        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
+        return toUserResponse(signedIn.user, signedIn.device);
+      };
+
     app.post(
       '/api/device/move/request',
       { schema: { body: ZDeviceMoveRequestBody }, config: { rateLimit: moveRateLimit } },
@@ -94,16 +113,7 @@ export const deviceRoutes =
     app.post(
       '/api/device/add/complete',
       { schema: { body: ZDeviceMoveCompleteBody }, config: { rateLimit: moveRateLimit } },
-      async (request, reply) => {
-        const signedIn = await completeDeviceAdd(deps, getRequestContext(request), {
-          device: requireDevice(request),
-          username: request.body.username,
-          password: request.body.password,
-          code: request.body.code,
-        });
-        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
-        return toUserResponse(signedIn.user, signedIn.device);
-      },
+      completeHere(completeDeviceAdd),
     );
 
     app.post('/api/device/set-primary', { schema: { body: ZSetPrimaryBody } }, async (request) =>
@@ -117,15 +127,6 @@ export const deviceRoutes =
     app.post(
       '/api/device/move/complete',
       { schema: { body: ZDeviceMoveCompleteBody }, config: { rateLimit: moveRateLimit } },
-      async (request, reply) => {
-        const signedIn = await completeDeviceMove(deps, getRequestContext(request), {
-          device: requireDevice(request),
-          username: request.body.username,
-          password: request.body.password,
-          code: request.body.code,
-        });
-        setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
-        return toUserResponse(signedIn.user, signedIn.device);
-      },
+      completeHere(completeDeviceMove),
     );
   };

@@ -8,7 +8,7 @@ import type {
   TExternalStartResponse,
   TSignInMethods,
 } from '@shared/schemas/external-sign-in';
-import { cacheDeviceStatus, cacheUser, toClientDeviceStatus } from '@web/lib/auth-api';
+import { cacheSignedIn } from '@web/lib/auth-api';
 import { apiRequest } from '@web/lib/api-client';
 
 export const SIGN_IN_METHODS_QUERY_KEY = ['/api/auth/identities'] as const;
@@ -42,8 +42,7 @@ export function requestLinkCode(): Promise<TExternalLinkCodeResponse> {
 
 export async function finishExternalSignIn(body: TExternalFinishBody): Promise<TUser> {
   const user = await apiRequest<TUser>('/api/auth/external/finish', { method: 'POST', body });
-  cacheUser(user);
-  cacheDeviceStatus(user.deviceSync ? toClientDeviceStatus(user.deviceSync) : null);
+  cacheSignedIn(user);
   return user;
 }
 

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { KeyRound, Mail } from 'lucide-react';
 import type { TAccessCodeLoginForm, TLoginForm } from '@shared/schemas/auth';
 import { FormField } from '@web/components/ui/form-field';
+import { EmailedCodeField } from '@web/components/emailed-code-field';
 import { FormSubmitButton } from '@web/components/form-parts';
 import { useAuth } from '@web/lib/auth-provider';
 import { lazyResolver } from '@web/lib/lazy-resolver';
@@ -175,11 +176,8 @@ function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
         error={errors.email?.message}
         {...register('email')}
       />
-      <FormField
+      <EmailedCodeField
         label="Access code"
-        autoComplete="one-time-code"
-        autoCapitalize="characters"
-        spellCheck={false}
         hint="16 letters and numbers, like ABCD-EFGH-JKLM-NP23. It is in the email you were sent. Capitals and dashes do not matter."
         error={errors.accessCode?.message}
         {...register('accessCode')}

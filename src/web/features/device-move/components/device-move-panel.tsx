@@ -3,13 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { MailCheck } from 'lucide-react';
 import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
 import { Button } from '@web/components/ui/button';
-import { FormField } from '@web/components/ui/form-field';
-import {
-  cacheDeviceStatus,
-  cacheUser,
-  toClientDeviceStatus,
-  type TMoveCredentials,
-} from '@web/lib/auth-api';
+import { EmailedCodeField } from '@web/components/emailed-code-field';
+import { cacheSignedIn, type TMoveCredentials } from '@web/lib/auth-api';
 import { completeDeviceMove, requestDeviceMove, type TDeviceAction } from '../device-move-api';
 
 const CODE_FORMAT_MESSAGE = 'The code has 8 letters and numbers, like ABCD-EF23';
@@ -48,8 +43,7 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
   const complete = useMutation({
     mutationFn: (entered: string) => completeDeviceMove(credentials, entered, action),
     onSuccess: (user) => {
-      cacheUser(user);
-      cacheDeviceStatus(user.deviceSync ? toClientDeviceStatus(user.deviceSync) : null);
+      cacheSignedIn(user);
       // A full load, so everything starts afresh as this account on this device.
       window.location.assign('/');
     },
@@ -127,12 +121,8 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
           </span>
         )}
       </p>
-      <FormField
+      <EmailedCodeField
         id={codeId}
-        label="Code from the email"
-        autoComplete="one-time-code"
-        autoCapitalize="characters"
-        spellCheck={false}
         placeholder="ABCD-EF23"
         className="max-w-xs"
         value={code}

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ZCompleteResetForm } from '@shared/schemas/passwords';
 import { FormField } from '@web/components/ui/form-field';
+import { EmailedCodeField } from '@web/components/emailed-code-field';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { isApiError } from '@web/lib/api-client';
@@ -73,11 +74,8 @@ export function ResetPasswordForm({
         error={errors.email?.message}
         {...register('email')}
       />
-      <FormField
+      <EmailedCodeField
         label="Reset code"
-        autoComplete="one-time-code"
-        autoCapitalize="characters"
-        spellCheck={false}
         placeholder="ABCD-EF23"
         hint="The code in the email we sent you. It works for 30 minutes."
         error={errors.resetToken?.message}
