@@ -1,33 +1,19 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
-import { replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { replaceEqualDeep, useQuery } from '@tanstack/react-query';
 import type { TUser } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
-import { dismissToast, toast } from '@web/components/ui/use-toast';
-import { describeError, isApiError, NetworkError } from './api-client';
+import { isApiError, NetworkError } from './api-client';
+import { useAuthActions } from './auth-actions';
 import { useIsOffline } from './use-online-status';
-import { wait } from './utils';
 import { useDeviceIdIfReady } from './device-provider';
-import { forgetKeptQueries } from './kept-queries';
 import {
   cacheDeviceStatus,
   cacheUser,
-  checkSession,
   DEVICE_STATUS_QUERY_KEY,
   fetchCurrentUser,
-  loginWithPassword,
   needsOnboarding,
-  logoutSession,
   readCachedDeviceStatus,
   readCachedUser,
-  registerAccount,
   toClientDeviceStatus,
   USER_QUERY_KEY,
   type TClientDeviceStatus,
@@ -35,18 +21,8 @@ import {
   type TRegisterInput,
 } from './auth-api';
 
-/** The pause after sign-in or registration before the session is checked. */
-const SESSION_SETTLE_MS = 500;
 const USER_STALE_MS = 300_000;
 const USER_MAX_RETRIES = 3;
-/** Queries that do not belong to the signed-in user and survive a sign-out. */
-const PERSISTENT_QUERY_PATHS = new Set<string>([USER_QUERY_KEY[0], '/api/config']);
-
-export const AUTH_TOASTS = {
-  loginFailed: 'Login failed',
-  registrationFailed: 'Registration failed',
-  logoutFailed: 'Logout failed',
-} as const;
 
 export interface TAuthContext {
   user: TUser | null;
@@ -69,16 +45,11 @@ export function useAuth(): TAuthContext {
   return context;
 }
 
-function logSessionCheckFailure(error: unknown) {
-  console.warn('Session check failed', error);
-}
-
 /**
  * Who is signed in. Rendered inside DeviceProvider, so the user is only
  * fetched once the device id exists.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const deviceId = useDeviceIdIfReady();
   const isOffline = useIsOffline();
   const [cachedUser] = useState(readCachedUser);
@@ -139,89 +110,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (deviceStatus) cacheDeviceStatus(deviceStatus);
   }, [deviceStatus]);
 
-  const signOutLocally = useCallback(() => {
-    cacheUser(null);
-    cacheDeviceStatus(null);
-    forgetKeptQueries();
-    queryClient.setQueryData(USER_QUERY_KEY, null);
-    // An answer about the user asked before the sign-out and still on its way would put them back
-    // on screen when it came. Dropped, the query stays at 'signed out' (the state set above).
-    void queryClient.cancelQueries({ queryKey: USER_QUERY_KEY });
-    queryClient.removeQueries({
-      predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
-    });
-  }, [queryClient]);
-
-  const applySignedInUser = useCallback(
-    (signedIn: TUser) => {
-      queryClient.removeQueries({ queryKey: DEVICE_STATUS_QUERY_KEY });
-      queryClient.setQueryData(USER_QUERY_KEY, signedIn);
-      cacheUser(signedIn);
-    },
-    [queryClient],
-  );
-
-  const loginMutation = useMutation({
-    mutationFn: async (credentials: TLoginCredentials) => {
-      const signedIn = await loginWithPassword(credentials);
-      cacheDeviceStatus(signedIn.deviceSync ? toClientDeviceStatus(signedIn.deviceSync) : null);
-      applySignedInUser(signedIn);
-      dismissToast();
-      await wait(SESSION_SETTLE_MS);
-      await checkSession().catch(logSessionCheckFailure);
-      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-      return signedIn;
-    },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: AUTH_TOASTS.loginFailed,
-        description: describeError(error, AUTH_TOASTS.loginFailed),
-      });
-    },
-  });
-
-  const registerMutation = useMutation({
-    mutationFn: async (input: TRegisterInput) => {
-      const created = await registerAccount(input);
-      if (created.deviceSync) cacheDeviceStatus(toClientDeviceStatus(created.deviceSync));
-      else console.warn('Registration answered without deviceSync; device status not saved');
-      await wait(SESSION_SETTLE_MS);
-      const verified = await fetchCurrentUser().catch(() => null);
-      const result = verified ?? created;
-      applySignedInUser(result);
-      dismissToast();
-      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-      void checkSession().catch(logSessionCheckFailure);
-      return result;
-    },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: AUTH_TOASTS.registrationFailed,
-        description: describeError(error, AUTH_TOASTS.registrationFailed),
-      });
-    },
-  });
-
-  const logoutMutation = useMutation({
-    mutationFn: async () => {
-      try {
-        await logoutSession();
-      } catch (error) {
-        // Already signed out on the server: finish signing out here too.
-        if (!(isApiError(error) && error.status === 401)) throw error;
-      }
-    },
-    onSuccess: signOutLocally,
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: AUTH_TOASTS.logoutFailed,
-        description: describeError(error, 'Please try again.'),
-      });
-    },
-  });
+  const { login, logout, register, signOutLocally } = useAuthActions();
 
   const isLoading = userQuery.isLoading && !isDrawingFromCache;
   const value = useMemo<TAuthContext>(
@@ -231,9 +120,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading,
       error: userQuery.error,
       isOffline,
-      login: loginMutation.mutateAsync,
-      logout: logoutMutation.mutateAsync,
-      register: registerMutation.mutateAsync,
+      login,
+      logout,
+      register,
       signOutLocally,
     }),
     [
@@ -242,9 +131,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading,
       userQuery.error,
       isOffline,
-      loginMutation.mutateAsync,
-      logoutMutation.mutateAsync,
-      registerMutation.mutateAsync,
+      login,
+      logout,
+      register,
       signOutLocally,
     ],
   );
