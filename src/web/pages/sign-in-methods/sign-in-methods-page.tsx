@@ -5,22 +5,47 @@ import type { TExternalProvider } from '@shared/domain/enums';
 import { describeExternalSignInError } from '@shared/domain/external-sign-in-errors';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
-import {
-  ProviderMark,
-  useExternalProviders,
-} from '@web/features/external-sign-in/components/provider-buttons';
+import { useExternalProviders } from '@web/features/external-sign-in/components/provider-buttons';
 import {
   goToProvider,
   useSignInMethods,
   useUnlinkProvider,
 } from '@web/features/external-sign-in/external-sign-in-api';
 import { usePageTitle } from '@web/lib/use-page-title';
-import { lazyDateFormat } from '@web/lib/date-format';
+import { ProviderItem } from './provider-item';
 
-const dateFormat = lazyDateFormat(undefined, { dateStyle: 'medium' });
+/** Back from a provider: linked, or why not. */
+function LinkOutcome({
+  linked,
+  signInError,
+  providerName,
+}: {
+  /** The name of the provider just linked. */
+  linked: string | null;
+  signInError: string | null;
+  providerName: string;
+}) {
+  return (
+    <>
+      {linked && (
+        <Alert
+          variant="success"
+          title={`${linked} sign-in linked`}
+          icon={<CircleCheck aria-hidden="true" />}
+        >
+          <p>Next time you can press &lsquo;Continue with {linked}&rsquo; to sign in.</p>
+        </Alert>
+      )}
+      {signInError && (
+        <Alert variant="destructive" title="Not linked" icon={<CircleAlert aria-hidden="true" />}>
+          <p>{describeExternalSignInError(signInError, providerName)}</p>
+        </Alert>
+      )}
+    </>
+  );
+}
 
 /** The account's ways to sign in: its password, and each provider linked or not. */
 export default function SignInMethodsPage() {
@@ -60,28 +85,11 @@ export default function SignInMethodsPage() {
           </p>
         </CardHeader>
         <CardContent className="flex flex-col gap-5">
-          {linked && (
-            <Alert
-              variant="success"
-              title={`${nameOf(linked)} sign-in linked`}
-              icon={<CircleCheck aria-hidden="true" />}
-            >
-              <p>
-                Next time you can press &lsquo;Continue with {nameOf(linked)}&rsquo; to sign in.
-              </p>
-            </Alert>
-          )}
-          {signInError && (
-            <Alert
-              variant="destructive"
-              title="Not linked"
-              icon={<CircleAlert aria-hidden="true" />}
-            >
-              <p>
-                {describeExternalSignInError(signInError, nameOf(searchParams.get('provider')))}
-              </p>
-            </Alert>
-          )}
+          <LinkOutcome
+            linked={linked && nameOf(linked)}
+            signInError={signInError}
+            providerName={nameOf(searchParams.get('provider'))}
+          />
           {methods.isPending && <PageSpinner label="Loading your sign-in methods" />}
           {methods.isError && (
             <Alert
@@ -107,72 +115,20 @@ export default function SignInMethodsPage() {
                 const identity = methods.data.identities.find((entry) => entry.provider === id);
                 const isOnlyWay = !methods.data.hasPassword && methods.data.identities.length === 1;
                 return (
-                  <li
+                  <ProviderItem
                     key={id}
-                    className="flex flex-col gap-3 rounded-xl border border-border p-4 sm:flex-row sm:items-start"
-                  >
-                    <span className="mt-1 inline-flex size-6 shrink-0 [&_svg]:size-6">
-                      <ProviderMark provider={id} />
-                    </span>
-                    <div className="flex flex-1 flex-col gap-1">
-                      <p className="text-lg font-semibold">{name}</p>
-                      {identity ? (
-                        <p className="text-muted-foreground">
-                          Linked{identity.email ? ` as ${identity.email}` : ''} since{' '}
-                          {dateFormat.format(new Date(identity.linkedAt))}
-                        </p>
-                      ) : (
-                        <p className="text-muted-foreground">Not linked</p>
-                      )}
-                      {identity && isOnlyWay && (
-                        <p>
-                          This is your only way to sign in. Set a password first if you want to
-                          remove it.
-                        </p>
-                      )}
-                      {confirming === id && identity && (
-                        <div className="mt-2 flex flex-col gap-3 rounded-lg bg-muted p-4">
-                          <p className="font-semibold">Remove your {name} sign-in?</p>
-                          <p>You can link it again at any time.</p>
-                          <div className="flex flex-col gap-3 sm:flex-row">
-                            <Button
-                              variant="destructive"
-                              disabled={unlink.isPending}
-                              onClick={() =>
-                                unlink.mutate(id, { onSuccess: () => setConfirming(null) })
-                              }
-                            >
-                              {unlink.isPending ? 'Removing...' : `Yes, remove ${name}`}
-                            </Button>
-                            <Button variant="ghost" onClick={() => setConfirming(null)}>
-                              Keep it
-                            </Button>
-                          </div>
-                          {unlink.isError && (
-                            <p role="alert" className="font-semibold text-destructive">
-                              {unlink.error.message}
-                            </p>
-                          )}
-                        </div>
-                      )}
-                    </div>
-                    {identity ? (
-                      confirming !== id &&
-                      !isOnlyWay && (
-                        <Button variant="outline" onClick={() => setConfirming(id)}>
-                          Remove
-                        </Button>
-                      )
-                    ) : (
-                      <Button
-                        variant="outline"
-                        disabled={leaving !== null}
-                        onClick={() => void onLink(id)}
-                      >
-                        {leaving === id ? `Opening ${name}...` : `Link ${name}`}
-                      </Button>
-                    )}
-                  </li>
+                    id={id}
+                    name={name}
+                    identity={identity}
+                    isOnlyWay={isOnlyWay}
+                    isConfirming={confirming === id}
+                    onRemove={() => setConfirming(id)}
+                    onKeep={() => setConfirming(null)}
+                    unlink={unlink}
+                    leaving={leaving}
+                    isLeaving={leaving !== null}
+                    onLink={() => void onLink(id)}
+                  />
                 );
               })}
             </ul>
