@@ -1,26 +1,20 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useMutation, useQuery, type UseMutationResult } from '@tanstack/react-query';
-import { CircleAlert, Link2, MailCheck, UserRoundPlus } from 'lucide-react';
-import { ONE_TIME_CODE_LENGTH, isWellFormedCode } from '@shared/domain/codes';
-import type { TUser } from '@shared/schemas/auth';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CircleAlert, UserRoundPlus } from 'lucide-react';
 import type { TExternalFinishBody } from '@shared/schemas/external-sign-in';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import type { TMoveCredentials } from '@web/lib/auth-api';
 import { TermsOfServiceDialog } from '@web/components/terms-of-service-dialog';
 import { isApiError } from '@web/lib/api-client';
-import { fetchPendingSignIn, finishExternalSignIn, requestLinkCode } from '../external-sign-in-api';
+import { fetchPendingSignIn, finishExternalSignIn } from '../external-sign-in-api';
+import { isDeviceError, LinkAccountStep } from './link-account-step';
 
 interface ExternalSignInContinuationProps {
   /** Device refusals are shown by the page's own panel, as for a password sign-in. */
   onDeviceError: (error: Error, credentials: TMoveCredentials | null) => void;
   onCancel: () => void;
-}
-
-function isDeviceError(error: Error): boolean {
-  return isApiError(error, 'NOT_PRIMARY_DEVICE') || isApiError(error, 'DEVICE_HAS_PRIMARY_ACCOUNT');
 }
 
 /**
@@ -139,193 +133,6 @@ export function ExternalSignInContinuation({
       onDeviceError={(error) => onDeviceError(error, null)}
       onCancel={onCancel}
     />
-  );
-}
-
-const CODE_FORMAT_MESSAGE = 'The code has 8 letters and numbers, like ABCD-EF23';
-
-interface LinkAccountStepProps {
-  providerName: string;
-  email: string | null;
-  username: string | null;
-  finish: UseMutationResult<TUser, Error, TExternalFinishBody>;
-  onDeviceError: (error: Error) => void;
-  onCancel: () => void;
-}
-
-/**
- * An account already uses this email: it is proven once, by its password or, for someone who
- * never set one or has forgotten it, by a code sent to that email, before the provider is linked.
- */
-function LinkAccountStep({
-  providerName,
-  email,
-  username,
-  finish,
-  onDeviceError,
-  onCancel,
-}: LinkAccountStepProps) {
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const sendCode = useMutation({
-    mutationFn: requestLinkCode,
-    onSuccess: (result) => {
-      setSentTo(result.maskedEmail);
-      setFieldError(null);
-      finish.reset();
-    },
-    onError: (error) => {
-      if (isDeviceError(error)) onDeviceError(error);
-    },
-  });
-  const isByCode = sentTo !== null;
-  const isBusy = finish.isPending || finish.isSuccess;
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (isByCode) {
-      if (!code.trim()) return setFieldError('Please enter the code from the email');
-      if (!isWellFormedCode(code, ONE_TIME_CODE_LENGTH)) return setFieldError(CODE_FORMAT_MESSAGE);
-      setFieldError(null);
-      finish.mutate({ code });
-      return;
-    }
-    if (!password) return setFieldError('Password is required');
-    setFieldError(null);
-    finish.mutate({ password });
-  }
-
-  function switchToPassword() {
-    setSentTo(null);
-    setCode('');
-    setFieldError(null);
-    finish.reset();
-    sendCode.reset();
-  }
-
-  // A wrong password or code is shown at its field; anything else below the form.
-  const wrongProof =
-    isApiError(finish.error, 'INVALID_CREDENTIALS') || isApiError(finish.error, 'INVALID_CODE')
-      ? finish.error.message
-      : null;
-  const otherError =
-    (finish.isError && !wrongProof && !isDeviceError(finish.error) && finish.error.message) ||
-    (sendCode.isError && !isDeviceError(sendCode.error) && sendCode.error.message) ||
-    null;
-
-  return (
-    <section
-      aria-labelledby="link-account-heading"
-      className="flex flex-col gap-4 rounded-xl border-2 border-primary/30 bg-primary-soft p-5"
-    >
-      <h2 id="link-account-heading" className="flex items-center gap-3 text-2xl font-bold">
-        <Link2 className="size-7 text-primary" aria-hidden="true" />
-        You already have an account
-      </h2>
-      <p>
-        A Memento account already uses <span className="font-semibold break-all">{email}</span>. To
-        use {providerName} to sign in to it from now on,{' '}
-        {isByCode ? 'enter the code we emailed to it.' : 'enter its password once.'}
-      </p>
-      {username && (
-        <p>
-          Your username is <span className="font-semibold break-all">{username}</span>.
-        </p>
-      )}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        {isByCode ? (
-          <>
-            <p role="status" className="flex items-start gap-3 font-semibold">
-              <MailCheck className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
-              {sendCode.isPending ? (
-                <span>Sending a new code...</span>
-              ) : (
-                <span>
-                  We sent a code to <span className="break-all">{sentTo}</span>. It works for 30
-                  minutes.
-                </span>
-              )}
-            </p>
-            <FormField
-              key="code"
-              label="Code from the email"
-              autoComplete="one-time-code"
-              autoCapitalize="characters"
-              spellCheck={false}
-              placeholder="ABCD-EF23"
-              className="max-w-xs"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              error={fieldError ?? wrongProof ?? undefined}
-            />
-          </>
-        ) : (
-          <FormField
-            key="password"
-            label="Your Memento password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={fieldError ?? wrongProof ?? undefined}
-          />
-        )}
-        {otherError && (
-          <p role="alert" className="font-semibold text-destructive">
-            {otherError}
-          </p>
-        )}
-        <div className="flex flex-col gap-3 sm:flex-row">
-          <Button type="submit" size="lg" disabled={isBusy}>
-            {isBusy ? 'Linking...' : `Link ${providerName} and Sign In`}
-          </Button>
-          <Button size="lg" variant="ghost" onClick={onCancel} disabled={isBusy}>
-            Cancel
-          </Button>
-        </div>
-      </form>
-      <div className="flex flex-col gap-3 border-t border-primary/20 pt-4">
-        {isByCode ? (
-          <>
-            <p>No email yet? It can take a minute; please look in your spam folder too.</p>
-            <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-              <Button
-                variant="outline"
-                onClick={() => {
-                  setCode('');
-                  finish.reset();
-                  sendCode.mutate();
-                }}
-                disabled={isBusy || sendCode.isPending}
-              >
-                Send a new code
-              </Button>
-              <Button variant="ghost" onClick={switchToPassword} disabled={isBusy}>
-                Use my password instead
-              </Button>
-            </div>
-          </>
-        ) : (
-          <>
-            <p>
-              Never set a password, or forgotten it? We can email a code to{' '}
-              <span className="break-all">{email}</span> instead.
-            </p>
-            <div>
-              <Button
-                variant="outline"
-                onClick={() => sendCode.mutate()}
-                disabled={isBusy || sendCode.isPending}
-              >
-                {sendCode.isPending ? 'Sending code...' : 'Email me a code'}
-              </Button>
-            </div>
-          </>
-        )}
-      </div>
-    </section>
   );
 }
 
