@@ -1,165 +1,41 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import {
-  ArrowLeft,
-  CircleCheck,
-  HeartHandshake,
-  Lock,
-  MailCheck,
-  MonitorSmartphone,
-} from 'lucide-react';
+import { CircleCheck, MailCheck } from 'lucide-react';
 import type { TLoginForm } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { Spinner } from '@web/components/ui/spinner';
 import { dismissToast } from '@web/components/ui/use-toast';
 import { LoginForm } from '@web/features/auth/components/login-form';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 import { useDeviceResetDialogs } from '@web/features/device-reset/use-device-reset-dialogs';
-import { ExternalSignInNotice } from '@web/features/external-sign-in/components/external-sign-in-notice';
-import { ProviderButtons } from '@web/features/external-sign-in/components/provider-buttons';
-import { PASSWORD_TEXT } from '@web/features/passwords/passwords-api';
 import { lazyNamed } from '@web/lib/lazy-named';
+import { EmergencyAccessIntroduction, Introduction } from './auth-introduction';
+import { AuthLinks } from './auth-links';
+import { ExternalSignInParts } from './external-sign-in-parts';
+import {
+  isContinuingSignIn,
+  readResetLink,
+  readView,
+  searchFor,
+  VIEW_TEXT,
+  type TFormView,
+  type TNotice,
+  type TView,
+} from './auth-views';
+import { OtherViewForms } from './other-view-forms';
 
-// Signing in is the first screen; the other views and the error help load when they are needed.
+// Signing in is the first screen; the error help loads when it is needed.
 const AuthErrorPanel = lazyNamed(() => import('./auth-error-panel'), 'AuthErrorPanel');
-const RegisterForm = lazyNamed(
-  () => import('@web/features/auth/components/register-form'),
-  'RegisterForm',
-);
-const EmergencyAccessForm = lazyNamed(
-  () => import('@web/features/emergency-access/components/emergency-access-form'),
-  'EmergencyAccessForm',
-);
-const ForgotPasswordForm = lazyNamed(
-  () => import('@web/features/passwords/components/forgot-password-form'),
-  'ForgotPasswordForm',
-);
-// Only after a provider sent the person back here: its terms dialog stays off the first load.
-const ExternalSignInContinuation = lazyNamed(
-  () => import('@web/features/external-sign-in/components/external-sign-in-continuation'),
-  'ExternalSignInContinuation',
-);
-const ResetPasswordForm = lazyNamed(
-  () => import('@web/features/passwords/components/reset-password-form'),
-  'ResetPasswordForm',
-);
-
-/** The sub-views of /auth. */
-type TView = 'login' | 'register' | 'forgot_password' | 'reset_password' | 'break_glass';
-type TFormView = 'login' | 'register';
-
-const REGISTER_MODES = new Set(['community', 'register']);
-const QUERY_VIEWS = new Set<string>(['forgot_password', 'reset_password', 'break_glass']);
-
-function readView(searchParams: URLSearchParams): TView {
-  if (REGISTER_MODES.has(searchParams.get('mode') ?? '')) return 'register';
-  const view = searchParams.get('view') ?? '';
-  return QUERY_VIEWS.has(view) ? (view as TView) : 'login';
-}
-
-function searchFor(view: TView): Record<string, string> {
-  if (view === 'login') return {};
-  if (view === 'register') return { mode: 'register' };
-  return { view };
-}
 
 /**
- * The emailed reset link carries the email and code in the fragment, which the
- * browser never sends to the server: `/auth?view=reset_password#email=…&code=…`.
+ * The reset link's email and code, read from the address (on opening, or when the link is
+ * followed while this page is open), then taken out of the address bar and the history.
  */
-function readResetLink(hash: string): { email?: string; code?: string } {
-  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
-  const email = fragment.get('email') ?? undefined;
-  const code = fragment.get('code') ?? undefined;
-  return email || code ? { email, code } : {};
-}
-
-const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {
-  login: { title: 'Sign In', intro: 'Welcome back. Choose how you sign in.' },
-  register: {
-    title: 'Create Your Account',
-    intro: 'Memento Community Edition is free. Your videos stay on this device.',
-  },
-  forgot_password: {
-    title: 'Forgot Your Password?',
-    intro:
-      'Enter the email address of your account and we will send you a code to choose a new password.',
-  },
-  reset_password: {
-    title: 'Reset Your Password',
-    intro: 'Enter the code from our email and choose a new password.',
-  },
-  break_glass: {
-    title: 'Emergency Access',
-    intro:
-      'If someone you care about chose you as their next of kin, you can set a new password for their Memento account here.',
-  },
-};
-
-interface TNotice {
-  view: TView;
-  variant: 'success' | 'info';
-  title: string;
-  message: string;
-}
-
-const PROMISES = [
-  { icon: HeartHandshake, text: 'Record video messages in your own words, at your own pace.' },
-  {
-    icon: MonitorSmartphone,
-    text: 'In the Community Edition your videos stay on this device and are never uploaded.',
-  },
-  {
-    icon: Lock,
-    text: 'Your account is tied to this device, and every sign-in is recorded in a security log.',
-  },
-];
-
-function Introduction() {
-  return (
-    <section
-      aria-label="About Memento"
-      className="hidden flex-col justify-center gap-8 rounded-xl bg-primary p-10 text-primary-foreground shadow-soft lg:flex"
-    >
-      <p className="text-4xl leading-tight font-bold tracking-tight text-balance">
-        Messages for the people you love, kept safe.
-      </p>
-      <ul className="flex flex-col gap-5 text-lg">
-        {PROMISES.map(({ icon: Icon, text }) => (
-          <li key={text} className="flex items-start gap-4">
-            <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-white/15">
-              <Icon className="size-6" aria-hidden="true" />
-            </span>
-            <span className="pt-1.5">{text}</span>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-export default function AuthPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const view = readView(searchParams);
-  const [authError, setAuthError] = useState<{
-    view: TFormView;
-    error: Error;
-    credentials: TLoginForm | null;
-  } | null>(null);
-  const [notice, setNotice] = useState<TNotice | null>(null);
+function useResetLinkPrefill() {
   const { hash, pathname } = useLocation();
   const navigate = useNavigate();
   const [prefill, setPrefill] = useState(() => readResetLink(hash));
   const [readHash, setReadHash] = useState(hash);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const hasSwitched = useRef(false);
-  const { openReset, dialogs } = useDeviceResetDialogs({ onDeviceFreed: () => setAuthError(null) });
-
-  const error = authError?.view === view ? authError.error : null;
-  const shownNotice = notice?.view === view ? notice : null;
-  const text = VIEW_TEXT[view];
 
   // Opened from the email's link, or the link followed while this page was open: fill in the form.
   if (hash !== readHash) {
@@ -178,6 +54,46 @@ export default function AuthPage() {
         : window.location.search;
     navigate({ pathname, search }, { replace: true });
   }, [hash, pathname, navigate]);
+
+  return [prefill, setPrefill] as const;
+}
+
+/** What the last view's success means for this one: a code sent, a password changed. */
+function NoticeAlert({ notice: shownNotice }: { notice: TNotice }) {
+  return (
+    <Alert
+      variant={shownNotice.variant}
+      title={shownNotice.title}
+      icon={
+        shownNotice.variant === 'success' ? (
+          <CircleCheck aria-hidden="true" />
+        ) : (
+          <MailCheck aria-hidden="true" />
+        )
+      }
+    >
+      <p>{shownNotice.message}</p>
+    </Alert>
+  );
+}
+
+export default function AuthPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = readView(searchParams);
+  const [authError, setAuthError] = useState<{
+    view: TFormView;
+    error: Error;
+    credentials: TLoginForm | null;
+  } | null>(null);
+  const [notice, setNotice] = useState<TNotice | null>(null);
+  const [prefill, setPrefill] = useResetLinkPrefill();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const hasSwitched = useRef(false);
+  const { openReset, dialogs } = useDeviceResetDialogs({ onDeviceFreed: () => setAuthError(null) });
+
+  const error = authError?.view === view ? authError.error : null;
+  const shownNotice = notice?.view === view ? notice : null;
+  const text = VIEW_TEXT[view];
 
   useEffect(() => {
     // After switching views, start keyboard and screen-reader users at the new heading.
@@ -198,10 +114,7 @@ export default function AuthPage() {
   }
 
   const isFormView = view === 'login' || view === 'register';
-  // Back from a provider: finish there, or say plainly why not.
-  const isContinuingSignIn = view === 'login' && searchParams.get('signIn') === 'continue';
-  const signInError = searchParams.get('signInError');
-  const signInWith = searchParams.get('signInWith');
+  const isContinuing = isContinuingSignIn(view, searchParams);
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-8 lg:grid-cols-[5fr_6fr] lg:items-start">
@@ -220,21 +133,7 @@ export default function AuthPage() {
         </CardHeader>
 
         <CardContent className="flex flex-col gap-6">
-          {shownNotice && (
-            <Alert
-              variant={shownNotice.variant}
-              title={shownNotice.title}
-              icon={
-                shownNotice.variant === 'success' ? (
-                  <CircleCheck aria-hidden="true" />
-                ) : (
-                  <MailCheck aria-hidden="true" />
-                )
-              }
-            >
-              <p>{shownNotice.message}</p>
-            </Alert>
-          )}
+          {shownNotice && <NoticeAlert notice={shownNotice} />}
 
           {error && isFormView && (
             <Suspense fallback={null}>
@@ -250,156 +149,37 @@ export default function AuthPage() {
 
           {view === 'break_glass' && <EmergencyAccessIntroduction />}
 
-          {isFormView && (signInError || signInWith) && (
-            <ExternalSignInNotice
-              errorCode={signInError}
-              startWith={signInWith}
-              providerId={searchParams.get('provider')}
-            />
-          )}
-          {isContinuingSignIn && (
-            <Suspense fallback={<Spinner className="mx-auto size-10" label="Loading" />}>
-              <ExternalSignInContinuation
-                onDeviceError={(deviceError, credentials) =>
-                  setAuthError({ view: 'login', error: deviceError, credentials })
-                }
-                onCancel={() => switchTo('login')}
-              />
-            </Suspense>
-          )}
-          {isFormView && !isContinuingSignIn && (
-            <ProviderButtons
-              dividerText={
-                view === 'login' ? 'or with your username and password' : 'or fill in your details'
-              }
-            />
-          )}
+          <ExternalSignInParts
+            view={view}
+            searchParams={searchParams}
+            onDeviceError={(deviceError, credentials) =>
+              setAuthError({ view: 'login', error: deviceError, credentials })
+            }
+            onCancel={() => switchTo('login')}
+          />
 
           {/* Keyed by view: switching unmounts the other form, so every field starts empty. */}
-          {view === 'login' && (!isContinuingSignIn || error) && (
+          {view === 'login' && (!isContinuing || error) && (
             <LoginForm key="login" onError={onError} />
           )}
-          <Suspense fallback={<Spinner className="mx-auto size-10" label="Loading" />}>
-            {view === 'register' && <RegisterForm key="register" onError={onError} />}
-            {view === 'forgot_password' && (
-              <ForgotPasswordForm
-                key="forgot_password"
-                onSent={(email, message) => {
-                  setPrefill({ email });
-                  switchTo('reset_password', {
-                    view: 'reset_password',
-                    variant: 'info',
-                    title: PASSWORD_TEXT.resetInstructionsSent,
-                    message,
-                  });
-                }}
-              />
-            )}
-            {view === 'reset_password' && (
-              <ResetPasswordForm
-                key={`reset_password-${prefill.email ?? ''}-${prefill.code ?? ''}`}
-                defaultEmail={prefill.email}
-                defaultCode={prefill.code}
-                onReset={() => {
-                  setPrefill({});
-                  switchTo('login', {
-                    view: 'login',
-                    variant: 'success',
-                    title: PASSWORD_TEXT.resetSuccessful,
-                    message: 'You can now sign in with your new password.',
-                  });
-                }}
-              />
-            )}
-            {view === 'break_glass' && (
-              <EmergencyAccessForm
-                key="break_glass"
-                onReset={(message) =>
-                  switchTo('login', {
-                    view: 'login',
-                    variant: 'success',
-                    title: 'Password reset with emergency access',
-                    message,
-                  })
-                }
-              />
-            )}
-          </Suspense>
+          <OtherViewForms
+            view={view}
+            prefill={prefill}
+            setPrefill={setPrefill}
+            onError={onError}
+            switchTo={switchTo}
+          />
 
-          {view === 'login' && (
-            <div className="flex flex-col items-center gap-1 text-center">
-              <Button variant="link" onClick={() => switchTo('forgot_password')}>
-                Forgot your password?
-              </Button>
-              <Button variant="link" onClick={() => switchTo('break_glass')}>
-                Emergency access for next of kin
-              </Button>
-            </div>
-          )}
-
-          {isFormView ? (
-            <div className="flex flex-col items-center gap-1 border-t border-border pt-5 text-center">
-              <p className="text-muted-foreground">
-                {view === 'login' ? 'New to Memento?' : 'Already have an account?'}
-              </p>
-              <Button
-                variant="link"
-                onClick={() => switchTo(view === 'login' ? 'register' : 'login')}
-              >
-                {view === 'login' ? 'Create an account' : 'Sign in instead'}
-              </Button>
-            </div>
-          ) : (
-            <div className="flex flex-col items-center gap-1 border-t border-border pt-5 text-center">
-              {view === 'reset_password' && (
-                <Button variant="link" onClick={() => switchTo('forgot_password')}>
-                  Send me a new code
-                </Button>
-              )}
-              <Button variant="link" onClick={() => switchTo('login')}>
-                <ArrowLeft aria-hidden="true" />
-                Back to sign in
-              </Button>
-            </div>
-          )}
-
-          {view === 'login' && !isDeviceBindingError(error, view) && (
-            <div className="flex flex-col gap-3 rounded-lg bg-muted p-5">
-              <p className="font-semibold">Setting up a shared or second-hand device?</p>
-              <p className="text-base text-muted-foreground">
-                Each device holds one account. If an account is registered here that should no
-                longer be, you can free this device.
-              </p>
-              <div>
-                <Button variant="outline" onClick={openReset}>
-                  Reset Device Association
-                </Button>
-              </div>
-            </div>
-          )}
+          <AuthLinks
+            view={view}
+            isDeviceRefused={view === 'login' && isDeviceBindingError(error, 'login')}
+            switchTo={(next) => switchTo(next)}
+            onResetDevice={openReset}
+          />
         </CardContent>
       </Card>
 
       {dialogs}
-    </div>
-  );
-}
-
-/** Kind words for a next of kin who may be here at a hard time. */
-function EmergencyAccessIntroduction() {
-  return (
-    <div className="flex flex-col gap-3 rounded-lg bg-muted p-5">
-      <p>
-        We are sorry if you are here at a difficult time. Take your time: it only takes a few
-        minutes.
-      </p>
-      <ul className="flex list-disc flex-col gap-1.5 pl-6">
-        <li>
-          Use the email address your emergency code was sent to, and the code from that email.
-        </li>
-        <li>The account holder is signed out everywhere and told by email.</li>
-        <li>We then send you a new emergency code, as each code works once.</li>
-      </ul>
     </div>
   );
 }
