@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type Ref } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, ArrowRight, Check } from 'lucide-react';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
 import {
   ZCreateRecipientBody,
   type TCreateRecipientBody,
@@ -10,42 +9,18 @@ import {
 } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { toast } from '@web/components/ui/use-toast';
-import { cacheUser, USER_QUERY_KEY } from '@web/lib/auth-api';
-import { useAuth } from '@web/lib/auth-provider';
-import { isApiError } from '@web/lib/api-client';
-import { cn } from '@web/lib/utils';
-import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
-import { completeOnboarding, createRecipient } from '../onboarding-api';
 import { EmergencyAccessStep } from './emergency-access-step';
 import { NextOfKinStep } from './next-of-kin-step';
 import { ReviewStep } from './review-step';
 import { WhyThisMattersStep } from './why-this-matters-step';
-
-/** The step titles, in order. */
-export const ONBOARDING_STEPS = [
-  'Why This Matters',
-  'Next of Kin Registration',
-  'Emergency Access Setup',
-  'Review & Confirm',
-] as const;
-const LAST_STEP = ONBOARDING_STEPS.length - 1;
-/** 'Complete Setup' needs the three steps before the review done. */
-const STEPS_BEFORE_REVIEW = 3;
-
-export const ONBOARDING_TEXT = {
-  notAuthenticated: 'User not authenticated. Please log in again.',
-  failed: 'Failed to complete onboarding',
-} as const;
-
-const NEXT_OF_KIN_FIELDS = [
-  'firstName',
-  'lastName',
-  'email',
-  'phoneNumber',
-  'relationship',
-] as const;
-type TNextOfKinField = (typeof NEXT_OF_KIN_FIELDS)[number];
+import {
+  LAST_STEP,
+  NEXT_OF_KIN_FIELDS,
+  ONBOARDING_STEPS,
+  STEPS_BEFORE_REVIEW,
+} from './onboarding-steps';
+import { StepProgress } from './step-progress';
+import { useCompleteOnboarding } from './use-complete-onboarding';
 
 const STEP_HINTS = [
   'Tick both boxes to continue.',
@@ -54,12 +29,41 @@ const STEP_HINTS = [
   'Please finish the earlier steps first.',
 ] as const;
 
-function isNextOfKinField(name: string): name is TNextOfKinField {
-  return (NEXT_OF_KIN_FIELDS as readonly string[]).includes(name);
-}
-
 function setAt(values: readonly boolean[], index: number, value: boolean): boolean[] {
   return values.map((current, i) => (i === index ? value : current));
+}
+
+function useNextOfKinForm() {
+  return useForm<TCreateRecipientBody>({
+    resolver: zodResolver(ZCreateRecipientBody),
+    defaultValues: {
+      firstName: '',
+      lastName: '',
+      email: '',
+      phoneNumber: '',
+      relationship: '',
+      category: 'next_of_kin',
+    },
+  });
+}
+
+/** 'Step 2 of 4' and the step's title, where focus lands when the step changes. */
+function StepHeading({ ref, step }: { ref: Ref<HTMLHeadingElement>; step: number }) {
+  return (
+    <CardHeader>
+      <p className="text-base font-semibold text-primary">
+        Step {step + 1} of {ONBOARDING_STEPS.length}
+      </p>
+      <h2
+        id="onboarding-step-title"
+        ref={ref}
+        tabIndex={-1}
+        className="text-2xl font-bold tracking-tight outline-none sm:text-3xl"
+      >
+        {ONBOARDING_STEPS[step]}
+      </h2>
+    </CardHeader>
+  );
 }
 
 interface OnboardingWizardProps {
@@ -68,67 +72,22 @@ interface OnboardingWizardProps {
 
 /** The four-step setup, ending with the next of kin saved and the code issued. */
 export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
-  const { user } = useAuth();
-  const queryClient = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const hasMoved = useRef(false);
   const [step, setStep] = useState(0);
   const [completed, setCompleted] = useState<ReadonlySet<number>>(new Set());
   const [acknowledged, setAcknowledged] = useState([false, false]);
   const [confirmed, setConfirmed] = useState([false, false]);
-  // A retry after the next of kin was saved but setup not finished reuses that answer, so the
-  // next of kin is not sent a second code for the same details.
-  const saved = useRef<{ key: string; recipient: TRecipientCreated } | null>(null);
 
-  const { register, control, trigger, getValues, setError, handleSubmit } =
-    useForm<TCreateRecipientBody>({
-      resolver: zodResolver(ZCreateRecipientBody),
-      defaultValues: {
-        firstName: '',
-        lastName: '',
-        email: '',
-        phoneNumber: '',
-        relationship: '',
-        category: 'next_of_kin',
-      },
-    });
+  const { register, control, trigger, getValues, setError, handleSubmit } = useNextOfKinForm();
   const nextOfKin = useWatch({ control }) as TCreateRecipientBody;
 
-  const complete = useMutation({
-    mutationFn: async (values: TCreateRecipientBody) => {
-      if (!user?.id) throw new Error(ONBOARDING_TEXT.notAuthenticated);
-      const body: TCreateRecipientBody = { ...values, category: 'next_of_kin' };
-      const key = JSON.stringify(body);
-      let recipient = saved.current?.key === key ? saved.current.recipient : null;
-      if (!recipient) {
-        recipient = await createRecipient(body);
-        saved.current = { key, recipient };
-      }
-      const result = await completeOnboarding();
-      if (!result?.ok) throw new Error(ONBOARDING_TEXT.failed);
-      return { recipient, user: result.user };
-    },
-    onSuccess: ({ recipient, user: updated }) => {
-      onCompleted(recipient);
-      queryClient.setQueryData(USER_QUERY_KEY, updated);
-      cacheUser(updated);
-      void queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
-    },
-    onError: (error) => {
-      let description = error.message || ONBOARDING_TEXT.failed;
-      if (isApiError(error, 'UNAUTHENTICATED')) description = ONBOARDING_TEXT.notAuthenticated;
-      if (isApiError(error) && error.fields) {
-        let hasFieldError = false;
-        for (const [field, message] of Object.entries(error.fields)) {
-          if (!isNextOfKinField(field)) continue;
-          setError(field, { message });
-          hasFieldError = true;
-        }
-        if (hasFieldError) goTo(1);
-      }
-      toast({ variant: 'destructive', title: 'Error', description });
-    },
-  });
+  function goTo(next: number) {
+    hasMoved.current = true;
+    setStep(next);
+  }
+
+  const complete = useCompleteOnboarding({ onCompleted, setError, goTo });
 
   useEffect(() => {
     // Each step starts at its heading, for keyboard and screen-reader users alike.
@@ -137,13 +96,9 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
     headingRef.current?.scrollIntoView({ block: 'nearest' });
   }, [step]);
 
-  function goTo(next: number) {
-    hasMoved.current = true;
-    setStep(next);
-  }
-
   const isFilled = NEXT_OF_KIN_FIELDS.every((field) => (nextOfKin[field] ?? '').trim() !== '');
-  const canContinue = [acknowledged.every(Boolean), isFilled, confirmed.every(Boolean), true][step];
+  const canContinue =
+    [acknowledged.every(Boolean), isFilled, confirmed.every(Boolean), true][step] ?? false;
   const completedBeforeReview = [...completed].filter((done) => done < LAST_STEP).length;
   const canComplete = completedBeforeReview >= STEPS_BEFORE_REVIEW && !complete.isPending;
 
@@ -172,7 +127,6 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
   }
 
   const firstName = (nextOfKin.firstName ?? '').trim() || 'your next of kin';
-  const title = ONBOARDING_STEPS[step];
   const isHintShown = step < LAST_STEP ? !canContinue : !canComplete && !complete.isPending;
 
   return (
@@ -188,19 +142,7 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
 
       <Card asChild>
         <form noValidate onSubmit={onSubmit} aria-labelledby="onboarding-step-title">
-          <CardHeader>
-            <p className="text-base font-semibold text-primary">
-              Step {step + 1} of {ONBOARDING_STEPS.length}
-            </p>
-            <h2
-              id="onboarding-step-title"
-              ref={headingRef}
-              tabIndex={-1}
-              className="text-2xl font-bold tracking-tight outline-none sm:text-3xl"
-            >
-              {title}
-            </h2>
-          </CardHeader>
+          <StepHeading ref={headingRef} step={step} />
           <CardContent className="flex flex-col gap-8">
             {step === 0 && (
               <WhyThisMattersStep
@@ -223,48 +165,14 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
             )}
             {step === 3 && <ReviewStep nextOfKin={getValues()} onEditNextOfKin={() => goTo(1)} />}
 
-            <div className="flex flex-col gap-3 border-t border-border pt-6">
-              {isHintShown && (
-                <p id="onboarding-hint" className="text-base text-muted-foreground sm:text-right">
-                  {STEP_HINTS[step]}
-                </p>
-              )}
-              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-                {step > 0 ? (
-                  <Button
-                    variant="outline"
-                    size="lg"
-                    onClick={() => goTo(step - 1)}
-                    disabled={complete.isPending}
-                  >
-                    <ArrowLeft aria-hidden="true" />
-                    Previous
-                  </Button>
-                ) : (
-                  <span className="hidden sm:block" />
-                )}
-                {step < LAST_STEP ? (
-                  <Button
-                    type="submit"
-                    size="lg"
-                    disabled={!canContinue}
-                    aria-describedby={isHintShown ? 'onboarding-hint' : undefined}
-                  >
-                    Continue
-                    <ArrowRight aria-hidden="true" />
-                  </Button>
-                ) : (
-                  <Button
-                    type="submit"
-                    size="lg"
-                    disabled={!canComplete}
-                    aria-describedby={isHintShown ? 'onboarding-hint' : undefined}
-                  >
-                    {complete.isPending ? 'Setting Up...' : 'Complete Setup'}
-                  </Button>
-                )}
-              </div>
-            </div>
+            <WizardButtons
+              step={step}
+              isHintShown={isHintShown}
+              canContinue={canContinue}
+              canComplete={canComplete}
+              isPending={complete.isPending}
+              onPrevious={() => goTo(step - 1)}
+            />
           </CardContent>
         </form>
       </Card>
@@ -272,69 +180,61 @@ export function OnboardingWizard({ onCompleted }: OnboardingWizardProps) {
   );
 }
 
-function StepProgress({ step, completed }: { step: number; completed: ReadonlySet<number> }) {
-  const total = ONBOARDING_STEPS.length;
-  const done = completed.size;
+interface WizardButtonsProps {
+  step: number;
+  isHintShown: boolean;
+  canContinue: boolean;
+  canComplete: boolean;
+  isPending: boolean;
+  onPrevious: () => void;
+}
+
+/** What is still needed, 'Previous', and 'Continue' or, on the last step, 'Complete Setup'. */
+function WizardButtons({
+  step,
+  isHintShown,
+  canContinue,
+  canComplete,
+  isPending,
+  onPrevious,
+}: WizardButtonsProps) {
   return (
-    <div className="flex flex-col gap-3">
-      <div className="flex items-center justify-between gap-3 text-base">
-        <span id="onboarding-progress-label" className="font-semibold">
-          Setup progress
-        </span>
-        <span className="text-muted-foreground">
-          {done} of {total} steps done
-        </span>
+    <div className="flex flex-col gap-3 border-t border-border pt-6">
+      {isHintShown && (
+        <p id="onboarding-hint" className="text-base text-muted-foreground sm:text-right">
+          {STEP_HINTS[step]}
+        </p>
+      )}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+        {step > 0 ? (
+          <Button variant="outline" size="lg" onClick={onPrevious} disabled={isPending}>
+            <ArrowLeft aria-hidden="true" />
+            Previous
+          </Button>
+        ) : (
+          <span className="hidden sm:block" />
+        )}
+        {step < LAST_STEP ? (
+          <Button
+            type="submit"
+            size="lg"
+            disabled={!canContinue}
+            aria-describedby={isHintShown ? 'onboarding-hint' : undefined}
+          >
+            Continue
+            <ArrowRight aria-hidden="true" />
+          </Button>
+        ) : (
+          <Button
+            type="submit"
+            size="lg"
+            disabled={!canComplete}
+            aria-describedby={isHintShown ? 'onboarding-hint' : undefined}
+          >
+            {isPending ? 'Setting Up...' : 'Complete Setup'}
+          </Button>
+        )}
       </div>
-      <div
-        role="progressbar"
-        aria-labelledby="onboarding-progress-label"
-        aria-valuemin={0}
-        aria-valuemax={total}
-        aria-valuenow={done}
-        aria-valuetext={`${done} of ${total} steps done`}
-        className="h-3 w-full overflow-hidden rounded-full bg-border"
-      >
-        <div
-          className="h-full rounded-full bg-primary transition-[width] duration-300"
-          style={{ width: `${(done / total) * 100}%` }}
-        />
-      </div>
-      <ol className="hidden gap-2 sm:grid sm:grid-cols-4" aria-label="Steps">
-        {ONBOARDING_STEPS.map((name, index) => {
-          const isDone = completed.has(index);
-          const isCurrent = index === step;
-          return (
-            <li
-              key={name}
-              aria-current={isCurrent ? 'step' : undefined}
-              className={cn(
-                'flex items-start gap-2 text-base leading-snug',
-                isCurrent ? 'font-semibold text-foreground' : 'text-muted-foreground',
-              )}
-            >
-              <span
-                className={cn(
-                  'inline-flex size-8 shrink-0 items-center justify-center rounded-full border-2 text-base font-bold',
-                  isDone
-                    ? 'border-primary bg-primary text-primary-foreground'
-                    : isCurrent
-                      ? 'border-primary text-primary'
-                      : 'border-input',
-                )}
-                aria-hidden="true"
-              >
-                {isDone ? <Check className="size-4" strokeWidth={3} /> : index + 1}
-              </span>
-              <span>
-                {name}
-                <span className="sr-only">
-                  {isDone ? ' (done)' : isCurrent ? ' (current)' : ''}
-                </span>
-              </span>
-            </li>
-          );
-        })}
-      </ol>
     </div>
   );
 }
