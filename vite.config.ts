@@ -83,7 +83,7 @@ export default defineConfig(({ command }) => ({
               test: /components[\\/]ui[\\/](form-field|input|label)\.tsx$|node_modules[\\/]@radix-ui[\\/]react-label[\\/]/,
             },
             // The form library apart: the Record page's one field needs the parts, not the library
-            // (two thirds of their file), which it loaded with its first paint.
+            // (nine tenths of their file), which it loaded with its first paint.
             { name: 'form-library', test: /node_modules[\\/]react-hook-form[\\/]/ },
             // The few Radix parts a dialog and a checkbox share (showing and hiding, a controlled
             // value, event handlers): in the dialog's file, they made the recipients list load
