@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Heart, HardDrive, LifeBuoy, LogOut, PlayCircle, X } from 'lucide-react';
+import { Heart, LifeBuoy, LogOut } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -12,12 +12,8 @@ import { NextOfKinEmergencyDialog } from '@web/features/emergency-access/compone
 import { useRecipientHome } from '@web/lib/recipients-api';
 import { NextOfKinLegacy } from '@web/features/legacy/components/next-of-kin-legacy';
 import { WaitingMessages } from '@web/features/legacy/components/waiting-messages';
-import { formatClock } from '@web/lib/video-format';
-import { VideoPlayer } from '@web/components/video-player';
 import { describeError } from '@web/lib/api-client';
-import { lazyDateFormat } from '@web/lib/date-format';
-
-const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
+import { NoMessagesYet, SharedVideoItem } from './shared-videos';
 
 /** The home view of someone who receives messages (next of kin, family, friend). */
 export function RecipientHome({ user }: { user: TUser }) {
@@ -76,57 +72,22 @@ export function RecipientHome({ user }: { user: TUser }) {
                     const title = video.title ?? 'A message';
                     const isPlaying = playingId === video.id;
                     return (
-                      <li key={video.id} className="flex flex-col gap-3 rounded-lg border-2 p-4">
-                        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-                          <div className="flex min-w-0 flex-col gap-1">
-                            <p className="text-xl font-semibold break-words">{title}</p>
-                            <p className="text-base text-muted-foreground">
-                              From {ownerName} · {dateFormat.format(new Date(video.createdAt))} ·{' '}
-                              {formatClock(video.durationMs)}
-                            </p>
-                          </div>
-                          <Button
-                            size="lg"
-                            variant={isPlaying ? 'outline' : 'default'}
-                            aria-expanded={isPlaying}
-                            onClick={() => setPlayingId(isPlaying ? null : video.id)}
-                          >
-                            {isPlaying ? (
-                              <X aria-hidden="true" />
-                            ) : (
-                              <PlayCircle aria-hidden="true" />
-                            )}
-                            {isPlaying ? 'Close' : 'Watch'}
-                            <span className="sr-only"> {title}</span>
-                          </Button>
-                        </div>
-                        {isPlaying && <VideoPlayer videoId={video.id} title={title} />}
-                      </li>
+                      <SharedVideoItem
+                        key={video.id}
+                        video={video}
+                        title={title}
+                        ownerName={ownerName}
+                        isPlaying={isPlaying}
+                        onToggle={() => setPlayingId(isPlaying ? null : video.id)}
+                      />
                     );
                   })}
                 </ul>
               ) : waiting.length > 0 ? null : (
-                <>
-                  <p>There are no messages for you here yet.</p>
-                  {!data.ownerHasCloudSync && (
-                    <Alert
-                      variant="info"
-                      kind="note"
-                      title="Why you cannot see messages yet"
-                      icon={<HardDrive />}
-                    >
-                      <p>
-                        {ownerFirstName} uses Memento Community Edition, which keeps every video
-                        only on {ownerFirstName}&rsquo;s own device, for privacy. Nothing is
-                        uploaded, so messages cannot appear here on their own.
-                      </p>
-                      <p>
-                        Messages reach you when {ownerFirstName}, or their next of kin, passes them
-                        on from that device as a file you can keep and watch on any computer.
-                      </p>
-                    </Alert>
-                  )}
-                </>
+                <NoMessagesYet
+                  ownerFirstName={ownerFirstName}
+                  ownerHasCloudSync={data.ownerHasCloudSync}
+                />
               )}
             </CardContent>
           </section>
