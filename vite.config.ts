@@ -46,12 +46,6 @@ export default defineConfig(({ command }) => ({
         hostType === 'html' || /-page-[\w-]+\.js$/.test(filename) ? deps : [],
     },
     rolldownOptions: {
-      // A feature's index.ts only names what other features may use: importing one name from it
-      // must not load (and run) every module it names, a dialog and the form library with them.
-      treeshake: {
-        moduleSideEffects: (id: string) =>
-          /src[\\/]web[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) ? false : undefined,
-      },
       output: {
         // The first screen needs the shared messages, not the validation library they once
         // shared a chunk with: zod loads with the first form.
@@ -110,7 +104,7 @@ export default defineConfig(({ command }) => ({
             // in a public page (the sign-in page's device dialogs and the card stay apart).
             {
               name: 'signed-in',
-              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|billing-wording|components[\\/]billing-notice)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress)|videos[\\/](videos-api|index-rows|use-video-source|components[\\/]video-player)|recipients[\\/]recipients-api|legacy[\\/](legacy-api|release-wording|components[\\/]message-release)|backup[\\/](use-warn-before-leaving|components[\\/]progress-bar)|offline[\\/]offline-messages)\.tsx?$|src[\\/]web[\\/](components[\\/]back-home-link\.tsx|lib[\\/](format-bytes|video-format|sync-request)\.ts)$|node_modules[\\/]dexie-react-hooks[\\/]/,
+              test: /src[\\/]web[\\/]features[\\/](billing[\\/](billing-api|components[\\/]billing-notice)|onboarding[\\/]onboarding-api|cloud[\\/](cloud-api|sync-progress)|legacy[\\/](legacy-api|release-wording|components[\\/]message-release)|backup[\\/](use-warn-before-leaving|components[\\/]progress-bar)|offline[\\/]offline-messages)\.tsx?$|src[\\/]web[\\/](components[\\/](back-home-link|video-player)|lib[\\/](format-bytes|video-format|sync-request|billing-wording|recipients-api|videos[\\/](videos-api|index-rows|use-video-source)))\.tsx?$|node_modules[\\/]dexie-react-hooks[\\/]/,
             },
           ],
         },
