@@ -36,6 +36,10 @@ const STATUS_BY_CODE: Record<TErrorCode, number> = {
 };
 
 /** The one error type services throw; the error handler maps `code` to an HTTP status. */
+/** What a person hears when another window or click did the same thing a moment before. */
+export const CONCURRENT_CHANGE =
+  'That was just done from another window. Please refresh the page and try again.';
+
 export class AppError extends Error {
   readonly statusCode: number;
 

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, billingCheckouts, billingEvents, users } from '../../src/server/db/schema';
-import { CONCURRENT_CHANGE } from '../../src/server/plugins/error-handler';
+import { CONCURRENT_CHANGE } from '../../src/server/errors';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
 import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';

@@ -4,7 +4,7 @@ import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/
 import { isDataException, isUniqueViolation } from '../db/database-errors';
 import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
 import type { DiskSpace } from '../lib/disk-space';
-import { AppError } from '../errors';
+import { AppError, CONCURRENT_CHANGE } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: TErrorCode; message: string }> = {
@@ -20,10 +20,6 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: TErrorCode; message: string 
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION', message: 'The request is malformed.' },
 };
-
-/** What a person hears when another window or click did the same thing a moment before. */
-export const CONCURRENT_CHANGE =
-  'That was just done from another window. Please refresh the page and try again.';
 
 function send(
   reply: Parameters<Parameters<FastifyInstance['setErrorHandler']>[0]>[2],

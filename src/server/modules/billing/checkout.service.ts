@@ -1,7 +1,6 @@
 import { CARE_HOME_TRIAL_DAYS, TRIAL_TIER, type TPaidTier } from '../../../shared/domain/plans';
 import { BILLING_MESSAGES } from '../../../shared/schemas/billing';
-import { AppError } from '../../errors';
-import { CONCURRENT_CHANGE } from '../../plugins/error-handler';
+import { AppError, CONCURRENT_CHANGE } from '../../errors';
 import type { UserRow } from '../users/users.repository';
 import { GRANTING, hasAdminOverride } from './billing-state';
 import {
