@@ -1,5 +1,5 @@
 import { useLayoutEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type FieldError, type UseFormRegister } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   RECIPIENT_CATEGORY_LABELS,
@@ -36,6 +36,58 @@ const EMPTY: TAddRecipientForm = {
   phoneNumber: '',
   relationship: '',
 };
+
+interface CategoryFieldProps {
+  register: UseFormRegister<TAddRecipientForm>;
+  category: TAddRecipientForm['category'];
+  error: FieldError | undefined;
+}
+
+/** Next of kin, family or friend, each with what it means. */
+function CategoryField({ register, category, error }: CategoryFieldProps) {
+  return (
+    <fieldset
+      className="flex flex-col gap-3"
+      aria-describedby={error ? 'category-error' : undefined}
+    >
+      <legend className="mb-2 font-semibold">
+        Category
+        <span aria-hidden="true" className="ml-1 text-destructive">
+          *
+        </span>
+      </legend>
+      <div className="grid gap-3 sm:grid-cols-3">
+        {(['next_of_kin', 'family', 'friend'] as const).map((value) => (
+          <label
+            key={value}
+            className={cn(
+              'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
+              'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
+              category === value ? 'border-primary bg-primary/5' : 'border-border',
+            )}
+          >
+            <input
+              type="radio"
+              value={value}
+              className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
+              {...register('category')}
+            />
+            <span className="flex flex-col">
+              <span className="font-semibold">{RECIPIENT_CATEGORY_LABELS[value]}</span>
+              <span className="text-base text-muted-foreground">{CATEGORY_HINTS[value]}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error && (
+        <p id="category-error" className="text-base font-semibold text-destructive">
+          <span aria-hidden="true">⚠ </span>
+          {error.message}
+        </p>
+      )}
+    </fieldset>
+  );
+}
 
 interface AddRecipientDialogProps {
   open: boolean;
@@ -111,46 +163,7 @@ export function AddRecipientDialog({
         </DialogHeader>
         <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
           <PersonFields control={control} register={register} isSomeoneElse isRequired />
-          <fieldset
-            className="flex flex-col gap-3"
-            aria-describedby={errors.category ? 'category-error' : undefined}
-          >
-            <legend className="mb-2 font-semibold">
-              Category
-              <span aria-hidden="true" className="ml-1 text-destructive">
-                *
-              </span>
-            </legend>
-            <div className="grid gap-3 sm:grid-cols-3">
-              {(['next_of_kin', 'family', 'friend'] as const).map((value) => (
-                <label
-                  key={value}
-                  className={cn(
-                    'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
-                    'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
-                    category === value ? 'border-primary bg-primary/5' : 'border-border',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    value={value}
-                    className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
-                    {...register('category')}
-                  />
-                  <span className="flex flex-col">
-                    <span className="font-semibold">{RECIPIENT_CATEGORY_LABELS[value]}</span>
-                    <span className="text-base text-muted-foreground">{CATEGORY_HINTS[value]}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {errors.category && (
-              <p id="category-error" className="text-base font-semibold text-destructive">
-                <span aria-hidden="true">⚠ </span>
-                {errors.category.message}
-              </p>
-            )}
-          </fieldset>
+          <CategoryField register={register} category={category} error={errors.category} />
           {category === 'next_of_kin' && (
             <div className="grid gap-5 sm:grid-cols-2">
               <NextOfKinContactFields

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Check, Copy, RefreshCw, Share2, ShieldAlert } from 'lucide-react';
-import { formatCode } from '@shared/domain/codes';
+import { Copy, RefreshCw, Share2 } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import {
@@ -13,6 +12,7 @@ import {
 } from '@web/components/ui/dialog';
 import { describeError } from '@web/lib/api-client';
 import { buildShareText, shareOrCopy, type TShareOutcome, type TShareTarget } from '../share-text';
+import { AccessCodeDetails, ShareOutcomeNote } from './access-code-details';
 
 export const SHARE_TEXT = {
   notUsed: 'This recipient type does not use access codes',
@@ -95,62 +95,8 @@ export function ShareCodeDialog({
 
         {shownCode ? (
           <>
-            <div className="rounded-xl border-2 border-primary/40 bg-primary-soft p-5 text-center">
-              <p className="text-base text-muted-foreground">Access code for {target.email}</p>
-              <p
-                data-testid="access-code"
-                className="mt-2 font-mono text-xl font-bold tracking-wider whitespace-nowrap sm:text-3xl sm:tracking-widest"
-              >
-                {formatCode(shownCode)}
-              </p>
-            </div>
-            <ol className="list-decimal space-y-2 pl-6 text-base">
-              <li>Give {name} this code, or press Share to send it.</li>
-              <li>
-                {name} opens {window.location.origin}/auth and chooses &ldquo;Recipient email and
-                access code&rdquo;.
-              </li>
-              <li>
-                They enter their email address ({target.email}) and the code. We have also emailed
-                it to them.
-              </li>
-            </ol>
-            {target.category === 'next_of_kin' && (
-              <Alert variant="warm" title="This is also the emergency code" icon={<ShieldAlert />}>
-                <p>
-                  With this code {name} can reset your password and take over your account when the
-                  time comes. Share it only privately with {name}, never in a group chat or on
-                  social media.
-                </p>
-              </Alert>
-            )}
-            {outcome === 'copied' && (
-              <p role="status" className="flex items-center gap-2 font-semibold text-success">
-                <Check className="size-5" aria-hidden="true" />
-                Copied. You can paste it into a message to {name}.
-              </p>
-            )}
-            {outcome === 'shared' && (
-              <p role="status" className="flex items-center gap-2 font-semibold text-success">
-                <Check className="size-5" aria-hidden="true" />
-                Shared.
-              </p>
-            )}
-            {outcome === 'manual' && (
-              <div className="flex flex-col gap-2">
-                <label htmlFor="share-text" className="font-semibold">
-                  Copy this text and send it to {name}:
-                </label>
-                <textarea
-                  id="share-text"
-                  readOnly
-                  rows={6}
-                  value={shareText}
-                  onFocus={(event) => event.currentTarget.select()}
-                  className="rounded-lg border-2 border-input bg-card p-3 font-mono text-base"
-                />
-              </div>
-            )}
+            <AccessCodeDetails target={target} code={shownCode} />
+            <ShareOutcomeNote outcome={outcome} name={name} shareText={shareText} />
             <DialogFooter>
               <Button variant="outline" onClick={() => close(false)}>
                 Done
