@@ -35,10 +35,15 @@ const STATUS_BY_CODE: Record<TErrorCode, number> = {
   INTERNAL: 500,
 };
 
-/** The one error type services throw; the error handler maps `code` to an HTTP status. */
 /** What a person hears when another window or click did the same thing a moment before. */
 export const CONCURRENT_CHANGE =
   'That was just done from another window. Please refresh the page and try again.';
+
+/** What a person hears when something their request refers to was removed a moment before. */
+export const REMOVED_MEANWHILE =
+  'Something this refers to was removed a moment ago. Please refresh the page and try again.';
+
+/** The one error type services throw; the error handler maps `code` to an HTTP status. */
 
 export class AppError extends Error {
   readonly statusCode: number;

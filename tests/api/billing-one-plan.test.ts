@@ -1,9 +1,9 @@
 import { and, count, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLogs, billingCheckouts, billingEvents, users } from '../../src/server/db/schema';
-import { CONCURRENT_CHANGE } from '../../src/server/errors';
+import { CONCURRENT_CHANGE, REMOVED_MEANWHILE } from '../../src/server/errors';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
 import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
@@ -351,6 +351,45 @@ describe('a unique key two writes raced for', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ code: 'CONFLICT', message: CONCURRENT_CHANGE });
     expect((await account(owner.user.id)).paymentCustomerId).toBeNull();
+    const rows = await t.db
+      .select()
+      .from(billingCheckouts)
+      .where(eq(billingCheckouts.userId, owner.user.id));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('an account deleted while its checkout is on its way', () => {
+  it('answers 409 with a plain message, never 500, and claims no page', async () => {
+    const owner = await createPrimaryUser(t);
+    // A customer from an earlier visit: the checkout first asks Stripe for its subscriptions.
+    const customer = stripe.createCustomer({
+      email: owner.user.email,
+      metadata: { userId: String(owner.user.id) },
+    });
+    await t.db
+      .update(users)
+      .set({ paymentCustomerId: customer.id })
+      .where(eq(users.id, owner.user.id));
+    const slow = stripe.hold('GET', '/v1/subscriptions', { releaseAfterMs: 15_000 });
+    const asked = checkout(owner.device, 'premium');
+    await slow.reached;
+
+    // The admin deletes the account meanwhile; its own look at the customer's subscriptions,
+    // once the deletion has committed, waits behind the same hold.
+    const deleted = t.admin.device.request({
+      method: 'DELETE',
+      url: '/api/admin/users',
+      payload: { ids: [owner.user.id] },
+    });
+    await vi.waitFor(() => expect(slow.arrivals).toBe(2), { timeout: 10_000 });
+    slow.release();
+    expect((await deleted).statusCode).toBe(200);
+
+    const res = await asked;
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'CONFLICT', message: REMOVED_MEANWHILE });
+    expect(await t.db.select().from(users).where(eq(users.id, owner.user.id))).toEqual([]);
     const rows = await t.db
       .select()
       .from(billingCheckouts)

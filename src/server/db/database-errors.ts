@@ -65,6 +65,14 @@ export function isUniqueViolation(error: unknown): boolean {
   return sqlStateOf(error) === '23505';
 }
 
+/**
+ * Whether a foreign key refused a row (SQLSTATE 23503): what it refers to was removed meanwhile,
+ * as an account deleted while one of its requests was still on its way.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23503';
+}
+
 /** The stack's frames without its first line, which repeats the message. */
 function framesOf(error: Error): string {
   return (error.stack ?? '')

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type TErrorBody, type TErrorCode } from '../../shared/domain/errors';
-import { isDataException, isUniqueViolation } from '../db/database-errors';
+import { isDataException, isForeignKeyViolation, isUniqueViolation } from '../db/database-errors';
 import { isDatabaseUnavailable, isDiskFull } from '../db/unavailable';
 import type { DiskSpace } from '../lib/disk-space';
-import { AppError, CONCURRENT_CHANGE } from '../errors';
+import { AppError, CONCURRENT_CHANGE, REMOVED_MEANWHILE } from '../errors';
 
 /** Fastify's own error codes that are the client's fault, with what we tell the client. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: TErrorCode; message: string }> = {
@@ -99,6 +99,13 @@ export function registerErrorHandler(app: FastifyInstance, diskSpace: DiskSpace)
     if (isUniqueViolation(error)) {
       request.log.warn({ err: error }, 'a unique key refused a second write');
       return send(reply, 409, { code: 'CONFLICT', message: CONCURRENT_CHANGE });
+    }
+
+    // A row referred to something another request removed meanwhile (an account deleted while
+    // its checkout was on its way): that row was not saved, and the person is told why.
+    if (isForeignKeyViolation(error)) {
+      request.log.warn({ err: error }, 'a foreign key refused a row whose referent was removed');
+      return send(reply, 409, { code: 'CONFLICT', message: REMOVED_MEANWHILE });
     }
 
     request.log.error({ err: error }, 'unhandled error');
