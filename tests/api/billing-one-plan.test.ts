@@ -1,12 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLogs, billingCheckouts, billingEvents, users } from '../../src/server/db/schema';
 import { CONCURRENT_CHANGE, REMOVED_MEANWHILE } from '../../src/server/errors';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
 import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
-import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
+import { enrolSecondFactor } from './support/admin';
+import { deliverWebhook, stripeEnv, useStripeStandIn } from './support/billing';
 
 // One account, one plan: two clicks or two windows never buy two subscriptions, a second one
 // Stripe reports anyway is cancelled and refunded, a customer the app did not make grants nothing,
@@ -19,50 +19,22 @@ const PRICES = {
   premium: 'price_premium_test',
   professional: 'price_professional_test',
 } as const;
-const STRIPE_IP = '54.187.174.169';
 
-let stripe: StripeStandIn;
-
-async function deliver(payload: string, signature: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/billing/webhook',
-    remoteAddress: STRIPE_IP,
-    payload,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
-  });
-  return { status: res.statusCode, body: res.body };
-}
-
-beforeAll(async () => {
-  stripe = await startStripeStandIn({
-    webhookUrl: 'http://localhost:5000/api/billing/webhook',
-    webhookSecret: WEBHOOK_SECRET,
-    deliver: ({ payload, signature }) => deliver(payload, signature),
-  });
-});
-afterAll(async () => {
-  await stripe?.close();
-});
+const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
 const t = useTestApp(() => ({
   mail: true,
   admin: { email: 'admin@one-plan.test' },
-  env: {
-    STRIPE_SECRET_KEY: 'sk_test_memento_one_plan',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_STANDARD: PRICES.standard,
-    STRIPE_PRICE_PREMIUM: PRICES.premium,
-    STRIPE_PRICE_PROFESSIONAL: PRICES.professional,
-    STRIPE_API_BASE: stripe.apiBase,
-  },
+  env: stripeEnv({
+    secretKey: 'sk_test_memento_one_plan',
+    webhookSecret: WEBHOOK_SECRET,
+    prices: PRICES,
+    apiBase: stripe.apiBase,
+  }),
 }));
 
 beforeAll(async () => {
   // Deleting an account is an admin's step behind the second factor.
-  const admin = t.admin.device;
-  const { secret } = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>();
-  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
-  expect((await admin.post('/api/admin/2fa/confirm', { code })).statusCode).toBe(200);
+  await enrolSecondFactor(t.admin.device);
 });
 
 async function account(userId: number) {
@@ -313,7 +285,7 @@ describe('a signed event billing cannot use', () => {
       JSON.stringify({ ...whole, type: 'invoice.paid', data: { object: { parent: 'x' } } }),
     ];
     for (const payload of bodies) {
-      const answer = await deliver(payload, sign(payload));
+      const answer = await deliverWebhook(t.app, payload, sign(payload));
       expect({ payload, status: answer.status, body: JSON.parse(answer.body) }).toEqual({
         payload,
         status: 400,

@@ -3,48 +3,35 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { billingCheckouts, users } from '../../src/server/db/schema';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
 import { createOnboardedUser, useTestApp } from '../setup/app';
-import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 import { TcpProxy } from '../setup/tcp-proxy';
+import { stripeEnv, useStripeStandIn } from './support/billing';
 
 // Stripe out of reach mid-use: the person is told plainly and nothing is charged or changed;
 // once Stripe answers again, the same request works with no restart. Stripe slow to answer: the
 // app keeps answering everyone else, and a page opened meanwhile is still the account's only one.
 
 const WEBHOOK_SECRET = 'whsec_billing_faults_0123456789';
-let stripe: StripeStandIn;
 let proxy: TcpProxy;
 
+const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
 beforeAll(async () => {
-  stripe = await startStripeStandIn({
-    webhookUrl: 'http://localhost:5000/api/billing/webhook',
-    webhookSecret: WEBHOOK_SECRET,
-    deliver: async ({ payload, signature }) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/billing/webhook',
-        remoteAddress: '54.187.174.169',
-        payload,
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      });
-      return { status: res.statusCode, body: res.body };
-    },
-  });
   const target = new URL(stripe.apiBase);
   proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
 });
 afterAll(async () => {
   await proxy?.close();
-  await stripe?.close();
 });
 const t = useTestApp(() => ({
-  env: {
-    STRIPE_SECRET_KEY: 'sk_test_memento_faults',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_STANDARD: 'price_standard_faults',
-    STRIPE_PRICE_PREMIUM: 'price_premium_faults',
-    STRIPE_PRICE_PROFESSIONAL: 'price_professional_faults',
-    STRIPE_API_BASE: `http://127.0.0.1:${proxy.port}`,
-  },
+  env: stripeEnv({
+    secretKey: 'sk_test_memento_faults',
+    webhookSecret: WEBHOOK_SECRET,
+    prices: {
+      standard: 'price_standard_faults',
+      premium: 'price_premium_faults',
+      professional: 'price_professional_faults',
+    },
+    apiBase: `http://127.0.0.1:${proxy.port}`,
+  }),
   admin: true,
 }));
 

@@ -1,6 +1,5 @@
 import { and, count, eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/server/config';
 import { auditLogs, billingEvents, tierDowngrades, users } from '../../src/server/db/schema';
 import type { TAuditEventType } from '../../src/shared/domain/enums';
@@ -10,14 +9,10 @@ import {
   type TAdminUsersPage,
 } from '../../src/shared/schemas/admin';
 import { BILLING_MESSAGES, type TBillingStatus } from '../../src/shared/schemas/billing';
-import {
-  createOnboardedUser,
-  createPrimaryUser,
-  createSessionFor,
-  TestDevice,
-  useTestApp,
-} from '../setup/app';
-import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
+import { createOnboardedUser, createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
+import { enrolSecondFactor } from './support/admin';
+import { stripeEnv, useStripeStandIn } from './support/billing';
+import { createDeviceSignedInByCode } from './support/recipients';
 
 // Billing: Stripe Checkout and the portal open from the app, and Stripe's webhooks (played by
 // the stand-in, signed as Stripe signs them, delivered to the real route) drive the account:
@@ -30,57 +25,24 @@ const PRICES = {
   premium: 'price_premium_test',
   professional: 'price_professional_test',
 } as const;
-/** Stripe's webhooks come from its own addresses, with no browser's headers. */
-const STRIPE_IP = '54.187.174.169';
 
-let stripe: StripeStandIn;
 let admin: TestDevice;
-let adminSecret: string;
 
-beforeAll(async () => {
-  stripe = await startStripeStandIn({
-    webhookUrl: 'http://localhost:5000/api/billing/webhook',
-    webhookSecret: WEBHOOK_SECRET,
-    deliver: async ({ payload, signature }) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/billing/webhook',
-        remoteAddress: STRIPE_IP,
-        payload,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'stripe-signature': signature,
-          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-        },
-      });
-      return { status: res.statusCode, body: res.body };
-    },
-  });
-});
-afterAll(async () => {
-  await stripe?.close();
-});
+const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
 const t = useTestApp(() => ({
   mail: true,
   admin: { email: 'admin@care.test' },
-  env: {
-    STRIPE_SECRET_KEY: 'sk_test_memento_api',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_PRICE_STANDARD: PRICES.standard,
-    STRIPE_PRICE_PREMIUM: PRICES.premium,
-    STRIPE_PRICE_PROFESSIONAL: PRICES.professional,
-    STRIPE_API_BASE: stripe.apiBase,
-  },
+  env: stripeEnv({
+    secretKey: 'sk_test_memento_api',
+    webhookSecret: WEBHOOK_SECRET,
+    prices: PRICES,
+    apiBase: stripe.apiBase,
+  }),
 }));
 beforeAll(async () => {
   admin = t.admin.device;
-  adminSecret = (await admin.post('/api/admin/2fa/enrol')).json<{ secret: string }>().secret;
-  expect((await admin.post('/api/admin/2fa/confirm', { code: adminCode() })).statusCode).toBe(200);
+  await enrolSecondFactor(admin);
 });
-
-function adminCode(): string {
-  return new TOTP({ secret: Secret.fromBase32(adminSecret), digits: 6, period: 30 }).generate();
-}
 
 async function status(device: TestDevice): Promise<TBillingStatus> {
   const res = await device.get('/api/billing');
@@ -144,6 +106,13 @@ async function subscribe(device: TestDevice, tier: keyof typeof PRICES): Promise
   const paid = await stripe.completeCheckout(sessionAt(res.json<{ url: string }>().url).id);
   expect(paid.deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
   return paid.subscription!.id;
+}
+
+/** The plan changed at Stripe (in its portal), and Stripe's webhook saying so delivered. */
+async function changePlanAtStripe(subscriptionId: string, tier: keyof typeof PRICES) {
+  const changed = stripe.updateSubscription(subscriptionId, { priceId: PRICES[tier] });
+  expect((await stripe.sendEvent('customer.subscription.updated', changed)).status).toBe(200);
+  return changed;
 }
 
 describe('choosing a plan', () => {
@@ -289,12 +258,7 @@ describe('choosing a plan', () => {
 
   it('is only for the account holder: recipients get 403', async () => {
     const owner = await createOnboardedUser(t);
-    const device = await TestDevice.create(t.app);
-    await createSessionFor(t, {
-      userId: owner.nextOfKin.id,
-      device,
-      method: 'email_access_code',
-    });
+    const device = await createDeviceSignedInByCode(t, owner.nextOfKin.id);
     for (const res of [
       await device.get('/api/billing'),
       await device.post('/api/billing/checkout', { tier: 'premium' }),
@@ -373,8 +337,7 @@ describe('webhooks', () => {
     const activeSnapshot = structuredClone(stripe.subscriptions.get(subscriptionId)!);
 
     // The plan changes to Premium at Stripe; the older 'created' snapshot arrives after.
-    const changed = stripe.updateSubscription(subscriptionId, { priceId: PRICES.premium });
-    expect((await stripe.sendEvent('customer.subscription.updated', changed)).status).toBe(200);
+    const changed = await changePlanAtStripe(subscriptionId, 'premium');
     expect((await stripe.sendEvent('customer.subscription.created', activeSnapshot)).status).toBe(
       200,
     );
@@ -603,8 +566,7 @@ describe('an administrator’s tier or VIP setting', () => {
     const subscriptionId = await subscribe(owner.device, 'premium');
     await override(owner.user.id, 'professional', false, 'Care home partner');
 
-    const change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.standard });
-    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    await changePlanAtStripe(subscriptionId, 'standard');
     expect(await status(owner.device)).toMatchObject({
       tier: 'professional',
       billedTier: 'standard',
@@ -660,8 +622,7 @@ describe('an administrator’s tier or VIP setting', () => {
     await override(owner.user.id, 'standard', false, 'Trying the smaller plan');
 
     // While the setting holds, a plan change at Stripe is recorded but the tier stays.
-    let change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.professional });
-    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    await changePlanAtStripe(subscriptionId, 'professional');
     expect(await status(owner.device)).toMatchObject({
       tier: 'standard',
       billedTier: 'professional',
@@ -694,8 +655,7 @@ describe('an administrator’s tier or VIP setting', () => {
     expect(await auditsOf(owner.user.id, 'admin_tier_override')).toHaveLength(audits.length);
 
     // The next change at Stripe moves the tier.
-    change = stripe.updateSubscription(subscriptionId, { priceId: PRICES.standard });
-    expect((await stripe.sendEvent('customer.subscription.updated', change)).status).toBe(200);
+    await changePlanAtStripe(subscriptionId, 'standard');
     expect(await status(owner.device)).toMatchObject({ tier: 'standard', billedTier: 'standard' });
   });
 

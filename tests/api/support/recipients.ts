@@ -1,0 +1,30 @@
+import { createSessionFor, TestDevice, type TestApp } from '../../setup/app';
+
+/** A recipient's sign-in with their emailed access code, through the real route. */
+export function signInWithCode(device: TestDevice, email: string, code: string) {
+  return device.post('/api/login', {
+    email,
+    password: code,
+    method: 'email_access_code',
+    deviceId: device.deviceId,
+  });
+}
+
+/**
+ * A phone of the recipient's own, signed in as their access code signs them in (the session
+ * written directly, `createdAt` ago when a rule depends on how long ago).
+ */
+export async function createDeviceSignedInByCode(
+  testApp: TestApp,
+  userId: number,
+  options: { createdAt?: Date } = {},
+): Promise<TestDevice> {
+  const device = await TestDevice.create(testApp.app);
+  await createSessionFor(testApp, {
+    userId,
+    device,
+    method: 'email_access_code',
+    ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+  });
+  return device;
+}
