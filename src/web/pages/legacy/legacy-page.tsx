@@ -138,9 +138,50 @@ const INACTIVITY_CHOICES: { value: TInactivityMonths | null; label: string }[] =
   ...INACTIVITY_MONTHS.map((months) => ({ value: months, label: `${months} months` })),
 ];
 
+interface InactivityChoiceProps {
+  value: TInactivityMonths | null;
+  onChange: (value: TInactivityMonths | null) => void;
+}
+
+/** How long without a sign-in before the reminders start, or off. */
+function InactivityChoice({ value, onChange }: InactivityChoiceProps) {
+  const inactivityId = useId();
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={`${inactivityId}-hint`}>
+      <legend className="mb-1 text-base font-semibold">Inactivity check</legend>
+      <p id={`${inactivityId}-hint`} className="mb-2 text-base text-muted-foreground">
+        If you do not sign in for this long, we email you reminders. If you still do not answer,
+        your next of kin is told and may ask to release your legacy.
+      </p>
+      <div className="grid gap-2 sm:grid-cols-4">
+        {INACTIVITY_CHOICES.map((choice) => {
+          const isChosen = value === choice.value;
+          return (
+            <label
+              key={choice.label}
+              className={cn(
+                'flex min-h-12 cursor-pointer items-center gap-3 rounded-lg border-2 px-4 py-2',
+                isChosen ? 'border-primary/50 bg-primary-soft' : 'border-border bg-card',
+              )}
+            >
+              <input
+                type="radio"
+                name={inactivityId}
+                checked={isChosen}
+                onChange={() => onChange(choice.value)}
+                className="size-6 shrink-0 accent-primary"
+              />
+              {choice.label}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
 function SettingsForm({ settings }: { settings: TLegacySettings }) {
   const queryClient = useQueryClient();
-  const inactivityId = useId();
   const [waitingDays, setWaitingDays] = useState(String(settings.waitingDays));
   const [inactivityMonths, setInactivityMonths] = useState(settings.inactivityMonths);
   const [showWaitingMessages, setShowWaitingMessages] = useState(settings.showWaitingMessages);
@@ -209,36 +250,7 @@ function SettingsForm({ settings }: { settings: TLegacySettings }) {
               className="max-w-sm"
             />
 
-            <fieldset className="flex flex-col gap-2" aria-describedby={`${inactivityId}-hint`}>
-              <legend className="mb-1 text-base font-semibold">Inactivity check</legend>
-              <p id={`${inactivityId}-hint`} className="mb-2 text-base text-muted-foreground">
-                If you do not sign in for this long, we email you reminders. If you still do not
-                answer, your next of kin is told and may ask to release your legacy.
-              </p>
-              <div className="grid gap-2 sm:grid-cols-4">
-                {INACTIVITY_CHOICES.map((choice) => {
-                  const isChosen = inactivityMonths === choice.value;
-                  return (
-                    <label
-                      key={choice.label}
-                      className={cn(
-                        'flex min-h-12 cursor-pointer items-center gap-3 rounded-lg border-2 px-4 py-2',
-                        isChosen ? 'border-primary/50 bg-primary-soft' : 'border-border bg-card',
-                      )}
-                    >
-                      <input
-                        type="radio"
-                        name={inactivityId}
-                        checked={isChosen}
-                        onChange={() => setInactivityMonths(choice.value)}
-                        className="size-6 shrink-0 accent-primary"
-                      />
-                      {choice.label}
-                    </label>
-                  );
-                })}
-              </div>
-            </fieldset>
+            <InactivityChoice value={inactivityMonths} onChange={setInactivityMonths} />
 
             <div className="flex flex-col gap-2">
               <CheckboxField checked={showWaitingMessages} onCheckedChange={setShowWaitingMessages}>

@@ -26,6 +26,93 @@ function describeHold(owner: string, hold: TAskHold): string {
     : LEGACY_MESSAGES.askAgainAfterCancel(owner, day);
 }
 
+/** What happened to the owner's legacy, shown once it is released. */
+function ReleaseHistory({ history }: { history: TNextOfKinLegacy['history'] }) {
+  if (history.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-2">
+      <h3 className="flex items-center gap-2 text-xl font-bold">
+        <ScrollText className="size-5 text-primary" aria-hidden="true" />
+        What happened
+      </h3>
+      <ol className="flex flex-col gap-2">
+        {history.map((entry) => (
+          <li
+            key={`${entry.at}-${entry.text}`}
+            className="flex flex-col rounded-lg border-2 border-border p-3"
+          >
+            <time dateTime={entry.at} className="text-base text-muted-foreground">
+              {historyTime.format(new Date(entry.at))}
+            </time>
+            <span>{entry.text}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+interface AskReleaseFormProps {
+  ownerFirstName: string;
+  waitingDays: number;
+  code: string;
+  onCodeChange: (code: string) => void;
+  error: string | null;
+  isSending: boolean;
+  onSend: () => void;
+  onCancel: () => void;
+}
+
+/** What asking means, the emergency code, and 'Send request'. */
+function AskReleaseForm({
+  ownerFirstName,
+  waitingDays,
+  code,
+  onCodeChange,
+  error,
+  isSending,
+  onSend,
+  onCancel,
+}: AskReleaseFormProps) {
+  const waitingPeriod = `${waitingDays} day${waitingDays === 1 ? '' : 's'}`;
+  return (
+    <form
+      className="flex flex-col gap-4 rounded-lg border-2 border-border p-4"
+      aria-label={`Ask to release ${ownerFirstName}'s legacy`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSend();
+      }}
+    >
+      <p>
+        If {ownerFirstName} has died or can no longer use Memento, you can ask to release the
+        messages they left for that time. {ownerFirstName} is emailed at once and has{' '}
+        {waitingPeriod} to cancel. If they do not, the messages open to the people they are for, and
+        each of them is emailed.
+      </p>
+      <FormField
+        label="Emergency code"
+        hint="The code you were sent when you were chosen as next of kin."
+        value={code}
+        onChange={(event) => onCodeChange(event.target.value)}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        placeholder="ABCD-EFGH-JKLM-NP23"
+        error={error ?? undefined}
+      />
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button type="submit" size="lg" aria-disabled={isSending || undefined}>
+          {isSending ? 'Sending...' : 'Send request'}
+        </Button>
+        <Button type="button" size="lg" variant="outline" disabled={isSending} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 interface NextOfKinLegacyProps {
   ownerFirstName: string;
   legacy: TNextOfKinLegacy;
@@ -42,7 +129,6 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
   const [error, setError] = useState<string | null>(null);
   const [isSending, setIsSending] = useState(false);
   const heading = `${ownerFirstName}'s legacy`;
-  const waitingPeriod = `${legacy.waitingDays} day${legacy.waitingDays === 1 ? '' : 's'}`;
 
   async function onSend() {
     if (isSending) return;
@@ -92,27 +178,7 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
                 {legacy.releasedAt ? ` on ${formatLongDate(legacy.releasedAt)}` : ''}. The messages{' '}
                 {ownerFirstName} left for after that are open to the people they are for.
               </p>
-              {legacy.history.length > 0 && (
-                <div className="flex flex-col gap-2">
-                  <h3 className="flex items-center gap-2 text-xl font-bold">
-                    <ScrollText className="size-5 text-primary" aria-hidden="true" />
-                    What happened
-                  </h3>
-                  <ol className="flex flex-col gap-2">
-                    {legacy.history.map((entry) => (
-                      <li
-                        key={`${entry.at}-${entry.text}`}
-                        className="flex flex-col rounded-lg border-2 border-border p-3"
-                      >
-                        <time dateTime={entry.at} className="text-base text-muted-foreground">
-                          {historyTime.format(new Date(entry.at))}
-                        </time>
-                        <span>{entry.text}</span>
-                      </li>
-                    ))}
-                  </ol>
-                </div>
-              )}
+              <ReleaseHistory history={legacy.history} />
             </>
           )}
 
@@ -130,49 +196,19 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
           )}
 
           {legacy.status === 'none' && !legacy.hold && isAsking && (
-            <form
-              className="flex flex-col gap-4 rounded-lg border-2 border-border p-4"
-              aria-label={`Ask to release ${ownerFirstName}'s legacy`}
-              onSubmit={(event) => {
-                event.preventDefault();
-                void onSend();
+            <AskReleaseForm
+              ownerFirstName={ownerFirstName}
+              waitingDays={legacy.waitingDays}
+              code={code}
+              onCodeChange={setCode}
+              error={error}
+              isSending={isSending}
+              onSend={() => void onSend()}
+              onCancel={() => {
+                setIsAsking(false);
+                setError(null);
               }}
-            >
-              <p>
-                If {ownerFirstName} has died or can no longer use Memento, you can ask to release
-                the messages they left for that time. {ownerFirstName} is emailed at once and has{' '}
-                {waitingPeriod} to cancel. If they do not, the messages open to the people they are
-                for, and each of them is emailed.
-              </p>
-              <FormField
-                label="Emergency code"
-                hint="The code you were sent when you were chosen as next of kin."
-                value={code}
-                onChange={(event) => setCode(event.target.value)}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                placeholder="ABCD-EFGH-JKLM-NP23"
-                error={error ?? undefined}
-              />
-              <div className="flex flex-col gap-3 sm:flex-row">
-                <Button type="submit" size="lg" aria-disabled={isSending || undefined}>
-                  {isSending ? 'Sending...' : 'Send request'}
-                </Button>
-                <Button
-                  type="button"
-                  size="lg"
-                  variant="outline"
-                  disabled={isSending}
-                  onClick={() => {
-                    setIsAsking(false);
-                    setError(null);
-                  }}
-                >
-                  Cancel
-                </Button>
-              </div>
-            </form>
+            />
           )}
           {legacy.status !== 'none' && error && (
             <Alert variant="destructive" title="Your request was not sent">
