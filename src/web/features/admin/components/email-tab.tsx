@@ -105,9 +105,9 @@ function Verifications({ settings }: { settings: TEmailSettings }) {
   );
 }
 
-export function EmailTab() {
+/** 'Verify Email' and 'Send Test': the address typed, its check, the sending and how it went. */
+function useEmailTool() {
   const queryClient = useQueryClient();
-  const settings = useEmailSettings();
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [state, setState] = useState<TToolState>({ status: 'idle' });
@@ -156,6 +156,57 @@ export function EmailTab() {
     }
   }
 
+  return { email, setEmail, fieldError, state, emailRef, run };
+}
+
+/** While sending, then what the server answered. */
+function ToolOutcome({ state }: { state: TToolState }) {
+  return (
+    <>
+      <div aria-live="polite" className="empty:hidden">
+        {state.status === 'loading' && (
+          <p className="flex items-center gap-3 text-lg">
+            <Spinner className="size-6" />
+            {state.action === 'verify'
+              ? 'Sending the verification link...'
+              : 'Sending the test message...'}
+          </p>
+        )}
+      </div>
+      {state.status === 'success' && (
+        <Alert
+          variant="success"
+          title={state.action === 'verify' ? 'Verification email sent' : 'Test email sent'}
+          icon={<CircleCheck aria-hidden="true" />}
+        >
+          <p>{state.message}</p>
+          {state.action === 'test' && (
+            <p>
+              Verification code:{' '}
+              <span className="font-mono text-lg font-bold" data-testid="test-email-code">
+                {state.code}
+              </span>
+            </p>
+          )}
+        </Alert>
+      )}
+      {state.status === 'error' && (
+        <Alert
+          variant="destructive"
+          title={state.action === 'verify' ? 'Verification email not sent' : TEST_FAILED}
+          icon={<CircleAlert aria-hidden="true" />}
+        >
+          <p>{state.message}</p>
+        </Alert>
+      )}
+    </>
+  );
+}
+
+export function EmailTab() {
+  const settings = useEmailSettings();
+  const { email, setEmail, fieldError, state, emailRef, run } = useEmailTool();
+
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     void run('verify');
@@ -194,42 +245,7 @@ export function EmailTab() {
             Send Test
           </Button>
         </div>
-        <div aria-live="polite" className="empty:hidden">
-          {state.status === 'loading' && (
-            <p className="flex items-center gap-3 text-lg">
-              <Spinner className="size-6" />
-              {state.action === 'verify'
-                ? 'Sending the verification link...'
-                : 'Sending the test message...'}
-            </p>
-          )}
-        </div>
-        {state.status === 'success' && (
-          <Alert
-            variant="success"
-            title={state.action === 'verify' ? 'Verification email sent' : 'Test email sent'}
-            icon={<CircleCheck aria-hidden="true" />}
-          >
-            <p>{state.message}</p>
-            {state.action === 'test' && (
-              <p>
-                Verification code:{' '}
-                <span className="font-mono text-lg font-bold" data-testid="test-email-code">
-                  {state.code}
-                </span>
-              </p>
-            )}
-          </Alert>
-        )}
-        {state.status === 'error' && (
-          <Alert
-            variant="destructive"
-            title={state.action === 'verify' ? 'Verification email not sent' : TEST_FAILED}
-            icon={<CircleAlert aria-hidden="true" />}
-          >
-            <p>{state.message}</p>
-          </Alert>
-        )}
+        <ToolOutcome state={state} />
       </form>
       {settings.data && <TransportNote settings={settings.data} />}
       {settings.data && <Verifications settings={settings.data} />}

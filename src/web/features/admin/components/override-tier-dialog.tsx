@@ -54,16 +54,129 @@ function LastChange({ label, by, at }: { label: string; by: string; at: string |
   );
 }
 
+/** Who last changed the plan and the VIP status, when, and the reason given. */
+function OverrideHistory({
+  user,
+  describeAdmin,
+}: Pick<OverrideTierDialogProps, 'describeAdmin'> & { user: TAdminUser }) {
+  if (!user.tierOverriddenAt && !user.vipOverriddenAt) return null;
+  return (
+    <div className="flex flex-col gap-1 rounded-lg bg-muted p-4 text-base">
+      <LastChange
+        label="Plan"
+        by={describeAdmin(user.tierOverriddenBy)}
+        at={user.tierOverriddenAt}
+      />
+      {user.tierOverrideReason && (
+        <p>
+          Reason given: <q>{user.tierOverrideReason}</q>
+        </p>
+      )}
+      <LastChange
+        label="VIP status"
+        by={describeAdmin(user.vipOverriddenBy)}
+        at={user.vipOverriddenAt}
+      />
+    </div>
+  );
+}
+
+function TierSelect({
+  value,
+  onChange,
+}: {
+  value: TTier | '';
+  onChange: (value: TTier | '') => void;
+}) {
+  const tierId = useId();
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="leading-snug">
+        <Label htmlFor={tierId} className="inline">
+          Tier
+        </Label>
+        <span aria-hidden="true" className="ml-1 font-semibold text-destructive">
+          *
+        </span>
+      </div>
+      <select
+        id={tierId}
+        className={selectClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value as TTier | '')}
+        aria-required
+      >
+        <option value="">Choose a tier</option>
+        {TIERS.map((choice) => (
+          <option key={choice} value={choice}>
+            {describeTier(choice)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+type TVipChoice = 'vip' | 'regular' | '';
+
+function VipChoice({
+  value,
+  onChange,
+}: {
+  value: TVipChoice;
+  onChange: (value: TVipChoice) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-2 font-semibold">
+        VIP status
+        <span aria-hidden="true" className="ml-1 text-destructive">
+          *
+        </span>
+      </legend>
+      <div className="grid gap-3 sm:grid-cols-2">
+        {(
+          [
+            ['vip', 'VIP', 'Full access, no limits'],
+            ['regular', 'Regular', 'The limits of the plan'],
+          ] as const
+        ).map(([option, label, hint]) => (
+          <label
+            key={option}
+            className={cn(
+              'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
+              'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
+              value === option ? 'border-primary bg-primary/5' : 'border-border',
+            )}
+          >
+            <input
+              type="radio"
+              name="vip"
+              value={option}
+              checked={value === option}
+              onChange={() => onChange(option)}
+              className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
+            />
+            <span className="flex flex-col">
+              <span className="font-semibold">{label}</span>
+              <span className="text-base text-muted-foreground">{hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 function OverrideTierForm({
   user,
   describeAdmin,
   onOpenChange,
   onSaved,
 }: { user: TAdminUser } & Omit<OverrideTierDialogProps, 'user'>) {
-  const tierId = useId();
   const missingId = useId();
   const [tier, setTier] = useState<TTier | ''>(user.subscriptionTier);
-  const [vip, setVip] = useState<'vip' | 'regular' | ''>(user.isVIP ? 'vip' : 'regular');
+  const [vip, setVip] = useState<TVipChoice>(user.isVIP ? 'vip' : 'regular');
   const [reason, setReason] = useState('');
   const [isSaving, setIsSaving] = useState(false);
   const isComplete = tier !== '' && vip !== '' && reason.trim() !== '';
@@ -97,88 +210,10 @@ function OverrideTierForm({
           billing says. The change and your reason are written to the audit log.
         </DialogDescription>
       </DialogHeader>
-      {(user.tierOverriddenAt || user.vipOverriddenAt) && (
-        <div className="flex flex-col gap-1 rounded-lg bg-muted p-4 text-base">
-          <LastChange
-            label="Plan"
-            by={describeAdmin(user.tierOverriddenBy)}
-            at={user.tierOverriddenAt}
-          />
-          {user.tierOverrideReason && (
-            <p>
-              Reason given: <q>{user.tierOverrideReason}</q>
-            </p>
-          )}
-          <LastChange
-            label="VIP status"
-            by={describeAdmin(user.vipOverriddenBy)}
-            at={user.vipOverriddenAt}
-          />
-        </div>
-      )}
+      <OverrideHistory user={user} describeAdmin={describeAdmin} />
       <form noValidate onSubmit={save} className="flex flex-col gap-5">
-        <div className="flex flex-col gap-2">
-          <div className="leading-snug">
-            <Label htmlFor={tierId} className="inline">
-              Tier
-            </Label>
-            <span aria-hidden="true" className="ml-1 font-semibold text-destructive">
-              *
-            </span>
-          </div>
-          <select
-            id={tierId}
-            className={selectClass}
-            value={tier}
-            onChange={(event) => setTier(event.target.value as TTier | '')}
-            aria-required
-          >
-            <option value="">Choose a tier</option>
-            {TIERS.map((value) => (
-              <option key={value} value={value}>
-                {describeTier(value)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-2 font-semibold">
-            VIP status
-            <span aria-hidden="true" className="ml-1 text-destructive">
-              *
-            </span>
-          </legend>
-          <div className="grid gap-3 sm:grid-cols-2">
-            {(
-              [
-                ['vip', 'VIP', 'Full access, no limits'],
-                ['regular', 'Regular', 'The limits of the plan'],
-              ] as const
-            ).map(([value, label, hint]) => (
-              <label
-                key={value}
-                className={cn(
-                  'flex min-h-14 cursor-pointer items-start gap-3 rounded-xl border-2 p-3',
-                  'has-[:focus-visible]:ring-4 has-[:focus-visible]:ring-ring/40',
-                  vip === value ? 'border-primary bg-primary/5' : 'border-border',
-                )}
-              >
-                <input
-                  type="radio"
-                  name="vip"
-                  value={value}
-                  checked={vip === value}
-                  onChange={() => setVip(value)}
-                  className="mt-1 size-5 shrink-0 accent-[var(--color-primary)]"
-                />
-                <span className="flex flex-col">
-                  <span className="font-semibold">{label}</span>
-                  <span className="text-base text-muted-foreground">{hint}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <TierSelect value={tier} onChange={setTier} />
+        <VipChoice value={vip} onChange={setVip} />
         <ReasonField
           hint="For example: care home trial agreed with the manager"
           value={reason}
