@@ -1,77 +1,22 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
-import type { TRelease } from '@shared/domain/legacy';
+import { Cloud } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
-import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { formatBytes } from '@web/lib/format-bytes';
 import { FREE_PLAN_CHANGES } from '@web/lib/billing-wording';
 import { useRecipients } from '@web/lib/recipients-api';
-import { formatClock } from '@web/lib/video-format';
-import { VideoPlayer } from '@web/components/video-player';
-import { listVideos, type TLocalVideo } from '@web/lib/videos/local-store';
+import { listVideos } from '@web/lib/videos/local-store';
 import { useVideoIndex } from '@web/lib/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY, useCloudStatus } from '../cloud-api';
-import { describeSyncProgress, useSyncProgress } from '../sync-progress';
+import { useSyncProgress } from '../sync-progress';
+import { CloudLibraryItem, longDateFormat, type TReleaseControl } from './cloud-library-item';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
-import { lazyDateFormat } from '@web/lib/date-format';
+import { mergeLibrary } from './library-items';
 
-const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
-
-export interface TLibraryItem {
-  id: string;
-  title: string;
-  recipientId: number;
-  createdAt: string;
-  durationMs: number;
-  promptId: string | null;
-  isOnDevice: boolean;
-  isInCloud: boolean;
-  /** When its recipient may watch: the server's rule, else the one kept on this device. */
-  release: TRelease | undefined;
-}
-
-/** The account's messages: those on this device and those in the cloud, newest first. */
-function mergeLibrary(
-  local: readonly TLocalVideo[],
-  index: readonly TVideoIndexEntry[],
-): TLibraryItem[] {
-  const byId = new Map<string, TLibraryItem>();
-  for (const entry of index) {
-    if (entry.syncStatus !== 'synced') continue;
-    byId.set(entry.id, {
-      id: entry.id,
-      title: entry.title ?? 'A message',
-      recipientId: entry.recipientId,
-      createdAt: entry.createdAt,
-      durationMs: entry.metadata.durationMs,
-      promptId: null,
-      isOnDevice: false,
-      isInCloud: true,
-      release: entry.release,
-    });
-  }
-  const indexRelease = new Map(index.map((entry) => [entry.id, entry.release]));
-  for (const video of local) {
-    const inCloud = byId.get(video.id)?.isInCloud ?? video.syncStatus === 'synced';
-    byId.set(video.id, {
-      id: video.id,
-      title: video.title,
-      recipientId: video.recipientId,
-      createdAt: video.createdAt,
-      durationMs: video.durationMs,
-      promptId: video.promptId,
-      isOnDevice: true,
-      isInCloud: inCloud,
-      release: indexRelease.get(video.id) ?? video.release,
-    });
-  }
-  return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-}
+export type { TLibraryItem } from './library-items';
 
 /**
  * The cloud library on the dashboard of a paid account: what is in the cloud and how much room it
@@ -83,7 +28,7 @@ interface CloudLibraryProps {
   user: TUser;
   isPrimaryDevice: boolean;
   /** Each message's release rule and its 'Change' form, from the legacy feature. */
-  releaseControl: ComponentType<{ videoId: string; title: string; release: TRelease | undefined }>;
+  releaseControl: TReleaseControl;
 }
 
 export function CloudLibrary({
@@ -139,7 +84,7 @@ export function CloudLibrary({
             <Alert variant="warm" title="Your plan no longer includes cloud sync">
               <p>
                 Your messages stay in the cloud until{' '}
-                {dateFormat.format(new Date(cloud.retentionExpiresAt))}, so your recipients can
+                {longDateFormat.format(new Date(cloud.retentionExpiresAt))}, so your recipients can
                 still watch them. Keep them all on this device before then; nothing here is deleted.
               </p>
               {FREE_PLAN_CHANGES.map((line) => (
@@ -157,73 +102,19 @@ export function CloudLibrary({
             </p>
           ) : (
             <ul className="flex flex-col gap-3">
-              {items.map((item) => {
-                const sending = progress.get(item.id);
-                const recipientName = nameOf(item.recipientId);
-                const isPlaying = playingId === item.id;
-                return (
-                  <li key={item.id} className="flex flex-col gap-3 rounded-lg border-2 p-4">
-                    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-                      <div className="flex min-w-0 flex-col gap-1">
-                        <p className="text-lg font-semibold break-words">{item.title}</p>
-                        <p className="text-base text-muted-foreground">
-                          {recipientName ? `For ${recipientName} · ` : ''}
-                          {dateFormat.format(new Date(item.createdAt))} ·{' '}
-                          {formatClock(item.durationMs)}
-                        </p>
-                        <p
-                          className="flex items-center gap-2 text-base"
-                          data-testid={`sync-status-${item.id}`}
-                        >
-                          {sending ? (
-                            <>
-                              <CloudUpload className="size-5 text-primary" aria-hidden="true" />
-                              {describeSyncProgress(sending)}
-                            </>
-                          ) : item.isInCloud ? (
-                            <>
-                              <Cloud className="size-5 text-success" aria-hidden="true" />
-                              In the cloud{item.isOnDevice ? ' and on this device' : ''}
-                            </>
-                          ) : (
-                            <>
-                              <HardDrive className="size-5" aria-hidden="true" />
-                              Saved on this device, waiting to be sent
-                            </>
-                          )}
-                        </p>
-                      </div>
-                      <Button
-                        variant="outline"
-                        aria-expanded={isPlaying}
-                        onClick={() => setPlayingId(isPlaying ? null : item.id)}
-                      >
-                        {isPlaying ? <X aria-hidden="true" /> : <Play aria-hidden="true" />}
-                        {isPlaying ? 'Close' : 'Play'}
-                        <span className="sr-only"> {item.title}</span>
-                      </Button>
-                    </div>
-                    {/* Only the primary device may change it (the server's rule). */}
-                    {isPrimaryDevice && (
-                      <MessageRelease videoId={item.id} title={item.title} release={item.release} />
-                    )}
-                    {isPlaying && (
-                      <VideoPlayer
-                        videoId={item.id}
-                        title={item.title}
-                        keepLocally={{
-                          creatorId: user.id,
-                          recipientId: item.recipientId,
-                          title: item.title,
-                          promptId: item.promptId,
-                          durationMs: item.durationMs,
-                          createdAt: item.createdAt,
-                        }}
-                      />
-                    )}
-                  </li>
-                );
-              })}
+              {items.map((item) => (
+                <CloudLibraryItem
+                  key={item.id}
+                  item={item}
+                  recipientName={nameOf(item.recipientId)}
+                  sending={progress.get(item.id)}
+                  isPlaying={playingId === item.id}
+                  onTogglePlay={() => setPlayingId(playingId === item.id ? null : item.id)}
+                  userId={user.id}
+                  // Only the primary device may change it (the server's rule).
+                  releaseControl={isPrimaryDevice ? MessageRelease : null}
+                />
+              ))}
             </ul>
           )}
         </CardContent>

@@ -1,0 +1,95 @@
+import type { ComponentType } from 'react';
+import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
+import type { TRelease } from '@shared/domain/legacy';
+import { Button } from '@web/components/ui/button';
+import { VideoPlayer } from '@web/components/video-player';
+import { lazyDateFormat } from '@web/lib/date-format';
+import { formatClock } from '@web/lib/video-format';
+import { describeSyncProgress, type TSyncProgress } from '../sync-progress';
+import type { TLibraryItem } from './library-items';
+
+/** The library's dates, one formatter for the card and its rows. */
+export const longDateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
+
+export type TReleaseControl = ComponentType<{
+  videoId: string;
+  title: string;
+  release: TRelease | undefined;
+}>;
+
+interface CloudLibraryItemProps {
+  item: TLibraryItem;
+  recipientName: string | null;
+  /** How far its sending to the cloud has got, while it is being sent. */
+  sending: TSyncProgress | undefined;
+  isPlaying: boolean;
+  onTogglePlay: () => void;
+  userId: number;
+  /** Its release rule and 'Change'; null where it may not be changed. */
+  releaseControl: TReleaseControl | null;
+}
+
+/** One message: for whom, when, how long, where it is kept, 'Play', and when it opens. */
+export function CloudLibraryItem({
+  item,
+  recipientName,
+  sending,
+  isPlaying,
+  onTogglePlay,
+  userId,
+  releaseControl: MessageRelease,
+}: CloudLibraryItemProps) {
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border-2 p-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex min-w-0 flex-col gap-1">
+          <p className="text-lg font-semibold break-words">{item.title}</p>
+          <p className="text-base text-muted-foreground">
+            {recipientName ? `For ${recipientName} · ` : ''}
+            {longDateFormat.format(new Date(item.createdAt))} · {formatClock(item.durationMs)}
+          </p>
+          <p className="flex items-center gap-2 text-base" data-testid={`sync-status-${item.id}`}>
+            {sending ? (
+              <>
+                <CloudUpload className="size-5 text-primary" aria-hidden="true" />
+                {describeSyncProgress(sending)}
+              </>
+            ) : item.isInCloud ? (
+              <>
+                <Cloud className="size-5 text-success" aria-hidden="true" />
+                In the cloud{item.isOnDevice ? ' and on this device' : ''}
+              </>
+            ) : (
+              <>
+                <HardDrive className="size-5" aria-hidden="true" />
+                Saved on this device, waiting to be sent
+              </>
+            )}
+          </p>
+        </div>
+        <Button variant="outline" aria-expanded={isPlaying} onClick={onTogglePlay}>
+          {isPlaying ? <X aria-hidden="true" /> : <Play aria-hidden="true" />}
+          {isPlaying ? 'Close' : 'Play'}
+          <span className="sr-only"> {item.title}</span>
+        </Button>
+      </div>
+      {MessageRelease && (
+        <MessageRelease videoId={item.id} title={item.title} release={item.release} />
+      )}
+      {isPlaying && (
+        <VideoPlayer
+          videoId={item.id}
+          title={item.title}
+          keepLocally={{
+            creatorId: userId,
+            recipientId: item.recipientId,
+            title: item.title,
+            promptId: item.promptId,
+            durationMs: item.durationMs,
+            createdAt: item.createdAt,
+          }}
+        />
+      )}
+    </li>
+  );
+}
