@@ -1,5 +1,5 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
 import type { TRecipientList } from '@shared/schemas/recipients';
@@ -7,6 +7,7 @@ import { Button, type ButtonProps } from '@web/components/ui/button';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { indexVideo, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
+import type { TBackupErrorCode } from '../backup-manifest';
 import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
 import { startByteProgress } from './progress-bar';
 import type { TRestoreState } from './restore-state';
@@ -14,6 +15,69 @@ import type { TRestoreState } from './restore-state';
 // The dialog (and the form parts it brings) loads when a file has been chosen, not with the
 // dashboard.
 const RestoreDialog = lazy(() => import('./restore-dialog'));
+
+/** The account's recipients as the server has them now; null offline. */
+async function readRecipientIds(queryClient: QueryClient): Promise<Set<number> | null> {
+  try {
+    const list = await queryClient.fetchQuery<TRecipientList>({
+      queryKey: RECIPIENTS_QUERY_KEY,
+      staleTime: 0,
+    });
+    return new Set(list.recipients.map((recipient) => recipient.id));
+  } catch {
+    // Offline: the videos are still restored; the index is told when the server answers.
+    return null;
+  }
+}
+
+type TRestoreFailure =
+  | { kind: 'needs-passphrase'; hint: string | null }
+  | { kind: 'wrong-passphrase'; message: string }
+  | { kind: 'failed'; code: TBackupErrorCode | null; message: string };
+
+/**
+ * Why a restore stopped. The error classes live in the reader's modules, which load with the
+ * restore: if they could not load, the error is a plain failure.
+ */
+async function readRestoreFailure(
+  error: unknown,
+  restoring: Promise<typeof import('../restore-backup')>,
+): Promise<TRestoreFailure> {
+  const { BackupError } = await import('../backup-manifest').catch(() => ({
+    BackupError: null,
+  }));
+  const { PassphraseNeededError } = await restoring.catch(() => ({
+    PassphraseNeededError: null,
+  }));
+  if (PassphraseNeededError && error instanceof PassphraseNeededError) {
+    return { kind: 'needs-passphrase', hint: error.hint };
+  }
+  if (BackupError && error instanceof BackupError && error.code === 'wrong_passphrase') {
+    return { kind: 'wrong-passphrase', message: error.message };
+  }
+  return {
+    kind: 'failed',
+    code: BackupError && error instanceof BackupError ? error.code : null,
+    message: describeError(error, 'The backup could not be restored.'),
+  };
+}
+
+/** Where the dialog goes after a failed restore of `file`; `shownHint` is the hint shown last. */
+function stateAfterFailure(
+  failure: TRestoreFailure,
+  file: File,
+  shownHint: string | null,
+): TRestoreState {
+  const fileName = file.name;
+  switch (failure.kind) {
+    case 'needs-passphrase':
+      return { step: 'passphrase', file, fileName, hint: failure.hint, error: null };
+    case 'wrong-passphrase':
+      return { step: 'passphrase', file, fileName, hint: shownHint, error: failure.message };
+    case 'failed':
+      return { step: 'failed', fileName, code: failure.code, message: failure.message };
+  }
+}
 
 /**
  * The restore flow: a hidden file picker, then a dialog with the progress and a plain result.
@@ -31,19 +95,6 @@ export function useRestoreBackup(user: TUser) {
   const isWorking = state.step === 'working';
   useWarnBeforeLeaving(isWorking);
 
-  async function readRecipientIds(): Promise<Set<number> | null> {
-    try {
-      const list = await queryClient.fetchQuery<TRecipientList>({
-        queryKey: RECIPIENTS_QUERY_KEY,
-        staleTime: 0,
-      });
-      return new Set(list.recipients.map((recipient) => recipient.id));
-    } catch {
-      // Offline: the videos are still restored; the index is told when the server answers.
-      return null;
-    }
-  }
-
   async function restore(file: File, sealedWith: string | null = null) {
     const progress = { doneBytes: 0, totalBytes: 0, elapsedMs: 0 };
     setState({ step: 'working', fileName: file.name, progress });
@@ -56,7 +107,7 @@ export function useRestoreBackup(user: TUser) {
         file,
         passphrase: sealedWith,
         account: user,
-        recipientIds: await readRecipientIds(),
+        recipientIds: await readRecipientIds(queryClient),
         indexVideo,
         onProgress: startByteProgress((next) =>
           setState({ step: 'working', fileName: file.name, progress: next }),
@@ -65,33 +116,11 @@ export function useRestoreBackup(user: TUser) {
       setPassphrase('');
       setState({ step: 'done', fileName: file.name, result, lines: describeRestoreResult(result) });
     } catch (error) {
-      const { BackupError } = await import('../backup-manifest').catch(() => ({
-        BackupError: null,
-      }));
-      const { PassphraseNeededError } = await restoring.catch(() => ({
-        PassphraseNeededError: null,
-      }));
-      if (PassphraseNeededError && error instanceof PassphraseNeededError) {
-        setState({ step: 'passphrase', file, fileName: file.name, hint: error.hint, error: null });
-        return;
-      }
-      if (BackupError && error instanceof BackupError && error.code === 'wrong_passphrase') {
-        setState((previous) => ({
-          step: 'passphrase',
-          file,
-          fileName: file.name,
-          hint: previous.step === 'passphrase' ? previous.hint : lastHint,
-          error: error.message,
-        }));
-        return;
-      }
-      setPassphrase('');
-      setState({
-        step: 'failed',
-        fileName: file.name,
-        code: BackupError && error instanceof BackupError ? error.code : null,
-        message: describeError(error, 'The backup could not be restored.'),
-      });
+      const failure = await readRestoreFailure(error, restoring);
+      if (failure.kind === 'failed') setPassphrase('');
+      setState((previous) =>
+        stateAfterFailure(failure, file, previous.step === 'passphrase' ? previous.hint : lastHint),
+      );
     } finally {
       await queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
       await queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });

@@ -23,6 +23,48 @@ const ACTION_TEXT = {
   move: { submit: 'Move my account here', busy: 'Moving your account...' },
 } as const;
 
+interface ChooseDeviceActionProps {
+  action: TDeviceAction;
+  isPending: boolean;
+  error: string | null;
+  onChoose: (action: TDeviceAction) => void;
+}
+
+/** Add this device beside the others, or move the account here; either sends a code first. */
+function ChooseDeviceAction({ action, isPending, error, onChoose }: ChooseDeviceActionProps) {
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
+        <p className="font-semibold">Would you like to use this device as well?</p>
+        <p>
+          With a Standard, Premium or Professional plan you can add this device to watch your
+          messages from the cloud here too. We will email a code to your account&rsquo;s email
+          address to check that it is you.
+        </p>
+        <div>
+          <Button onClick={() => onChoose('add')} disabled={isPending}>
+            {isPending && action === 'add' ? 'Sending code...' : 'Add this device'}
+          </Button>
+        </div>
+      </div>
+      <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
+        <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
+        <p>
+          Then you can move your account to this device. We will email a code to your
+          account&rsquo;s email address to check that it is you. Videos saved on the old device stay
+          there.
+        </p>
+        <div>
+          <Button variant="outline" onClick={() => onChoose('move')} disabled={isPending}>
+            {isPending && action === 'move' ? 'Sending code...' : 'Use this device instead'}
+          </Button>
+        </div>
+      </div>
+      {error !== null && <InlineError message={error} />}
+    </div>
+  );
+}
+
 /**
  * On 'Device Access Denied', the owner proves it is them (the password just typed and a code
  * sent to the account's email) and either adds this device beside their others (paid plans)
@@ -70,37 +112,12 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
 
   if (sentTo === null) {
     return (
-      <div className="flex flex-col gap-4">
-        <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
-          <p className="font-semibold">Would you like to use this device as well?</p>
-          <p>
-            With a Standard, Premium or Professional plan you can add this device to watch your
-            messages from the cloud here too. We will email a code to your account&rsquo;s email
-            address to check that it is you.
-          </p>
-          <div>
-            <Button onClick={() => ask('add')} disabled={request.isPending}>
-              {request.isPending && action === 'add' ? 'Sending code...' : 'Add this device'}
-            </Button>
-          </div>
-        </div>
-        <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
-          <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
-          <p>
-            Then you can move your account to this device. We will email a code to your
-            account&rsquo;s email address to check that it is you. Videos saved on the old device
-            stay there.
-          </p>
-          <div>
-            <Button variant="outline" onClick={() => ask('move')} disabled={request.isPending}>
-              {request.isPending && action === 'move'
-                ? 'Sending code...'
-                : 'Use this device instead'}
-            </Button>
-          </div>
-        </div>
-        {request.isError && <InlineError message={request.error.message} />}
-      </div>
+      <ChooseDeviceAction
+        action={action}
+        isPending={request.isPending}
+        error={request.isError ? request.error.message : null}
+        onChoose={ask}
+      />
     );
   }
 
