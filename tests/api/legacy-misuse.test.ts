@@ -1,27 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LEGACY_MESSAGES } from '../../src/shared/domain/legacy';
-import type { TRecipientHome } from '../../src/shared/schemas/recipients';
 import type { TLegacyState } from '../../src/shared/schemas/legacy';
+import { auditLogs, legacyReleases, mailQueue, sessions, users } from '../../src/server/db/schema';
+import { createSessionFor, NEXT_OF_KIN, TestClock, TestDevice, useTestApp } from '../setup/app';
 import {
-  auditLogs,
-  legacyReleases,
-  mailQueue,
-  sessions,
-  users,
-  videos,
-} from '../../src/server/db/schema';
-import {
-  createOnboardedUser,
-  createSessionFor,
-  NEXT_OF_KIN,
-  setTier,
-  TestClock,
-  TestDevice,
-} from '../setup/app';
-import { useTestApp } from '../setup/app';
-import type { ReceivedMail } from '../setup/smtp';
+  createOwnerAndNextOfKin,
+  fetchRecipientHome,
+  insertCloudMessage,
+  saveLegacySettings,
+  type OwnerAndNextOfKin,
+} from './support/legacy';
+import { deliverMailTo } from './support/mail';
+import { createDeviceSignedInByCode, signInWithCode } from './support/recipients';
 
 // A legacy request nobody can misuse: no stream of requests after a cancel, a way back after a
 // mistaken release, no request outliving its asker, and no recipient keeping the owner 'active'.
@@ -30,20 +21,8 @@ const DAY_MS = 24 * 3600_000;
 const clock = new TestClock();
 const t = useTestApp({ mail: true, admin: true, clock });
 
-async function ownerAndNextOfKin() {
-  const owner = await createOnboardedUser(t);
-  await setTier(t, owner.user.id, 'premium');
-  const nextOfKinDevice = await TestDevice.create(t.app);
-  await createSessionFor(t, {
-    userId: owner.nextOfKin.id,
-    device: nextOfKinDevice,
-    method: 'email_access_code',
-  });
-  return { ...owner, nextOfKinDevice };
-}
-
 /** After the clock has moved past a session's life, both sign in again, as they would. */
-async function signInAgain(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>) {
+async function signInAgain(owner: OwnerAndNextOfKin) {
   await createSessionFor(t, {
     userId: owner.user.id,
     device: owner.device,
@@ -56,25 +35,8 @@ async function signInAgain(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>)
   });
 }
 
-async function cloudMessage(ownerId: number, recipientId: number, title = 'For you') {
-  const id = randomUUID();
-  await t.db.insert(videos).values({
-    id,
-    creatorId: ownerId,
-    recipientId,
-    title,
-    storageType: 'cloud',
-    syncStatus: 'synced',
-    cloudPath: `videos/${randomUUID()}`,
-    byteSize: 1000,
-    durationMs: 3000,
-    mimeType: 'video/webm',
-  });
-  return id;
-}
-
 async function legacyMessage(owner: { user: { id: number }; device: TestDevice }, to: number) {
-  const id = await cloudMessage(owner.user.id, to);
+  const id = await insertCloudMessage(t, owner.user.id, to);
   const set = await owner.device.request({
     method: 'PUT',
     url: `/api/videos/${id}/release`,
@@ -86,17 +48,6 @@ async function legacyMessage(owner: { user: { id: number }; device: TestDevice }
 
 function ask(device: TestDevice, emergencyCode: string) {
   return device.post('/api/legacy/requests', { emergencyCode });
-}
-
-async function home(device: TestDevice): Promise<TRecipientHome> {
-  const res = await device.get('/api/recipient-home');
-  expect(res.statusCode).toBe(200);
-  return res.json<TRecipientHome>();
-}
-
-async function mailTo(address: string, subject: RegExp): Promise<ReceivedMail> {
-  await t.app.jobs.deliverMail();
-  return t.smtp.waitFor((mail) => mail.to.includes(address) && subject.test(mail.subject));
 }
 
 async function queuedSubjects(to: string) {
@@ -118,7 +69,7 @@ function setAsking(device: TestDevice, nextOfKinId: number | string, payload: ob
 }
 
 /** The legacy released: asked for, and the owner's waiting period run out unanswered. */
-async function releaseLegacy(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>) {
+async function releaseLegacy(owner: OwnerAndNextOfKin) {
   expect((await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode)).statusCode).toBe(
     201,
   );
@@ -130,10 +81,14 @@ async function releaseLegacy(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>
 
 describe('a pause after a cancel', () => {
   it('the same next of kin cannot ask again until the pause is over, and is told the day', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const code = owner.nextOfKin.emergencyAccessCode;
     expect((await ask(owner.nextOfKinDevice, code)).statusCode).toBe(201);
-    const asked = await mailTo(owner.user.email, /has asked to release your Memento legacy$/);
+    const asked = await deliverMailTo(
+      t,
+      owner.user.email,
+      /has asked to release your Memento legacy$/,
+    );
     // The email says how to stop them asking at all.
     expect(asked.text).toContain("choose 'Stop Susan from asking'");
     expect(asked.text).toContain('cannot ask again for 30 days');
@@ -158,7 +113,7 @@ describe('a pause after a cancel', () => {
     expect(waiting).toEqual([]);
     expect((await legacyLog(owner.user.id)).some((row) => !row.successful)).toBe(true);
 
-    const hold = (await home(owner.nextOfKinDevice)).legacy?.hold;
+    const hold = (await fetchRecipientHome(owner.nextOfKinDevice)).legacy?.hold;
     expect(hold?.reason).toBe('cancelled');
     expect(Math.abs(Date.parse(hold!.askAgainOn!) - (cancelledAt + 30 * DAY_MS))).toBeLessThan(
       10_000,
@@ -172,15 +127,15 @@ describe('a pause after a cancel', () => {
     expect((await ask(owner.nextOfKinDevice, code)).statusCode).toBe(409);
     clock.advance(DAY_MS + 60_000);
     expect((await ask(owner.nextOfKinDevice, code)).statusCode).toBe(201);
-    expect((await home(owner.nextOfKinDevice)).legacy?.hold).toBeUndefined();
+    expect((await fetchRecipientHome(owner.nextOfKinDevice)).legacy?.hold).toBeUndefined();
   });
 
   it('a waiting period longer than a month makes the pause as long', async () => {
-    const owner = await ownerAndNextOfKin();
-    await owner.device.request({
-      method: 'PUT',
-      url: '/api/legacy/settings',
-      payload: { waitingDays: 60, inactivityMonths: null, showWaitingMessages: false },
+    const owner = await createOwnerAndNextOfKin(t);
+    await saveLegacySettings(owner.device, {
+      waitingDays: 60,
+      inactivityMonths: null,
+      showWaitingMessages: false,
     });
     await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     await owner.device.post('/api/legacy/cancel');
@@ -195,7 +150,7 @@ describe('a pause after a cancel', () => {
   });
 
   it('the owner stops a next of kin from asking (cancelling what waits) and allows it again', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const code = owner.nextOfKin.emergencyAccessCode;
     await ask(owner.nextOfKinDevice, code);
 
@@ -204,12 +159,12 @@ describe('a pause after a cancel', () => {
     const state = stopped.json<TLegacyState>();
     expect(state.request).toBeNull();
     expect(state.askers[0]!.hold).toEqual({ reason: 'stopped', askAgainOn: null });
-    await mailTo(owner.nextOfKin.email, /has cancelled the release of their legacy$/);
+    await deliverMailTo(t, owner.nextOfKin.email, /has cancelled the release of their legacy$/);
 
     const refused = await ask(owner.nextOfKinDevice, code);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(LEGACY_MESSAGES.stopped('Margaret'));
-    expect((await home(owner.nextOfKinDevice)).legacy?.hold).toEqual({
+    expect((await fetchRecipientHome(owner.nextOfKinDevice)).legacy?.hold).toEqual({
       reason: 'stopped',
       askAgainOn: null,
     });
@@ -230,8 +185,8 @@ describe('a pause after a cancel', () => {
   });
 
   it('answers bad input on the asking switch with a clear message, and only the owner may use it', async () => {
-    const owner = await ownerAndNextOfKin();
-    const other = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
+    const other = await createOwnerAndNextOfKin(t);
     const notBoolean = await setAsking(owner.device, owner.nextOfKin.id, { isAllowed: 'no' });
     expect(notBoolean.statusCode).toBe(400);
     expect(notBoolean.body).toContain(LEGACY_MESSAGES.chooseAsking);
@@ -252,7 +207,7 @@ describe('a pause after a cancel', () => {
 
 describe('ending a mistaken release', () => {
   it('closes what nobody watched, keeps what was watched, seals later messages and tells everyone', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const added = await owner.device.post('/api/recipients', {
       firstName: 'Tom',
       lastName: 'Hill',
@@ -261,8 +216,7 @@ describe('ending a mistaken release', () => {
     });
     expect(added.statusCode).toBe(201);
     const tom = added.json<{ id: number; emergencyAccessCode: string }>();
-    const tomDevice = await TestDevice.create(t.app);
-    await createSessionFor(t, { userId: tom.id, device: tomDevice, method: 'email_access_code' });
+    const tomDevice = await createDeviceSignedInByCode(t, tom.id);
 
     const watched = await legacyMessage(owner, owner.nextOfKin.id);
     const unwatched = await legacyMessage(owner, owner.nextOfKin.id);
@@ -286,9 +240,9 @@ describe('ending a mistaken release', () => {
     expect((await play(owner.nextOfKinDevice, watched)).statusCode).toBe(200);
     expect((await play(owner.nextOfKinDevice, unwatched)).statusCode).toBe(404);
     expect((await play(tomDevice, forTom)).statusCode).toBe(404);
-    expect((await home(owner.nextOfKinDevice)).sharedVideos.map((video) => video.id)).toEqual([
-      watched,
-    ]);
+    expect(
+      (await fetchRecipientHome(owner.nextOfKinDevice)).sharedVideos.map((video) => video.id),
+    ).toEqual([watched]);
     // A message for after the legacy, recorded now, stays sealed.
     const later = await legacyMessage(owner, owner.nextOfKin.id);
     expect((await play(owner.nextOfKinDevice, later)).statusCode).toBe(404);
@@ -302,10 +256,18 @@ describe('ending a mistaken release', () => {
     expect(row!.endedAt).not.toBeNull();
     expect(row!.releasedAt).not.toBeNull();
 
-    const kinMail = await mailTo(owner.nextOfKin.email, /has ended the release of their legacy$/);
+    const kinMail = await deliverMailTo(
+      t,
+      owner.nextOfKin.email,
+      /has ended the release of their legacy$/,
+    );
     expect(kinMail.text).toContain('The message you have already watched stays with you');
     expect(kinMail.text).toContain('The other message Margaret left for you is closed again');
-    const tomMail = await mailTo(added.json().email, /has ended the release of their legacy$/);
+    const tomMail = await deliverMailTo(
+      t,
+      added.json().email,
+      /has ended the release of their legacy$/,
+    );
     expect(tomMail.text).toContain('is closed again for now');
     expect(tomMail.text).not.toContain('already watched');
 
@@ -316,7 +278,11 @@ describe('ending a mistaken release', () => {
     expect((await legacyLog(owner.nextOfKin.id)).map((entry) => entry.eventType)).toContain(
       'legacy_release_ended',
     );
-    const askerMail = await mailTo(owner.nextOfKin.email, /has ended the release you asked for$/);
+    const askerMail = await deliverMailTo(
+      t,
+      owner.nextOfKin.email,
+      /has ended the release you asked for$/,
+    );
     expect(askerMail.text).toContain('You can ask again from');
 
     // Once ended there is nothing to end, and the asker waits before asking again.
@@ -326,14 +292,14 @@ describe('ending a mistaken release', () => {
     const again = await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/^Margaret ended the last release/);
-    expect((await home(owner.nextOfKinDevice)).legacy).toMatchObject({
+    expect((await fetchRecipientHome(owner.nextOfKinDevice)).legacy).toMatchObject({
       status: 'none',
       hold: { reason: 'ended' },
     });
   });
 
   it('only the owner can end a release, and two ends at once do the work once', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     await legacyMessage(owner, owner.nextOfKin.id);
     await releaseLegacy(owner);
     expect((await owner.nextOfKinDevice.post('/api/legacy/end')).statusCode).toBe(403);
@@ -354,7 +320,7 @@ describe('ending a mistaken release', () => {
 
 describe('a request outlives nobody', () => {
   it('removing the next of kin who asked cancels their request, and the owner is told', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const second = await owner.device.post('/api/recipients', {
       ...NEXT_OF_KIN,
       firstName: 'Peter',
@@ -371,7 +337,8 @@ describe('a request outlives nobody', () => {
       .from(legacyReleases)
       .where(eq(legacyReleases.ownerId, owner.user.id));
     expect(row).toMatchObject({ status: 'cancelled', cancelledBy: 'requester_removed' });
-    const told = await mailTo(
+    const told = await deliverMailTo(
+      t,
       owner.user.email,
       /request to release your Memento legacy is cancelled$/,
     );
@@ -387,7 +354,7 @@ describe('a request outlives nobody', () => {
   });
 
   it('a request whose asker is gone by any other path is cancelled, never released', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     await ask(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     await t.db.delete(users).where(eq(users.id, owner.nextOfKin.id));
     await t.app.jobs.runLegacyWork(new Date(clock.now().getTime() + 30 * DAY_MS));
@@ -398,17 +365,21 @@ describe('a request outlives nobody', () => {
     expect(row).toMatchObject({ status: 'cancelled', requestedById: null });
     const [after] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
     expect(after!.legacyReleasedAt).toBeNull();
-    await mailTo(owner.user.email, /request to release your Memento legacy is cancelled$/);
+    await deliverMailTo(
+      t,
+      owner.user.email,
+      /request to release your Memento legacy is cancelled$/,
+    );
   });
 });
 
 describe('whose activity counts', () => {
   it("a recipient's sign-in is on the owner's log but does not keep the inactivity check quiet", async () => {
-    const owner = await ownerAndNextOfKin();
-    const saved = await owner.device.request({
-      method: 'PUT',
-      url: '/api/legacy/settings',
-      payload: { waitingDays: 7, inactivityMonths: 3, showWaitingMessages: false },
+    const owner = await createOwnerAndNextOfKin(t);
+    const saved = await saveLegacySettings(owner.device, {
+      waitingDays: 7,
+      inactivityMonths: 3,
+      showWaitingMessages: false,
     });
     expect(saved.statusCode).toBe(200);
     // The owner was last here 100 days ago. Sign-ins are logged at the database's time, so this
@@ -423,12 +394,11 @@ describe('whose activity counts', () => {
 
     // Their daughter signs in with her access code, as she does every week.
     const phone = await TestDevice.create(t.app);
-    const signedIn = await phone.post('/api/login', {
-      email: owner.nextOfKin.email,
-      password: owner.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const signedIn = await signInWithCode(
+      phone,
+      owner.nextOfKin.email,
+      owner.nextOfKin.emergencyAccessCode,
+    );
     expect(signedIn.statusCode).toBe(200);
     const ownerLog = await t.db
       .select()
@@ -438,6 +408,6 @@ describe('whose activity counts', () => {
 
     const done = await t.app.jobs.runLegacyWork(new Date());
     expect(done.inactivityNotices).toBeGreaterThanOrEqual(1);
-    await mailTo(owner.user.email, /^Are you well\? Please sign in to Memento$/);
+    await deliverMailTo(t, owner.user.email, /^Are you well\? Please sign in to Memento$/);
   });
 });

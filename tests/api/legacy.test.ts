@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { LEGACY_MESSAGES } from '../../src/shared/domain/legacy';
-import type { TRecipientHome } from '../../src/shared/schemas/recipients';
 import type { TLegacyState } from '../../src/shared/schemas/legacy';
 import { auditLogs, legacyReleases, mailQueue, users, videos } from '../../src/server/db/schema';
 import { buildApp } from '../../src/server/app';
@@ -11,33 +9,35 @@ import {
   createOnboardedUser,
   useTwoTestApps,
   createSessionFor,
-  setTier,
   TestClock,
   TestDevice,
   useTestApp,
   type TestApp,
 } from '../setup/app';
 import type { ReceivedMail } from '../setup/smtp';
+import {
+  createOwnerAndNextOfKin,
+  fetchRecipientHome,
+  insertCloudMessage,
+  saveLegacySettings,
+  type OwnerAndNextOfKin,
+} from './support/legacy';
+import { deliverMailTo } from './support/mail';
 
 const DAY_MS = 24 * 3600_000;
 const clock = new TestClock();
 const t = useTestApp({ mail: true, admin: true, clock });
-
-/** A premium owner with a next of kin, and that next of kin signed in on a device of their own. */
-async function ownerAndNextOfKin(app: TestApp = t) {
-  const owner = await createOnboardedUser(app);
-  await setTier(app, owner.user.id, 'premium');
-  const nextOfKinDevice = await TestDevice.create(app.app);
-  await createSessionFor(app, {
-    userId: owner.nextOfKin.id,
-    device: nextOfKinDevice,
-    method: 'email_access_code',
-  });
-  return { ...owner, nextOfKinDevice };
-}
+/** Every job on the schedule, sorted: each runs once when all are due. */
+const ALL_JOBS = [
+  'billing.run-out-plans',
+  'cloud.orphan-sweep',
+  'cloud.retention',
+  'legacy',
+  'sessions.cleanup',
+].sort();
 
 /** After the clock has moved past a session's life, the next of kin signs in again, as they would. */
-async function signInAgain(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>) {
+async function signInAgain(owner: OwnerAndNextOfKin) {
   await createSessionFor(t, {
     userId: owner.nextOfKin.id,
     device: owner.nextOfKinDevice,
@@ -45,41 +45,8 @@ async function signInAgain(owner: Awaited<ReturnType<typeof ownerAndNextOfKin>>)
   });
 }
 
-/** A message already in the cloud for this recipient, as a finished upload leaves it. */
-async function cloudMessage(ownerId: number, recipientId: number) {
-  const id = randomUUID();
-  await t.db.insert(videos).values({
-    id,
-    creatorId: ownerId,
-    recipientId,
-    title: 'For you',
-    storageType: 'cloud',
-    syncStatus: 'synced',
-    cloudPath: `videos/${randomUUID()}`,
-    byteSize: 1000,
-    durationMs: 3000,
-    mimeType: 'video/webm',
-  });
-  return id;
-}
-
 function setRelease(device: TestDevice, videoId: string, release: object) {
   return device.request({ method: 'PUT', url: `/api/videos/${videoId}/release`, payload: release });
-}
-
-async function home(device: TestDevice): Promise<TRecipientHome> {
-  const res = await device.get('/api/recipient-home');
-  expect(res.statusCode).toBe(200);
-  return res.json<TRecipientHome>();
-}
-
-async function mailTo(address: string, subject: string | RegExp): Promise<ReceivedMail> {
-  await t.app.jobs.deliverMail();
-  return t.smtp.waitFor(
-    (mail) =>
-      mail.to.includes(address) &&
-      (typeof subject === 'string' ? mail.subject === subject : subject.test(mail.subject)),
-  );
 }
 
 function cancelTokenIn(mail: ReceivedMail): string {
@@ -103,8 +70,8 @@ async function queuedMailCount(to: string) {
 
 describe('when a recipient may watch a message', () => {
   it('refuses a dated message without a date or with one in the past', async () => {
-    const owner = await ownerAndNextOfKin();
-    const id = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+    const owner = await createOwnerAndNextOfKin(t);
+    const id = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
     const noDate = await setRelease(owner.device, id, { rule: 'date', at: null });
     expect(noDate.statusCode).toBe(400);
     expect(noDate.body).toContain(LEGACY_MESSAGES.chooseDate);
@@ -119,9 +86,9 @@ describe('when a recipient may watch a message', () => {
   });
 
   it("only the owner, on their primary device, changes a message's release", async () => {
-    const owner = await ownerAndNextOfKin();
-    const other = await ownerAndNextOfKin();
-    const id = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+    const owner = await createOwnerAndNextOfKin(t);
+    const other = await createOwnerAndNextOfKin(t);
+    const id = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
     expect((await setRelease(other.device, id, { rule: 'legacy' })).statusCode).toBe(404);
     expect((await setRelease(owner.nextOfKinDevice, id, { rule: 'legacy' })).statusCode).toBe(403);
     const [row] = await t.db.select().from(videos).where(eq(videos.id, id));
@@ -129,14 +96,14 @@ describe('when a recipient may watch a message', () => {
   });
 
   it('a dated message stays hidden, unplayable and unmentioned until its day, then opens once', async () => {
-    const owner = await ownerAndNextOfKin();
-    const id = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+    const owner = await createOwnerAndNextOfKin(t);
+    const id = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
     const opensAt = new Date(clock.now().getTime() + 10 * DAY_MS);
     const set = await setRelease(owner.device, id, { rule: 'date', at: opensAt.toISOString() });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toMatchObject({ id, release: { rule: 'date', at: opensAt.toISOString() } });
 
-    const before = await home(owner.nextOfKinDevice);
+    const before = await fetchRecipientHome(owner.nextOfKinDevice);
     expect(before.sharedVideos).toEqual([]);
     expect(before.waitingMessages).toEqual([]); // the owner has not chosen to tell
     expect((await owner.nextOfKinDevice.get(`/api/videos/${id}/playback`)).statusCode).toBe(404);
@@ -145,7 +112,7 @@ describe('when a recipient may watch a message', () => {
 
     const mailBefore = await queuedMailCount(owner.nextOfKin.email);
     clock.advance(11 * DAY_MS);
-    const after = await home(owner.nextOfKinDevice);
+    const after = await fetchRecipientHome(owner.nextOfKinDevice);
     expect(after.sharedVideos.map((video) => video.id)).toEqual([id]);
     expect((await owner.nextOfKinDevice.get(`/api/videos/${id}/playback`)).statusCode).toBe(200);
 
@@ -155,7 +122,7 @@ describe('when a recipient may watch a message', () => {
     ]);
     await t.app.jobs.runLegacyWork(clock.now());
     expect(await queuedMailCount(owner.nextOfKin.email)).toBe(mailBefore + 1);
-    const mail = await mailTo(owner.nextOfKin.email, /has opened for you$/);
+    const mail = await deliverMailTo(t, owner.nextOfKin.email, /has opened for you$/);
     expect(mail.text).toContain('chose today for you to watch it');
     expect(await auditTypes(owner.user.id)).toContainEqual({
       type: 'legacy_message_opened',
@@ -164,19 +131,19 @@ describe('when a recipient may watch a message', () => {
   });
 
   it('tells recipients what is waiting, and when it opens, only where the owner allows it', async () => {
-    const owner = await ownerAndNextOfKin();
-    const dated = await cloudMessage(owner.user.id, owner.nextOfKin.id);
-    const later = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+    const owner = await createOwnerAndNextOfKin(t);
+    const dated = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
+    const later = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
     const opensAt = new Date(clock.now().getTime() + 30 * DAY_MS).toISOString();
     await setRelease(owner.device, dated, { rule: 'date', at: opensAt });
     await setRelease(owner.device, later, { rule: 'legacy' });
-    const saved = await owner.device.request({
-      method: 'PUT',
-      url: '/api/legacy/settings',
-      payload: { waitingDays: 7, inactivityMonths: null, showWaitingMessages: true },
+    const saved = await saveLegacySettings(owner.device, {
+      waitingDays: 7,
+      inactivityMonths: null,
+      showWaitingMessages: true,
     });
     expect(saved.statusCode).toBe(200);
-    const seen = await home(owner.nextOfKinDevice);
+    const seen = await fetchRecipientHome(owner.nextOfKinDevice);
     expect(seen.sharedVideos).toEqual([]);
     expect(seen.waitingMessages).toEqual(
       expect.arrayContaining([
@@ -193,7 +160,7 @@ describe('legacy release', () => {
   }
 
   it('refuses a wrong emergency code, and anyone but the next of kin, and says so in the log', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const wrong = await requestRelease(owner.nextOfKinDevice, 'AAAA-BBBB-CCCC-DDDD');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe(LEGACY_MESSAGES.wrongCode);
@@ -211,12 +178,16 @@ describe('legacy release', () => {
   });
 
   it('emails the owner at once, shows the wait on their screens, and takes one request at a time', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     const asked = await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     expect(asked.statusCode).toBe(201);
     expect(asked.json()).toMatchObject({ status: 'waiting', releasedAt: null });
 
-    const mail = await mailTo(owner.user.email, /has asked to release your Memento legacy$/);
+    const mail = await deliverMailTo(
+      t,
+      owner.user.email,
+      /has asked to release your Memento legacy$/,
+    );
     expect(mail.text).toContain('Cancel this release');
     expect(cancelTokenIn(mail)).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
@@ -228,7 +199,7 @@ describe('legacy release', () => {
   });
 
   it('reminds the owner halfway and the day before, once each, even with two runs at once', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     const start = clock.now().getTime();
     const before = await queuedMailCount(owner.user.email);
@@ -244,19 +215,19 @@ describe('legacy release', () => {
     await t.app.jobs.runLegacyWork(lastDay);
     await t.app.jobs.runLegacyWork(lastDay);
     expect(await queuedMailCount(owner.user.email)).toBe(before + 2);
-    await mailTo(owner.user.email, 'Tomorrow: your Memento legacy will be released');
+    await deliverMailTo(t, owner.user.email, 'Tomorrow: your Memento legacy will be released');
     const types = (await auditTypes(owner.user.id)).map((row) => row.type);
     expect(types.filter((type) => type === 'legacy_release_reminder')).toHaveLength(2);
   });
 
   for (const stage of ['at once', 'after the halfway reminder', 'after the last reminder']) {
     it(`the owner cancels with one click from the email ${stage}; the link then works no more`, async () => {
-      const owner = await ownerAndNextOfKin();
-      const id = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+      const owner = await createOwnerAndNextOfKin(t);
+      const id = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
       await setRelease(owner.device, id, { rule: 'legacy' });
       await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
       const token = cancelTokenIn(
-        await mailTo(owner.user.email, /has asked to release your Memento legacy$/),
+        await deliverMailTo(t, owner.user.email, /has asked to release your Memento legacy$/),
       );
       const start = clock.now().getTime();
       if (stage !== 'at once') await t.app.jobs.runLegacyWork(new Date(start + 3.6 * DAY_MS));
@@ -269,14 +240,14 @@ describe('legacy release', () => {
       expect(cancelled.statusCode).toBe(200);
       expect(cancelled.json()).toEqual({ ownerFirstName: 'Margaret' });
       expect((await anonymous.post('/api/legacy/cancel-link', { token })).statusCode).toBe(404);
-      await mailTo(owner.nextOfKin.email, /has cancelled the release of their legacy$/);
+      await deliverMailTo(t, owner.nextOfKin.email, /has cancelled the release of their legacy$/);
 
       // Nothing is released when the period would have ended.
       await t.app.jobs.runLegacyWork(new Date(start + 8 * DAY_MS));
       expect((await auditTypes(owner.user.id)).map((row) => row.type)).not.toContain(
         'legacy_released',
       );
-      expect((await home(owner.nextOfKinDevice)).sharedVideos).toEqual([]);
+      expect((await fetchRecipientHome(owner.nextOfKinDevice)).sharedVideos).toEqual([]);
       expect((await owner.device.get('/api/user')).json().legacyRelease).toBeNull();
       expect(await auditTypes(owner.user.id)).toContainEqual({
         type: 'legacy_release_cancelled',
@@ -286,7 +257,7 @@ describe('legacy release', () => {
   }
 
   it('the owner cancels from any signed-in device; the next of kin may ask again after a pause', async () => {
-    const owner = await ownerAndNextOfKin();
+    const owner = await createOwnerAndNextOfKin(t);
     await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     const cancelled = await owner.device.post('/api/legacy/cancel');
     expect(cancelled.statusCode).toBe(200);
@@ -305,19 +276,19 @@ describe('legacy release', () => {
   });
 
   it('unanswered, it releases the legacy messages, emails their recipients and shows the next of kin the history', async () => {
-    const owner = await ownerAndNextOfKin();
-    const afterLegacy = await cloudMessage(owner.user.id, owner.nextOfKin.id);
+    const owner = await createOwnerAndNextOfKin(t);
+    const afterLegacy = await insertCloudMessage(t, owner.user.id, owner.nextOfKin.id);
     await setRelease(owner.device, afterLegacy, { rule: 'legacy' });
-    await owner.device.request({
-      method: 'PUT',
-      url: '/api/legacy/settings',
-      payload: { waitingDays: 2, inactivityMonths: null, showWaitingMessages: false },
+    await saveLegacySettings(owner.device, {
+      waitingDays: 2,
+      inactivityMonths: null,
+      showWaitingMessages: false,
     });
     await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     const token = cancelTokenIn(
-      await mailTo(owner.user.email, /has asked to release your Memento legacy$/),
+      await deliverMailTo(t, owner.user.email, /has asked to release your Memento legacy$/),
     );
-    expect((await home(owner.nextOfKinDevice)).legacy).toMatchObject({
+    expect((await fetchRecipientHome(owner.nextOfKinDevice)).legacy).toMatchObject({
       status: 'waiting',
       waitingDays: 2,
     });
@@ -333,9 +304,9 @@ describe('legacy release', () => {
       (row) => row.type === 'legacy_released',
     );
     expect(released).toHaveLength(1);
-    await mailTo(owner.nextOfKin.email, /left a message for you on Memento$/);
+    await deliverMailTo(t, owner.nextOfKin.email, /left a message for you on Memento$/);
 
-    const seen = await home(owner.nextOfKinDevice);
+    const seen = await fetchRecipientHome(owner.nextOfKinDevice);
     expect(seen.sharedVideos.map((video) => video.id)).toEqual([afterLegacy]);
     expect(seen.legacy?.status).toBe('released');
     expect(seen.legacy?.history.map((entry) => entry.text).join('\n')).toMatch(
@@ -354,11 +325,11 @@ describe('legacy release', () => {
 
 describe('inactivity check', () => {
   it('reminds the owner three times a week apart, then tells the next of kin; coming back starts over', async () => {
-    const owner = await ownerAndNextOfKin();
-    const saved = await owner.device.request({
-      method: 'PUT',
-      url: '/api/legacy/settings',
-      payload: { waitingDays: 7, inactivityMonths: 3, showWaitingMessages: false },
+    const owner = await createOwnerAndNextOfKin(t);
+    const saved = await saveLegacySettings(owner.device, {
+      waitingDays: 7,
+      inactivityMonths: 3,
+      showWaitingMessages: false,
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.json<TLegacyState>().settings.inactivityMonths).toBe(3);
@@ -371,26 +342,28 @@ describe('inactivity check', () => {
     expect(await noticesAt(away + DAY_MS)).toBe(0);
     await noticesAt(away + 7 * DAY_MS);
     await noticesAt(away + 14 * DAY_MS);
-    await mailTo(owner.user.email, 'Are you well? Please sign in to Memento');
+    await deliverMailTo(t, owner.user.email, 'Are you well? Please sign in to Memento');
     await noticesAt(away + 21 * DAY_MS);
-    await mailTo(owner.nextOfKin.email, /has not signed in to Memento for a long time$/);
+    await deliverMailTo(t, owner.nextOfKin.email, /has not signed in to Memento for a long time$/);
     const [row] = await t.db.select().from(users).where(eq(users.id, owner.user.id));
     expect(row!.inactivityNotices).toBe(4);
     expect(await queuedMailCount(owner.user.email)).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses settings outside what the screen offers', async () => {
-    const owner = await ownerAndNextOfKin();
-    const put = (payload: object) =>
-      owner.device.request({ method: 'PUT', url: '/api/legacy/settings', payload });
-    const tooLong = await put({
+    const owner = await createOwnerAndNextOfKin(t);
+    const tooLong = await saveLegacySettings(owner.device, {
       waitingDays: 91,
       inactivityMonths: null,
       showWaitingMessages: false,
     });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).toContain(LEGACY_MESSAGES.waitingDays);
-    const odd = await put({ waitingDays: 7, inactivityMonths: 5, showWaitingMessages: false });
+    const odd = await saveLegacySettings(owner.device, {
+      waitingDays: 7,
+      inactivityMonths: 5,
+      showWaitingMessages: false,
+    });
     expect(odd.statusCode).toBe(400);
     expect(odd.body).toContain(LEGACY_MESSAGES.inactivityMonths);
   });
@@ -401,15 +374,7 @@ describe('the job schedule', () => {
     const now = new Date(clock.now().getTime() + 400 * DAY_MS);
     const [a, b] = await Promise.all([t.app.jobs.runDue(now), t.app.jobs.runDue(now)]);
     const ran = [...a, ...b].sort();
-    expect(ran).toEqual(
-      [
-        'billing.run-out-plans',
-        'cloud.orphan-sweep',
-        'cloud.retention',
-        'legacy',
-        'sessions.cleanup',
-      ].sort(),
-    );
+    expect(ran).toEqual(ALL_JOBS);
     expect(await t.app.jobs.runDue(new Date(now.getTime() + 60_000))).toEqual([]);
     expect(await t.app.jobs.runDue(new Date(now.getTime() + 6 * 60_000))).toEqual(['legacy']);
   });
@@ -430,7 +395,7 @@ describe('restarts and several servers', () => {
       close: () => first.close(),
     };
     await createOnboardedUser(firstApp, { user: { email: 'admin.restart@example.test' } });
-    const owner = await ownerAndNextOfKin(firstApp);
+    const owner = await createOwnerAndNextOfKin(firstApp);
     const nextOfKinDevice = owner.nextOfKinDevice;
     const asked = await nextOfKinDevice.post('/api/legacy/requests', {
       emergencyCode: owner.nextOfKin.emergencyAccessCode,
@@ -469,7 +434,7 @@ describe('restarts and several servers', () => {
 
     it('remind and release once between them, and run each scheduled job on one of them', async () => {
       const { a, b } = servers;
-      const owner = await ownerAndNextOfKin(a);
+      const owner = await createOwnerAndNextOfKin(a);
       const nextOfKinDevice = owner.nextOfKinDevice;
       const asked = await nextOfKinDevice.post('/api/legacy/requests', {
         emergencyCode: owner.nextOfKin.emergencyAccessCode,
@@ -492,15 +457,7 @@ describe('restarts and several servers', () => {
 
       const dueAt = new Date(start + 500 * DAY_MS);
       const [onA, onB] = await Promise.all([a.app.jobs.runDue(dueAt), b.app.jobs.runDue(dueAt)]);
-      expect([...onA, ...onB].sort()).toEqual(
-        [
-          'billing.run-out-plans',
-          'cloud.orphan-sweep',
-          'cloud.retention',
-          'legacy',
-          'sessions.cleanup',
-        ].sort(),
-      );
+      expect([...onA, ...onB].sort()).toEqual(ALL_JOBS);
     });
   });
 });

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { videos } from '../../../src/server/db/schema';
+import type { TRecipientHome } from '../../../src/shared/schemas/recipients';
+import { createOnboardedUser, setTier, type TestApp, type TestDevice } from '../../setup/app';
+import { createDeviceSignedInByCode } from './recipients';
+
+/** A premium owner with a next of kin, and that next of kin signed in on a device of their own. */
+export async function createOwnerAndNextOfKin(testApp: TestApp) {
+  const owner = await createOnboardedUser(testApp);
+  await setTier(testApp, owner.user.id, 'premium');
+  const nextOfKinDevice = await createDeviceSignedInByCode(testApp, owner.nextOfKin.id);
+  return { ...owner, nextOfKinDevice };
+}
+
+export type OwnerAndNextOfKin = Awaited<ReturnType<typeof createOwnerAndNextOfKin>>;
+
+/** A message already in the cloud for this recipient, as a finished upload leaves it. */
+export async function insertCloudMessage(
+  testApp: TestApp,
+  ownerId: number,
+  recipientId: number,
+  title = 'For you',
+): Promise<string> {
+  const id = randomUUID();
+  await testApp.db.insert(videos).values({
+    id,
+    creatorId: ownerId,
+    recipientId,
+    title,
+    storageType: 'cloud',
+    syncStatus: 'synced',
+    cloudPath: `videos/${randomUUID()}`,
+    byteSize: 1000,
+    durationMs: 3000,
+    mimeType: 'video/webm',
+  });
+  return id;
+}
+
+/** The owner's legacy settings saved through the real route. */
+export function saveLegacySettings(
+  owner: TestDevice,
+  settings: { waitingDays: number; inactivityMonths: number | null; showWaitingMessages: boolean },
+) {
+  return owner.request({ method: 'PUT', url: '/api/legacy/settings', payload: settings });
+}
+
+/** What a recipient's home page shows them. */
+export async function fetchRecipientHome(device: TestDevice): Promise<TRecipientHome> {
+  const res = await device.get('/api/recipient-home');
+  expect(res.statusCode).toBe(200);
+  return res.json<TRecipientHome>();
+}
