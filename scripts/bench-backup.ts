@@ -10,13 +10,15 @@
 // BENCH_BACKUP_PROFILE_DIR=<dir> also writes the backup worker's CPU profile of each step there.
 // BENCH_BACKUP_GB=5 (default 5) sets the library's size; the numbers go in docs/benchmarks.md.
 // BENCH_BACKUP_ONLY=plain (or sealed) runs one kind, for a quicker look while changing the code.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { buildServerUnlessCurrent } from './build-server.mjs';
 import { buildWebUnlessCurrent } from './build-web.mjs';
 import { startServer, stopServer, waitForHealth } from './bench-support';
+import { copyFileToLibrary, copyLibraryToFile, seedLibrary } from './bench/backup-library';
+import { describePeaks, withHeapPeaks } from './bench/heap-peaks';
 
 const LIBRARY_GB = Number(process.env.BENCH_BACKUP_GB ?? 5);
 /** BENCH_BACKUP_PROFILE_DIR=<dir>: the backup worker's CPU profile of each step is written there. */
@@ -83,238 +85,6 @@ async function signUp(page: Page): Promise<number> {
   });
 }
 
-/**
- * Writes the synthetic library into the app's IndexedDB, video by video. One video's bytes are
- * written once to a file in the private file system, and every chunk row is a slice of that file:
- * the browser copies such a Blob from disk, where thousands of 4 MiB Blobs made in the page
- * filled its blob store ("Failed to write blobs").
- */
-async function seedLibrary(page: Page, creatorId: number, videoCount: number) {
-  await page.evaluate(
-    async ({ creatorId, videoCount, videoBytes, chunkBytes }) => {
-      const source = new Uint8Array(await (await fetch('/media/banner.webm')).arrayBuffer());
-      const chunk = new Uint8Array(chunkBytes);
-      for (let at = 0; at < chunkBytes; at += source.length) {
-        chunk.set(source.subarray(0, Math.min(source.length, chunkBytes - at)), at);
-      }
-      const root = await navigator.storage.getDirectory();
-      const handle = await root.getFileHandle('seed-video.bin', { create: true });
-      const writable = await handle.createWritable();
-      for (let at = 0; at < videoBytes; at += chunkBytes) {
-        await writable.write(chunk.subarray(0, Math.min(chunkBytes, videoBytes - at)));
-      }
-      await writable.close();
-      const video = await handle.getFile();
-
-      const settle = <T>(request: IDBRequest<T>) =>
-        new Promise<T>((resolve, reject) => {
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-      const db = await settle(indexedDB.open('memento-videos'));
-      const recipientId = Number(localStorage.getItem('benchRecipientId'));
-      const chunkCount = Math.ceil(videoBytes / chunkBytes);
-      for (let index = 0; index < videoCount; index += 1) {
-        const id = crypto.randomUUID();
-        const tx = db.transaction(['chunks', 'videos'], 'readwrite');
-        for (let part = 0; part < chunkCount; part += 1) {
-          const slice = video.slice(part * chunkBytes, (part + 1) * chunkBytes);
-          // Each video differs in its first bytes, so no two hash alike.
-          const data = part === 0 ? new Blob([String(index), slice]) : slice;
-          tx.objectStore('chunks').put({ videoId: id, index: part, data });
-        }
-        tx.objectStore('videos').put({
-          id,
-          creatorId,
-          recipientId,
-          title: `Bench message ${index + 1}`,
-          promptId: null,
-          mimeType: 'video/webm',
-          byteSize: videoBytes + String(index).length,
-          durationMs: 600_000,
-          chunkCount,
-          createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
-          syncStatus: 'local_only',
-          indexedAt: new Date().toISOString(),
-        });
-        await new Promise((resolve, reject) => {
-          tx.oncomplete = resolve;
-          tx.onerror = () => reject(tx.error);
-          tx.onabort = () => reject(tx.error);
-        });
-      }
-      db.close();
-      await root.removeEntry('seed-video.bin');
-    },
-    { creatorId, videoCount, videoBytes: VIDEO_MB * 1024 * 1024, chunkBytes: CHUNK_BYTES },
-  );
-}
-
-/** The same bytes, IndexedDB → a file in the private file system, with no zip: the yardstick. */
-function copyLibraryToFile(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const settle = <T>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    const started = performance.now();
-    const db = await settle(indexedDB.open('memento-videos'));
-    const videos = (await settle(db.transaction('videos').objectStore('videos').getAll())) as {
-      id: string;
-    }[];
-    const root = await navigator.storage.getDirectory();
-    const writable = await (
-      await root.getFileHandle('baseline.bin', { create: true })
-    ).createWritable();
-    for (const video of videos) {
-      const chunks = (await settle(
-        db
-          .transaction('chunks')
-          .objectStore('chunks')
-          .getAll(IDBKeyRange.bound([video.id, 0], [video.id, Infinity])),
-      )) as { data: Blob }[];
-      for (const chunk of chunks) await writable.write(chunk.data);
-    }
-    await writable.close();
-    db.close();
-    const seconds = (performance.now() - started) / 1000;
-    await root.removeEntry('baseline.bin');
-    return seconds;
-  });
-}
-
-/** The reverse yardstick: a file's bytes into IndexedDB as 4 MiB chunk rows, then removed. */
-function copyFileToLibrary(page: Page, fileName: string): Promise<number> {
-  return page.evaluate(
-    async ({ fileName, chunkBytes }) => {
-      const settle = <T>(request: IDBRequest<T>) =>
-        new Promise<T>((resolve, reject) => {
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-      const root = await navigator.storage.getDirectory();
-      const file = await (await root.getFileHandle(fileName)).getFile();
-      const started = performance.now();
-      const db = await settle(indexedDB.open('memento-videos'));
-      const videoId = 'baseline';
-      for (let at = 0, index = 0; at < file.size; at += chunkBytes * 25) {
-        const tx = db.transaction('chunks', 'readwrite');
-        for (let part = at; part < Math.min(file.size, at + chunkBytes * 25); part += chunkBytes) {
-          const data = file.slice(part, part + chunkBytes);
-          tx.objectStore('chunks').put({ videoId, index: index++, data });
-        }
-        await new Promise((resolve) => (tx.oncomplete = resolve));
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const tx = db.transaction('chunks', 'readwrite');
-      tx.objectStore('chunks').delete(IDBKeyRange.bound([videoId, 0], [videoId, Infinity]));
-      await new Promise((resolve) => (tx.oncomplete = resolve));
-      db.close();
-      return seconds;
-    },
-    { fileName, chunkBytes: CHUNK_BYTES },
-  );
-}
-
-interface THeapPeaks {
-  /** V8's used heap (JavaScript objects). */
-  page: number;
-  worker: number;
-  /** ArrayBuffers' backing stores, which V8 keeps outside its heap. */
-  pageBuffers: number;
-  workerBuffers: number;
-}
-
-/**
- * Samples the page's and the backup worker's JS heap (and the ArrayBuffers outside it) every
- * 250 ms until `work` ends; returns the peaks. The worker is reached through the page's DevTools
- * session (Playwright opens no session of its own on a worker).
- */
-async function withHeapPeaks<T>(page: Page, profileName: string, work: () => Promise<T>) {
-  const cdp = await page.context().newCDPSession(page);
-  const peaks: THeapPeaks = { page: 0, worker: 0, pageBuffers: 0, workerBuffers: 0 };
-  const workerSessions = new Set<string>();
-  const answers = new Map<number, (result: unknown) => void>();
-  let nextId = 1;
-  cdp.on('Target.attachedToTarget', (event) => {
-    if (event.targetInfo.type !== 'worker') return;
-    workerSessions.add(event.sessionId);
-    if (PROFILE_DIR) {
-      void askWorker(event.sessionId, 'Profiler.enable').then(() =>
-        askWorker(event.sessionId, 'Profiler.start'),
-      );
-    }
-  });
-  cdp.on('Target.detachedFromTarget', (event) => {
-    if (event.sessionId) workerSessions.delete(event.sessionId);
-  });
-  cdp.on('Target.receivedMessageFromTarget', (event) => {
-    const message = JSON.parse(event.message) as { id?: number; result?: unknown };
-    if (message.id !== undefined) answers.get(message.id)?.(message.result);
-  });
-  const askWorker = <R>(sessionId: string, method: string, timeout = 5_000) =>
-    new Promise<R | undefined>((resolve) => {
-      const id = nextId++;
-      answers.set(id, (result) => {
-        answers.delete(id);
-        resolve(result as R);
-      });
-      cdp
-        .send('Target.sendMessageToTarget', {
-          sessionId,
-          message: JSON.stringify({ id, method }),
-        })
-        .catch(() => resolve(undefined));
-      setTimeout(() => resolve(undefined), timeout);
-    });
-  await cdp.send('Target.setAutoAttach', {
-    autoAttach: true,
-    waitForDebuggerOnStart: false,
-    flatten: false,
-  });
-  // Garbage left by earlier steps would count towards this step's peak.
-  await cdp.send('HeapProfiler.collectGarbage');
-  for (const sessionId of workerSessions) await askWorker(sessionId, 'HeapProfiler.collectGarbage');
-  let running = true;
-  const sampling = (async () => {
-    while (running) {
-      const usage = await cdp.send('Runtime.getHeapUsage').catch(() => undefined);
-      if (usage) {
-        peaks.page = Math.max(peaks.page, usage.usedSize);
-        peaks.pageBuffers = Math.max(peaks.pageBuffers, usage.backingStorageSize ?? 0);
-      }
-      for (const sessionId of workerSessions) {
-        const heap = await askWorker<{ usedSize: number; backingStorageSize?: number }>(
-          sessionId,
-          'Runtime.getHeapUsage',
-        );
-        if (!heap) continue;
-        peaks.worker = Math.max(peaks.worker, heap.usedSize);
-        peaks.workerBuffers = Math.max(peaks.workerBuffers, heap.backingStorageSize ?? 0);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  })();
-  try {
-    const value = await work();
-    return { value, peaks };
-  } finally {
-    running = false;
-    await sampling;
-    if (PROFILE_DIR) {
-      for (const sessionId of workerSessions) {
-        const result = await askWorker<{ profile: unknown }>(sessionId, 'Profiler.stop', 60_000);
-        if (result) {
-          const file = path.join(PROFILE_DIR, `backup-worker-${profileName}.cpuprofile`);
-          writeFileSync(file, JSON.stringify(result.profile));
-        }
-      }
-    }
-    await cdp.detach();
-  }
-}
-
 async function writeBackup(page: Page, sealed: boolean): Promise<number> {
   await page.goto(`${base}/`);
   const card = page.getByRole('region', { name: 'Storage and backups' });
@@ -373,10 +143,6 @@ async function restoreBackup(page: Page, fileName: string, sealed: boolean): Pro
 }
 
 const mbps = (bytes: number, seconds: number) => Math.round(bytes / 1024 / 1024 / seconds);
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-const describePeaks = (peaks: THeapPeaks) =>
-  `JS heap page ${mb(peaks.page)} MB, worker ${peaks.worker ? `${mb(peaks.worker)} MB` : 'not readable'}; ` +
-  `ArrayBuffers page ${mb(peaks.pageBuffers)} MB, worker ${mb(peaks.workerBuffers)} MB`;
 
 async function main() {
   await buildServerUnlessCurrent();
@@ -420,7 +186,12 @@ async function main() {
     );
     const videoCount = Math.round((LIBRARY_GB * 1024) / VIDEO_MB);
     const seedStarted = performance.now();
-    await seedLibrary(page, userId, videoCount);
+    await seedLibrary(page, {
+      creatorId: userId,
+      videoCount,
+      videoBytes: VIDEO_MB * 1024 * 1024,
+      chunkBytes: CHUNK_BYTES,
+    });
     const bytes = videoCount * VIDEO_MB * 1024 * 1024;
     const estimate = await page.evaluate(() => navigator.storage.estimate());
     console.log(
@@ -438,15 +209,19 @@ async function main() {
       step('copying IndexedDB → file');
       const copyOut = await copyLibraryToFile(page);
       step('writing the backup');
-      const write = await withHeapPeaks(page, `${label}-write`, () => writeBackup(page, sealed));
+      const write = await withHeapPeaks(page, { dir: PROFILE_DIR, name: `${label}-write` }, () =>
+        writeBackup(page, sealed),
+      );
       const fileName = await page.evaluate(() => localStorage.getItem('savedFileName') ?? '');
       step('copying file → IndexedDB');
-      const copyIn = await copyFileToLibrary(page, fileName);
+      const copyIn = await copyFileToLibrary(page, fileName, CHUNK_BYTES);
       step('clearing the videos');
       await deleteVideos(page);
       step('restoring');
-      const restore = await withHeapPeaks(page, `${label}-restore`, () =>
-        restoreBackup(page, fileName, sealed),
+      const restore = await withHeapPeaks(
+        page,
+        { dir: PROFILE_DIR, name: `${label}-restore` },
+        () => restoreBackup(page, fileName, sealed),
       );
       await page.evaluate(async (fileName) => {
         await (await navigator.storage.getDirectory()).removeEntry(fileName);
