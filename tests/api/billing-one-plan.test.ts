@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLogs, billingCheckouts, billingEvents, users } from '../../src/server/db/schema';
 import { CONCURRENT_CHANGE, REMOVED_MEANWHILE } from '../../src/server/errors';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
-import { createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
+import { createPrimaryUser, TestDevice } from '../setup/app';
 import { enrolSecondFactor } from './support/admin';
-import { deliverWebhook, stripeEnv, useStripeStandIn } from './support/billing';
+import { deliverWebhook, TEST_PRICES as PRICES, useBillingTestApp } from './support/billing';
 
 // One account, one plan: two clicks or two windows never buy two subscriptions, a second one
 // Stripe reports anyway is cancelled and refunded, a customer the app did not make grants nothing,
@@ -14,23 +14,12 @@ import { deliverWebhook, stripeEnv, useStripeStandIn } from './support/billing';
 // whole. Stripe is the stand-in over HTTP; its webhooks go to the real route.
 
 const WEBHOOK_SECRET = 'whsec_one_plan_test_secret_0123456789';
-const PRICES = {
-  standard: 'price_standard_test',
-  premium: 'price_premium_test',
-  professional: 'price_professional_test',
-} as const;
 
-const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
-const t = useTestApp(() => ({
+const { t, stripe } = useBillingTestApp({
   mail: true,
   admin: { email: 'admin@one-plan.test' },
-  env: stripeEnv({
-    secretKey: 'sk_test_memento_one_plan',
-    webhookSecret: WEBHOOK_SECRET,
-    prices: PRICES,
-    apiBase: stripe.apiBase,
-  }),
-}));
+  stripe: { secretKey: 'sk_test_memento_one_plan', webhookSecret: WEBHOOK_SECRET },
+});
 
 beforeAll(async () => {
   // Deleting an account is an admin's step behind the second factor.
@@ -243,11 +232,7 @@ describe('deleting an account', () => {
     });
 
     const admin = t.admin.device;
-    const res = await admin.request({
-      method: 'DELETE',
-      url: '/api/admin/users',
-      payload: { ids: [owner.user.id] },
-    });
+    const res = await admin.delete('/api/admin/users', { ids: [owner.user.id] });
     expect(res.statusCode).toBe(200);
     await stripe.settled();
     expect(stripe.subscriptions.get(followed)!.status).toBe('canceled');
@@ -349,11 +334,7 @@ describe('an account deleted while its checkout is on its way', () => {
 
     // The admin deletes the account meanwhile; its own look at the customer's subscriptions,
     // once the deletion has committed, waits behind the same hold.
-    const deleted = t.admin.device.request({
-      method: 'DELETE',
-      url: '/api/admin/users',
-      payload: { ids: [owner.user.id] },
-    });
+    const deleted = t.admin.device.delete('/api/admin/users', { ids: [owner.user.id] });
     await vi.waitFor(() => expect(slow.arrivals).toBe(2), { timeout: 10_000 });
     slow.release();
     expect((await deleted).statusCode).toBe(200);

@@ -1,39 +1,38 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { billingCheckouts, users } from '../../src/server/db/schema';
 import { BILLING_MESSAGES } from '../../src/shared/schemas/billing';
-import { createOnboardedUser, useTestApp } from '../setup/app';
+import { createOnboardedUser } from '../setup/app';
 import { TcpProxy } from '../setup/tcp-proxy';
-import { stripeEnv, useStripeStandIn } from './support/billing';
+import { useBillingTestApp } from './support/billing';
 
 // Stripe out of reach mid-use: the person is told plainly and nothing is charged or changed;
 // once Stripe answers again, the same request works with no restart. Stripe slow to answer: the
 // app keeps answering everyone else, and a page opened meanwhile is still the account's only one.
 
-const WEBHOOK_SECRET = 'whsec_billing_faults_0123456789';
 let proxy: TcpProxy;
-
-const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
-beforeAll(async () => {
-  const target = new URL(stripe.apiBase);
-  proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
-});
 afterAll(async () => {
   await proxy?.close();
 });
-const t = useTestApp(() => ({
-  env: stripeEnv({
+
+const { t, stripe } = useBillingTestApp({
+  admin: true,
+  stripe: {
     secretKey: 'sk_test_memento_faults',
-    webhookSecret: WEBHOOK_SECRET,
+    webhookSecret: 'whsec_billing_faults_0123456789',
     prices: {
       standard: 'price_standard_faults',
       premium: 'price_premium_faults',
       professional: 'price_professional_faults',
     },
-    apiBase: `http://127.0.0.1:${proxy.port}`,
-  }),
-  admin: true,
-}));
+    // The app reaches Stripe through a proxy the tests can cut.
+    reach: async (apiBase) => {
+      const target = new URL(apiBase);
+      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+      return `http://127.0.0.1:${proxy.port}`;
+    },
+  },
+});
 
 it('answers 503 with a plain message while Stripe is away, and opens Checkout once it is back', async () => {
   const owner = await createOnboardedUser(t);

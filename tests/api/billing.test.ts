@@ -11,7 +11,7 @@ import {
 import { BILLING_MESSAGES, type TBillingStatus } from '../../src/shared/schemas/billing';
 import { createOnboardedUser, createPrimaryUser, TestDevice, useTestApp } from '../setup/app';
 import { enrolSecondFactor } from './support/admin';
-import { stripeEnv, useStripeStandIn } from './support/billing';
+import { TEST_PRICES as PRICES, useBillingTestApp } from './support/billing';
 import { createDeviceSignedInByCode } from './support/recipients';
 
 // Billing: Stripe Checkout and the portal open from the app, and Stripe's webhooks (played by
@@ -19,26 +19,16 @@ import { createDeviceSignedInByCode } from './support/recipients';
 // applied once, in any order, with the downgrade going the way an admin's change goes.
 
 const DAY_MS = 24 * 3600_000;
-const WEBHOOK_SECRET = 'whsec_billing_test_secret_0123456789';
-const PRICES = {
-  standard: 'price_standard_test',
-  premium: 'price_premium_test',
-  professional: 'price_professional_test',
-} as const;
-
 let admin: TestDevice;
 
-const stripe = useStripeStandIn({ webhookSecret: WEBHOOK_SECRET, app: () => t.app });
-const t = useTestApp(() => ({
+const { t, stripe } = useBillingTestApp({
   mail: true,
   admin: { email: 'admin@care.test' },
-  env: stripeEnv({
+  stripe: {
     secretKey: 'sk_test_memento_api',
-    webhookSecret: WEBHOOK_SECRET,
-    prices: PRICES,
-    apiBase: stripe.apiBase,
-  }),
-}));
+    webhookSecret: 'whsec_billing_test_secret_0123456789',
+  },
+});
 beforeAll(async () => {
   admin = t.admin.device;
   await enrolSecondFactor(admin);
@@ -561,10 +551,19 @@ describe('an administrator’s tier or VIP setting', () => {
     return res.json<TAdminUser>();
   }
 
-  it('wins over billing: webhooks record the subscription but never change the tier', async () => {
+  /** A Premium subscriber whose plan an administrator then set (not VIP). */
+  async function subscriberSetByAdmin(tier: string, reason: string) {
     const owner = await createPrimaryUser(t);
     const subscriptionId = await subscribe(owner.device, 'premium');
-    await override(owner.user.id, 'professional', false, 'Care home partner');
+    await override(owner.user.id, tier, false, reason);
+    return { owner, subscriptionId };
+  }
+
+  it('wins over billing: webhooks record the subscription but never change the tier', async () => {
+    const { owner, subscriptionId } = await subscriberSetByAdmin(
+      'professional',
+      'Care home partner',
+    );
 
     await changePlanAtStripe(subscriptionId, 'standard');
     expect(await status(owner.device)).toMatchObject({
@@ -617,9 +616,10 @@ describe('an administrator’s tier or VIP setting', () => {
   }
 
   it('hands the plan back to billing: from then on it follows the subscription', async () => {
-    const owner = await createPrimaryUser(t);
-    const subscriptionId = await subscribe(owner.device, 'premium');
-    await override(owner.user.id, 'standard', false, 'Trying the smaller plan');
+    const { owner, subscriptionId } = await subscriberSetByAdmin(
+      'standard',
+      'Trying the smaller plan',
+    );
 
     // While the setting holds, a plan change at Stripe is recorded but the tier stays.
     await changePlanAtStripe(subscriptionId, 'professional');
@@ -703,11 +703,7 @@ describe('deleting a paying account', () => {
   it('cancels its subscription at Stripe, so the card is not charged again', async () => {
     const owner = await createPrimaryUser(t);
     const subscriptionId = await subscribe(owner.device, 'premium');
-    const res = await admin.request({
-      method: 'DELETE',
-      url: '/api/admin/users',
-      payload: { ids: [owner.user.id] },
-    });
+    const res = await admin.delete('/api/admin/users', { ids: [owner.user.id] });
     expect(res.statusCode).toBe(200);
     await stripe.settled();
     expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import { useTestApp, type SharedTestApp, type UseTestAppOptions } from '../../setup/app';
 import { startStripeStandIn, type StripeStandIn } from '../../setup/stripe-stand-in.mjs';
 
 /** Stripe's webhooks come from its own addresses, with no browser's headers. */
@@ -12,8 +13,15 @@ export interface StripePrices {
   professional: string;
 }
 
+/** The prices the stand-in's pages know by name (their ids name the plan). */
+export const TEST_PRICES = {
+  standard: 'price_standard_test',
+  premium: 'price_premium_test',
+  professional: 'price_professional_test',
+} as const;
+
 /** The app's settings for a Stripe account reached at `apiBase` (the stand-in, or a proxy to it). */
-export function stripeEnv(input: {
+function stripeEnv(input: {
   secretKey: string;
   webhookSecret: string;
   prices: StripePrices;
@@ -46,11 +54,10 @@ export async function deliverWebhook(app: FastifyInstance, payload: string, sign
 }
 
 /**
- * Stripe's stand-in for a file's tests, its webhooks delivered to `app()`'s real route. Call it
- * before `useTestApp`, whose settings read its `apiBase`: it starts first and closes last. The
- * answer stands for the stand-in once `beforeAll` has run.
+ * Stripe's stand-in for a file's tests, its webhooks delivered to `app()`'s real route: started
+ * before the app, whose settings read its `apiBase`, and closed after it.
  */
-export function useStripeStandIn(input: {
+function useStripeStandIn(input: {
   webhookSecret: string;
   app: () => FastifyInstance;
 }): StripeStandIn {
@@ -72,4 +79,36 @@ export function useStripeStandIn(input: {
       return Reflect.get(started, key, started);
     },
   });
+}
+
+/**
+ * For a file's billing tests: Stripe's stand-in, and the real app (as `useTestApp` builds it) set
+ * to bill through it, its webhooks delivered to the app's real route. `reach` puts something
+ * between the app and the stand-in (a proxy that can cut the line): the address the app calls.
+ */
+export function useBillingTestApp(
+  options: UseTestAppOptions & {
+    stripe: {
+      secretKey: string;
+      webhookSecret: string;
+      prices?: StripePrices;
+      reach?: (apiBase: string) => Promise<string>;
+    };
+  },
+): { t: SharedTestApp; stripe: StripeStandIn } {
+  const { stripe: account, ...appOptions } = options;
+  const stripe = useStripeStandIn({ webhookSecret: account.webhookSecret, app: () => t.app });
+  const t = useTestApp(async () => ({
+    ...appOptions,
+    env: {
+      ...stripeEnv({
+        secretKey: account.secretKey,
+        webhookSecret: account.webhookSecret,
+        prices: account.prices ?? TEST_PRICES,
+        apiBase: account.reach ? await account.reach(stripe.apiBase) : stripe.apiBase,
+      }),
+      ...appOptions.env,
+    },
+  }));
+  return { t, stripe };
 }
