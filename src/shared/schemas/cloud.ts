@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isSingleLine, SINGLE_LINE_MESSAGE } from './common';
 import { CLOUD_MESSAGES, MAX_SIGN_BATCH, UPLOAD_PART_BYTES } from './cloud-messages';
 import { MAX_VIDEO_BYTES } from './videos';
+import { ZSealedUpload } from './encryption';
 
 /**
  * The cloud library's client protocol: resumable multipart upload in the S3 style — create, sign
@@ -41,6 +42,8 @@ export const ZCreateUploadBody = z.object({
     .min(1, 'Invalid video data - no video captured')
     .max(MAX_VIDEO_BYTES, 'This video is too large'),
   sha256: ZSha256,
+  /** Present when the account seals its cloud copies: then size and checksum are the sealed bytes'. */
+  sealed: ZSealedUpload.optional(),
 });
 export type TCreateUploadBody = z.input<typeof ZCreateUploadBody>;
 
@@ -119,6 +122,11 @@ export interface TPlayback {
   mimeType: string;
   byteSize: number;
   durationMs: number;
+  /**
+   * A sealed copy: the URL serves sealed bytes (never playable as they are) and `keyWrap` is the
+   * content key wrapped for whoever asked (null when nothing they hold opens it yet).
+   */
+  sealed: { keyWrap: string | null } | null;
 }
 
 /** GET /api/cloud/status: what the dashboard and the storage panel show about the cloud. */

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { KDF_ITERATIONS, isWrapShaped } from '../sealing';
+
+/**
+ * Enhanced encryption's API: the account key (made in the owner's browser) travels only as
+ * wraps, under the owner's password and under the printed recovery sheet; each cloud copy's
+ * content key travels only wrapped under the account key. The server checks shapes, never
+ * contents: it cannot open a wrap.
+ */
+
+export const ENCRYPTION_MESSAGES = {
+  notOnPlan: 'Enhanced encryption comes with every paid plan.',
+  alreadyOn: 'Enhanced encryption is already on for this account.',
+  notOn: 'Turn on enhanced encryption before sending sealed copies.',
+  sealedOnly:
+    'This account seals every cloud copy. Please reload Memento so this device seals it too.',
+  badWrap: 'This key could not be read. Please try again.',
+  wrongPassword: 'That password is not right.',
+  ownerOnly: 'Only the account owner can use enhanced encryption.',
+  primaryDeviceOnly: 'Please turn on enhanced encryption on your primary device.',
+  phoneImportUnavailable:
+    'Importing from a phone is not available yet while enhanced encryption is on.',
+  phoneCannotSeal: 'A phone cannot send sealed copies yet.',
+} as const;
+
+const MAX_ITERATIONS = 5_000_000;
+
+/** The settings a secret was stretched with, travelling beside the wrap it opens. */
+export const ZKdfParams = z.object({
+  algorithm: z.literal('PBKDF2-SHA-256'),
+  iterations: z.number().int().min(KDF_ITERATIONS.code).max(MAX_ITERATIONS),
+  salt: z.string().regex(/^[A-Za-z0-9_-]{22,88}$/, 'The salt must be base64url'),
+});
+
+export const ZKeyWrap = z
+  .string({ error: ENCRYPTION_MESSAGES.badWrap })
+  .max(200, ENCRYPTION_MESSAGES.badWrap)
+  .refine(isWrapShaped, { message: ENCRYPTION_MESSAGES.badWrap });
+
+/**
+ * POST /api/encryption: turn it on. The password is checked once more (the owner is at the
+ * device); the account key arrives only wrapped under the password's key half and the recovery
+ * sheet's.
+ */
+export const ZTurnOnEncryptionBody = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+  passwordWrap: ZKeyWrap,
+  passwordKdf: ZKdfParams,
+  recoveryWrap: ZKeyWrap,
+  recoveryKdf: ZKdfParams,
+});
+export type TTurnOnEncryptionBody = z.input<typeof ZTurnOnEncryptionBody>;
+
+/** GET /api/encryption (and the answer of turning it on). */
+export type TEncryptionState =
+  | { state: 'off'; /** The account's plan allows turning it on. */ isOffered: boolean }
+  | {
+      state: 'on';
+      turnedOnAt: string;
+      passwordWrap: string;
+      passwordKdf: z.output<typeof ZKdfParams>;
+      recoveryWrap: string;
+      recoveryKdf: z.output<typeof ZKdfParams>;
+    };
+
+/**
+ * What POST /api/uploads adds for a sealed copy: the content key wrapped under the account key.
+ * `byteSize` and `sha256` then describe the sealed bytes, never the recording's.
+ */
+export const ZSealedUpload = z.object({ keyWrap: ZKeyWrap });
+export type TSealedUpload = z.input<typeof ZSealedUpload>;
+
+/** Wrap labels: each binds a wrap to what it is for, so the server cannot move one elsewhere. */
+export const WRAP_LABEL_PARTS = {
+  accountByPassword: (userId: number) => ['account', String(userId), 'password'],
+  accountByRecovery: (userId: number) => ['account', String(userId), 'recovery'],
+  accountByDevice: (userId: number, deviceId: string) => [
+    'account',
+    String(userId),
+    'device',
+    deviceId,
+  ],
+  contentForOwner: (videoId: string) => ['content', videoId, 'owner'],
+  contentOnDevice: (videoId: string, deviceId: string) => ['content', videoId, 'device', deviceId],
+} as const;
