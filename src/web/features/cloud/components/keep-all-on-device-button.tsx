@@ -5,7 +5,7 @@ import { toast } from '@web/components/ui/use-toast';
 import { saveVideo } from '@web/lib/videos/local-store';
 import { fetchPlayback } from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
-import type { TLibraryItem } from './cloud-library';
+import type { TLibraryItem } from './library-items';
 
 /** After a downgrade: pulls every message that is only in the cloud onto this device. */
 export function KeepAllOnDeviceButton({
