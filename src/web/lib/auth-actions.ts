@@ -46,6 +46,10 @@ export function useAuthActions() {
     cacheUser(null);
     cacheDeviceStatus(null);
     forgetKeptQueries();
+    // No account key stays on this device (the key store loads only now, not with the app).
+    void import('./encryption/device-keys')
+      .then((keys) => keys.forgetAccountKeys())
+      .catch(() => undefined);
     queryClient.setQueryData(USER_QUERY_KEY, null);
     // An answer about the user asked before the sign-out and still on its way would put them back
     // on screen when it came. Dropped, the query stays at 'signed out' (the state set above).

@@ -13,9 +13,9 @@ import type { TRelease } from '@shared/domain/legacy';
 export const LOCAL_DB_NAME = 'memento-videos';
 /**
  * 35 as the product first set it, then 36: the cloud library's upload bookkeeping (a new store,
- * nothing dropped).
+ * nothing dropped); 37: the keys of enhanced encryption (two new stores, nothing dropped).
  */
-export const LOCAL_DB_VERSION = 36;
+export const LOCAL_DB_VERSION = 37;
 export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface TLocalVideo {
@@ -69,6 +69,32 @@ export interface TDraftRecording {
   byteSize: number;
 }
 
+/**
+ * A key kept on this device for enhanced encryption (src/web/lib/encryption): the device key
+ * itself (a CryptoKey that cannot be exported), or an account key wrapped under it.
+ */
+export type TKeyRow =
+  | { id: 'device'; key: CryptoKey }
+  | { id: `account:${number}`; userId: number; deviceId: string; wrap: string };
+
+/**
+ * How one recording is sealed for the cloud, made once and kept until it is there: a resumed
+ * upload seals the same bytes again with the same key and nonce prefix.
+ */
+export interface TSealingRow {
+  videoId: string;
+  userId: number;
+  /** The device id in the label of `contentKeyWrap`. */
+  deviceId: string;
+  /** The content key wrapped under the device key. */
+  contentKeyWrap: string;
+  /** The same content key wrapped under the account key, as sent with the upload. */
+  ownerKeyWrap: string;
+  /** base64url of the header's nonce prefix. */
+  noncePrefix: string;
+  plaintextLength: number;
+}
+
 export interface TChunk {
   videoId: string;
   index: number;
@@ -80,6 +106,8 @@ class LocalVideoDb extends Dexie {
   chunks!: Table<TChunk, [string, number]>;
   drafts!: Table<TDraftRecording, string>;
   uploads!: Table<TLocalUpload, string>;
+  keys!: Table<TKeyRow, string>;
+  sealings!: Table<TSealingRow, string>;
 
   constructor() {
     super(LOCAL_DB_NAME);
@@ -89,7 +117,9 @@ class LocalVideoDb extends Dexie {
       drafts: 'id, creatorId',
     });
     // Adds a store; every video and chunk stays as it was.
-    this.version(LOCAL_DB_VERSION).stores({ uploads: 'videoId' });
+    this.version(36).stores({ uploads: 'videoId' });
+    // Adds two stores; every video, chunk and upload stays as it was.
+    this.version(LOCAL_DB_VERSION).stores({ keys: 'id', sealings: 'videoId' });
   }
 }
 
@@ -224,11 +254,16 @@ export async function getVideoBlob(video: TLocalVideo): Promise<Blob> {
 }
 
 export async function deleteLocalVideos(videoIds: readonly string[]): Promise<void> {
-  await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.uploads, async () => {
-    for (const id of videoIds) await localDb.chunks.where('videoId').equals(id).delete();
-    await localDb.videos.bulkDelete([...videoIds]);
-    await localDb.uploads.bulkDelete([...videoIds]);
-  });
+  await localDb.transaction(
+    'rw',
+    [localDb.videos, localDb.chunks, localDb.uploads, localDb.sealings],
+    async () => {
+      for (const id of videoIds) await localDb.chunks.where('videoId').equals(id).delete();
+      await localDb.videos.bulkDelete([...videoIds]);
+      await localDb.uploads.bulkDelete([...videoIds]);
+      await localDb.sealings.bulkDelete([...videoIds]);
+    },
+  );
 }
 
 export function setLocalRelease(videoId: string, release: TRelease) {
