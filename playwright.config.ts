@@ -27,16 +27,13 @@ const appUrl = `http://localhost:${port}`;
 const chromiumPath = findChromium()?.path;
 
 /**
- * The browser tests whose outcome can depend on the database engine: state that must survive a
- * server restart, scheduled work claimed across servers, payment webhooks racing each other, the
- * admin's search (a trigram index). With `E2E_ENGINE_SPECS_ONLY=1` only these run: CI runs every
- * browser test on PGlite and these again on PostgreSQL, whose API tests cover the rest of what
- * the engine decides (docs/decisions/031-ci-time.md).
+ * The browser tests whose outcome can depend on the database engine carry the tag `@engine`
+ * (tests/e2e/fixtures.ts): state that must survive a server restart, scheduled work claimed
+ * across servers, payment webhooks racing each other. With `ENGINE_TESTS_ONLY=1` only these run:
+ * CI runs every browser test on PGlite and these again on PostgreSQL, whose API tests cover the
+ * rest of what the engine decides (docs/decisions/069-browser-tests-once-engine-specs-twice.md).
  */
-const ENGINE_SPECS = ['admin', 'billing', 'cloud-sync', 'legacy'].map(
-  (name) => `**/${name}.spec.ts`,
-);
-const onlyEngineSpecs = process.env.E2E_ENGINE_SPECS_ONLY === '1';
+const onlyEngineTests = process.env.ENGINE_TESTS_ONLY === '1';
 
 /** Chromium as every browser test and benchmark starts it: a fake camera and microphone. */
 export const CHROMIUM_ARGS = [
@@ -52,7 +49,6 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  ...(onlyEngineSpecs ? { testMatch: ENGINE_SPECS } : {}),
   // Each test is queued on its own (a file's tests spread over the workers) except where a file
   // asks for serial mode.
   fullyParallel: true,
@@ -103,8 +99,12 @@ export default defineConfig({
   // start first, so they run beside the others rather than at the end. Together the two projects
   // hold every test exactly once.
   projects: [
-    { name: 'long-wait', grep: /@long-wait/ },
-    { name: 'chromium', grepInvert: /@long-wait/ },
+    { name: 'long-wait', grep: onlyEngineTests ? /^(?=.*@long-wait)(?=.*@engine)/ : /@long-wait/ },
+    {
+      name: 'chromium',
+      grepInvert: /@long-wait/,
+      ...(onlyEngineTests ? { grep: /@engine/ } : {}),
+    },
   ],
   webServer: {
     command: 'node tests/e2e/support/e2e-server.mjs',
@@ -128,6 +128,7 @@ export default defineConfig({
       ADMIN_EMAIL: E2E_ADMIN_EMAIL,
       DONATION_URL: E2E_DONATION_URL,
       SOURCE_CODE_URL: E2E_SOURCE_CODE_URL,
+      ENHANCED_ENCRYPTION_PREVIEW: 'true',
     },
   },
 });

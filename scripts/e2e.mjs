@@ -26,10 +26,8 @@ if (!browser) {
   process.exit(0);
 }
 console.log(`Browser tests use Chromium from ${browser.source}: ${browser.path}`);
-if (process.env.E2E_ENGINE_SPECS_ONLY === '1') {
-  console.log(
-    'E2E_ENGINE_SPECS_ONLY=1: only the browser tests that depend on the database engine.',
-  );
+if (process.env.ENGINE_TESTS_ONLY === '1') {
+  console.log('ENGINE_TESTS_ONLY=1: only the browser tests tagged @engine.');
 }
 
 // Built unless dist/web was built from exactly these sources, so the tests never exercise a

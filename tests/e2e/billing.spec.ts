@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import type { TBillingStatus } from '../../src/shared/schemas/billing';
 import { startStripeStandIn, type StripeStandIn } from '../setup/stripe-stand-in.mjs';
 import { expectNoSeriousViolations } from './support/axe';
-import { LONG_WAIT, expect, registerUser, test as base } from './fixtures';
+import { ENGINE, LONG_WAIT_ON_ENGINE, expect, registerUser, test as base } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { findFreePort, startOwnServer, type OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
@@ -75,7 +75,7 @@ async function scan(page: Page, label: string) {
 // with the long waits, so it runs beside the others rather than at the end.
 test(
   'a free user at the recipient limit leaves checkout once, pays, adds a recipient, cancels and sees the end date, then keeps every recipient on the free plan',
-  LONG_WAIT,
+  LONG_WAIT_ON_ENGINE,
   async ({ page, billing: { standIn } }) => {
     // An account, two checkouts' worth of pages at the stand-in, and four accessibility scans.
     test.slow();
@@ -201,36 +201,37 @@ test(
   },
 );
 
-test('a plan paid from another window: the plans page says so in words and then offers Manage billing', async ({
-  page,
-  billing: { standIn },
-}) => {
-  await registerUser(page);
-  await page.goto('/premium');
-  const standard = plan(page, 'Standard');
-  await expect(standard.getByRole('button', { name: 'Choose Standard' })).toBeVisible();
+test(
+  'a plan paid from another window: the plans page says so in words and then offers Manage billing',
+  ENGINE,
+  async ({ page, billing: { standIn } }) => {
+    await registerUser(page);
+    await page.goto('/premium');
+    const standard = plan(page, 'Standard');
+    await expect(standard.getByRole('button', { name: 'Choose Standard' })).toBeVisible();
 
-  // Another window chose Premium and paid; Stripe's events have not reached Memento yet.
-  const { url } = await callApi<{ url: string }>(page, 'POST', '/api/billing/checkout', {
-    tier: 'premium',
-  });
-  const paid = await standIn.completeCheckout(new URL(url).pathname.split('/').at(-1)!, {
-    order: [],
-  });
-  await standard.getByRole('button', { name: 'Choose Standard' }).click();
-  await expect(standard.getByRole('alert')).toHaveText(
-    'Your payment has gone through. Your plan will show here in a moment: please refresh the page. To change plan, use ‘Manage billing’.',
-  );
+    // Another window chose Premium and paid; Stripe's events have not reached Memento yet.
+    const { url } = await callApi<{ url: string }>(page, 'POST', '/api/billing/checkout', {
+      tier: 'premium',
+    });
+    const paid = await standIn.completeCheckout(new URL(url).pathname.split('/').at(-1)!, {
+      order: [],
+    });
+    await standard.getByRole('button', { name: 'Choose Standard' }).click();
+    await expect(standard.getByRole('alert')).toHaveText(
+      'Your payment has gone through. Your plan will show here in a moment: please refresh the page. To change plan, use ‘Manage billing’.',
+    );
 
-  // The events arrive; this page has not heard yet, so a second click is refused in words too.
-  await standIn.sendEvent('customer.subscription.created', paid.subscription!);
-  await standard.getByRole('button', { name: 'Choose Standard' }).click();
-  await expect(standard.getByRole('alert')).toHaveText(
-    'You already have a plan. Please use ‘Manage billing’ to change or cancel it.',
-  );
-  // The page catches up: the plan is shown with the way to change it.
-  await expect(plan(page, 'Premium')).toContainText('Your current plan');
-  await expect(page.getByRole('button', { name: 'Manage billing' })).toBeVisible();
-  await scan(page, '/premium refusing a second plan');
-  await page.screenshot({ path: 'test-results/billing-second-plan-refused.png', fullPage: true });
-});
+    // The events arrive; this page has not heard yet, so a second click is refused in words too.
+    await standIn.sendEvent('customer.subscription.created', paid.subscription!);
+    await standard.getByRole('button', { name: 'Choose Standard' }).click();
+    await expect(standard.getByRole('alert')).toHaveText(
+      'You already have a plan. Please use ‘Manage billing’ to change or cancel it.',
+    );
+    // The page catches up: the plan is shown with the way to change it.
+    await expect(plan(page, 'Premium')).toContainText('Your current plan');
+    await expect(page.getByRole('button', { name: 'Manage billing' })).toBeVisible();
+    await scan(page, '/premium refusing a second plan');
+    await page.screenshot({ path: 'test-results/billing-second-plan-refused.png', fullPage: true });
+  },
+);

@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import {
-  LONG_WAIT,
+  LONG_WAIT_ON_ENGINE,
   expect,
   openApp,
   registerPremiumUser,
@@ -54,7 +54,7 @@ async function expectCloudCopyPlays(player: Locator) {
 
 // One household's story, a journey a test, on one server of its own: each test starts where the
 // last left off (serial), so a failure names its journey.
-test.describe.serial('a premium message in the cloud', LONG_WAIT, () => {
+test.describe.serial('a premium message in the cloud', LONG_WAIT_ON_ENGINE, () => {
   let server: OwnServer;
   let owner: RegisteredUser;
   let deviceA: Page;

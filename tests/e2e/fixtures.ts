@@ -363,6 +363,15 @@ export async function signOutFromDashboard(page: Page): Promise<void> {
  */
 export const LONG_WAIT = { tag: '@long-wait' };
 
+/**
+ * For a test whose outcome can depend on the database engine (playwright.config.ts): CI runs it
+ * on PostgreSQL as well as on PGlite.
+ */
+export const ENGINE = { tag: '@engine' };
+
+/** Both: a long wait that depends on the engine. */
+export const LONG_WAIT_ON_ENGINE = { tag: ['@long-wait', '@engine'] };
+
 interface Fixtures {
   /** Opens a page in a brand-new browser context: a device the server has never seen. */
   newDevice: () => Promise<Page>;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import {
-  LONG_WAIT,
+  LONG_WAIT_ON_ENGINE,
   expect,
   openApp,
   registerPremiumUser,
@@ -84,7 +84,7 @@ async function recordWithRelease(
   await expect(page).toHaveURL(/\/$/);
 }
 
-test.describe.serial('legacy release', LONG_WAIT, () => {
+test.describe.serial('legacy release', LONG_WAIT_ON_ENGINE, () => {
   let server: OwnServer;
   let owner: RegisteredUser;
   let ownerPage: Page;
