@@ -29,6 +29,7 @@ const PremiumPage = lazyPage(() => import('@web/pages/premium/premium-page'));
 const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'));
 const LegacyPage = lazyPage(() => import('@web/pages/legacy/legacy-page'));
 const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-page'));
+const EncryptionPage = lazyPage(() => import('@web/pages/encryption/encryption-page'));
 
 /** Every address the app answers, with who may open it. */
 export const routes: RouteObject[] = [
@@ -108,6 +109,17 @@ export const routes: RouteObject[] = [
               <RequireAuth>
                 <NeedsConnection>
                   <LegacyPage />
+                </NeedsConnection>
+              </RequireAuth>
+            ),
+          },
+          {
+            path: '/encryption',
+            // Any of the owner's devices: each one is unlocked here to open sealed messages.
+            element: (
+              <RequireAuth>
+                <NeedsConnection>
+                  <EncryptionPage />
                 </NeedsConnection>
               </RequireAuth>
             ),

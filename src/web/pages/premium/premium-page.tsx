@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Sparkles } from 'lucide-react';
 import { hasFullAccess } from '@shared/domain/plan-limits';
+import { EncryptionLink } from '@web/components/encryption-link';
 import { Button } from '@web/components/ui/button';
 import { useAuth } from '@web/lib/auth-provider';
 import {
@@ -53,6 +54,9 @@ export default function PremiumPage() {
       {user && isAccountHolder && billing && hasPlanToDescribe(user, billing) && (
         <YourPlan user={user} billing={billing} />
       )}
+
+      {/* Sealing messages in the browser comes with the paid plans. */}
+      {user && isAccountHolder && hasPlan && <EncryptionLink />}
 
       {user && !isAccountHolder && (
         <p className="text-lg">

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
+import { EncryptionLink } from '@web/components/encryption-link';
 import { Alert } from '@web/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import { formatBytes } from '@web/lib/format-bytes';
@@ -117,6 +118,7 @@ export function CloudLibrary({
               ))}
             </ul>
           )}
+          {cloud.hasCloudSync && <EncryptionLink />}
         </CardContent>
       </section>
     </Card>
