@@ -1,4 +1,5 @@
 import { CLOUD_MESSAGES } from '@shared/schemas/cloud-messages';
+import { ENCRYPTION_MESSAGES } from '@shared/schemas/encryption';
 import type {
   TCreateUploadResult,
   TPartReceived,
@@ -24,6 +25,9 @@ import {
 import { indexPendingVideos } from '@web/lib/videos/index-rows';
 import { partChecksums, partHeaders } from '@web/lib/part-checksums';
 import { partsToSend } from '@web/lib/parts-to-send';
+import { getAccountKey } from '@web/lib/encryption/device-keys';
+import { fetchEncryptionState } from '@web/lib/encryption/encryption-state';
+import { forgetSealing, sealForUpload, type TSealedCopy } from '@web/lib/encryption/seal-upload';
 import { setSyncProgress } from './sync-progress';
 
 /** How long to wait before trying a part again after a network error or a server hiccup. */
@@ -32,7 +36,27 @@ const RETRY_DELAYS_MS = [1_000, 3_000, 10_000];
 const OFFLINE_MESSAGE =
   'Waiting for a connection to send this to the cloud. It is safe on this device.';
 
+/** Enhanced encryption is on and this device does not hold the account key yet. */
+export const WAITING_FOR_UNLOCK_MESSAGE =
+  'Waiting for you to unlock sealed messages on this device';
+
 class StopSyncError extends Error {}
+
+/** How this run sends copies: as they are, sealed under the account key, or not yet. */
+type TSendMode = { kind: 'plain' } | { kind: 'sealed'; accountKey: CryptoKey } | { kind: 'locked' };
+
+async function findSendMode(userId: number): Promise<TSendMode> {
+  if ((await fetchEncryptionState()).state === 'off') return { kind: 'plain' };
+  const accountKey = await getAccountKey(userId);
+  return accountKey ? { kind: 'sealed', accountKey } : { kind: 'locked' };
+}
+
+/** The account seals every copy, but this page began the run before it was turned on. */
+function isSealedOnlyRefusal(error: unknown): boolean {
+  return (
+    isApiError(error) && error.status === 409 && error.message === ENCRYPTION_MESSAGES.sealedOnly
+  );
+}
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,19 +99,15 @@ function partSlice(blob: Blob, upload: TLocalUpload, partNumber: number): Blob {
   return blob.slice(start, Math.min(blob.size, start + upload.partSize));
 }
 
-/**
- * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
- * this browser are never sent again. The server checks the SHA-256 of what arrived against the
- * one computed here from the local copy.
- */
-async function syncVideo(video: TLocalVideo): Promise<boolean> {
-  const blob = await getVideoBlob(video);
-  if (blob.size === 0) return false;
-  const sha256 = await sha256Hex(blob);
-
-  let created: TCreateUploadResult;
+/** POST /api/uploads; null when the cloud is full (the message says so). */
+async function createUpload(
+  video: TLocalVideo,
+  blob: Blob,
+  sha256: string,
+  sealed: TSealedCopy | null,
+): Promise<TCreateUploadResult | null> {
   try {
-    created = await apiRequest<TCreateUploadResult>('/api/uploads', {
+    return await apiRequest<TCreateUploadResult>('/api/uploads', {
       method: 'POST',
       body: {
         videoId: video.id,
@@ -95,20 +115,55 @@ async function syncVideo(video: TLocalVideo): Promise<boolean> {
         promptId: video.promptId,
         byteSize: blob.size,
         sha256,
+        ...(sealed ? { sealed: { keyWrap: sealed.keyWrap } } : {}),
       },
     });
   } catch (error) {
     if (isApiError(error) && error.code === 'STORAGE_FULL') {
       setSyncProgress(video.id, { state: 'full', message: CLOUD_MESSAGES.storageFull });
-      return false;
+      return null;
     }
     if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') throw new StopSyncError();
+    if (isSealedOnlyRefusal(error)) {
+      setSyncProgress(video.id, { state: 'waiting', message: ENCRYPTION_MESSAGES.sealedOnly });
+      throw new StopSyncError();
+    }
     throw error;
   }
+}
+
+async function markSynced(videoId: string): Promise<void> {
+  await deleteLocalUpload(videoId);
+  await forgetSealing(videoId);
+  await setSyncStatus(videoId, 'synced');
+  setSyncProgress(videoId, null);
+}
+
+/**
+ * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
+ * this browser are never sent again. The server checks the SHA-256 of what arrived against the
+ * one computed here from what is sent: the local copy, or its sealed copy when the account seals
+ * them (sealed again byte for byte on every attempt, so a resumed upload's parts still match).
+ */
+async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> {
+  const recording = await getVideoBlob(video);
+  if (recording.size === 0) return false;
+  const sealed =
+    mode.kind === 'sealed'
+      ? await sealForUpload({
+          videoId: video.id,
+          userId: video.creatorId,
+          blob: recording,
+          accountKey: mode.accountKey,
+        })
+      : null;
+  const blob = sealed?.blob ?? recording;
+  const sha256 = await sha256Hex(blob);
+
+  const created = await createUpload(video, blob, sha256, sealed);
+  if (!created) return false;
   if (created.state === 'synced') {
-    await deleteLocalUpload(video.id);
-    await setSyncStatus(video.id, 'synced');
-    setSyncProgress(video.id, null);
+    await markSynced(video.id);
     return true;
   }
 
@@ -171,9 +226,7 @@ async function syncVideo(video: TLocalVideo): Promise<boolean> {
     }
     throw error;
   }
-  await deleteLocalUpload(video.id);
-  await setSyncStatus(video.id, 'synced');
-  setSyncProgress(video.id, null);
+  await markSynced(video.id);
   return true;
 }
 
@@ -205,10 +258,28 @@ async function runOnce(userId: number): Promise<number> {
   const videos = (await listVideos(userId))
     .filter((video) => video.syncStatus !== 'synced' && video.indexedAt !== null)
     .reverse();
+  if (videos.length === 0) return 0;
+  let mode: TSendMode;
+  try {
+    mode = await findSendMode(userId);
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    for (const video of videos) {
+      setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
+    }
+    return 0;
+  }
+  if (mode.kind === 'locked') {
+    // Not a failure: each message waits, safe on this device, until the device is unlocked.
+    for (const video of videos) {
+      setSyncProgress(video.id, { state: 'waiting', message: WAITING_FOR_UNLOCK_MESSAGE });
+    }
+    return 0;
+  }
   let synced = 0;
   for (const video of videos) {
     try {
-      if (await syncVideo(video)) synced += 1;
+      if (await syncVideo(video, mode)) synced += 1;
     } catch (error) {
       if (error instanceof StopSyncError) return synced;
       // The plan lost cloud sync during this upload: the server ended it; nothing more to send.

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { fetchPlayback } from './videos-api';
+import type { TPlayback } from '@shared/schemas/cloud';
 import { describeError, isApiError } from '@web/lib/api-client';
+import { useAuth } from '@web/lib/auth-provider';
 import { getVideo, getVideoBlob, saveVideo } from './local-store';
 
 /** What the player says when a video cannot be played. */
@@ -29,7 +31,10 @@ export interface TKeepLocally {
 async function keepCopy(videoId: string, url: string, keep: TKeepLocally): Promise<void> {
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) return;
-  const blob = await response.blob();
+  await keepOpenedCopy(videoId, await response.blob(), keep);
+}
+
+async function keepOpenedCopy(videoId: string, blob: Blob, keep: TKeepLocally): Promise<void> {
   await saveVideo({
     id: videoId,
     ...keep,
@@ -40,9 +45,24 @@ async function keepCopy(videoId: string, url: string, keep: TKeepLocally): Promi
 }
 
 /**
+ * A sealed cloud copy, opened in this browser (the code that opens it loads only for one). It
+ * plays from an object URL the player revokes; never the sealed bytes themselves.
+ */
+async function openSealed(userId: number | null, videoId: string, playback: TPlayback) {
+  const { openSealedCopy } = await import('@web/lib/encryption/open-sealed');
+  return openSealedCopy({
+    userId,
+    videoId,
+    url: playback.url,
+    keyWrap: playback.sealed?.keyWrap ?? null,
+    mimeType: playback.mimeType,
+  });
+}
+
+/**
  * The video player's source: the local copy first; else the cloud copy, streamed with Range from a
- * short-lived URL (and, on the owner's own devices, kept locally afterwards); offline with no
- * local copy it says so plainly.
+ * short-lived URL, or opened here first when it is sealed (and, on the owner's own devices, kept
+ * locally afterwards); offline with no local copy it says so plainly.
  */
 export function useVideoSource(
   videoId: string | null,
@@ -50,6 +70,7 @@ export function useVideoSource(
 ): TVideoSource {
   const [source, setSource] = useState<TVideoSource>({ state: 'loading' });
   const keep = options.keepLocally;
+  const userId = useAuth().user?.id ?? null;
 
   useEffect(() => {
     if (!videoId) return;
@@ -75,6 +96,18 @@ export function useVideoSource(
       }
       try {
         const playback = await fetchPlayback(videoId);
+        if (playback.sealed) {
+          const opened = await openSealed(userId, videoId, playback);
+          if (!opened.isOpened) {
+            show({ state: 'error', message: opened.message });
+            return;
+          }
+          if (!isCurrent) return;
+          objectUrl = URL.createObjectURL(opened.blob);
+          show({ state: 'ready', url: objectUrl, isLocal: false });
+          if (keep) void keepOpenedCopy(videoId, opened.blob, keep).catch(() => undefined);
+          return;
+        }
         show({ state: 'ready', url: playback.url, isLocal: false });
         if (keep) void keepCopy(videoId, playback.url, keep).catch(() => undefined);
       } catch (error) {
