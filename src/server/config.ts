@@ -64,6 +64,14 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * Offers enhanced encryption (cloud copies sealed in the owner's browser) while recipients
+   * cannot open sealed messages yet: docs/decisions/071-enhanced-encryption-first-phase.md.
+   */
+  ENHANCED_ENCRYPTION_PREVIEW: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 /** Each external provider's settings, which must come all together or not at all. */

@@ -9,3 +9,4 @@ export * from './videos';
 export * from './external-sign-in';
 export * from './legacy';
 export * from './jobs';
+export * from './encryption';

@@ -65,6 +65,11 @@ export const videos = pgTable(
     releaseAt: timestamp('release_at', { withTimezone: true }),
     /** A dated message's opening was announced to its recipient (once). */
     openingAnnouncedAt: timestamp('opening_announced_at', { withTimezone: true }),
+    /**
+     * The cloud copy is sealed: its content key wrapped under the owner's account key (the server
+     * cannot open it). Null for a plain copy, or none.
+     */
+    sealedKeyWrap: text('sealed_key_wrap'),
   },
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
@@ -108,6 +113,8 @@ export const uploads = pgTable(
     partSize: integer('part_size').notNull(),
     partCount: integer('part_count').notNull(),
     sha256: text('sha256').notNull(),
+    /** A sealed copy's key wrap, moved onto the video with its object when the upload completes. */
+    sealedKeyWrap: text('sealed_key_wrap'),
     /** 'completing' while one request joins the parts (completedAt then says since when). */
     status: text('status')
       .$type<'active' | 'completing' | 'completed' | 'aborted'>()
