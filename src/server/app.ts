@@ -27,6 +27,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { passwordRoutes } from './modules/auth/passwords.routes';
 import { emergencyRoutes } from './modules/emergency/emergency.routes';
+import { encryptionRoutes } from './modules/encryption/encryption.routes';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes';
 import { recipientRoutes } from './modules/recipients/recipients.routes';
 import { recipientHomeRoutes } from './modules/recipients/recipient-home.routes';
@@ -231,6 +232,7 @@ async function registerRoutes(
   await app.register(adminRoutes(deps));
   await app.register(billingRoutes(deps));
   await app.register(legacyRoutes(deps));
+  await app.register(encryptionRoutes(deps));
   await registerWebApp(app, {
     webDir,
     publicConfig: toPublicConfig(deps.config, deps.externalProviders.list()),

@@ -86,5 +86,7 @@ export const AUDIT_EVENT_TYPES = [
   'legacy_release_ended',
   'legacy_requests_stopped',
   'legacy_requests_allowed',
+  // Enhanced encryption, turned on once by the owner (there is no turning it off yet).
+  'enhanced_encryption_turned_on',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -2,6 +2,7 @@ import { isRecipientCategory } from '../../../shared/domain/enums';
 import { MESSAGES, type TErrorCode } from '../../../shared/domain/errors';
 import { hasCloudSync } from '../../../shared/domain/plan-limits';
 import { CLOUD_MESSAGES } from '../../../shared/schemas/cloud';
+import { ENCRYPTION_MESSAGES } from '../../../shared/schemas/encryption';
 import { PAIRING_MESSAGES } from '../../../shared/schemas/pairing';
 import { AppError } from '../../errors';
 import { isReleased } from '../legacy/release-rule';
@@ -42,6 +43,10 @@ export const Permission = {
   AuditRead: 'audit.read',
   /** The recipient's home: an account an owner added as a recipient. */
   RecipientHome: 'recipient.home',
+  /** See the account's enhanced encryption and its key wraps: the owner, on any of their devices. */
+  EncryptionRead: 'encryption.read',
+  /** Turn enhanced encryption on: the owner on their primary device, where messages are sealed. */
+  EncryptionManage: 'encryption.manage',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 
@@ -135,6 +140,14 @@ const RULES: { [P in Permission]: Rule<P> } = {
   [Permission.RecipientHome]: {
     allows: (actor) => isRecipient(actor.user),
     refusal: ['FORBIDDEN', MESSAGES.recipientsOnly],
+  },
+  [Permission.EncryptionRead]: {
+    allows: (actor) => actor.pairingId === null && actor.user.category === 'primary',
+    refusal: ['FORBIDDEN', ENCRYPTION_MESSAGES.ownerOnly],
+  },
+  [Permission.EncryptionManage]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', ENCRYPTION_MESSAGES.primaryDeviceOnly],
   },
 };
 

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { accountKeys } from '../../db/schema';
+
+export type AccountKeysRow = typeof accountKeys.$inferSelect;
+export type NewAccountKeysRow = typeof accountKeys.$inferInsert;
+
+/** The account's key wraps; none while enhanced encryption is off. */
+export async function findAccountKeys(
+  db: DbOrTx,
+  userId: number,
+): Promise<AccountKeysRow | undefined> {
+  const [row] = await db.select().from(accountKeys).where(eq(accountKeys.userId, userId));
+  return row;
+}
+
+/** Whether the account seals its cloud copies (its keys exist). */
+export async function hasAccountKeys(db: DbOrTx, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: accountKeys.userId })
+    .from(accountKeys)
+    .where(eq(accountKeys.userId, userId));
+  return row !== undefined;
+}
+
+/** Stores the account's first keys; undefined when another request stored them first. */
+export async function insertAccountKeys(
+  db: DbOrTx,
+  values: NewAccountKeysRow,
+): Promise<AccountKeysRow | undefined> {
+  const [row] = await db.insert(accountKeys).values(values).onConflictDoNothing().returning();
+  return row;
+}

@@ -1,0 +1,158 @@
+import { hasCloudSync } from '../../../shared/domain/plan-limits';
+import {
+  ENCRYPTION_MESSAGES,
+  type TEncryptionState,
+  type TTurnOnEncryptionBody,
+} from '../../../shared/schemas/encryption';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { verifySecret } from '../../lib/crypto';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
+import { ATTEMPT_POLICIES, releaseAttempt, reserveAttempt } from '../audit/attempt-guard';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { throttledMessage } from '../audit/throttle-messages';
+import { findUserById, type SessionUser } from '../users/users.repository';
+import {
+  findAccountKeys,
+  hasAccountKeys,
+  insertAccountKeys,
+  type AccountKeysRow,
+} from './encryption.repository';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db'>;
+
+/**
+ * Whether the account may turn it on: a plan with cloud sync (it seals cloud copies), and only
+ * while the operator offers the preview, since recipients cannot open sealed messages yet.
+ */
+function isOffered(deps: Deps, user: SessionUser): boolean {
+  return deps.config.ENHANCED_ENCRYPTION_PREVIEW && hasCloudSync(user);
+}
+
+function toOnState(keys: AccountKeysRow): TEncryptionState {
+  return {
+    state: 'on',
+    turnedOnAt: keys.createdAt.toISOString(),
+    passwordWrap: keys.passwordWrap,
+    passwordKdf: keys.passwordKdf,
+    recoveryWrap: keys.recoveryWrap,
+    recoveryKdf: keys.recoveryKdf,
+  };
+}
+
+/** GET /api/encryption: the owner's state, with the wraps their devices open the account key from. */
+export async function getEncryptionState(deps: Deps, actor: Actor): Promise<TEncryptionState> {
+  requireAccess(actor, Permission.EncryptionRead);
+  const keys = await findAccountKeys(deps.db, actor.user.id);
+  return keys ? toOnState(keys) : { state: 'off', isOffered: isOffered(deps, actor.user) };
+}
+
+/**
+ * The owner's password once more (they are at the device), counted with this account's sign-ins
+ * so it cannot be guessed here faster than at sign-in.
+ */
+async function requireOwnPassword(
+  deps: Deps,
+  context: RequestContext & { deviceId: string },
+  user: SessionUser,
+  password: string,
+): Promise<void> {
+  const slot = await reserveAttempt(deps.db, {
+    policy: ATTEMPT_POLICIES.login,
+    account: `user:${user.id}`,
+    deviceId: context.deviceId,
+    ip: context.ip,
+    isFamiliarSource: true,
+    now: deps.clock.now(),
+  });
+  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
+  // A request's user does not carry the password hash: read it for this check only.
+  const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
+  if (stored === null || !(await verifySecret(stored, password))) {
+    await recordAudit(deps.db, context, {
+      eventType: 'login_failed',
+      userId: user.id,
+      username: user.username,
+      successful: false,
+      details: { reason: 'wrong password when turning on enhanced encryption' },
+    });
+    throw new AppError('VALIDATION', ENCRYPTION_MESSAGES.wrongPassword, {
+      password: ENCRYPTION_MESSAGES.wrongPassword,
+    });
+  }
+  await releaseAttempt(deps.db, slot);
+}
+
+/**
+ * POST /api/encryption: keeps the account key's two wraps (the server cannot open either) and
+ * from then on takes only sealed cloud copies. There is no turning it off in this phase.
+ */
+export async function turnOnEncryption(
+  deps: Deps,
+  context: RequestContext & { deviceId: string },
+  input: { actor: Actor; body: TTurnOnEncryptionBody },
+): Promise<TEncryptionState> {
+  const { actor, body } = input;
+  requireAccess(actor, Permission.EncryptionRead);
+  requireAccess(actor, Permission.EncryptionManage);
+  const owner = actor.user;
+  if (await hasAccountKeys(deps.db, owner.id)) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.alreadyOn);
+  }
+  if (!isOffered(deps, owner)) throw new AppError('FORBIDDEN', ENCRYPTION_MESSAGES.notOnPlan);
+  await requireOwnPassword(deps, context, owner, body.password);
+
+  const now = deps.clock.now();
+  const stored = await deps.db.transaction(async (tx) => {
+    const row = await insertAccountKeys(tx, {
+      userId: owner.id,
+      passwordWrap: body.passwordWrap,
+      passwordKdf: body.passwordKdf,
+      recoveryWrap: body.recoveryWrap,
+      recoveryKdf: body.recoveryKdf,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (row) {
+      await recordAudit(tx, context, {
+        eventType: 'enhanced_encryption_turned_on',
+        userId: owner.id,
+        username: owner.username,
+      });
+    }
+    return row;
+  });
+  // Another window turned it on a moment before: its keys stand.
+  if (!stored) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.alreadyOn);
+  return toOnState(stored);
+}
+
+/**
+ * The one rule for the form of an account's new cloud copies: sealed once enhanced encryption is
+ * on, plain before (a sealed copy nobody holds a key for would be lost). A phone sends plain
+ * copies only, so an account with it on takes none from a phone.
+ */
+export async function requireCopyForm(
+  deps: Pick<Deps, 'db'>,
+  copy: { userId: number; sealedKeyWrap: string | null; pairingId: string | null },
+): Promise<void> {
+  const isOn = await hasAccountKeys(deps.db, copy.userId);
+  if (isOn && copy.pairingId !== null) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneImportUnavailable);
+  }
+  const isSealed = copy.sealedKeyWrap !== null;
+  if (isSealed && !isOn) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.notOn);
+  if (!isSealed && isOn) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.sealedOnly);
+}
+
+/** Pairing a phone, or taking its video, while the account can take none: refused before anything. */
+export async function requirePlainImportAllowed(
+  deps: Pick<Deps, 'db'>,
+  ownerId: number,
+): Promise<void> {
+  if (await hasAccountKeys(deps.db, ownerId)) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneImportUnavailable);
+  }
+}
