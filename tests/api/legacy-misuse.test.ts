@@ -6,13 +6,17 @@ import { auditLogs, legacyReleases, mailQueue, sessions, users } from '../../src
 import { createSessionFor, NEXT_OF_KIN, TestClock, TestDevice, useTestApp } from '../setup/app';
 import {
   createOwnerAndNextOfKin,
-  fetchRecipientHome,
+  INACTIVITY_CHECK_ON,
   insertCloudMessage,
   saveLegacySettings,
   type OwnerAndNextOfKin,
 } from './support/legacy';
 import { deliverMailTo } from './support/mail';
-import { createDeviceSignedInByCode, signInWithCode } from './support/recipients';
+import {
+  createDeviceSignedInByCode,
+  fetchRecipientHome,
+  signInWithCode,
+} from './support/recipients';
 
 // A legacy request nobody can misuse: no stream of requests after a cancel, a way back after a
 // mistaken release, no request outliving its asker, and no recipient keeping the owner 'active'.
@@ -376,11 +380,7 @@ describe('a request outlives nobody', () => {
 describe('whose activity counts', () => {
   it("a recipient's sign-in is on the owner's log but does not keep the inactivity check quiet", async () => {
     const owner = await createOwnerAndNextOfKin(t);
-    const saved = await saveLegacySettings(owner.device, {
-      waitingDays: 7,
-      inactivityMonths: 3,
-      showWaitingMessages: false,
-    });
+    const saved = await saveLegacySettings(owner.device, INACTIVITY_CHECK_ON);
     expect(saved.statusCode).toBe(200);
     // The owner was last here 100 days ago. Sign-ins are logged at the database's time, so this
     // test keeps to the real clock.

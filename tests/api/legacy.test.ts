@@ -17,12 +17,13 @@ import {
 import type { ReceivedMail } from '../setup/smtp';
 import {
   createOwnerAndNextOfKin,
-  fetchRecipientHome,
+  INACTIVITY_CHECK_ON,
   insertCloudMessage,
   saveLegacySettings,
   type OwnerAndNextOfKin,
 } from './support/legacy';
 import { deliverMailTo } from './support/mail';
+import { fetchRecipientHome } from './support/recipients';
 
 const DAY_MS = 24 * 3600_000;
 const clock = new TestClock();
@@ -326,11 +327,7 @@ describe('legacy release', () => {
 describe('inactivity check', () => {
   it('reminds the owner three times a week apart, then tells the next of kin; coming back starts over', async () => {
     const owner = await createOwnerAndNextOfKin(t);
-    const saved = await saveLegacySettings(owner.device, {
-      waitingDays: 7,
-      inactivityMonths: 3,
-      showWaitingMessages: false,
-    });
+    const saved = await saveLegacySettings(owner.device, INACTIVITY_CHECK_ON);
     expect(saved.statusCode).toBe(200);
     expect(saved.json<TLegacyState>().settings.inactivityMonths).toBe(3);
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import { videos } from '../../../src/server/db/schema';
-import type { TRecipientHome } from '../../../src/shared/schemas/recipients';
 import { createOnboardedUser, setTier, type TestApp, type TestDevice } from '../../setup/app';
 import { createDeviceSignedInByCode } from './recipients';
 
@@ -38,17 +36,17 @@ export async function insertCloudMessage(
   return id;
 }
 
+/** An owner's settings with the inactivity check on: 3 months away, then a 7-day wait. */
+export const INACTIVITY_CHECK_ON = {
+  waitingDays: 7,
+  inactivityMonths: 3,
+  showWaitingMessages: false,
+} as const;
+
 /** The owner's legacy settings saved through the real route. */
 export function saveLegacySettings(
   owner: TestDevice,
   settings: { waitingDays: number; inactivityMonths: number | null; showWaitingMessages: boolean },
 ) {
   return owner.request({ method: 'PUT', url: '/api/legacy/settings', payload: settings });
-}
-
-/** What a recipient's home page shows them. */
-export async function fetchRecipientHome(device: TestDevice): Promise<TRecipientHome> {
-  const res = await device.get('/api/recipient-home');
-  expect(res.statusCode).toBe(200);
-  return res.json<TRecipientHome>();
 }

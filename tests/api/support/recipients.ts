@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import type { TRecipientHome } from '../../../src/shared/schemas/recipients';
 import { createSessionFor, TestDevice, type TestApp } from '../../setup/app';
 
 /** A recipient's sign-in with their emailed access code, through the real route. */
@@ -27,4 +29,11 @@ export async function createDeviceSignedInByCode(
     ...(options.createdAt ? { createdAt: options.createdAt } : {}),
   });
   return device;
+}
+
+/** What a recipient's home page shows them. */
+export async function fetchRecipientHome(device: TestDevice): Promise<TRecipientHome> {
+  const res = await device.get('/api/recipient-home');
+  expect(res.statusCode).toBe(200);
+  return res.json<TRecipientHome>();
 }
