@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zId } from './common';
 import { ZCreateUploadBody } from './cloud';
+import { ENCRYPTION_MESSAGES } from './encryption';
 import { ZVideoType } from './videos';
 
 /** Import from mobile: a phone paired for a while to upload, nothing more. */
@@ -43,5 +44,7 @@ export const ZPairingVideoBody = ZCreateUploadBody.extend({
     .min(0)
     .max(24 * 60 * 60 * 1000),
   mimeType: ZVideoType('Only videos can be imported'),
+  // A phone holds no account key to wrap a copy's key under: it sends plain copies only.
+  sealed: z.never({ error: ENCRYPTION_MESSAGES.phoneCannotSeal }).optional(),
 }).omit({ videoId: true });
 export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;

@@ -59,17 +59,32 @@ export async function getPlayback(
     });
   }
   // A row saved before the list of video types existed may hold any type: never pass it on.
-  const video = { ...found, mimeType: normaliseVideoType(found.mimeType) ?? UNKNOWN_VIDEO_TYPE };
+  const mimeType = normaliseVideoType(found.mimeType) ?? UNKNOWN_VIDEO_TYPE;
+  // Sealed bytes are never served as a video: a download the page fetches and opens itself.
+  const served = { ...found, mimeType: found.sealedKeyWrap ? UNKNOWN_VIDEO_TYPE : mimeType };
   const expiresAt = Math.floor(deps.clock.now().getTime() / 1000) + PLAYBACK_URL_SECONDS;
-  const presigned = await deps.videoStore.presignedPlaybackUrl(video.cloudPath, video.mimeType);
-  const url = presigned ?? signedContentUrl(deps, video, expiresAt);
+  const presigned = await deps.videoStore.presignedPlaybackUrl(served.cloudPath, served.mimeType);
+  const url = presigned ?? signedContentUrl(deps, served, expiresAt);
   return {
     url,
     expiresAt: new Date(expiresAt * 1000).toISOString(),
-    mimeType: video.mimeType,
-    byteSize: video.byteSize,
-    durationMs: video.durationMs,
+    mimeType,
+    byteSize: found.byteSize,
+    durationMs: found.durationMs,
+    sealed: sealedFor(found, user.id),
   };
+}
+
+/**
+ * What opens a sealed copy for whoever asked: its owner's wrap for the owner; nothing yet for
+ * anyone else allowed to watch, whose own wraps come with the next phase.
+ */
+function sealedFor(
+  video: Pick<VideoRow, 'creatorId' | 'sealedKeyWrap'>,
+  userId: number,
+): TPlayback['sealed'] {
+  if (video.sealedKeyWrap === null) return null;
+  return { keyWrap: video.creatorId === userId ? video.sealedKeyWrap : null };
 }
 
 /** What a file-mode playback URL names; all of it is signed. */

@@ -57,6 +57,7 @@ export async function returnSyncedToLocal(
         storageType: 'local',
         syncStatus: 'local_only',
         cloudPath: null,
+        sealedKeyWrap: null,
         title: null,
         promptId: null,
         updatedAt: input.now,

@@ -134,7 +134,7 @@ export async function markVideoLocalOnly(db: DbOrTx, videoId: string, now: Date)
 export async function markVideoSynced(
   db: DbOrTx,
   videoId: string,
-  values: { objectKey: string; sha256: string; byteSize: number },
+  values: { objectKey: string; sha256: string; byteSize: number; sealedKeyWrap: string | null },
   now: Date,
 ): Promise<typeof videos.$inferSelect | undefined> {
   const [row] = await db
@@ -145,6 +145,8 @@ export async function markVideoSynced(
       cloudPath: values.objectKey,
       sha256: values.sha256,
       byteSize: values.byteSize,
+      // The copy's key wrap comes with its object, in the same statement: never one without the other.
+      sealedKeyWrap: values.sealedKeyWrap,
       lastSyncedAt: now,
       updatedAt: now,
     })

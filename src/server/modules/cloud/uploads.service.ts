@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { can, Permission, refusal, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
+import { requireCopyForm } from '../encryption/encryption.service';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import {
   claimUploadForCompletion,
@@ -118,6 +119,8 @@ export async function createUpload(
   requireAccess(actor, Permission.MessageAdd);
   requireAccess(actor, Permission.CloudSync);
   const owner = actor.user;
+  const sealedKeyWrap = body.sealed?.keyWrap ?? null;
+  await requireCopyForm(deps, { userId: owner.id, sealedKeyWrap, pairingId: actor.pairingId });
 
   const video = await findVideoById(deps.db, body.videoId);
   if (!video || video.creatorId !== owner.id) {
@@ -129,7 +132,11 @@ export async function createUpload(
 
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
-    if (existing.sha256 === body.sha256 && existing.byteSize === body.byteSize) {
+    const isSameCopy =
+      existing.sha256 === body.sha256 &&
+      existing.byteSize === body.byteSize &&
+      existing.sealedKeyWrap === sealedKeyWrap;
+    if (isSameCopy) {
       return toUploading(deps, existing);
     }
     // The device now holds different bytes for this message (a restore, say): start afresh.
@@ -158,6 +165,7 @@ export async function createUpload(
       partSize,
       partCount,
       sha256: body.sha256,
+      sealedKeyWrap,
     });
     if (row)
       await markVideoPending(
@@ -244,6 +252,11 @@ export async function completeUpload(
 ): Promise<VideoRow> {
   requireAccess(actor, Permission.MessageAdd);
   const upload = await requireOwnUpload(deps, actor, input.uploadId);
+  // Enhanced encryption turned on while a plain copy was on its way: it is never kept.
+  await requireCopyForm(deps, upload).catch(async (error: unknown) => {
+    await abortUploadRow(deps, upload);
+    throw error;
+  });
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
   const isComplete =
     parts.length === upload.partCount &&
@@ -300,6 +313,7 @@ export async function completeUpload(
         objectKey: claimed.objectKey,
         sha256: stored.sha256,
         byteSize: stored.byteSize,
+        sealedKeyWrap: claimed.sealedKeyWrap,
       },
       deps.clock.now(),
     );

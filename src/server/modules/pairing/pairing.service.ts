@@ -14,6 +14,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { findActiveUploadForVideo } from '../cloud/uploads.repository';
+import { requirePlainImportAllowed } from '../encryption/encryption.service';
 import { createUpload, toUploading } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
@@ -43,6 +44,7 @@ export async function createPairing(
   requireAccess(actor, Permission.PairingManage);
   requireAccess(actor, Permission.PhoneImport);
   const owner = actor.user;
+  await requirePlainImportAllowed(deps, owner.id);
   const token = randomToken();
   const pairing = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -183,6 +185,8 @@ export async function receivePairedVideo(
   const { actor, pairing, body } = input;
   requireAccess(actor, Permission.PhoneImport);
   const owner = actor.user;
+  // Before the message is indexed: a refused phone leaves nothing behind.
+  await requirePlainImportAllowed(deps, owner.id);
   const indexed = await indexVideo(deps, {
     actor,
     body: {
