@@ -8,6 +8,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   register: 'Account created',
   password_reset: 'Password reset',
   password_reset_request: 'Password reset requested',
+  enhanced_encryption_turned_on: 'Enhanced encryption turned on',
   break_glass: 'Emergency access',
   login_failed: 'Sign-in failed',
   device_reset: 'Device reset',
