@@ -103,8 +103,9 @@ export const FEATURES: readonly TFeature[] = [
   {
     id: 'enhanced_encryption',
     name: 'Enhanced encryption',
-    description: 'Encrypting videos with a key only you and your recipients hold.',
-    status: 'planned',
+    description:
+      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, open only on your own devices, and come with a printed recovery sheet. Not built yet: sealed messages your recipients can open, and the next of kin’s way back. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
+    status: 'in_progress',
   },
   {
     id: 'family_sharing',

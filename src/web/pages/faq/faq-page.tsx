@@ -63,6 +63,14 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
           hashes, repeated wrong guesses are blocked, and every sign-in and change is written in a
           security log you can read from your dashboard.
         </p>
+        <p>
+          On paid plans a copy of each message is kept on our server so your recipients can watch
+          it. Enhanced encryption, which we are building, seals that copy in your own browser with a
+          key our server never has. Even then, our server still sees your account details, who you
+          record for and how often, the size of each message (and so roughly its length), when
+          messages are made, sent and watched, your sign-ins and devices, and your release rules and
+          dates: it needs these to deliver each message at the right time.
+        </p>
       </>
     ),
   },
