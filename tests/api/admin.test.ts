@@ -25,6 +25,7 @@ import {
 import { resetSecondFactorFromConsole } from '../../src/server/modules/admin/second-factor.service';
 import { ADMIN_LIST_MESSAGES, ADMIN_PAGE_SIZE } from '../../src/shared/schemas/admin';
 import { extractCode } from '../setup/smtp';
+import { signInWithCode } from './support/recipients';
 
 const t = useTestApp({ mail: true, admin: { email: 'admin@care.test', firstName: 'Ada' } });
 /** The installation's first account, so its admin, enrolled and verified below. */
@@ -129,12 +130,7 @@ describe('who may call the admin API', () => {
     );
 
     const phone = await TestDevice.create(t.app);
-    const recipientLogin = await phone.post('/api/login', {
-      email: owner.nextOfKin.email,
-      password: owner.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const recipientLogin = await signInWithCode(phone, owner.nextOfKin);
     expect(recipientLogin.statusCode).toBe(200);
     await expectEveryAdminCallRefused(phone, 403, 'FORBIDDEN');
 
@@ -501,12 +497,7 @@ describe('devices', () => {
       isPrimaryUser: true,
     });
     const phone = await TestDevice.create(t.app);
-    await phone.post('/api/login', {
-      email: owner.nextOfKin.email,
-      password: owner.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    await signInWithCode(phone, owner.nextOfKin);
     const withPhone = (await collectPages<Record<string, unknown>>('/api/admin/devices', 'devices'))
       .rows;
     expect(withPhone.find((d) => d.deviceId === phone.deviceId)).toMatchObject({
@@ -669,12 +660,7 @@ describe('paged admin lists', () => {
     const owner = await createOnboardedUser(t);
     const other = await createOnboardedUser(t);
     const phone = await TestDevice.create(t.app);
-    const login = await phone.post('/api/login', {
-      email: owner.nextOfKin.email,
-      password: owner.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const login = await signInWithCode(phone, owner.nextOfKin);
     expect(login.statusCode).toBe(200);
     // Two people on the phone, one of them twice, and the owner twice on their own device:
     // each person is listed once per device, and a page may end between two people of one device.

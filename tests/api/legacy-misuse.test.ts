@@ -394,11 +394,7 @@ describe('whose activity counts', () => {
 
     // Their daughter signs in with her access code, as she does every week.
     const phone = await TestDevice.create(t.app);
-    const signedIn = await signInWithCode(
-      phone,
-      owner.nextOfKin.email,
-      owner.nextOfKin.emergencyAccessCode,
-    );
+    const signedIn = await signInWithCode(phone, owner.nextOfKin);
     expect(signedIn.statusCode).toBe(200);
     const ownerLog = await t.db
       .select()

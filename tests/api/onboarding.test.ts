@@ -4,13 +4,13 @@ import { auditLogs, users } from '../../src/server/db/schema';
 import {
   createOnboardedUser,
   createPrimaryUser,
-  createSessionFor,
   NEXT_OF_KIN,
   TestClock,
   TestDevice,
   useTestApp,
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
+import { createDeviceSignedInByCode } from './support/recipients';
 
 // Waits are moved past on the app's clock rather than slept through.
 const clock = new TestClock();
@@ -326,12 +326,7 @@ describe('POST /api/break-glass-reset (dashboard variant, no code)', () => {
 describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)', () => {
   it('lets a next of kin who signed in with their code in the last 15 minutes reset their own primary user', async () => {
     const owner = await createOnboardedUser(t);
-    const phone = await TestDevice.create(t.app);
-    await createSessionFor(t, {
-      userId: owner.nextOfKin.id,
-      device: phone,
-      method: 'email_access_code',
-    });
+    const phone = await createDeviceSignedInByCode(t, owner.nextOfKin.id);
 
     const res = await phone.post('/api/break-glass-reset', {
       nextOfKinEmail: owner.nextOfKin.email,
@@ -353,11 +348,7 @@ describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)',
 
   it('refuses a session that signed in more than 15 minutes ago, and audits the attempt', async () => {
     const owner = await createOnboardedUser(t);
-    const phone = await TestDevice.create(t.app);
-    await createSessionFor(t, {
-      userId: owner.nextOfKin.id,
-      device: phone,
-      method: 'email_access_code',
+    const phone = await createDeviceSignedInByCode(t, owner.nextOfKin.id, {
       createdAt: new Date(Date.now() - 16 * 60_000),
     });
     const res = await phone.post('/api/break-glass-reset', {
@@ -376,12 +367,7 @@ describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)',
 
   it("refuses another person's email", async () => {
     const owner = await createOnboardedUser(t);
-    const phone = await TestDevice.create(t.app);
-    await createSessionFor(t, {
-      userId: owner.nextOfKin.id,
-      device: phone,
-      method: 'email_access_code',
-    });
+    const phone = await createDeviceSignedInByCode(t, owner.nextOfKin.id);
     const res = await phone.post('/api/break-glass-reset', {
       nextOfKinEmail: 'someone-else@example.test',
       newPassword: 'Primroses-Again-2028',

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacyReleases } from '../../src/server/db/schema';
 import type { TUser } from '../../src/shared/schemas/auth';
-import {
-  buildTestApp,
-  createOnboardedUser,
-  createSessionFor,
-  TestDevice,
-  type TestApp,
-} from '../setup/app';
+import { buildTestApp, createOnboardedUser, type TestApp } from '../setup/app';
+import { createDeviceSignedInByCode } from './support/recipients';
 
 /**
  * Every statement the app sends while `run` runs, as Drizzle executes it: its session's logger is
@@ -68,12 +63,7 @@ describe('one statement a request', () => {
 
   it('GET /api/user answers a recipient in one statement, with no legacy release at all', async () => {
     const owner = await createOnboardedUser(t);
-    const device = await TestDevice.create(t.app);
-    await createSessionFor(t, {
-      userId: owner.nextOfKin.id,
-      device,
-      method: 'email_access_code',
-    });
+    const device = await createDeviceSignedInByCode(t, owner.nextOfKin.id);
     const { result, statements } = await counted(() => device.get('/api/user'));
     expect(result.statusCode).toBe(200);
     expect(result.json<TUser>()).not.toHaveProperty('legacyRelease');

@@ -11,6 +11,7 @@ import {
   useTestApp,
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
+import { signInWithCode } from './support/recipients';
 
 // Waits are moved past on the app's clock rather than slept through.
 const clock = new TestClock();
@@ -211,21 +212,17 @@ describe('POST /api/recipients/{id}/reshare-code', () => {
     );
     expect(extractCode(mail, 16)).toBe(fresh.emergencyAccessCode);
 
+    // As the web form sends it: the email in `username`.
     const phone = await TestDevice.create(t.app);
-    const old = await phone.post('/api/login', {
-      username: tom.email,
-      password: added.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
-    expect(old.statusCode).toBe(401);
-    const now = await phone.post('/api/login', {
-      username: tom.email,
-      password: fresh.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
-    expect(now.statusCode).toBe(200);
+    const signInAsTom = (code: string) =>
+      phone.post('/api/login', {
+        username: tom.email,
+        password: code,
+        method: 'email_access_code',
+        deviceId: phone.deviceId,
+      });
+    expect((await signInAsTom(added.emergencyAccessCode)).statusCode).toBe(401);
+    expect((await signInAsTom(fresh.emergencyAccessCode)).statusCode).toBe(200);
 
     const audit = await t.db
       .select()
@@ -297,12 +294,7 @@ describe('DELETE /api/recipients/{id}', () => {
     const tom = person();
     const added = (await alice.device.post('/api/recipients', tom)).json();
     const phone = await TestDevice.create(t.app);
-    await phone.post('/api/login', {
-      email: tom.email,
-      password: added.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    await signInWithCode(phone, { ...tom, emergencyAccessCode: added.emergencyAccessCode });
     expect((await phone.get('/api/user')).statusCode).toBe(200);
     await alice.device.delete(`/api/recipients/${added.id}`);
     expect((await phone.get('/api/user')).statusCode).toBe(401);
@@ -329,12 +321,7 @@ describe('one user cannot reach another’s recipients', () => {
   it('refuses recipients’ own sessions on the owner’s endpoints', async () => {
     const alice = await createOnboardedUser(t);
     const phone = await TestDevice.create(t.app);
-    await phone.post('/api/login', {
-      email: alice.nextOfKin.email,
-      password: alice.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    await signInWithCode(phone, alice.nextOfKin);
     for (const res of [
       await phone.get('/api/recipients'),
       await phone.post('/api/recipients', person()),
@@ -376,11 +363,9 @@ describe('recipient sign-in (email_access_code)', () => {
       user: { firstName: 'Margaret', lastName: 'Hill' },
     });
     const phone = await TestDevice.create(t.app);
-    const res = await phone.post('/api/login', {
+    const res = await signInWithCode(phone, {
       email: alice.nextOfKin.email.toUpperCase(),
-      password: alice.nextOfKin.emergencyAccessCode.toLowerCase().replace(/-/g, ' '),
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
+      emergencyAccessCode: alice.nextOfKin.emergencyAccessCode.toLowerCase().replace(/-/g, ' '),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -425,18 +410,15 @@ describe('recipient sign-in (email_access_code)', () => {
   it('refuses a wrong code with one message and audits it in the owner’s log', async () => {
     const alice = await createOnboardedUser(t);
     const phone = await TestDevice.create(t.app);
-    const wrong = await phone.post('/api/login', {
-      username: alice.nextOfKin.email,
-      password: 'AAAA-BBBB-CCCC-DDDD',
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
-    const unknown = await phone.post('/api/login', {
-      username: 'nobody@example.test',
-      password: alice.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const attempt = (username: string, password: string) =>
+      phone.post('/api/login', {
+        username,
+        password,
+        method: 'email_access_code',
+        deviceId: phone.deviceId,
+      });
+    const wrong = await attempt(alice.nextOfKin.email, 'AAAA-BBBB-CCCC-DDDD');
+    const unknown = await attempt('nobody@example.test', alice.nextOfKin.emergencyAccessCode);
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
       expect(res.json().message).toBe(
@@ -473,23 +455,16 @@ describe('recipient sign-in (email_access_code)', () => {
   it('never slows the rightful recipient for a stranger’s guesses from many devices', async () => {
     const alice = await createOnboardedUser(t);
     const guess = async (device: TestDevice, i: number) =>
-      device.post('/api/login', {
-        email: alice.nextOfKin.email,
-        password: `AAAA-BBBB-CCCC-${String(2222 + i).replace(/[01]/g, '2')}`,
-        method: 'email_access_code',
-        deviceId: device.deviceId,
+      signInWithCode(device, {
+        ...alice.nextOfKin,
+        emergencyAccessCode: `AAAA-BBBB-CCCC-${String(2222 + i).replace(/[01]/g, '2')}`,
       });
     for (let i = 0; i < 11; i += 1) {
       expect((await guess(await TestDevice.create(t.app), i)).statusCode).toBe(401);
     }
     // An 80-bit code has no account-wide delay: the next try from anywhere new is checked at once.
     const phone = await TestDevice.create(t.app);
-    const signIn = await phone.post('/api/login', {
-      email: alice.nextOfKin.email,
-      password: alice.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const signIn = await signInWithCode(phone, alice.nextOfKin);
     expect(signIn.statusCode).toBe(200);
     // Every refused try is in the owner's log.
     const rows = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, alice.user.id));
@@ -500,12 +475,7 @@ describe('recipient sign-in (email_access_code)', () => {
     const alice = await createOnboardedUser(t);
     const guesser = await TestDevice.create(t.app);
     const guess = () =>
-      guesser.post('/api/login', {
-        email: alice.nextOfKin.email,
-        password: 'AAAA-BBBB-CCCC-DDDD',
-        method: 'email_access_code',
-        deviceId: guesser.deviceId,
-      });
+      signInWithCode(guesser, { ...alice.nextOfKin, emergencyAccessCode: 'AAAA-BBBB-CCCC-DDDD' });
     for (let i = 0; i < 10; i += 1) expect((await guess()).statusCode).toBe(401);
     const stopped = await guess();
     expect(stopped.statusCode).toBe(429);
@@ -514,12 +484,7 @@ describe('recipient sign-in (email_access_code)', () => {
     );
     clock.advance(1100);
     const phone = await TestDevice.create(t.app);
-    const rightful = await phone.post('/api/login', {
-      email: alice.nextOfKin.email,
-      password: alice.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
-    });
+    const rightful = await signInWithCode(phone, alice.nextOfKin);
     expect(rightful.statusCode).toBe(200);
   });
 
@@ -528,12 +493,7 @@ describe('recipient sign-in (email_access_code)', () => {
     const guesser = await TestDevice.create(t.app);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        guesser.post('/api/login', {
-          email: alice.nextOfKin.email,
-          password: 'AAAA-BBBB-CCCC-DDDD',
-          method: 'email_access_code',
-          deviceId: guesser.deviceId,
-        }),
+        signInWithCode(guesser, { ...alice.nextOfKin, emergencyAccessCode: 'AAAA-BBBB-CCCC-DDDD' }),
       ),
     );
     expect(answers.filter((res) => res.statusCode === 401)).toHaveLength(10);
@@ -545,11 +505,9 @@ describe('recipient sign-in (email_access_code)', () => {
     const alice = await createOnboardedUser(t, { nextOfKinEmail: shared });
     const bob = await createOnboardedUser(t, { nextOfKinEmail: shared });
     const phone = await TestDevice.create(t.app);
-    const res = await phone.post('/api/login', {
+    const res = await signInWithCode(phone, {
       email: shared,
-      password: bob.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: phone.deviceId,
+      emergencyAccessCode: bob.nextOfKin.emergencyAccessCode,
     });
     expect(res.json().id).toBe(bob.nextOfKin.id);
     expect(res.json().id).not.toBe(alice.nextOfKin.id);

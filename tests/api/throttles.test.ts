@@ -10,6 +10,7 @@ import {
   useTestApp,
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
+import { signInWithCode } from './support/recipients';
 
 // A stranger's wrong tries never keep the rightful person out: no account-wide delay for 80-bit
 // codes, a way past it for passwords and reset codes that only the reader of the account's mail
@@ -66,12 +67,7 @@ describe('80-bit codes: counted per device and address, never across the whole a
   it('lets a recipient in on a new phone after a stranger’s wrong access codes', async () => {
     const owner = await createOnboardedUser(t);
     const signInWith = (device: TestDevice, code: string) =>
-      device.post('/api/login', {
-        email: owner.nextOfKin.email,
-        password: code,
-        method: 'email_access_code',
-        deviceId: device.deviceId,
-      });
+      signInWithCode(device, { ...owner.nextOfKin, emergencyAccessCode: code });
     const stranger = await TestDevice.create(t.app);
     for (let i = 0; i < 10; i += 1) {
       expect((await signInWith(stranger, WRONG_CODE)).statusCode).toBe(401);
@@ -163,12 +159,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     // The next of kin signs in as a recipient on their phone: a successful sign-in on the owner's
     // log, but their own, not the owner's.
     const familyPhone = await TestDevice.create(t.app);
-    const recipientSignIn = await familyPhone.post('/api/login', {
-      email: owner.nextOfKin.email,
-      password: owner.nextOfKin.emergencyAccessCode,
-      method: 'email_access_code',
-      deviceId: familyPhone.deviceId,
-    });
+    const recipientSignIn = await signInWithCode(familyPhone, owner.nextOfKin);
     expect(recipientSignIn.statusCode).toBe(200);
 
     const guess = (device: TestDevice, password: string) =>

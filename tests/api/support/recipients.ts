@@ -2,11 +2,14 @@ import { expect } from 'vitest';
 import type { TRecipientHome } from '../../../src/shared/schemas/recipients';
 import { createSessionFor, TestDevice, type TestApp } from '../../setup/app';
 
-/** A recipient's sign-in with their emailed access code, through the real route. */
-export function signInWithCode(device: TestDevice, email: string, code: string) {
+/** A recipient's sign-in with their email and emailed access code, through the real route. */
+export function signInWithCode(
+  device: TestDevice,
+  recipient: { email: string; emergencyAccessCode: string },
+) {
   return device.post('/api/login', {
-    email,
-    password: code,
+    email: recipient.email,
+    password: recipient.emergencyAccessCode,
     method: 'email_access_code',
     deviceId: device.deviceId,
   });
