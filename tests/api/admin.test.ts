@@ -13,6 +13,7 @@ import {
   videos,
 } from '../../src/server/db/schema';
 import {
+  buildRegistration,
   buildTestApp,
   createOnboardedUser,
   createPrimaryUser,
@@ -447,19 +448,10 @@ describe('users', () => {
     expect((await auditRows(owner.user.id, 'register')).length).toBe(1);
 
     // The freed device can register a new account.
-    const fresh = await owner.device.post('/api/register', {
-      firstName: 'New',
-      lastName: 'Resident',
-      email: `new.${randomUUID().slice(0, 6)}@example.test`,
-      username: `new${randomUUID().slice(0, 6)}`,
-      password: GOOD_PASSWORD,
-      category: 'primary',
-      createdById: null,
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-      deviceId: owner.device.deviceId,
-      fingerprint: 'test',
-    });
+    const fresh = await owner.device.post(
+      '/api/register',
+      buildRegistration(owner.device, { firstName: 'New', lastName: 'Resident' }),
+    );
     expect(fresh.statusCode).toBe(201);
   });
 

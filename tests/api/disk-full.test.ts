@@ -4,7 +4,7 @@ import { statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GOOD_PASSWORD } from '../setup/app';
+import { buildRegistration, NEXT_OF_KIN } from '../setup/app';
 import { HttpDevice } from '../setup/http-client';
 import { startServerProcess, type ServerProcess } from '../setup/server-process';
 
@@ -58,28 +58,14 @@ afterAll(async () => {
 describe('a full disk under the embedded database', () => {
   it('answers writes with 507, keeps reads working, reports it, and recovers by itself', async () => {
     const owner = await HttpDevice.register(server.baseUrl);
-    const registered = await owner.post('/api/register', {
-      firstName: 'Margaret',
-      lastName: 'Hill',
-      email: 'margaret@example.test',
-      username: 'margaret',
-      password: GOOD_PASSWORD,
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-      deviceId: owner.deviceId,
-      fingerprint: 'test',
-    });
+    const registered = await owner.post(
+      '/api/register',
+      buildRegistration(owner, { email: 'margaret@example.test', username: 'margaret' }),
+    );
     expect(registered.status).toBe(201);
 
     fillVolume();
-    const recipient = {
-      firstName: 'Susan',
-      lastName: 'Hill',
-      email: 'susan@example.test',
-      phoneNumber: '+44 7700 900123',
-      relationship: 'Daughter',
-      category: 'next_of_kin',
-    };
+    const recipient = { ...NEXT_OF_KIN, email: 'susan@example.test' };
     // Enough writes to need new pages.
     let write = await owner.post('/api/recipients', recipient);
     for (let i = 0; i < 20 && write.status !== 507; i += 1) {

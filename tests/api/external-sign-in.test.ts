@@ -88,12 +88,14 @@ async function goThroughProvider(
   return res.headers.location as string;
 }
 
+/** The terms page's answer: accepted, now. */
+function acceptedTerms() {
+  return { tosAccepted: true, tosAcceptedAt: new Date().toISOString() };
+}
+
 async function signUp(device: TestDevice, provider: TProvider, person: ProviderPerson) {
   expect(await goThroughProvider(device, provider, person)).toBe('/auth?signIn=continue');
-  const res = await device.post('/api/auth/external/finish', {
-    tosAccepted: true,
-    tosAcceptedAt: new Date().toISOString(),
-  });
+  const res = await device.post('/api/auth/external/finish', acceptedTerms());
   expect(res.statusCode, res.body).toBe(200);
   return res.json<TUser>();
 }
@@ -197,10 +199,7 @@ describe('signing up with a provider', () => {
     expect(withoutTerms.statusCode).toBe(400);
     expect(withoutTerms.json()).toMatchObject({ message: 'Terms of Service must be accepted' });
 
-    const finished = await device.post('/api/auth/external/finish', {
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-    });
+    const finished = await device.post('/api/auth/external/finish', acceptedTerms());
     expect(finished.statusCode).toBe(200);
     expect(finished.json<TUser>()).toMatchObject({
       email,
@@ -248,10 +247,7 @@ describe('signing up with a provider', () => {
     expect(shown[0]!.details).toMatch(/^with Google/);
 
     // The flow is single use: finishing again does nothing.
-    const again = await device.post('/api/auth/external/finish', {
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-    });
+    const again = await device.post('/api/auth/external/finish', acceptedTerms());
     expect(again.statusCode).toBe(400);
   });
 
@@ -271,10 +267,7 @@ describe('signing up with a provider', () => {
     expect(res.headers.location).toBe('/auth?signIn=continue');
     expect(idp.stats.appleSecretsAccepted).toBe(before + 1);
 
-    const finished = await device.post('/api/auth/external/finish', {
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-    });
+    const finished = await device.post('/api/auth/external/finish', acceptedTerms());
     expect(finished.json<TUser>()).toMatchObject({
       email,
       firstName: 'Grace',
@@ -299,10 +292,7 @@ describe('signing up with a provider', () => {
     expect(await goThroughProvider(other, 'google', { email: uniqueEmail() })).toBe(
       '/auth?signIn=continue',
     );
-    const res = await other.post('/api/auth/external/finish', {
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-    });
+    const res = await other.post('/api/auth/external/finish', acceptedTerms());
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
       code: 'DEVICE_HAS_PRIMARY_ACCOUNT',
@@ -618,10 +608,7 @@ describe('a provider that follows the standard: the email and name only from Use
     expect((await device.get('/api/auth/external/pending')).json<TExternalPending>()).toMatchObject(
       { step: 'terms', email, firstName: 'Nell' },
     );
-    const finished = await device.post('/api/auth/external/finish', {
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-    });
+    const finished = await device.post('/api/auth/external/finish', acceptedTerms());
     expect(finished.statusCode, finished.body).toBe(200);
     expect(finished.json<TUser>()).toMatchObject({ email, firstName: 'Nell', lastName: 'Gwyn' });
     const [stored] = await s.db.select().from(users).where(eq(users.email, email));

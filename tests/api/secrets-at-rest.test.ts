@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GOOD_PASSWORD } from '../setup/app';
+import { buildRegistration, GOOD_PASSWORD, NEXT_OF_KIN } from '../setup/app';
 import { HttpDevice } from '../setup/http-client';
 import { startServerProcess, type ServerProcess } from '../setup/server-process';
 import { extractCode, startSmtpServer, type TestSmtpServer } from '../setup/smtp';
@@ -58,28 +58,17 @@ describe('secrets at rest', () => {
 
   it('the owner registers and names a next of kin, who is mailed their emergency code', async () => {
     owner = await HttpDevice.register(server.baseUrl);
-    const registered = await owner.post('/api/register', {
-      firstName: 'Margaret',
-      lastName: 'Hill',
-      email: 'margaret@example.test',
-      username: 'margaret',
-      password: GOOD_PASSWORD,
-      tosAccepted: true,
-      tosAcceptedAt: new Date().toISOString(),
-      deviceId: owner.deviceId,
-      fingerprint: 'test',
-    });
+    const registered = await owner.post(
+      '/api/register',
+      buildRegistration(owner, { email: 'margaret@example.test', username: 'margaret' }),
+    );
     expect(registered.status).toBe(201);
 
     // The next of kin's emergency code: shown once, and mailed.
     const mark = smtp.messages.length;
     const nextOfKin = await owner.post<{ emergencyAccessCode: string }>('/api/recipients', {
-      firstName: 'Susan',
-      lastName: 'Hill',
+      ...NEXT_OF_KIN,
       email: 'susan@example.test',
-      phoneNumber: '+44 7700 900123',
-      relationship: 'Daughter',
-      category: 'next_of_kin',
     });
     nextOfKinCode = nextOfKin.body.emergencyAccessCode;
     codes.push(nextOfKinCode);

@@ -296,7 +296,11 @@ export class TestDevice {
 
 let counter = 0;
 
-export function buildRegistration(device: TestDevice, overrides: Record<string, unknown> = {}) {
+/** A registration's body for this device (a `TestDevice`, or an `HttpDevice` of a server process). */
+export function buildRegistration(
+  device: Pick<TestDevice, 'deviceId'>,
+  overrides: Record<string, unknown> = {},
+) {
   counter += 1;
   const suffix = `${process.pid}${counter}`;
   return {
