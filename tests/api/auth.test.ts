@@ -22,6 +22,12 @@ async function auditRowsOf(userId: number) {
   return t.db.select().from(auditLogs).where(eq(auditLogs.userId, userId));
 }
 
+/** A registration sent from a device of its own, the fields as given over the defaults. */
+async function registerOnNewDevice(overrides: Record<string, unknown>) {
+  const device = await TestDevice.create(t.app);
+  return device.post('/api/register', buildRegistration(device, overrides));
+}
+
 describe('POST /api/register', () => {
   it('creates a primary account bound to this device, normalised, with a hashed password and a session', async () => {
     const device = await TestDevice.create(t.app);
@@ -134,19 +140,14 @@ describe('POST /api/register', () => {
 
   it('accepts any non-letter, non-digit character as the special character', async () => {
     for (const password of ['Garden Party 2026', 'Tea-and-Scones1', 'Pounds£Shillings9']) {
-      const device = await TestDevice.create(t.app);
-      const res = await device.post('/api/register', buildRegistration(device, { password }));
+      const res = await registerOnNewDevice({ password });
       expect(res.statusCode, password).toBe(201);
     }
   });
 
   it('treats usernames as unique without regard to case', async () => {
     await createPrimaryUser(t, { username: 'grandpa.joe' });
-    const device = await TestDevice.create(t.app);
-    const res = await device.post(
-      '/api/register',
-      buildRegistration(device, { username: 'Grandpa.Joe' }),
-    );
+    const res = await registerOnNewDevice({ username: 'Grandpa.Joe' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
       code: 'USERNAME_TAKEN',
@@ -156,11 +157,7 @@ describe('POST /api/register', () => {
 
   it('refuses a second primary account with the same email', async () => {
     await createPrimaryUser(t, { email: 'same@example.test' });
-    const device = await TestDevice.create(t.app);
-    const res = await device.post(
-      '/api/register',
-      buildRegistration(device, { email: 'SAME@example.test' }),
-    );
+    const res = await registerOnNewDevice({ email: 'SAME@example.test' });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('EMAIL_TAKEN');
   });
