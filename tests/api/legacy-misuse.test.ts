@@ -9,6 +9,7 @@ import {
   INACTIVITY_CHECK_ON,
   insertCloudMessage,
   saveLegacySettings,
+  signInNextOfKinAgain,
   type OwnerAndNextOfKin,
 } from './support/legacy';
 import { deliverMailTo } from './support/mail';
@@ -32,11 +33,7 @@ async function signInAgain(owner: OwnerAndNextOfKin) {
     device: owner.device,
     method: 'username_password',
   });
-  await createSessionFor(t, {
-    userId: owner.nextOfKin.id,
-    device: owner.nextOfKinDevice,
-    method: 'email_access_code',
-  });
+  await signInNextOfKinAgain(t, owner);
 }
 
 async function legacyMessage(owner: { user: { id: number }; device: TestDevice }, to: number) {

@@ -8,7 +8,6 @@ import { createTestDatabase } from '../setup/database';
 import {
   createOnboardedUser,
   useTwoTestApps,
-  createSessionFor,
   TestClock,
   TestDevice,
   useTestApp,
@@ -20,7 +19,7 @@ import {
   INACTIVITY_CHECK_ON,
   insertCloudMessage,
   saveLegacySettings,
-  type OwnerAndNextOfKin,
+  signInNextOfKinAgain,
 } from './support/legacy';
 import { deliverMailTo } from './support/mail';
 import { fetchRecipientHome } from './support/recipients';
@@ -36,15 +35,6 @@ const ALL_JOBS = [
   'legacy',
   'sessions.cleanup',
 ].sort();
-
-/** After the clock has moved past a session's life, the next of kin signs in again, as they would. */
-async function signInAgain(owner: OwnerAndNextOfKin) {
-  await createSessionFor(t, {
-    userId: owner.nextOfKin.id,
-    device: owner.nextOfKinDevice,
-    method: 'email_access_code',
-  });
-}
 
 function setRelease(device: TestDevice, videoId: string, release: object) {
   return device.request({ method: 'PUT', url: `/api/videos/${videoId}/release`, payload: release });
@@ -271,7 +261,7 @@ describe('legacy release', () => {
     expect(tooSoon.statusCode).toBe(409);
     expect(tooSoon.json().message).toMatch(/You can ask again on /);
     clock.advance(30 * DAY_MS + 60_000);
-    await signInAgain(owner);
+    await signInNextOfKinAgain(t, owner);
     const again = await requestRelease(owner.nextOfKinDevice, owner.nextOfKin.emergencyAccessCode);
     expect(again.statusCode).toBe(201);
   });

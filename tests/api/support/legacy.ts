@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { videos } from '../../../src/server/db/schema';
-import { createOnboardedUser, setTier, type TestApp, type TestDevice } from '../../setup/app';
+import {
+  createOnboardedUser,
+  createSessionFor,
+  setTier,
+  type TestApp,
+  type TestDevice,
+} from '../../setup/app';
 import { createDeviceSignedInByCode } from './recipients';
 
 /** A premium owner with a next of kin, and that next of kin signed in on a device of their own. */
@@ -12,6 +18,15 @@ export async function createOwnerAndNextOfKin(testApp: TestApp) {
 }
 
 export type OwnerAndNextOfKin = Awaited<ReturnType<typeof createOwnerAndNextOfKin>>;
+
+/** After the clock has moved past a session's life, the next of kin signs in again, as they would. */
+export async function signInNextOfKinAgain(testApp: TestApp, owner: OwnerAndNextOfKin) {
+  await createSessionFor(testApp, {
+    userId: owner.nextOfKin.id,
+    device: owner.nextOfKinDevice,
+    method: 'email_access_code',
+  });
+}
 
 /** A message already in the cloud for this recipient, as a finished upload leaves it. */
 export async function insertCloudMessage(
