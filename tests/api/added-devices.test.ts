@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLogs, devices, oneTimeCodes } from '../../src/server/db/schema';
 import { createOnboardedUser, setTier, TestDevice, useTestApp } from '../setup/app';
 import { extractCode } from '../setup/smtp';
+import { signInWithPassword } from './support/auth';
 
 // Paid accounts use more devices, up to the plan's limit, each confirmed once by an emailed code;
 // an added device watches but does not record until made primary.
@@ -63,11 +64,7 @@ describe('more devices for paid plans', () => {
 
     // Later sign-ins on an added device need only the password.
     const later = second.device.withoutCookies();
-    const signIn = await later.post('/api/login', {
-      username: owner.user.username,
-      password: owner.password,
-      deviceId: later.deviceId,
-    });
+    const signIn = await signInWithPassword(later, owner.user.username, owner.password);
     expect(signIn.statusCode).toBe(200);
 
     const added = await t.db

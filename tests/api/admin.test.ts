@@ -27,6 +27,7 @@ import { resetSecondFactorFromConsole } from '../../src/server/modules/admin/sec
 import { ADMIN_LIST_MESSAGES, ADMIN_PAGE_SIZE } from '../../src/shared/schemas/admin';
 import { extractCode } from '../setup/smtp';
 import { signInWithCode } from './support/recipients';
+import { signInWithPassword } from './support/auth';
 
 const t = useTestApp({ mail: true, admin: { email: 'admin@care.test', firstName: 'Ada' } });
 /** The installation's first account, so its admin, enrolled and verified below. */
@@ -50,7 +51,7 @@ function nextTotpCode(secret: string): string {
 }
 
 async function signIn(device: TestDevice, username: string, password = GOOD_PASSWORD) {
-  const res = await device.post('/api/login', { username, password, deviceId: device.deviceId });
+  const res = await signInWithPassword(device, username, password);
   expect(res.statusCode).toBe(200);
   return res;
 }

@@ -4,6 +4,7 @@ import { auditLogs } from '../../src/server/db/schema';
 import { wordEarlierAuditEntries } from '../../src/server/modules/audit/audit.repository';
 import type { TAuditLogEntry } from '../../src/shared/schemas/audit';
 import { createPrimaryUser, TestDevice, useTestApp, withTestApp } from '../setup/app';
+import { signInWithPassword } from './support/auth';
 
 const t = useTestApp();
 
@@ -12,11 +13,7 @@ describe('GET /api/audit-logs', () => {
     await createPrimaryUser(t); // the installation's admin, so the next user is not
     const owner = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app);
-    await stranger.post('/api/login', {
-      username: owner.user.username,
-      password: 'Wrong-Guess-123',
-      deviceId: stranger.deviceId,
-    });
+    await signInWithPassword(stranger, owner.user.username, 'Wrong-Guess-123');
 
     const res = await owner.device.get('/api/audit-logs');
     expect(res.statusCode).toBe(200);

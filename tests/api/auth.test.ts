@@ -10,6 +10,7 @@ import {
   TestDevice,
   useTestApp,
 } from '../setup/app';
+import { signInWithPassword } from './support/auth';
 
 const t = useTestApp();
 
@@ -233,16 +234,8 @@ describe('POST /api/login', () => {
 
   it('answers a wrong password and an unknown user with the same message, and audits both', async () => {
     const { device, user } = await createPrimaryUser(t);
-    const wrong = await device.post('/api/login', {
-      username: user.username,
-      password: 'Not-The-Password-1',
-      deviceId: device.deviceId,
-    });
-    const unknown = await device.post('/api/login', {
-      username: 'nobody-at-all',
-      password: 'Not-The-Password-1',
-      deviceId: device.deviceId,
-    });
+    const wrong = await signInWithPassword(device, user.username, 'Not-The-Password-1');
+    const unknown = await signInWithPassword(device, 'nobody-at-all', 'Not-The-Password-1');
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({
@@ -267,11 +260,7 @@ describe('POST /api/login', () => {
 
   it('requires both fields', async () => {
     const device = await TestDevice.create(t.app);
-    const res = await device.post('/api/login', {
-      username: '',
-      password: '',
-      deviceId: device.deviceId,
-    });
+    const res = await signInWithPassword(device, '', '');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       fields: { username: 'Username is required', password: 'Password is required' },
@@ -303,11 +292,7 @@ describe('POST /api/login', () => {
   it('checks the password before the device, so a wrong password never reveals the binding', async () => {
     const { user } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app);
-    const res = await stranger.post('/api/login', {
-      username: user.username,
-      password: 'Wrong-Password-99',
-      deviceId: stranger.deviceId,
-    });
+    const res = await signInWithPassword(stranger, user.username, 'Wrong-Password-99');
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('INVALID_CREDENTIALS');
   });
@@ -316,11 +301,7 @@ describe('POST /api/login', () => {
     const { device, user, password } = await createPrimaryUser(t);
     const stranger = await TestDevice.create(t.app, { ip: '192.0.2.50' });
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      const res = await stranger.post('/api/login', {
-        username: user.username,
-        password: `Guess-${attempt}-Aa!`,
-        deviceId: stranger.deviceId,
-      });
+      const res = await signInWithPassword(stranger, user.username, `Guess-${attempt}-Aa!`);
       expect(res.statusCode).toBe(401);
     }
     const blocked = await stranger.post('/api/login', {
@@ -348,11 +329,11 @@ describe('POST /api/login', () => {
     for (let source = 0; source < 11; source += 1) {
       const stranger = await TestDevice.create(t.app, { ip: `198.51.100.${source + 1}` });
       for (let attempt = 0; attempt < 10; attempt += 1) {
-        const res = await stranger.post('/api/login', {
-          username: user.username,
-          password: `Guess-${source}-${attempt}-Aa!`,
-          deviceId: stranger.deviceId,
-        });
+        const res = await signInWithPassword(
+          stranger,
+          user.username,
+          `Guess-${source}-${attempt}-Aa!`,
+        );
         expect([401, 429]).toContain(res.statusCode);
         if (res.statusCode === 429) {
           // Never a lock: a wait of seconds, said exactly, and the way past it.
@@ -381,11 +362,7 @@ describe('POST /api/login', () => {
     const stranger = await TestDevice.create(t.app);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, attempt) =>
-        stranger.post('/api/login', {
-          username: user.username,
-          password: `Guess-${attempt}-Aa!`,
-          deviceId: stranger.deviceId,
-        }),
+        signInWithPassword(stranger, user.username, `Guess-${attempt}-Aa!`),
       ),
     );
     expect(answers.filter((res) => res.statusCode === 401)).toHaveLength(10);
@@ -396,12 +373,7 @@ describe('POST /api/login', () => {
     const limited = await buildTestApp({ limits: { login: { max: 3, timeWindow: 60_000 } } });
     try {
       const device = await TestDevice.create(limited.app, { ip: '198.51.100.20' });
-      const attempt = () =>
-        device.post('/api/login', {
-          username: 'someone',
-          password: 'Whatever-123!',
-          deviceId: device.deviceId,
-        });
+      const attempt = () => signInWithPassword(device, 'someone', 'Whatever-123!');
       for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(401);
       const res = await attempt();
       expect(res.statusCode).toBe(429);
@@ -499,11 +471,7 @@ describe('sessions', () => {
   it('signs back in after sign-out on the same device', async () => {
     const { device, user } = await createPrimaryUser(t);
     await device.post('/api/logout');
-    const res = await device.post('/api/login', {
-      username: user.username,
-      password: GOOD_PASSWORD,
-      deviceId: device.deviceId,
-    });
+    const res = await signInWithPassword(device, user.username, GOOD_PASSWORD);
     expect(res.statusCode).toBe(200);
     expect((await device.get('/api/user')).json<TUser>().firstName).toBe('Margaret');
   });

@@ -10,6 +10,7 @@ import {
   TestDevice,
   useTestApp,
 } from '../setup/app';
+import { signInWithPassword } from './support/auth';
 
 const t = useTestApp();
 
@@ -161,11 +162,7 @@ describe('POST /api/reset-device', () => {
   it("frees the device with the bound account's password, ends its sessions, records and audits it", async () => {
     const owner = await createPrimaryUser(t, { username: 'tabletowner' });
     await owner.device.post('/api/logout');
-    await owner.device.post('/api/login', {
-      username: 'tabletowner',
-      password: owner.password,
-      deviceId: owner.device.deviceId,
-    });
+    await signInWithPassword(owner.device, 'tabletowner', owner.password);
     const visitor = owner.device.withoutCookies();
 
     const res = await visitor.post('/api/reset-device', { password: owner.password });
@@ -285,24 +282,14 @@ describe('POST /api/reset-device', () => {
     const owner = await createPrimaryUser(t);
     await owner.device.post('/api/reset-device', {});
     const laptop = await TestDevice.create(t.app);
-    const res = await laptop.post('/api/login', {
-      username: owner.user.username,
-      password: owner.password,
-      deviceId: laptop.deviceId,
-    });
+    const res = await signInWithPassword(laptop, owner.user.username, owner.password);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       deviceStatus: 'primary',
       deviceSync: { isPrimary: true, deviceId: laptop.deviceId },
     });
     expect(
-      (
-        await owner.device.post('/api/login', {
-          username: owner.user.username,
-          password: owner.password,
-          deviceId: owner.device.deviceId,
-        })
-      ).json().code,
+      (await signInWithPassword(owner.device, owner.user.username, owner.password)).json().code,
     ).toBe('NOT_PRIMARY_DEVICE');
   });
 
@@ -311,11 +298,7 @@ describe('POST /api/reset-device', () => {
     await first.device.post('/api/reset-device', {});
     const second = await createPrimaryUser(t);
     await second.device.post('/api/logout');
-    const res = await second.device.post('/api/login', {
-      username: first.user.username,
-      password: first.password,
-      deviceId: second.device.deviceId,
-    });
+    const res = await signInWithPassword(second.device, first.user.username, first.password);
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('DEVICE_HAS_PRIMARY_ACCOUNT');
   });

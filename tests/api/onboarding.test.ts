@@ -11,6 +11,7 @@ import {
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 import { createDeviceSignedInByCode } from './support/recipients';
+import { signInWithPassword } from './support/auth';
 
 // Waits are moved past on the app's clock rather than slept through.
 const clock = new TestClock();
@@ -173,11 +174,11 @@ describe('POST /api/break-glass-reset (with the emergency code)', () => {
     expect(res.json().message).toContain('Arthur has been signed out everywhere');
 
     expect((await owner.device.get('/api/user')).statusCode).toBe(401);
-    const signIn = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: 'Snowdrops-in-March-7',
-      deviceId: owner.device.deviceId,
-    });
+    const signIn = await signInWithPassword(
+      owner.device,
+      owner.user.username,
+      'Snowdrops-in-March-7',
+    );
     expect(signIn.statusCode).toBe(200);
 
     const ownerMail = await t.smtp.waitFor((m) => m.to.includes(owner.user.email));
@@ -338,11 +339,11 @@ describe('POST /api/break-glass-reset (dashboard variant, next-of-kin session)',
       (m) =>
         m.to.includes(owner.nextOfKin.email) && m.subject.startsWith('Your new emergency code'),
     );
-    const login = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: 'Primroses-Again-2028',
-      deviceId: owner.device.deviceId,
-    });
+    const login = await signInWithPassword(
+      owner.device,
+      owner.user.username,
+      'Primroses-Again-2028',
+    );
     expect(login.statusCode).toBe(200);
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLogs, oneTimeCodes, sessions, users } from '../../src/server/db/schema';
 import { createPrimaryUser, GOOD_PASSWORD, TestDevice, useTestApp } from '../setup/app';
 import { extractCode } from '../setup/smtp';
+import { signInWithPassword } from './support/auth';
 
 const t = useTestApp({ mail: true, env: { APP_URL: 'http://localhost:5000' } });
 
@@ -66,11 +67,7 @@ describe('POST /api/complete-temporary-reset', () => {
     expect(
       await t.db.select().from(sessions).where(eq(sessions.userId, owner.user.id)),
     ).toHaveLength(0);
-    const login = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: NEW_PASSWORD,
-      deviceId: owner.device.deviceId,
-    });
+    const login = await signInWithPassword(owner.device, owner.user.username, NEW_PASSWORD);
     expect(login.statusCode).toBe(200);
     await t.smtp.waitFor(
       (m) => m.to.includes(owner.user.email) && m.subject === 'Your Memento password was changed',
@@ -118,11 +115,7 @@ describe('POST /api/complete-temporary-reset', () => {
     // The owner, on their own device, uses the code that was mailed to them.
     const done = await attempt(owner.device, code);
     expect(done.statusCode).toBe(200);
-    const oldLogin = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: GOOD_PASSWORD,
-      deviceId: owner.device.deviceId,
-    });
+    const oldLogin = await signInWithPassword(owner.device, owner.user.username, GOOD_PASSWORD);
     expect(oldLogin.statusCode).toBe(401);
   });
 
@@ -227,11 +220,7 @@ describe('POST /api/setup-password', () => {
       hasSetPassword: true,
     });
     await owner.device.post('/api/logout');
-    const login = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: NEW_PASSWORD,
-      deviceId: owner.device.deviceId,
-    });
+    const login = await signInWithPassword(owner.device, owner.user.username, NEW_PASSWORD);
     expect(login.statusCode).toBe(200);
   });
 });
@@ -271,11 +260,7 @@ describe('moving an account to a new device', () => {
     expect((await tablet.get('/api/user')).statusCode).toBe(200);
 
     expect((await owner.device.get('/api/user')).statusCode).toBe(401);
-    const oldDevice = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: GOOD_PASSWORD,
-      deviceId: owner.device.deviceId,
-    });
+    const oldDevice = await signInWithPassword(owner.device, owner.user.username, GOOD_PASSWORD);
     expect(oldDevice.json().code).toBe('NOT_PRIMARY_DEVICE');
     await t.smtp.waitFor(
       (m) =>

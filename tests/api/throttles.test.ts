@@ -11,6 +11,7 @@ import {
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
 import { signInWithCode } from './support/recipients';
+import { signInWithPassword } from './support/auth';
 
 // A stranger's wrong tries never keep the rightful person out: no account-wide delay for 80-bit
 // codes, a way past it for passwords and reset codes that only the reader of the account's mail
@@ -56,11 +57,7 @@ describe('80-bit codes: counted per device and address, never across the whole a
     const rightful = await resetWith(phone, owner.nextOfKin.emergencyAccessCode);
     expect(rightful.statusCode).toBe(200);
     expect(rightful.json().message).toMatch(/^The password has been reset\./);
-    const signIn = await owner.device.post('/api/login', {
-      username: owner.user.username,
-      password: NEW_PASSWORD,
-      deviceId: owner.device.deviceId,
-    });
+    const signIn = await signInWithPassword(owner.device, owner.user.username, NEW_PASSWORD);
     expect(signIn.statusCode).toBe(200);
   });
 
@@ -184,11 +181,7 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     for (let source = 0; source < 10; source += 1) {
       const stranger = await TestDevice.create(t.app);
       for (let i = 0; i < 10; i += 1) {
-        await stranger.post('/api/login', {
-          username: owner.user.username,
-          password: `Guess-${source}-${i}-Aa!`,
-          deviceId: stranger.deviceId,
-        });
+        await signInWithPassword(stranger, owner.user.username, `Guess-${source}-${i}-Aa!`);
       }
     }
     const changed = await owner.device.post('/api/reset-password', {
