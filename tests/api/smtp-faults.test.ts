@@ -33,34 +33,38 @@ async function waitUntil(check: () => Promise<boolean>) {
   }
 }
 
+/** A reset code asked for from a new device: the mail it queues goes to the account. */
+async function askForResetCode(email: string) {
+  const device = await TestDevice.create(t.app);
+  return device.post('/api/temporary-password-reset', { email });
+}
+
+/** The mail queued to this address. */
+async function queuedMailTo(email: string) {
+  const [row] = await t.db.select().from(mailQueue).where(eq(mailQueue.toAddress, email));
+  return row;
+}
+
+/** Sends a queued mail now rather than at its next attempt. */
+async function deliverNow(id: number) {
+  await t.db.update(mailQueue).set({ nextAttemptAt: new Date() }).where(eq(mailQueue.id, id));
+  await t.app.jobs.deliverMail();
+}
+
 describe('the SMTP server going away', () => {
   it('queues the mail, keeps answering, and delivers it when the server is back', async () => {
     const { user } = await createPrimaryUser(t);
     await proxy.refuse();
 
-    const res = await (
-      await TestDevice.create(t.app)
-    ).post('/api/temporary-password-reset', {
-      email: user.email,
-    });
+    const res = await askForResetCode(user.email);
     expect(res.statusCode).toBe(200);
-    await waitUntil(async () => {
-      const [row] = await t.db.select().from(mailQueue).where(eq(mailQueue.toAddress, user.email));
-      return Boolean(row?.lastError);
-    });
-    const [waiting] = await t.db
-      .select()
-      .from(mailQueue)
-      .where(eq(mailQueue.toAddress, user.email));
+    await waitUntil(async () => Boolean((await queuedMailTo(user.email))?.lastError));
+    const waiting = await queuedMailTo(user.email);
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
 
     await proxy.restore();
-    await t.db
-      .update(mailQueue)
-      .set({ nextAttemptAt: new Date() })
-      .where(eq(mailQueue.id, waiting!.id));
-    await t.app.jobs.deliverMail();
+    await deliverNow(waiting!.id);
     const delivered = await smtp.waitFor((mail) => mail.to.includes(user.email));
     expect(delivered.subject).toBe('Your Memento password reset code');
   });
@@ -70,31 +74,14 @@ describe('the SMTP server going away', () => {
     // Drop every connection the moment the app starts talking to the SMTP server.
     const dropper = setInterval(() => proxy.cut(), 1);
     try {
-      const res = await (
-        await TestDevice.create(t.app)
-      ).post('/api/temporary-password-reset', {
-        email: user.email,
-      });
+      const res = await askForResetCode(user.email);
       expect(res.statusCode).toBe(200);
-      await waitUntil(async () => {
-        const [row] = await t.db
-          .select()
-          .from(mailQueue)
-          .where(eq(mailQueue.toAddress, user.email));
-        return Boolean(row?.lastError);
-      });
+      await waitUntil(async () => Boolean((await queuedMailTo(user.email))?.lastError));
     } finally {
       clearInterval(dropper);
     }
-    const [waiting] = await t.db
-      .select()
-      .from(mailQueue)
-      .where(eq(mailQueue.toAddress, user.email));
-    await t.db
-      .update(mailQueue)
-      .set({ nextAttemptAt: new Date() })
-      .where(eq(mailQueue.id, waiting!.id));
-    await t.app.jobs.deliverMail();
+    const waiting = await queuedMailTo(user.email);
+    await deliverNow(waiting!.id);
     await smtp.waitFor((mail) => mail.to.includes(user.email));
   });
 });

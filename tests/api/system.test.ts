@@ -41,6 +41,17 @@ describe('GET /api/config', () => {
 });
 
 describe('bad requests', () => {
+  /** A sign-in whose body is sent as written, with this content type. */
+  async function postRawSignIn(payload: string, contentType: string) {
+    const device = await TestDevice.create(t.app);
+    return device.request({
+      method: 'POST',
+      url: '/api/login',
+      payload,
+      headers: { 'content-type': contentType },
+    });
+  }
+
   it('answers an unknown API path with a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(res.statusCode).toBe(404);
@@ -48,13 +59,7 @@ describe('bad requests', () => {
   });
 
   it('answers a non-JSON body with 415', async () => {
-    const device = await TestDevice.create(t.app);
-    const res = await device.request({
-      method: 'POST',
-      url: '/api/login',
-      payload: 'username=a&password=b',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const res = await postRawSignIn('username=a&password=b', 'application/x-www-form-urlencoded');
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -63,13 +68,7 @@ describe('bad requests', () => {
   });
 
   it('answers broken JSON with 400 and a plain message', async () => {
-    const device = await TestDevice.create(t.app);
-    const res = await device.request({
-      method: 'POST',
-      url: '/api/login',
-      payload: '{"username": ',
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await postRawSignIn('{"username": ', 'application/json');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       code: 'VALIDATION',
