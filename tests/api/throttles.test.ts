@@ -86,19 +86,20 @@ describe('80-bit codes: counted per device and address, never across the whole a
 });
 
 describe('passwords and reset codes: a way past the account-wide delay', () => {
+  /** Eleven strangers' devices, one wrong password each: past the account's free failures. */
+  async function guessFromElevenStrangers(username: string) {
+    for (let source = 0; source < 11; source += 1) {
+      const stranger = await TestDevice.create(t.app);
+      const res = await signInWithPassword(stranger, username, `Guess-${source}-Aa!`);
+      expect([401, 429]).toContain(res.statusCode);
+    }
+  }
+
   it('lets the owner past a stranger’s wrong passwords with a reset code asked for on the new phone', async () => {
     const owner = await createOnboardedUser(t);
     const signIn = (device: TestDevice, password: string) =>
-      device.post('/api/login', {
-        username: owner.user.username,
-        password,
-        deviceId: device.deviceId,
-      });
-    // Eleven strangers' devices, one wrong password each: past the account's free failures.
-    for (let source = 0; source < 11; source += 1) {
-      const res = await signIn(await TestDevice.create(t.app), `Guess-${source}-Aa!`);
-      expect([401, 429]).toContain(res.statusCode);
-    }
+      signInWithPassword(device, owner.user.username, password);
+    await guessFromElevenStrangers(owner.user.username);
 
     const phone = await TestDevice.create(t.app);
     const delayed = await signIn(phone, GOOD_PASSWORD);
@@ -159,18 +160,13 @@ describe('passwords and reset codes: a way past the account-wide delay', () => {
     const recipientSignIn = await signInWithCode(familyPhone, owner.nextOfKin);
     expect(recipientSignIn.statusCode).toBe(200);
 
-    const guess = (device: TestDevice, password: string) =>
-      device.post('/api/login', {
-        username: owner.user.username,
-        password,
-        deviceId: device.deviceId,
-      });
-    for (let source = 0; source < 11; source += 1) {
-      const res = await guess(await TestDevice.create(t.app), `Guess-${source}-Aa!`);
-      expect([401, 429]).toContain(res.statusCode);
-    }
+    await guessFromElevenStrangers(owner.user.username);
     // The account-wide delay holds for the family member's phone as for any stranger's.
-    const fromFamily = await guess(familyPhone, 'Guess-family-Aa!');
+    const fromFamily = await signInWithPassword(
+      familyPhone,
+      owner.user.username,
+      'Guess-family-Aa!',
+    );
     expect(fromFamily.statusCode).toBe(429);
     expect(fromFamily.json().code).toBe('ACCOUNT_DELAYED');
   });
