@@ -10,14 +10,12 @@ import {
   useTestApp,
 } from '../setup/app';
 import { extractCode } from '../setup/smtp';
-import { createDeviceSignedInByCode } from './support/recipients';
+import { ACCESS_CODE_FORMAT, createDeviceSignedInByCode } from './support/recipients';
 import { signInWithPassword } from './support/auth';
 
 // Waits are moved past on the app's clock rather than slept through.
 const clock = new TestClock();
 const t = useTestApp({ mail: true, clock });
-
-const CODE = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
 
 async function findRow(id: number) {
   const [row] = await t.db.select().from(users).where(eq(users.id, id));
@@ -44,7 +42,7 @@ describe('POST /api/recipients (the onboarding next-of-kin form)', () => {
       lastName: 'Hill',
       email: 'susan.hill@example.test',
     });
-    expect(body.emergencyAccessCode).toMatch(CODE);
+    expect(body.emergencyAccessCode).toMatch(ACCESS_CODE_FORMAT);
 
     const row = await findRow(body.id);
     expect(row).toMatchObject({

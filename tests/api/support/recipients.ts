@@ -2,6 +2,9 @@ import { expect } from 'vitest';
 import type { TRecipientHome } from '../../../src/shared/schemas/recipients';
 import { createSessionFor, TestDevice, type TestApp } from '../../setup/app';
 
+/** How a recipient's access code is shown: four groups of four letters and digits. */
+export const ACCESS_CODE_FORMAT = /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/;
+
 /** A recipient's sign-in with their email and emailed access code, through the real route. */
 export function signInWithCode(
   device: TestDevice,
