@@ -140,7 +140,7 @@ describe.each<StorageMode>(['file', 's3'])('sealed copies in %s mode', (mode) =>
     expect(playback).toMatchObject({
       mimeType: 'video/webm',
       byteSize: sealedBytes.length,
-      sealed: { keyWrap },
+      sealed: { keyWrap, holder: 'owner', keyId: null },
     });
 
     const kinPhone = await TestDevice.create(t.app);
@@ -153,7 +153,11 @@ describe.each<StorageMode>(['file', 's3'])('sealed copies in %s mode', (mode) =>
     expect(signIn.statusCode).toBe(200);
     const forKin = await kinPhone.get(`/api/videos/${videoId}/playback`);
     expect(forKin.statusCode).toBe(200);
-    expect(forKin.json<TPlayback>().sealed).toEqual({ keyWrap: null });
+    expect(forKin.json<TPlayback>().sealed).toEqual({
+      keyWrap: null,
+      holder: 'recipient',
+      keyId: null,
+    });
 
     // Bytes to save, never something the browser plays or shows: and they are the sealed bytes.
     const whole = await fetchObject(playback.url);

@@ -126,7 +126,12 @@ export interface TPlayback {
    * A sealed copy: the URL serves sealed bytes (never playable as they are) and `keyWrap` is the
    * content key wrapped for whoever asked (null when nothing they hold opens it yet).
    */
-  sealed: { keyWrap: string | null } | null;
+  sealed: {
+    keyWrap: string | null;
+    /** Whose key opens keyWrap: the owner's account key, or the recipient key `keyId`. */
+    holder: 'owner' | 'recipient';
+    keyId: string | null;
+  } | null;
 }
 
 /** GET /api/cloud/status: what the dashboard and the storage panel show about the cloud. */

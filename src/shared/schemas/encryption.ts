@@ -21,6 +21,10 @@ export const ENCRYPTION_MESSAGES = {
   phoneImportUnavailable:
     'Importing from a phone is not available yet while enhanced encryption is on.',
   phoneCannotSeal: 'A phone cannot send sealed copies yet.',
+  cardRequired:
+    'With enhanced encryption on, each recipient’s card is made on your device. Please reload Memento and try again.',
+  cardNotOn: 'Cards made on your device are for accounts with enhanced encryption on.',
+  badProof: 'This access code could not be read. Please type it again.',
 } as const;
 
 const MAX_ITERATIONS = 5_000_000;
@@ -67,7 +71,11 @@ export type TEncryptionState =
  * What POST /api/uploads adds for a sealed copy: the content key wrapped under the account key.
  * `byteSize` and `sha256` then describe the sealed bytes, never the recording's.
  */
-export const ZSealedUpload = z.object({ keyWrap: ZKeyWrap });
+export const ZSealedUpload = z.object({
+  keyWrap: ZKeyWrap,
+  /** The content key wrapped under the recipient's key, when the recipient has a sealed card. */
+  recipientKeyWrap: ZKeyWrap.optional(),
+});
 export type TSealedUpload = z.input<typeof ZSealedUpload>;
 
 /** Wrap labels: each binds a wrap to what it is for, so the server cannot move one elsewhere. */
@@ -82,4 +90,60 @@ export const WRAP_LABEL_PARTS = {
   ],
   contentForOwner: (videoId: string) => ['content', videoId, 'owner'],
   contentOnDevice: (videoId: string, deviceId: string) => ['content', videoId, 'device', deviceId],
+  recipientByOwner: (keyId: string) => ['recipient', keyId, 'owner'],
+  recipientByCode: (keyId: string) => ['recipient', keyId, 'code'],
+  recipientOnDevice: (keyId: string, deviceId: string) => ['recipient', keyId, 'device', deviceId],
+  contentForRecipient: (videoId: string, keyId: string) => ['content', videoId, 'recipient', keyId],
 } as const;
+
+/**
+ * What the browser sends instead of an access or emergency code: the code's sign-in half
+ * (`splitSecret('code', code, await codeKdfParams(email)).signInHalf`, 32 bytes base64url). The
+ * server keeps only a hash of it and can never compute the key half from it.
+ */
+export const ZCodeProof = z
+  .string({ error: ENCRYPTION_MESSAGES.badProof })
+  .regex(/^[A-Za-z0-9_-]{43}$/, ENCRYPTION_MESSAGES.badProof);
+
+/**
+ * A recipient's card made in the owner's browser: a new code (shown to the owner, never sent),
+ * its proof, and the recipient key (made there too) wrapped under the owner's account key and
+ * under the code's key half. Sent when adding a recipient to an account with enhanced encryption
+ * on (`sealedCard` in POST /api/recipients) and to replace a card (POST
+ * /api/recipients/:id/sealed-card), which also ends the old code.
+ */
+export const ZSealedCard = z.object({
+  keyId: z.uuid({ error: ENCRYPTION_MESSAGES.badWrap }),
+  codeProof: ZCodeProof,
+  ownerWrap: ZKeyWrap,
+  codeWrap: ZKeyWrap,
+});
+export type TSealedCard = z.input<typeof ZSealedCard>;
+
+/** A recipient's key as the owner's devices see it (GET /api/recipients): opened with the account key. */
+export type TRecipientKeyForOwner = { keyId: string; ownerWrap: string };
+
+/** A recipient's key as the recipient's devices get it at sign-in: opened with the code's key half. */
+export type TRecipientKeyForRecipient = { keyId: string; codeWrap: string };
+
+/**
+ * GET /api/recipients/:id/sealed-messages: the owner's sealed messages for this recipient, so
+ * the owner's browser can wrap each content key for the recipient's current card; PUT the
+ * answers back (at most 200 a request).
+ */
+export type TSealedMessageForCard = {
+  videoId: string;
+  /** The content key under the owner's account key. */
+  keyWrap: string;
+  /** True when the recipient's current card already opens it. */
+  isWrappedForCard: boolean;
+};
+export const MAX_CARD_WRAPS = 200;
+export const ZCardWrapsBody = z.object({
+  keyId: z.uuid({ error: ENCRYPTION_MESSAGES.badWrap }),
+  wraps: z
+    .array(z.object({ videoId: z.uuid(), recipientKeyWrap: ZKeyWrap }))
+    .min(1)
+    .max(MAX_CARD_WRAPS),
+});
+export type TCardWrapsBody = z.input<typeof ZCardWrapsBody>;

@@ -84,7 +84,9 @@ function sealedFor(
   userId: number,
 ): TPlayback['sealed'] {
   if (video.sealedKeyWrap === null) return null;
-  return { keyWrap: video.creatorId === userId ? video.sealedKeyWrap : null };
+  return video.creatorId === userId
+    ? { keyWrap: video.sealedKeyWrap, holder: 'owner', keyId: null }
+    : { keyWrap: null, holder: 'recipient', keyId: null };
 }
 
 /** What a file-mode playback URL names; all of it is signed. */
