@@ -5,45 +5,30 @@ import { oneTimeCodes } from '../../db/schema';
 export type OneTimeCodeRow = typeof oneTimeCodes.$inferSelect;
 type Purpose = OneTimeCodeRow['purpose'];
 
+/** A code to store: only its hash, whom and what it is for, and until when. */
+export interface NewOneTimeCode {
+  userId: number;
+  purpose: Purpose;
+  codeHash: string;
+  expiresAt: Date;
+  deviceId?: string;
+}
+
 /** Issuing a new code retires the user's earlier unused ones for the same purpose. */
 export async function replaceOneTimeCode(
   db: DbOrTx,
-  values: {
-    userId: number;
-    purpose: Purpose;
-    codeHash: string;
-    expiresAt: Date;
-    deviceId?: string;
-  },
+  values: NewOneTimeCode,
   now: Date,
 ): Promise<void> {
-  await db
-    .update(oneTimeCodes)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(oneTimeCodes.userId, values.userId),
-        eq(oneTimeCodes.purpose, values.purpose),
-        isNull(oneTimeCodes.usedAt),
-      ),
-    );
-  await db.insert(oneTimeCodes).values(values);
+  await retireOneTimeCodes(db, values.userId, values.purpose, now);
+  await addOneTimeCode(db, values);
 }
 
 /**
  * Adds a code without retiring the earlier ones: a reset code already mailed keeps working, so a
  * stranger asking again cannot make the owner's fresh code stop working.
  */
-export async function addOneTimeCode(
-  db: DbOrTx,
-  values: {
-    userId: number;
-    purpose: Purpose;
-    codeHash: string;
-    expiresAt: Date;
-    deviceId?: string;
-  },
-): Promise<void> {
+export async function addOneTimeCode(db: DbOrTx, values: NewOneTimeCode): Promise<void> {
   await db.insert(oneTimeCodes).values(values);
 }
 
