@@ -1,17 +1,15 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { PRODUCT, render, type Person } from '../mail/mail-layout';
+import { PRODUCT, openAppAction, render, renderFor, type Person } from '../mail/mail-layout';
 
 export function adminPasswordResetMail(input: { owner: Person; appUrl: string }): OutgoingMail {
-  return render({
-    to: input.owner.email,
+  return renderFor(input.owner, {
     subject: `An administrator reset your ${PRODUCT} password`,
-    greeting: `Dear ${input.owner.firstName},`,
     paragraphs: [
       `An administrator of your ${PRODUCT} installation has reset your password. They will give you a temporary password.`,
       `Sign in with it on your own device, and ${PRODUCT} will ask you to choose a new password straight away.`,
       `If you did not ask for this, please speak to the person who looks after ${PRODUCT} where you live, or to your next of kin.`,
     ],
-    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+    action: openAppAction(input.appUrl),
   });
 }
 
@@ -20,15 +18,13 @@ export function deviceAssociationRemovedMail(input: {
   deviceName: string;
   appUrl: string;
 }): OutgoingMail {
-  return render({
-    to: input.owner.email,
+  return renderFor(input.owner, {
     subject: `Your ${PRODUCT} device was unlinked by an administrator`,
-    greeting: `Dear ${input.owner.firstName},`,
     paragraphs: [
       `An administrator removed the link between your ${PRODUCT} account and a device (${input.deviceName}). That device has been signed out.`,
       `Videos stored on that device stay there. To use your account again, sign in on your device; if it asks, follow the steps to use that device.`,
     ],
-    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+    action: openAppAction(input.appUrl),
   });
 }
 

@@ -52,5 +52,13 @@ export interface Person {
   email: string;
 }
 
+/** A mail to one person, greeted by their first name. */
+export function renderFor(person: Person, parts: Omit<MailParts, 'to' | 'greeting'>): OutgoingMail {
+  return render({ ...parts, to: person.email, greeting: `Dear ${person.firstName},` });
+}
+
+/** The button back to the app that a notice ends with. */
+export const openAppAction = (appUrl: string) => ({ label: `Open ${PRODUCT}`, url: appUrl });
+
 export const fullName = (person: Pick<Person, 'firstName' | 'lastName'>) =>
   `${person.firstName} ${person.lastName}`;
