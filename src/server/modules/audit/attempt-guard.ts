@@ -34,31 +34,31 @@ export interface AttemptPolicy {
   account: { freeFailures: number; windowMs: number; maxDelayMs: number } | null;
 }
 
+/** A sign-in form's limits per source (a password, a recipient's access code). */
+const SIGN_IN_LIMITS = {
+  perSource: { max: 10, windowMs: 15 * 60_000 },
+  perAddress: { max: 30, windowMs: 15 * 60_000 },
+} satisfies Pick<AttemptPolicy, 'perSource' | 'perAddress'>;
+
+/** A recovery form's limits per source (break-glass, a reset code): fewer tries than a sign-in. */
+const RECOVERY_LIMITS = {
+  perSource: { max: 5, windowMs: 15 * 60_000 },
+  perAddress: { max: 20, windowMs: 60 * 60_000 },
+} satisfies Pick<AttemptPolicy, 'perSource' | 'perAddress'>;
+
 export const ATTEMPT_POLICIES = {
   login: {
     scope: 'login',
-    perSource: { max: 10, windowMs: 15 * 60_000 },
-    perAddress: { max: 30, windowMs: 15 * 60_000 },
+    ...SIGN_IN_LIMITS,
     account: { freeFailures: 10, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
   },
-  breakGlass: {
-    scope: 'break_glass',
-    perSource: { max: 5, windowMs: 15 * 60_000 },
-    perAddress: { max: 20, windowMs: 60 * 60_000 },
-    account: null,
-  },
+  breakGlass: { scope: 'break_glass', ...RECOVERY_LIMITS, account: null },
   resetCode: {
     scope: 'reset_code',
-    perSource: { max: 5, windowMs: 15 * 60_000 },
-    perAddress: { max: 20, windowMs: 60 * 60_000 },
+    ...RECOVERY_LIMITS,
     account: { freeFailures: 5, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
   },
-  accessCode: {
-    scope: 'access_code',
-    perSource: { max: 10, windowMs: 15 * 60_000 },
-    perAddress: { max: 30, windowMs: 15 * 60_000 },
-    account: null,
-  },
+  accessCode: { scope: 'access_code', ...SIGN_IN_LIMITS, account: null },
 } satisfies Record<string, AttemptPolicy>;
 
 /** How a password reset with an emailed code is described in the audit log. */
