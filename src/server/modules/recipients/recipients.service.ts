@@ -10,6 +10,7 @@ import type {
   TRecipientList,
   TReshareCode,
 } from '../../../shared/schemas/recipients';
+import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
@@ -84,6 +85,38 @@ async function replaceRecipientCode(
     recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
   );
   return code;
+}
+
+/** A new code for anyone the owner added, of the kind their category uses, emailed to them. */
+function issueCodeFor(
+  deps: Deps,
+  tx: DbOrTx,
+  input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
+): Promise<string> {
+  const { recipient, owner, isReplacement } = input;
+  return recipient.category === 'next_of_kin'
+    ? rotateNextOfKinCode(deps, tx, { nextOfKin: recipient, owner, isReplacement })
+    : replaceRecipientCode(deps, tx, input);
+}
+
+/** One line in the owner's log about one of their recipients. */
+function auditRecipientEvent(
+  tx: DbOrTx,
+  context: RequestContext,
+  input: {
+    owner: SessionUser;
+    eventType: TAuditEventType;
+    recipientId: number;
+    message: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  return recordAudit(tx, context, {
+    eventType: input.eventType,
+    userId: input.owner.id,
+    username: input.owner.username,
+    details: { message: input.message, recipientId: input.recipientId, ...input.details },
+  });
 }
 
 function upgradeMessage(maxRecipients: number): string {
@@ -164,27 +197,13 @@ export async function createRecipient(
       });
     }
 
-    let code: string;
-    if (recipient.category === 'next_of_kin') {
-      code = await rotateNextOfKinCode(deps, tx, {
-        nextOfKin: recipient,
-        owner,
-        isReplacement: false,
-      });
-    } else {
-      code = await replaceRecipientCode(deps, tx, { recipient, owner, isReplacement: false });
-    }
-
-    await recordAudit(tx, context, {
+    const code = await issueCodeFor(deps, tx, { recipient, owner, isReplacement: false });
+    const who = `${recipient.category === 'next_of_kin' ? 'next of kin' : 'recipient'} ${recipient.firstName} ${recipient.lastName}`;
+    await auditRecipientEvent(tx, context, {
+      owner,
       eventType: target ? 'recipient_updated' : 'recipient_added',
-      userId: owner.id,
-      username: owner.username,
-      details: {
-        message: target
-          ? `Updated ${recipient.category === 'next_of_kin' ? 'next of kin' : 'recipient'} ${recipient.firstName} ${recipient.lastName} and issued a new code`
-          : `Added ${recipient.category === 'next_of_kin' ? 'next of kin' : 'recipient'} ${recipient.firstName} ${recipient.lastName}`,
-        recipientId: recipient.id,
-      },
+      recipientId: recipient.id,
+      message: target ? `Updated ${who} and issued a new code` : `Added ${who}`,
     });
 
     return {
@@ -233,10 +252,22 @@ export function presentRecipients(
   };
 }
 
-async function findOwnRecipientOrThrow(db: DbOrTx, owner: SessionUser, id: number) {
-  const recipient = await findRecipientOf(db, owner.id, id);
-  if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
-  return recipient;
+/**
+ * Runs `work` in one transaction on one of the actor's own recipients, once the actor may manage
+ * recipients; someone not theirs (or gone) is not found.
+ */
+async function withOwnRecipient<T>(
+  deps: Deps,
+  input: { actor: Actor; recipientId: number },
+  work: (tx: DbOrTx, owner: SessionUser, recipient: UserRow) => Promise<T>,
+): Promise<T> {
+  requireAccess(input.actor, Permission.RecipientsManage);
+  const owner = input.actor.user;
+  return deps.db.transaction(async (tx) => {
+    const recipient = await findRecipientOf(tx, owner.id, input.recipientId);
+    if (!recipient) throw new AppError('NOT_FOUND', MESSAGES.recipientNotFound);
+    return work(tx, owner, recipient);
+  });
 }
 
 /**
@@ -248,22 +279,13 @@ export async function reshareAccessCode(
   context: RequestContext,
   input: { actor: Actor; recipientId: number },
 ): Promise<TReshareCode> {
-  requireAccess(input.actor, Permission.RecipientsManage);
-  const owner = input.actor.user;
-  const result = await deps.db.transaction(async (tx) => {
-    const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
-    const code =
-      recipient.category === 'next_of_kin'
-        ? await rotateNextOfKinCode(deps, tx, { nextOfKin: recipient, owner, isReplacement: true })
-        : await replaceRecipientCode(deps, tx, { recipient, owner, isReplacement: true });
-    await recordAudit(tx, context, {
+  const result = await withOwnRecipient(deps, input, async (tx, owner, recipient) => {
+    const code = await issueCodeFor(deps, tx, { recipient, owner, isReplacement: true });
+    await auditRecipientEvent(tx, context, {
+      owner,
       eventType: 'recipient_code_reissued',
-      userId: owner.id,
-      username: owner.username,
-      details: {
-        message: `Issued a new access code for ${recipient.firstName} ${recipient.lastName}; the old code no longer works`,
-        recipientId: recipient.id,
-      },
+      recipientId: recipient.id,
+      message: `Issued a new access code for ${recipient.firstName} ${recipient.lastName}; the old code no longer works`,
     });
     return {
       id: recipient.id,
@@ -286,38 +308,36 @@ export async function deleteRecipient(
   context: RequestContext,
   input: { actor: Actor; recipientId: number },
 ): Promise<TRecipientDeleted> {
-  requireAccess(input.actor, Permission.RecipientsManage);
-  const owner = input.actor.user;
-  const { result, cloudCopies } = await deps.db.transaction(async (tx) => {
-    const recipient = await findOwnRecipientOrThrow(tx, owner, input.recipientId);
-    if (recipient.category === 'next_of_kin') {
-      const nextOfKin = await findRecipientsOf(tx, owner.id, 'next_of_kin');
-      if (nextOfKin.length <= 1) throw new AppError('LAST_NEXT_OF_KIN', MESSAGES.lastNextOfKin);
-    }
-    const cloudCopies = await findCloudLeftovers(
-      tx,
-      await findVideoIdsForRecipient(tx, owner.id, recipient.id),
-    );
-    const deletedVideoIds = await deleteVideosForRecipient(tx, owner.id, recipient.id);
-    await cancelRequestOfRemovedNextOfKin(deps, tx, context, {
-      owner,
-      nextOfKin: recipient,
-      how: 'removed',
-      now: deps.clock.now(),
-    });
-    await deleteUserRow(tx, recipient.id);
-    await recordAudit(tx, context, {
-      eventType: 'recipient_deleted',
-      userId: owner.id,
-      username: owner.username,
-      details: {
-        message: `Removed ${recipient.firstName} ${recipient.lastName} and ${deletedVideoIds.length} video${deletedVideoIds.length === 1 ? '' : 's'} for them`,
+  const { result, cloudCopies } = await withOwnRecipient(
+    deps,
+    input,
+    async (tx, owner, recipient) => {
+      if (recipient.category === 'next_of_kin') {
+        const nextOfKin = await findRecipientsOf(tx, owner.id, 'next_of_kin');
+        if (nextOfKin.length <= 1) throw new AppError('LAST_NEXT_OF_KIN', MESSAGES.lastNextOfKin);
+      }
+      const cloudCopies = await findCloudLeftovers(
+        tx,
+        await findVideoIdsForRecipient(tx, owner.id, recipient.id),
+      );
+      const deletedVideoIds = await deleteVideosForRecipient(tx, owner.id, recipient.id);
+      await cancelRequestOfRemovedNextOfKin(deps, tx, context, {
+        owner,
+        nextOfKin: recipient,
+        how: 'removed',
+        now: deps.clock.now(),
+      });
+      await deleteUserRow(tx, recipient.id);
+      await auditRecipientEvent(tx, context, {
+        owner,
+        eventType: 'recipient_deleted',
         recipientId: recipient.id,
-        videoCount: deletedVideoIds.length,
-      },
-    });
-    return { result: { id: recipient.id, deletedVideoIds }, cloudCopies };
-  });
+        message: `Removed ${recipient.firstName} ${recipient.lastName} and ${deletedVideoIds.length} video${deletedVideoIds.length === 1 ? '' : 's'} for them`,
+        details: { videoCount: deletedVideoIds.length },
+      });
+      return { result: { id: recipient.id, deletedVideoIds }, cloudCopies };
+    },
+  );
   deps.mail.kick();
   await removeCloudCopies(deps, cloudCopies, result.deletedVideoIds);
   return result;
