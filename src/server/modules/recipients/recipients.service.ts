@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/schemas/recipients';
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { AppDeps } from '../../deps';
+import type { OutgoingMail } from '../mail/mail.repository';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
@@ -51,40 +52,39 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
   return { code, hash: await hashSecret(normalizeCode(code)) };
 }
 
+/** A fresh code stored (only its hash) in place of this person's old one, and mailed to them. */
+async function replaceCodeAndMail(
+  deps: Pick<Deps, 'clock' | 'mail'>,
+  tx: DbOrTx,
+  personId: number,
+  mailOf: (code: string) => OutgoingMail,
+): Promise<string> {
+  const { code, hash } = await issueAccessCode();
+  await updateUser(tx, personId, { emergencyAccessCodeHash: hash }, deps.clock.now());
+  await deps.mail.enqueue(tx, mailOf(code));
+  return code;
+}
+
 /** Replaces a next of kin's code and emails the new one. */
-export async function rotateNextOfKinCode(
+export function rotateNextOfKinCode(
   deps: Pick<Deps, 'clock' | 'config' | 'mail'>,
   tx: DbOrTx,
   input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
-  const { code, hash } = await issueAccessCode();
-  await updateUser(tx, input.nextOfKin.id, { emergencyAccessCodeHash: hash }, deps.clock.now());
-  await deps.mail.enqueue(
-    tx,
-    nextOfKinCodeMail({
-      nextOfKin: input.nextOfKin,
-      owner: input.owner,
-      code,
-      appUrl: deps.config.APP_URL,
-      isReplacement: input.isReplacement,
-    }),
+  return replaceCodeAndMail(deps, tx, input.nextOfKin.id, (code) =>
+    nextOfKinCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
   );
-  return code;
 }
 
 /** A family member's or friend's access code: replaced, emailed to them, returned once. */
-async function replaceRecipientCode(
+function replaceRecipientCode(
   deps: Deps,
   tx: DbOrTx,
   input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
-  const { code, hash } = await issueAccessCode();
-  await updateUser(tx, input.recipient.id, { emergencyAccessCodeHash: hash }, deps.clock.now());
-  await deps.mail.enqueue(
-    tx,
+  return replaceCodeAndMail(deps, tx, input.recipient.id, (code) =>
     recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
   );
-  return code;
 }
 
 /** A new code for anyone the owner added, of the kind their category uses, emailed to them. */
