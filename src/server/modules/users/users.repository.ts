@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { RECIPIENT_CATEGORIES } from '../../../shared/domain/enums';
+import { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../../../shared/domain/enums';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema';
 
@@ -110,31 +110,31 @@ export async function findRecipientsOf(
     .orderBy(users.id);
 }
 
-/** Every next-of-kin row with this email, each with the primary account it belongs to. */
-export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
+/** Every row with this email among these categories of people owners added, with its owner. */
+function findAddedByEmail(db: DbOrTx, email: string, categories: readonly TRecipientCategory[]) {
   const owners = alias(users, 'owners');
   return db
-    .select({ nextOfKin: users, owner: owners })
-    .from(users)
-    .innerJoin(owners, eq(owners.id, users.createdById))
-    .where(
-      and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.category, 'next_of_kin')),
-    );
-}
-
-/** Every recipient row with this email (next of kin, family, friend), each with its owner. */
-export async function findRecipientsByEmail(db: DbOrTx, email: string) {
-  const owners = alias(users, 'owners');
-  return db
-    .select({ recipient: users, owner: owners })
+    .select({ person: users, owner: owners })
     .from(users)
     .innerJoin(owners, eq(owners.id, users.createdById))
     .where(
       and(
         sql`lower(${users.email}) = ${email.toLowerCase()}`,
-        inArray(users.category, [...RECIPIENT_CATEGORIES]),
+        inArray(users.category, [...categories]),
       ),
     );
+}
+
+/** Every next-of-kin row with this email, each with the primary account it belongs to. */
+export async function findNextOfKinByEmail(db: DbOrTx, email: string) {
+  const rows = await findAddedByEmail(db, email, ['next_of_kin']);
+  return rows.map(({ person, owner }) => ({ nextOfKin: person, owner }));
+}
+
+/** Every recipient row with this email (next of kin, family, friend), each with its owner. */
+export async function findRecipientsByEmail(db: DbOrTx, email: string) {
+  const rows = await findAddedByEmail(db, email, RECIPIENT_CATEGORIES);
+  return rows.map(({ person, owner }) => ({ recipient: person, owner }));
 }
 
 export async function deleteUserRow(db: DbOrTx, id: number): Promise<void> {
