@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Transporter } from 'nodemailer';
+import type { SentMessageInfo, Transporter } from 'nodemailer';
 import type { TConfig } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { OutgoingMail } from './mail.repository';
@@ -18,34 +18,31 @@ export interface MailTransport {
 type TransportOptions = Parameters<typeof import('nodemailer').createTransport>[0];
 
 /**
- * A nodemailer transport made on the first message, so a server that sends no mail does not
- * carry nodemailer in memory.
+ * Sends a message through a nodemailer transport made on the first message, so a server that
+ * sends no mail does not carry nodemailer in memory.
  */
-function lazyTransport(options: TransportOptions): () => Promise<Transporter> {
+function lazySender(
+  options: TransportOptions,
+): (mail: OutgoingMail, from: string) => Promise<SentMessageInfo> {
   let transporter: Promise<Transporter> | undefined;
-  return () =>
-    (transporter ??= import('nodemailer').then((nodemailer) =>
+  return async (mail, from) => {
+    transporter ??= import('nodemailer').then((nodemailer) =>
       nodemailer.default.createTransport(options),
-    ));
+    );
+    const { to, subject, text, html } = mail;
+    return (await transporter).sendMail({ from, to, subject, text, html });
+  };
 }
 
 /** 'Sandbox mode': every message is written as an .eml file under DATA_DIR/outbox. */
 function createOutboxTransport(outboxDir: string, clock: Clock): MailTransport {
-  const composer = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const compose = lazySender({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     description: `outbox folder ${outboxDir}`,
     isSandbox: true,
     destination: outboxDir,
     async send(mail, { from }) {
-      const info = await (
-        await composer()
-      ).sendMail({
-        from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      });
+      const info = await compose(mail, from);
       await mkdir(outboxDir, { recursive: true });
       const stamp = clock.now().toISOString().replace(/[:.]/g, '-');
       const safeTo = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
@@ -59,7 +56,7 @@ function createOutboxTransport(outboxDir: string, clock: Clock): MailTransport {
 
 function createSmtpTransport(smtpUrl: string): MailTransport {
   const url = new URL(smtpUrl);
-  const transporter = lazyTransport({
+  const sendOut = lazySender({
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
     secure: url.protocol === 'smtps:',
@@ -77,15 +74,7 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
     isSandbox: false,
     destination: url.hostname,
     async send(mail, { from }) {
-      await (
-        await transporter()
-      ).sendMail({
-        from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      });
+      await sendOut(mail, from);
     },
   };
 }
