@@ -10,7 +10,7 @@ import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { sha256 } from '../../lib/crypto';
 import { createTotpSecret, findTotpStep, totpUri } from '../../lib/totp';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
 import type { Db } from '../../db/client';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
@@ -94,10 +94,8 @@ async function refuseCode(
   admin: SessionUser,
   reason: string,
 ): Promise<never> {
-  await recordAudit(deps.db, context, {
+  await recordAccountEvent(deps.db, context, admin, {
     eventType: 'admin_2fa_verified',
-    userId: admin.id,
-    username: admin.username,
     successful: false,
     details: { reason },
   });
@@ -160,15 +158,11 @@ export async function confirmEnrolment(
       recoveryCodes.map((recoveryCode) => sha256(normalizeCode(recoveryCode))),
     );
     await markSessionSecondFactor(tx, session.sessionIdHash, now);
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, admin, {
       eventType: 'admin_2fa_enabled',
-      userId: admin.id,
-      username: admin.username,
     });
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, admin, {
       eventType: 'admin_login',
-      userId: admin.id,
-      username: admin.username,
       details: { method: 'totp' },
     });
   });
@@ -200,16 +194,12 @@ export async function verifySecondFactor(
 
   await deps.db.transaction(async (tx) => {
     await markSessionSecondFactor(tx, session.sessionIdHash, deps.clock.now());
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, admin, {
       eventType: 'admin_2fa_verified',
-      userId: admin.id,
-      username: admin.username,
       details: { method },
     });
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, admin, {
       eventType: 'admin_login',
-      userId: admin.id,
-      username: admin.username,
       details: { method },
     });
   });

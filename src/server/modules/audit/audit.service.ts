@@ -48,3 +48,13 @@ export function recordAudit(db: DbOrTx, context: AuditContext, event: AuditEvent
     details: { ...event.details, ...source.details },
   });
 }
+
+/** One event on an account's own log, named by its id and username. */
+export function recordAccountEvent(
+  db: DbOrTx,
+  context: AuditContext,
+  account: { id: number; username: string },
+  event: Omit<AuditEvent, 'userId' | 'username'>,
+): Promise<void> {
+  return recordAudit(db, context, { ...event, userId: account.id, username: account.username });
+}

@@ -12,7 +12,7 @@ import {
   verifySecret,
 } from '../../lib/crypto';
 import { sessionLifetimeFor } from '../../plugins/request-context';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
   isFamiliarDevice,
@@ -141,10 +141,8 @@ export async function createPrimaryAccount(
       await bindPrimaryDevice(tx, device.id, user.id);
       const session = await createSession(tx, user, device, input.now, input.method);
       const boundDevice = { ...device, userId: user.id, isPrimary: true };
-      await recordAudit(tx, context, {
+      await recordAccountEvent(tx, context, user, {
         eventType: 'register',
-        userId: user.id,
-        username: user.username,
         details: { isAdmin, ...input.auditDetails },
       });
       return { user, device: boundDevice, ...session };
@@ -259,10 +257,8 @@ export async function assertMaySignInHere(
   const primaryDevice = await findPrimaryDeviceOfUser(db, user.id);
   const isOwnDevice = device.userId === user.id;
   if (primaryDevice && primaryDevice.id !== device.id && !isOwnDevice) {
-    await recordAudit(db, context, {
+    await recordAccountEvent(db, context, user, {
       eventType: 'login_failed',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { reason: 'not the primary device', ...input.auditDetails },
     });
@@ -299,10 +295,8 @@ export async function openSession(
     signedInDevice = { ...device, userId: user.id, isPrimary: true };
   }
   const session = await createSession(tx, user, device, input.now, input.method);
-  await recordAudit(tx, context, {
+  await recordAccountEvent(tx, context, user, {
     eventType: 'login',
-    userId: user.id,
-    username: user.username,
     ...(input.auditDetails ? { details: input.auditDetails } : {}),
   });
   return { user, device: signedInDevice, ...session };
@@ -347,9 +341,7 @@ export async function logout(
 ): Promise<void> {
   if (!input.user || !input.sessionIdHash) return;
   await deleteSession(db, input.sessionIdHash);
-  await recordAudit(db, context, {
+  await recordAccountEvent(db, context, input.user, {
     eventType: 'logout',
-    userId: input.user.id,
-    username: input.user.username,
   });
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
   isFamiliarDevice,
@@ -88,10 +88,8 @@ export async function requestPasswordReset(
       tx,
       passwordResetCodeMail({ owner: user, code, appUrl: deps.config.APP_URL }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'password_reset_request',
-      userId: user.id,
-      username: user.username,
     });
   });
   deps.mail.kick();
@@ -185,10 +183,8 @@ export async function completePasswordReset(
         appUrl: deps.config.APP_URL,
       }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'password_reset',
-      userId: user.id,
-      username: user.username,
       details: { method: RESET_BY_EMAIL },
     });
   });
@@ -217,10 +213,8 @@ export async function changePassword(
   const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
   const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
   if (!isRight) {
-    await recordAudit(deps.db, context, {
+    await recordAccountEvent(deps.db, context, user, {
       eventType: 'login_failed',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { reason: 'wrong current password when changing password' },
     });
@@ -243,10 +237,8 @@ export async function changePassword(
       tx,
       passwordChangedMail({ owner: user, how: 'from your dashboard', appUrl: deps.config.APP_URL }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'password_reset',
-      userId: user.id,
-      username: user.username,
       details: { method: 'changed on the dashboard' },
     });
   });
@@ -269,10 +261,8 @@ export async function setupPassword(
       { passwordHash, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, input.user, {
       eventType: 'password_reset',
-      userId: input.user.id,
-      username: input.user.username,
       details: { method: 'first password chosen by the owner' },
     });
   });

@@ -1,6 +1,6 @@
 import { BILLING_MESSAGES } from '../../../shared/schemas/billing';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { secondPlanRefundedMail } from './billing.mails';
 import type { UserRow } from '../users/users.repository';
 import { deriveBilling, GRANTING } from './billing-state';
@@ -104,10 +104,8 @@ async function cancelSecondPlans(
       const owner = first ? await lockUser(tx, account.id) : undefined;
       if (!owner) return;
       const refund = refunded > 0 ? pounds(refunded) : null;
-      await recordAudit(tx, context, {
+      await recordAccountEvent(tx, context, owner, {
         eventType: 'subscription_cancelled',
-        userId: owner.id,
-        username: owner.username,
         details: {
           message: `A second plan (${nameOf(extra)}) was started and cancelled at once: the account already has ${nameOf(kept)}. ${refund ? `${refund} was refunded in full.` : 'Nothing had been charged.'}`,
           actor: STRIPE_ACTOR,

@@ -2,7 +2,7 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import { hasCloudSync, limitsFor } from '../../../shared/domain/plan-limits';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import { addOneTimeCode, retireOneTimeCodes } from '../auth/one-time-codes.repository';
@@ -88,10 +88,8 @@ export async function completeDeviceAdd(
     code: input.code,
   });
   if (!matched) {
-    await recordAudit(deps.db, context, {
+    await recordAccountEvent(deps.db, context, user, {
       eventType: 'device_added',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { reason: 'wrong or expired code to add a device' },
     });
@@ -119,10 +117,8 @@ export async function completeDeviceAdd(
         appUrl: deps.config.APP_URL,
       }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'device_added',
-      userId: user.id,
-      username: user.username,
       details: {
         message: `Added ${input.device.deviceName} as another device`,
         deviceId: device.id,
@@ -162,10 +158,8 @@ export async function setPrimaryDevice(
         appUrl: deps.config.APP_URL,
       }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'device_set_primary',
-      userId: user.id,
-      username: user.username,
       details: {
         message: `${device.deviceName} is now the primary device`,
         from: previous?.deviceName ?? null,

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
 import { hashSecret, verifySecret } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { consumeKeyAttempt, describeWait, KEY_LIMITS, type KeyLimit } from '../audit/throttle';
 import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
 import {
@@ -163,10 +163,8 @@ export async function completeDeviceMove(
     code: input.code,
   });
   if (!live) {
-    await recordAudit(deps.db, context, {
+    await recordAccountEvent(deps.db, context, user, {
       eventType: 'device_reset',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { reason: 'wrong or expired code to move to a new device' },
     });
@@ -194,10 +192,8 @@ export async function completeDeviceMove(
         appUrl: deps.config.APP_URL,
       }),
     );
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'device_reset',
-      userId: user.id,
-      username: user.username,
       details: {
         method: 'moved to a new device',
         from: previous.deviceName,

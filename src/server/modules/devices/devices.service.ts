@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { sha256, verifySecret } from '../../lib/crypto';
 import { describeUserAgent } from '../../lib/user-agent';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import type { SessionUser } from '../users/users.repository';
@@ -125,10 +125,8 @@ export async function resetDevice(
     (await verifySecret(bound.passwordHash, body.password));
 
   if (!isSignedInOwner && !isPasswordProof) {
-    await recordAudit(db, context, {
+    await recordAccountEvent(db, context, bound, {
       eventType: 'device_reset',
-      userId: bound.id,
-      username: bound.username,
       successful: false,
       details: {
         method: 'owner',
@@ -147,10 +145,8 @@ export async function resetDevice(
       previousAssociations: [{ userId: bound.id, username: bound.username, isPrimary: true }],
     });
     await deleteSessionsOfUser(tx, bound.id);
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, bound, {
       eventType: 'device_reset',
-      userId: bound.id,
-      username: bound.username,
       details: { method: isSignedInOwner ? 'session' : 'password' },
     });
   });

@@ -1,9 +1,8 @@
-import { normalizeCode } from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { hashSecret, verifySecret } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { hashSecret } from '../../lib/crypto';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
   isFamiliarDevice,
@@ -14,6 +13,7 @@ import { throttledMessage } from '../audit/throttle-messages';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { breakGlassOwnerMail } from './emergency.mails';
 import { rotateNextOfKinCode } from '../recipients/recipients.service';
+import { codeNeeded, findCodeMatch, type TCodeGiven } from '../recipients/access-codes';
 import {
   findNextOfKinByEmail,
   findUserById,
@@ -38,16 +38,17 @@ interface Pair {
 /**
  * Break-glass, in one transaction: the owner's password changes, all their sessions end, the used
  * code is replaced by a new one emailed to the next of kin, the owner is emailed, both logs get
- * the event.
+ * the event. A sealed card's code is not the server's to make: that card stays until the owner
+ * makes a new one. Answers whether it stayed.
  */
 async function performReset(
   deps: Deps,
   context: RequestContext,
   pair: Pair,
   input: { newPassword: string; variant: 'code' | 'dashboard' },
-) {
+): Promise<{ isCardKept: boolean }> {
   const passwordHash = await hashSecret(input.newPassword);
-  await deps.db.transaction(async (tx) => {
+  const isCardKept = await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
       pair.owner.id,
@@ -55,17 +56,16 @@ async function performReset(
       deps.clock.now(),
     );
     await deleteSessionsOfUser(tx, pair.owner.id);
-    await rotateNextOfKinCode(deps, tx, { ...pair, isReplacement: true });
+    const isSealed = (await findUserById(tx, pair.nextOfKin.id))?.accessCodeForm === 'proof';
+    if (!isSealed) await rotateNextOfKinCode(deps, tx, { ...pair, isReplacement: true });
     await deps.mail.enqueue(tx, breakGlassOwnerMail({ ...pair, appUrl: deps.config.APP_URL }));
     const details = {
       message: `${pair.nextOfKin.firstName} ${pair.nextOfKin.lastName} (next of kin) reset the password with emergency access`,
       actor: `${pair.nextOfKin.firstName} ${pair.nextOfKin.lastName}, next of kin`,
       variant: input.variant,
     };
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, pair.owner, {
       eventType: 'break_glass',
-      userId: pair.owner.id,
-      username: pair.owner.username,
       details,
     });
     await recordAudit(tx, context, {
@@ -74,19 +74,26 @@ async function performReset(
       username: pair.nextOfKin.email,
       details,
     });
+    return isSealed;
   });
   deps.mail.kick();
+  return { isCardKept };
 }
 
-function successMessage(owner: SessionUser) {
-  return `The password has been reset. ${owner.firstName} has been signed out everywhere and emailed, and a new emergency code is on its way to you.`;
+function successMessage(owner: SessionUser, reset: { isCardKept: boolean }) {
+  return reset.isCardKept
+    ? `The password has been reset. ${owner.firstName} has been signed out everywhere and emailed. Your emergency card still works until ${owner.firstName} makes you a new one.`
+    : `The password has been reset. ${owner.firstName} has been signed out everywhere and emailed, and a new emergency code is on its way to you.`;
 }
 
-/** The /auth form: next of kin's email, emergency code, new password. */
+/**
+ * The /auth form: next of kin's email, emergency code (its proof for a sealed card, else as
+ * typed), new password.
+ */
 export async function breakGlassWithCode(
   deps: Deps,
   context: RequestContext,
-  input: { email: string; code: string; newPassword: string },
+  input: { email: string; given: TCodeGiven; newPassword: string },
 ): Promise<{ message: string }> {
   const { db } = deps;
   const pairs = await findNextOfKinByEmail(db, input.email);
@@ -108,10 +115,8 @@ export async function breakGlassWithCode(
 
   if (!slot.isAllowed) {
     for (const pair of pairs) {
-      await recordAudit(db, context, {
+      await recordAccountEvent(db, context, pair.owner, {
         eventType: 'break_glass',
-        userId: pair.owner.id,
-        username: pair.owner.username,
         successful: false,
         details: { reason: `throttled (${slot.reason})`, nextOfKinEmail: input.email },
       });
@@ -119,16 +124,16 @@ export async function breakGlassWithCode(
     throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
   }
 
-  const code = normalizeCode(input.code);
-  let match: Pair | undefined;
-  for (const pair of pairs) {
-    const hash = pair.nextOfKin.emergencyAccessCodeHash;
-    if (hash && (await verifySecret(hash, code))) {
-      match = pair;
-      break;
-    }
+  const { match, checked, needsCode } = await findCodeMatch(
+    pairs,
+    (pair) => pair.nextOfKin,
+    input.given,
+  );
+  if (!match && needsCode && checked === 0) {
+    // A proof with no sealed card to check costs no guess: the browser sends the typed code next.
+    await releaseAttempt(db, slot);
+    throw codeNeeded();
   }
-
   if (!match) {
     if (pairs.length === 0) {
       await recordAudit(db, context, {
@@ -140,10 +145,8 @@ export async function breakGlassWithCode(
     }
     for (const pair of pairs) {
       const details = { reason: 'wrong emergency code', nextOfKinEmail: input.email };
-      await recordAudit(db, context, {
+      await recordAccountEvent(db, context, pair.owner, {
         eventType: 'break_glass',
-        userId: pair.owner.id,
-        username: pair.owner.username,
         successful: false,
         details,
       });
@@ -155,12 +158,16 @@ export async function breakGlassWithCode(
         details,
       });
     }
+    if (needsCode) throw codeNeeded();
     throw new AppError('INVALID_CODE', MESSAGES.breakGlassInvalid);
   }
 
   await releaseAttempt(db, slot);
-  await performReset(deps, context, match, { newPassword: input.newPassword, variant: 'code' });
-  return { message: successMessage(match.owner) };
+  const reset = await performReset(deps, context, match, {
+    newPassword: input.newPassword,
+    variant: 'code',
+  });
+  return { message: successMessage(match.owner, reset) };
 }
 
 /**
@@ -192,10 +199,8 @@ export async function breakGlassFromSession(
 
   if (!owner || !isFreshCodeSession || !isOwnEmail) {
     if (owner) {
-      await recordAudit(deps.db, context, {
+      await recordAccountEvent(deps.db, context, owner, {
         eventType: 'break_glass',
-        userId: owner.id,
-        username: owner.username,
         successful: false,
         details: {
           reason: !isOwnEmail ? 'email is not the signed-in next of kin' : 'session too old',
@@ -209,11 +214,11 @@ export async function breakGlassFromSession(
     );
   }
 
-  await performReset(
+  const reset = await performReset(
     deps,
     context,
     { nextOfKin: user, owner },
     { newPassword: input.newPassword, variant: 'dashboard' },
   );
-  return { message: successMessage(owner) };
+  return { message: successMessage(owner, reset) };
 }

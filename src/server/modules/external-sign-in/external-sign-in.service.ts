@@ -10,7 +10,7 @@ import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import type { DeviceRow } from '../devices/devices.repository';
 import {
   findPrimaryByEmail,
@@ -306,10 +306,8 @@ async function linkAtCallback(
   const details = auditDetailsFor(settings);
   context = { ...context, deviceId: flow.deviceId };
   const refuse = async (reason: TExternalSignInError, note: string): Promise<never> => {
-    await recordAudit(deps.db, context, {
+    await recordAccountEvent(deps.db, context, user, {
       eventType: 'provider_linked',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { ...details, reason: note },
     });
@@ -335,10 +333,8 @@ async function linkAtCallback(
         subject: identity.subject,
         email: identity.email,
       });
-      await recordAudit(tx, context, {
+      await recordAccountEvent(tx, context, user, {
         eventType: 'provider_linked',
-        userId: user.id,
-        username: user.username,
         details,
       });
     });

@@ -4,7 +4,7 @@ import type { TExternalFinishBody } from '../../../shared/schemas/external-sign-
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import {
   assertMaySignInHere,
   checkCredentials,
@@ -136,10 +136,8 @@ async function linkAndSignIn(
       email: identity.email,
       lastSignInAt: now,
     });
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'provider_linked',
-      userId: user.id,
-      username: user.username,
       details: isByCode
         ? { ...auditDetails, message: 'proven with a code sent by email' }
         : auditDetails,

@@ -10,7 +10,7 @@ import {
   reserveAttempt,
   type AttemptPolicy,
 } from '../audit/attempt-guard';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS, type KeyLimit } from '../audit/throttle';
 import { throttledMessage } from '../audit/throttle-messages';
 import { assertMaySignInHere } from '../auth/auth.service';
@@ -106,10 +106,8 @@ export async function checkLinkCode(
     now: deps.clock.now(),
   });
   const auditFailure = (reason: string) =>
-    recordAudit(deps.db, context, {
+    recordAccountEvent(deps.db, context, user, {
       eventType: 'provider_linked',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { ...auditDetailsFor(input.settings), reason },
     });

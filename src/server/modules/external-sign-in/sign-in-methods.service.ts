@@ -1,7 +1,7 @@
 import type { TExternalProvider } from '../../../shared/domain/enums';
 import type { TSignInMethods } from '../../../shared/schemas/external-sign-in';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import { deleteIdentity, findIdentitiesOfUser } from './external-sign-in.repository';
 import type { Deps } from './external-sign-in.service';
@@ -39,10 +39,8 @@ export async function unlinkProvider(
   const row = await findUserById(deps.db, user.id);
   const hasOtherWay = Boolean(row?.passwordHash) || identities.length > 1;
   if (!hasOtherWay) {
-    await recordAudit(deps.db, context, {
+    await recordAccountEvent(deps.db, context, user, {
       eventType: 'provider_unlinked',
-      userId: user.id,
-      username: user.username,
       successful: false,
       details: { ...details, reason: 'the only way to sign in' },
     });
@@ -50,10 +48,8 @@ export async function unlinkProvider(
   }
   await deps.db.transaction(async (tx) => {
     await deleteIdentity(tx, target.id);
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'provider_unlinked',
-      userId: user.id,
-      username: user.username,
       details,
     });
   });

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { recordAudit } from '../audit/audit.service';
+import { recordAccountEvent } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
 import { findUserById, type UserRow } from '../users/users.repository';
 import { advanceInactivityNotices, findOwnersToCheckForInactivity } from './legacy.repository';
@@ -74,10 +74,8 @@ async function remindOwner(
     tx,
     inactivityReminderMail({ owner, months, appUrl: deps.config.APP_URL }),
   );
-  await recordAudit(tx, LEGACY_CHECK, {
+  await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_inactivity_reminder',
-    userId: owner.id,
-    username: owner.username,
     details: {
       message: `Not signed in for ${months} months: reminder ${input.reminder} of ${INACTIVITY_REMINDERS} emailed`,
     },
@@ -98,10 +96,8 @@ async function tellNextOfKin(
       inactivityNextOfKinMail({ owner, nextOfKin, months, appUrl: deps.config.APP_URL }),
     );
   }
-  await recordAudit(tx, LEGACY_CHECK, {
+  await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_inactivity_reminder',
-    userId: owner.id,
-    username: owner.username,
     details: {
       message: nextOfKin
         ? `No answer to ${INACTIVITY_REMINDERS} reminders: ${fullName(nextOfKin)} (next of kin) was told`

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/client';
-import { recordAudit } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
 import { findUserById } from '../users/users.repository';
 import { checkInactivity } from './inactivity-check.service';
@@ -88,10 +88,8 @@ async function cancelOrphanedRequests(
       const owner = await findUserById(tx, release.ownerId);
       if (!owner) continue;
       await deps.mail.enqueue(tx, requestCancelledWithRemovalMail({ owner, nextOfKin: null }));
-      await recordAudit(tx, LEGACY_CHECK, {
+      await recordAccountEvent(tx, LEGACY_CHECK, owner, {
         eventType: 'legacy_release_cancelled',
-        userId: owner.id,
-        username: owner.username,
         details: {
           message:
             'The legacy release was cancelled: the next of kin who asked no longer has an account',
@@ -125,10 +123,8 @@ async function remind(
       reminder: kind,
     }),
   );
-  await recordAudit(tx, LEGACY_CHECK, {
+  await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_release_reminder',
-    userId: owner.id,
-    username: owner.username,
     details: {
       message:
         kind === 'halfway'
@@ -162,10 +158,8 @@ async function releaseLegacy(deps: LegacyDeps, tx: DbOrTx, release: LegacyReleas
   const details = {
     message: `The legacy was released after the waiting period; ${recipients.length} recipient${recipients.length === 1 ? ' was' : 's were'} emailed`,
   };
-  await recordAudit(tx, LEGACY_CHECK, {
+  await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_released',
-    userId: owner.id,
-    username: owner.username,
     details,
   });
   if (release.requestedById !== null) {
@@ -193,10 +187,8 @@ async function announceOpened(
     tx,
     messageOpenMail({ owner, recipient, appUrl: deps.config.APP_URL, opensWith: 'date' }),
   );
-  await recordAudit(tx, LEGACY_CHECK, {
+  await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_message_opened',
-    userId: owner.id,
-    username: owner.username,
     details: {
       message: `A dated message opened for ${fullName(recipient)}, who was emailed`,
       videoId: message.id,

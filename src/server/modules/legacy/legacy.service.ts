@@ -9,7 +9,7 @@ import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import type { UrlSigner } from '../../lib/url-signer';
-import { recordAudit, type JobContext, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type JobContext, type RequestContext } from '../audit/audit.service';
 import type { MailQueue } from '../mail/mail.service';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import { findLegacyHistory, findWaitingRelease, updateLegacySettings } from './legacy.repository';
@@ -93,10 +93,8 @@ export async function saveLegacySettings(
     const inactivity = settings.inactivityMonths
       ? `inactivity check after ${settings.inactivityMonths} months`
       : 'inactivity check off';
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, owner, {
       eventType: 'legacy_settings_changed',
-      userId: owner.id,
-      username: owner.username,
       details: {
         message: `Legacy release settings saved: ${settings.waitingDays} day${settings.waitingDays === 1 ? '' : 's'} to wait, ${inactivity}`,
       },

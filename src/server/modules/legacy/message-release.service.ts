@@ -1,7 +1,7 @@
 import type { TRelease } from '../../../shared/domain/legacy';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import type { SessionUser } from '../users/users.repository';
 import { updateReleaseRule, updateTimeZone } from './legacy.repository';
 import type { LegacyDeps } from './legacy.service';
@@ -28,10 +28,8 @@ export async function setMessageRelease(
     });
     if (!indexEntry) throw new AppError('NOT_FOUND', 'Video not found.');
     if (input.timeZone) await updateTimeZone(tx, owner.id, input.timeZone);
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, owner, {
       eventType: 'legacy_settings_changed',
-      userId: owner.id,
-      username: owner.username,
       details: {
         message: `A message was set to open ${WORDS[release.rule]}${release.at ? ` (${release.at.slice(0, 10)})` : ''}`,
         videoId: input.videoId,

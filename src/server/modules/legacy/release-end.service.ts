@@ -2,7 +2,7 @@ import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type { TLegacyState } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
 import type { LegacyDeps } from './legacy.service';
@@ -65,17 +65,13 @@ export async function endRelease(
     const details = {
       message: `The owner ended the legacy release: ${closed} message${closed === 1 ? '' : 's'} closed again, ${watched.length} already watched stay${watched.length === 1 ? 's' : ''} open to the person who watched`,
     };
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, owner, {
       eventType: 'legacy_release_ended',
-      userId: owner.id,
-      username: owner.username,
       details,
     });
     for (const message of watched) {
-      await recordAudit(tx, context, {
+      await recordAccountEvent(tx, context, owner, {
         eventType: 'legacy_release_ended',
-        userId: owner.id,
-        username: owner.username,
         details: {
           message: `'${message.title}' stays open to ${message.firstName} ${message.lastName}, who has watched it`,
           videoId: message.id,
@@ -122,10 +118,8 @@ async function tellRecipients(
     );
   }
   if (byRecipient.size === 0) return;
-  await recordAudit(tx, context, {
+  await recordAccountEvent(tx, context, input.owner, {
     eventType: 'legacy_release_ended',
-    userId: input.owner.id,
-    username: input.owner.username,
     details: {
       message: `${byRecipient.size} recipient${byRecipient.size === 1 ? ' was' : 's were'} emailed that the release has ended`,
     },

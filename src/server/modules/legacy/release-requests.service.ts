@@ -2,7 +2,7 @@ import { ASK_AGAIN_MIN_DAYS, LEGACY_MESSAGES } from '../../../shared/domain/lega
 import type { TAskHold, TLegacyAsker } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import type { MailQueue } from '../mail/mail.service';
 import { fullName } from '../mail/mail-layout';
 import { findUserById, type SessionUser, type UserRow } from '../users/users.repository';
@@ -57,10 +57,8 @@ export async function assertMayAsk(
       : hold.reason === 'ended'
         ? LEGACY_MESSAGES.askAgainAfterEnd(owner.firstName, day)
         : LEGACY_MESSAGES.askAgainAfterCancel(owner.firstName, day);
-  await recordAudit(db, context, {
+  await recordAccountEvent(db, context, owner, {
     eventType: 'legacy_release_requested',
-    userId: owner.id,
-    username: owner.username,
     successful: false,
     details: {
       message:
@@ -137,10 +135,8 @@ export async function setNextOfKinAsking(
     });
     if (!cancelled) return;
     await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin }));
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, owner, {
       eventType: 'legacy_release_cancelled',
-      userId: owner.id,
-      username: owner.username,
       details: {
         message: `The legacy release was cancelled by the owner, who stopped ${fullName(nextOfKin)} from asking`,
       },
@@ -173,10 +169,8 @@ export async function cancelRequestOfRemovedNextOfKin(
   });
   if (!cancelled) return false;
   await deps.mail.enqueue(tx, requestCancelledWithRemovalMail({ owner, nextOfKin }));
-  await recordAudit(tx, context, {
+  await recordAccountEvent(tx, context, owner, {
     eventType: 'legacy_release_cancelled',
-    userId: owner.id,
-    username: owner.username,
     details: {
       message: `The legacy release ${fullName(nextOfKin)} asked for was cancelled: they were ${input.how} as next of kin`,
     },

@@ -1,11 +1,10 @@
-import { normalizeCode } from '../../../shared/domain/codes';
 import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type { TLegacyState, TNextOfKinLegacy } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
 import { sqlStateOf } from '../../db/database-errors';
 import { AppError } from '../../errors';
-import { sha256, verifySecret } from '../../lib/crypto';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { sha256 } from '../../lib/crypto';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
   isFamiliarDevice,
@@ -24,6 +23,7 @@ import {
 import { getLegacyState, nextOfKinLegacy, type LegacyDeps } from './legacy.service';
 import { releaseCancelledMail, releaseRequestedMail } from './legacy.mails';
 import { askAgainAfterDays, assertMayAsk } from './release-requests.service';
+import { codeNeeded, findCodeMatch, type TCodeGiven } from '../recipients/access-codes';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -48,7 +48,7 @@ export function cancelUrl(deps: Pick<LegacyDeps, 'config'>, token: string) {
 export async function requestRelease(
   deps: LegacyDeps,
   context: RequestContext,
-  input: { nextOfKin: SessionUser; emergencyCode: string; now: Date },
+  input: { nextOfKin: SessionUser; given: TCodeGiven; now: Date },
 ): Promise<TNextOfKinLegacy> {
   const { db } = deps;
   const { nextOfKin, now } = input;
@@ -63,7 +63,7 @@ export async function requestRelease(
     owner,
     nextOfKin,
     asker,
-    code: input.emergencyCode,
+    given: input.given,
     now,
   });
   if (owner.legacyReleasedAt) throw new AppError('CONFLICT', LEGACY_MESSAGES.alreadyReleased);
@@ -86,7 +86,7 @@ async function checkEmergencyCode(
     owner: UserRow;
     nextOfKin: SessionUser;
     asker: UserRow | undefined;
-    code: string;
+    given: TCodeGiven;
     now: Date;
   },
 ): Promise<void> {
@@ -100,15 +100,20 @@ async function checkEmergencyCode(
     now,
   });
   if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, now));
-  const hash = input.asker?.emergencyAccessCodeHash;
-  if (!hash || !(await verifySecret(hash, normalizeCode(input.code)))) {
-    await recordAudit(db, context, {
+  const asker = input.asker ? [input.asker] : [];
+  const { match, checked, needsCode } = await findCodeMatch(asker, (row) => row, input.given);
+  if (!match && needsCode && checked === 0) {
+    // A proof with no sealed card to check costs no guess: the browser sends the typed code next.
+    await releaseAttempt(db, slot);
+    throw codeNeeded();
+  }
+  if (!match) {
+    await recordAccountEvent(db, context, owner, {
       eventType: 'legacy_release_requested',
-      userId: owner.id,
-      username: owner.username,
       successful: false,
       details: { message: 'A request to release the legacy failed: wrong emergency code' },
     });
+    if (needsCode) throw codeNeeded();
     throw new AppError('INVALID_CODE', LEGACY_MESSAGES.wrongCode);
   }
   await releaseAttempt(db, slot);
@@ -146,10 +151,8 @@ async function openWaitingRelease(
     message: `${fullName(nextOfKin)} (next of kin) asked to release the legacy; it is released on ${releasesAt.toISOString().slice(0, 10)} unless cancelled`,
     actor: `${fullName(nextOfKin)}, next of kin`,
   };
-  await recordAudit(tx, context, {
+  await recordAccountEvent(tx, context, owner, {
     eventType: 'legacy_release_requested',
-    userId: owner.id,
-    username: owner.username,
     details,
   });
   await recordAudit(tx, context, {
@@ -173,10 +176,8 @@ async function announceCancelled(
   ]);
   if (!owner) return;
   if (nextOfKin) await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin }));
-  await recordAudit(tx, context, {
+  await recordAccountEvent(tx, context, owner, {
     eventType: 'legacy_release_cancelled',
-    userId: owner.id,
-    username: owner.username,
     details: { message: `The legacy release was cancelled ${how}` },
   });
 }

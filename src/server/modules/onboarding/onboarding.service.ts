@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../errors';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { findRecipientsOf, updateUser, type SessionUser } from '../users/users.repository';
 
 /**
@@ -25,10 +25,8 @@ export async function completeOnboarding(
   const onboardingCompletedAt = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await updateUser(tx, user.id, { onboardingCompletedAt }, onboardingCompletedAt);
-    await recordAudit(tx, context, {
+    await recordAccountEvent(tx, context, user, {
       eventType: 'onboarding_completed',
-      userId: user.id,
-      username: user.username,
     });
   });
   return { ...user, onboardingCompletedAt };
