@@ -25,6 +25,13 @@ export function isRecipientCategory(category: string): category is TRecipientCat
   return (RECIPIENT_CATEGORIES as readonly string[]).includes(category);
 }
 
+/**
+ * What a recipient's stored code hash is of: a code the server made ('code'), or the proof of a
+ * code made in the owner's browser for a sealed card ('proof'), which the server never sees.
+ */
+export const ACCESS_CODE_FORMS = ['code', 'proof'] as const;
+export type TAccessCodeForm = (typeof ACCESS_CODE_FORMS)[number];
+
 /** How an account was created: 'local' (a password) or the external provider it signed up with. */
 export const AUTH_PROVIDERS = ['local', 'google', 'apple', 'oidc'] as const;
 export type TAuthProvider = (typeof AUTH_PROVIDERS)[number];
@@ -88,5 +95,7 @@ export const AUDIT_EVENT_TYPES = [
   'legacy_requests_allowed',
   // Enhanced encryption, turned on once by the owner (there is no turning it off yet).
   'enhanced_encryption_turned_on',
+  // A recipient's card made anew on the owner's device: the old code and its wraps end.
+  'recipient_card_replaced',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TKdfParams } from '../../../shared/sealing';
 import { createdAt } from './columns';
 import { users } from './users';
@@ -20,4 +20,19 @@ export const accountKeys = pgTable('account_keys', {
   recoveryKdf: jsonb('recovery_kdf').$type<TKdfParams>().notNull(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A recipient's sealed card (made in the owner's browser): their recipient key, named by `keyId`,
+ * wrapped under the owner's account key and under the key half of the recipient's code. One row a
+ * recipient; a new card replaces it. A wrap may be null only for a key still being handed over.
+ */
+export const recipientKeys = pgTable('recipient_keys', {
+  recipientId: integer('recipient_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  keyId: uuid('key_id').notNull(),
+  ownerWrap: text('owner_wrap'),
+  codeWrap: text('code_wrap'),
+  createdAt: createdAt(),
 });

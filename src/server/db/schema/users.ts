@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
+  TAccessCodeForm,
   TAuthProvider,
   TRole,
   TSubscriptionStatus,
@@ -71,6 +72,11 @@ export const users = pgTable(
      */
     listsVersion: integer('lists_version').notNull().default(0),
     emergencyAccessCodeHash: text('emergency_access_code_hash'),
+    /**
+     * What that hash is of: the code itself ('code', made by the server) or the code's proof
+     * ('proof', a sealed card made in the owner's browser); a sign-in checks each only with its kind.
+     */
+    accessCodeForm: text('access_code_form').$type<TAccessCodeForm>().notNull().default('code'),
     tosAccepted: boolean('tos_accepted').notNull().default(false),
     tosAcceptedAt: timestamp('tos_accepted_at', { withTimezone: true }),
     firstLogin: boolean('first_login').notNull().default(true),

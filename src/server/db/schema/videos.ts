@@ -70,6 +70,12 @@ export const videos = pgTable(
      * cannot open it). Null for a plain copy, or none.
      */
     sealedKeyWrap: text('sealed_key_wrap'),
+    /**
+     * The content key wrapped for the recipient's card `recipientKeyId`: handed to the recipient
+     * only once the message is open to them. Null when no card of theirs opens it yet.
+     */
+    recipientKeyWrap: text('recipient_key_wrap'),
+    recipientKeyId: uuid('recipient_key_id'),
   },
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
@@ -115,6 +121,9 @@ export const uploads = pgTable(
     sha256: text('sha256').notNull(),
     /** A sealed copy's key wrap, moved onto the video with its object when the upload completes. */
     sealedKeyWrap: text('sealed_key_wrap'),
+    /** The content key for the recipient's card then current; moved onto the video with the rest. */
+    recipientKeyWrap: text('recipient_key_wrap'),
+    recipientKeyId: uuid('recipient_key_id'),
     /** 'completing' while one request joins the parts (completedAt then says since when). */
     status: text('status')
       .$type<'active' | 'completing' | 'completed' | 'aborted'>()

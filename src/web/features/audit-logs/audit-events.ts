@@ -25,6 +25,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   recipient_added: 'Recipient added',
   recipient_updated: 'Recipient updated',
   recipient_code_reissued: 'New access code issued',
+  recipient_card_replaced: 'New card made',
   recipient_deleted: 'Recipient removed',
   onboarding_completed: 'Setup completed',
   videos_deleted: 'Videos deleted',
