@@ -47,7 +47,7 @@ export function useAuthActions() {
     cacheDeviceStatus(null);
     forgetKeptQueries();
     // No account key stays on this device (the key store loads only now, not with the app).
-    void import('./encryption/device-keys')
+    void import('./encryption/sign-out')
       .then((keys) => keys.forgetAccountKeys())
       .catch(() => undefined);
     queryClient.setQueryData(USER_QUERY_KEY, null);

@@ -27,27 +27,27 @@ const PAGE_TITLE = 'Enhanced encryption';
  */
 export default function EncryptionPage() {
   usePageTitle(PAGE_TITLE);
-  const { user } = useAuth();
+  const { user, deviceStatus } = useAuth();
   if (!user) return null;
   if (user.category !== 'primary') return <Navigate to="/" replace />;
-  return <EnhancedEncryption user={user} />;
+  const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
+  return <EnhancedEncryption user={user} isPrimaryDevice={isPrimaryDevice} />;
 }
 
-function EnhancedEncryption({ user }: { user: TUser }) {
+function EnhancedEncryption({ user, isPrimaryDevice }: { user: TUser; isPrimaryDevice: boolean }) {
   const { data, isLoading, error } = useEncryptionState();
   // Held here, not in the step: the server's answer is already 'on' while the sheet is shown.
   const [sheet, setSheet] = useState<TNewRecoverySheet | null>(null);
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <div className="print:hidden">
-        <BackHomeLink />
-      </div>
+      {/* While the sheet is shown, the way out is 'Done': the code is not shown again. */}
+      {!sheet && <BackHomeLink />}
       <div className="flex flex-col gap-2 print:hidden">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{PAGE_TITLE}</h1>
         <p className="text-lg text-muted-foreground">
-          Seal your messages in your own browser before they go to the cloud, so that only you and
-          the ways back you keep can open them.
+          Seal your messages in your own browser before they go to the cloud, so that only you can
+          open them: with your password, or with your recovery sheet.
         </p>
       </div>
       {sheet ? (
@@ -65,10 +65,17 @@ function EnhancedEncryption({ user }: { user: TUser }) {
         </Alert>
       ) : data.state === 'on' ? (
         <EncryptionOn userId={user.id} turnedOnAt={data.turnedOnAt} />
-      ) : data.isOffered ? (
+      ) : !data.isOffered ? (
+        <NotOffered />
+      ) : isPrimaryDevice ? (
         <TurnOnEncryption userId={user.id} onTurnedOn={setSheet} />
       ) : (
-        <NotOffered />
+        // Messages are sealed where they are recorded, so it is turned on there.
+        <Card>
+          <CardContent className="pt-6 text-lg sm:pt-8">
+            <p>{ENCRYPTION_MESSAGES.primaryDeviceOnly}</p>
+          </CardContent>
+        </Card>
       )}
     </div>
   );

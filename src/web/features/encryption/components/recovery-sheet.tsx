@@ -11,6 +11,8 @@ export const RECOVERY_SHEET_TEXT = {
   confirm: 'I have printed or written down my recovery sheet',
   purpose:
     'If you forget your password, or a new device needs to open your sealed messages, this code opens them. Keep it with your important papers, where your family could find it. Do not send it by email or show it to anyone you do not trust.',
+  howToUse:
+    'Sign in to Memento, open Enhanced encryption from your home page, choose ‘Use my recovery sheet instead’ and type the code, group by group.',
 } as const;
 
 /**
@@ -69,6 +71,8 @@ export function RecoverySheet({
             <dd className="font-semibold break-all">{email}</dd>
             <dt className="text-muted-foreground">Made on</dt>
             <dd className="font-semibold">{dateFormat.format(new Date(turnedOnAt))}</dd>
+            <dt className="text-muted-foreground">Memento</dt>
+            <dd className="font-semibold break-all">{window.location.host}</dd>
           </dl>
           <div className="flex flex-col gap-2">
             <p className="text-lg font-semibold">Recovery code</p>
@@ -80,7 +84,14 @@ export function RecoverySheet({
                 // A space between groups in the text itself, so it reads and copies as groups.
                 <Fragment key={index}>
                   {index > 0 && ' '}
-                  <span className="rounded-md bg-card px-2 py-2">{group}</span>
+                  {/* The group's number as a picture only (not copied, not in the code's text):
+                      a mistyped code is told which group to look at again. */}
+                  <span
+                    data-group={index + 1}
+                    className="flex items-center justify-center gap-3 rounded-md bg-card px-2 py-2 before:font-sans before:text-lg before:font-normal before:tracking-normal before:text-muted-foreground before:content-[attr(data-group)]"
+                  >
+                    {group}
+                  </span>
                 </Fragment>
               ))}
             </p>
@@ -88,6 +99,10 @@ export function RecoverySheet({
           <div className="flex flex-col gap-1">
             <p className="text-lg font-semibold">What it is for</p>
             <p className="text-lg">{RECOVERY_SHEET_TEXT.purpose}</p>
+          </div>
+          <div className="flex flex-col gap-1">
+            <p className="text-lg font-semibold">How to use it</p>
+            <p className="text-lg">{RECOVERY_SHEET_TEXT.howToUse}</p>
           </div>
           <div className="flex flex-col gap-5 print:hidden">
             <div>

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ShieldCheck } from 'lucide-react';
 import type { TEncryptionState } from '@shared/schemas/encryption';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
@@ -144,7 +143,6 @@ function PasswordStep({
       )}
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button type="submit" size="lg" disabled={isWorking}>
-          <ShieldCheck aria-hidden="true" />
           {isWorking ? 'Turning on…' : 'Turn on enhanced encryption'}
         </Button>
         <Button type="button" size="lg" variant="outline" disabled={isWorking} onClick={onBack}>

@@ -44,7 +44,10 @@ export function UnlockDevice({ userId }: { userId: number }) {
   }
 
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-5 rounded-lg border-2 p-5">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-5 sm:rounded-lg sm:border-2 sm:p-5"
+    >
       <h3 id={headingId} className="flex items-center gap-3 text-xl font-bold">
         <KeyRound className="size-6 shrink-0 text-primary" aria-hidden="true" />
         Unlock sealed messages on this device

@@ -3,12 +3,13 @@ import type { ReactNode } from 'react';
 
 function Point({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
-    <li className="flex items-start gap-4">
-      <span className="mt-1 inline-flex shrink-0 text-primary [&>svg]:size-7">{icon}</span>
-      <div className="flex flex-col gap-1">
-        <h3 className="text-xl font-bold">{title}</h3>
-        <p className="text-lg">{children}</p>
-      </div>
+    <li className="flex flex-col gap-1">
+      <h3 className="flex items-start gap-3 text-xl font-bold">
+        <span className="mt-0.5 inline-flex shrink-0 text-primary [&>svg]:size-7">{icon}</span>
+        {title}
+      </h3>
+      {/* Under the title, full width on a phone; beside the icon's column from a tablet up. */}
+      <p className="text-lg sm:pl-10">{children}</p>
     </li>
   );
 }
