@@ -1,0 +1,267 @@
+import { randomInt } from 'node:crypto';
+import type { Browser, Locator, Page, Request, TestInfo } from '@playwright/test';
+import {
+  LONG_WAIT,
+  expect,
+  openApp,
+  registerPremiumUser,
+  registerUser,
+  submitSignIn,
+  test,
+  type RegisteredUser,
+} from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { readCode, waitForMail } from './support/outbox';
+import { startOwnServer, type OwnServer } from './support/own-server';
+import { recordMessage } from './support/recording';
+
+// Enhanced encryption, first phase: the owner turns it on, keeps the printed recovery sheet, and
+// from then on every cloud copy leaves the browser sealed; the owner's other device opens it once
+// unlocked with the password.
+
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1280, height: 800 },
+} as const;
+
+/** The first bytes of every WebM file (the camera's recordings), and of every sealed object. */
+const WEBM_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+const SEALED_MAGIC = Buffer.from('MMSV');
+const RECOVERY_CODE_PATTERN = /^[A-Z2-9]{4}( [A-Z2-9]{4}){5}$/;
+
+async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, testInfo, `${label} (${name})`);
+  }
+}
+
+async function newDevice(browser: Browser, server: OwnServer) {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: VIEWPORTS.laptop,
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    },
+  });
+  return context.newPage();
+}
+
+/** The player plays the message from the cloud, its length known (the message is 8 s long). */
+async function expectCloudCopyPlays(player: Locator) {
+  await expect(player).toHaveAttribute('data-source', 'cloud');
+  await expect
+    .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(5);
+}
+
+/** Whether a request carries this text anywhere: its address, headers or body. */
+async function carries(request: Request, text: string): Promise<boolean> {
+  // A request still on its way (the sync's next poll) has only the headers it was sent with.
+  const headers = JSON.stringify(await request.allHeaders().catch(() => request.headers()));
+  const body = request.postDataBuffer() ?? Buffer.alloc(0);
+  return request.url().includes(text) || headers.includes(text) || body.includes(text);
+}
+
+/**
+ * The body of every upload part this page sends, read from the browser's own network log: a part
+ * is a slice of a Blob, whose bytes the request event does not carry, so they are asked for.
+ */
+async function watchPartBodies(page: Page): Promise<Map<string, Promise<Buffer>>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const bodies = new Map<string, Promise<Buffer>>();
+  cdp.on('Network.requestWillBeSent', ({ request, requestId }) => {
+    if (request.method !== 'PUT' || !/\/parts\/\d+$/.test(request.url)) return;
+    const body = cdp.send('Network.getRequestPostData', { requestId }).then((answer) => {
+      const { postData, base64Encoded } = answer as { postData: string; base64Encoded?: boolean };
+      return Buffer.from(postData, base64Encoded ? 'base64' : 'utf8');
+    });
+    bodies.set(request.url, body);
+  });
+  return bodies;
+}
+
+test.describe.serial('enhanced encryption', LONG_WAIT, () => {
+  let server: OwnServer;
+  let owner: RegisteredUser;
+  let deviceA: Page;
+  let recoveryCode = '';
+  const requestsAfterSheet: Request[] = [];
+  /** The code as shown, as typed with dashes, and run together. */
+  const codeSpellings = () => [
+    recoveryCode,
+    recoveryCode.replace(/ /g, '-'),
+    recoveryCode.replace(/ /g, ''),
+  ];
+
+  test.beforeAll(async () => {
+    server = await startOwnServer({
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('a premium owner turns it on and keeps the recovery sheet', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    deviceA = await newDevice(browser, server);
+    owner = await registerPremiumUser(deviceA, server, { firstName: 'Edith' });
+
+    await deviceA.getByRole('link', { name: 'Enhanced encryption' }).click();
+    await expect(deviceA).toHaveURL(/\/encryption$/);
+    await expect(
+      deviceA.getByRole('heading', { level: 1, name: 'Enhanced encryption' }),
+    ).toBeVisible();
+    await expect(deviceA.getByRole('heading', { name: 'What changes' })).toBeVisible();
+    await expect(
+      deviceA.getByText('Memento can no longer open your sealed messages'),
+    ).toBeVisible();
+    await scanAtBothSizes(deviceA, testInfo, 'what changes');
+
+    await deviceA.getByRole('button', { name: 'Continue' }).click();
+    await expect(deviceA.getByRole('heading', { name: 'Your password' })).toBeFocused();
+    await scanAtBothSizes(deviceA, testInfo, 'the password step');
+    const password = deviceA.getByRole('textbox', { name: 'Your password' });
+    await password.fill('not my password');
+    await deviceA.getByRole('button', { name: 'Turn on enhanced encryption' }).click();
+    await expect(deviceA.getByText('That password is not right.')).toBeVisible({
+      timeout: 20_000,
+    });
+
+    await password.fill(owner.password);
+    await deviceA.getByRole('button', { name: 'Turn on enhanced encryption' }).click();
+    const sheet = deviceA.getByRole('region', { name: 'Your Memento recovery sheet' });
+    await expect(sheet).toBeVisible({ timeout: 20_000 });
+    // From here on, nothing this browser sends may carry the code.
+    deviceA.on('request', (request) => requestsAfterSheet.push(request));
+    const code = sheet.getByTestId('recovery-code');
+    await expect(code).toHaveText(RECOVERY_CODE_PATTERN);
+    recoveryCode = ((await code.textContent()) ?? '').trim();
+    await expect(sheet).toContainText(owner.email);
+    await expect(sheet).toContainText('What it is for');
+    await scanAtBothSizes(deviceA, testInfo, 'the recovery sheet');
+
+    // Printed, the sheet is all there is: the code and what it is for, nothing of the page.
+    await deviceA.emulateMedia({ media: 'print' });
+    await expect(code).toBeVisible();
+    await expect(
+      deviceA.getByRole('heading', { level: 1, name: 'Enhanced encryption' }),
+    ).toBeHidden();
+    await expect(deviceA.getByRole('button', { name: 'Print recovery sheet' })).toBeHidden();
+    await deviceA.emulateMedia({ media: 'screen' });
+
+    const done = deviceA.getByRole('button', { name: 'Done' });
+    await expect(done).toBeDisabled();
+    await deviceA
+      .getByRole('checkbox', { name: 'I have printed or written down my recovery sheet' })
+      .check();
+    await done.click();
+    await expect(deviceA.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
+    await expect(deviceA.getByTestId('encryption-since')).toContainText('On since');
+    await expect(
+      deviceA.getByText('This device can open and send your sealed messages.'),
+    ).toBeVisible();
+    // Shown once: a reload shows the state, never the code again.
+    await deviceA.reload();
+    await expect(deviceA.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
+    await expect(deviceA.getByTestId('recovery-code')).toHaveCount(0);
+    await scanAtBothSizes(deviceA, testInfo, 'enhanced encryption on');
+  });
+
+  test('a message recorded now leaves the browser sealed', async () => {
+    test.setTimeout(180_000);
+    await deviceA.goto('/');
+    const partBodies = await watchPartBodies(deviceA);
+    await recordMessage(deviceA, { title: 'Sealed for Susan', seconds: 8 });
+    const message = deviceA.getByRole('listitem').filter({ hasText: 'Sealed for Susan' });
+    await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
+
+    const created = requestsAfterSheet.find(
+      (request) =>
+        request.method() === 'POST' && new URL(request.url()).pathname === '/api/uploads',
+    );
+    expect(created?.postDataJSON()).toMatchObject({ sealed: { keyWrap: expect.any(String) } });
+    expect(partBodies.size).toBeGreaterThan(0);
+    for (const [url, reading] of partBodies) {
+      const body = await reading;
+      expect(body.subarray(0, 4).equals(WEBM_MAGIC), `${url} starts with WebM bytes`).toBe(false);
+      if (url.endsWith('/parts/1')) expect(body.subarray(0, 4).equals(SEALED_MAGIC)).toBe(true);
+      for (const spelling of codeSpellings()) expect(body.includes(spelling)).toBe(false);
+    }
+
+    for (const request of requestsAfterSheet) {
+      for (const spelling of codeSpellings()) {
+        expect(await carries(request, spelling), `${request.url()} carries the code`).toBe(false);
+      }
+    }
+  });
+
+  test('the owner’s second device plays it once unlocked with the password', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const deviceB = await newDevice(browser, server);
+    await openApp(deviceB, '/auth');
+    await submitSignIn(deviceB, owner);
+    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(owner.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(
+      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+
+    // Locked: the player says what to do, and never plays the sealed bytes.
+    const onB = deviceB.getByRole('listitem').filter({ hasText: 'Sealed for Susan' });
+    await onB.getByRole('button', { name: /^Play/ }).click();
+    await expect(onB.getByText('This message is sealed. To watch it here, unlock')).toBeVisible();
+    await expect(onB.getByTestId('video-player')).toHaveCount(0);
+
+    await deviceB.getByRole('link', { name: 'Enhanced encryption is on' }).click();
+    const unlock = deviceB.getByRole('region', { name: 'Unlock sealed messages on this device' });
+    await expect(unlock).toBeVisible();
+    await scanAtBothSizes(deviceB, testInfo, 'unlocking a device');
+
+    // A mistyped group on the sheet is named before anything else happens.
+    await unlock.getByRole('button', { name: 'Use my recovery sheet instead' }).click();
+    const groups = recoveryCode.split(' ');
+    groups[1] = `${groups[1]!.slice(0, 3)}${groups[1]!.endsWith('A') ? 'B' : 'A'}`;
+    await unlock.getByLabel('Recovery code').fill(groups.join(' '));
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    await expect(unlock.getByText('Please look again at group 2')).toBeVisible();
+    await scanAtBothSizes(deviceB, testInfo, 'a mistyped recovery code');
+
+    await unlock.getByRole('button', { name: 'Use my password instead' }).click();
+    await unlock.getByLabel('Your password').fill(owner.password);
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    await expect(
+      deviceB.getByText('This device can open and send your sealed messages.'),
+    ).toBeVisible({ timeout: 20_000 });
+
+    await deviceB.goto('/');
+    await onB.getByRole('button', { name: /^Play/ }).click();
+    await expectCloudCopyPlays(onB.getByTestId('video-player'));
+  });
+});
+
+test('an account without a paid plan is told it comes with one', async ({ page }, testInfo) => {
+  test.slow();
+  await registerUser(page, { firstName: 'Maud' });
+  await page.goto('/encryption');
+  await expect(page.getByRole('heading', { level: 1, name: 'Enhanced encryption' })).toBeVisible();
+  await expect(page.getByText('Enhanced encryption comes with every paid plan.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Turn on enhanced encryption' })).toHaveCount(0);
+  await scanAtBothSizes(page, testInfo, 'enhanced encryption not on the plan');
+  await page.getByRole('link', { name: 'See the plans' }).click();
+  await expect(page).toHaveURL(/\/premium$/);
+});
