@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   'RESET_NEEDS_OWNER',
   'INVALID_CREDENTIALS',
   'INVALID_CODE',
+  // A code's proof matched no sealed card, but the email has a code the server made: the browser
+  // sends the typed code instead.
+  'CODE_NEEDED',
   'USERNAME_TAKEN',
   'EMAIL_TAKEN',
   'UNAUTHENTICATED',

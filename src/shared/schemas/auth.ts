@@ -1,6 +1,7 @@
 import type { TLegacyRequest } from './legacy';
 import { z } from 'zod';
 import { MESSAGES } from '../domain/errors';
+import { ENCRYPTION_MESSAGES, ZCodeProof, type TRecipientKeyForRecipient } from './encryption';
 import type { TRole, TSubscriptionStatus, TTier, TUserCategory } from '../domain/enums';
 import {
   SINGLE_LINE_MESSAGE,
@@ -58,7 +59,9 @@ export type TRegisterForm = z.input<typeof ZRegisterForm>;
 
 /**
  * POST /api/login. `username_password` for primary accounts; `email_access_code` for recipients,
- * who give their email (in `username`, or in `email`) and their access code as the password.
+ * who give their email (in `username`, or in `email`) and either their code's proof (`codeProof`,
+ * made in the browser: a sealed card's code never leaves it) or, after a 401 `CODE_NEEDED`, the
+ * access code as typed in `password`.
  */
 export const ZLoginBody = z
   .object({
@@ -76,7 +79,8 @@ export const ZLoginBody = z
       .max(254)
       .refine(isSingleLine, { message: SINGLE_LINE_MESSAGE })
       .optional(),
-    password: z.string({ error: 'Password is required' }).max(256),
+    password: z.string({ error: 'Password is required' }).max(256).optional(),
+    codeProof: ZCodeProof.optional(),
     method: z
       .enum(['username_password', 'email_access_code'], {
         error: 'This sign-in method is not available',
@@ -96,10 +100,22 @@ export const ZLoginBody = z
           path: ['email'],
           message: 'Please enter a valid email address',
         });
-      if (!body.password)
+      if (body.password && body.codeProof)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['codeProof'],
+          message: ENCRYPTION_MESSAGES.proofOrCode,
+        });
+      else if (!body.password && !body.codeProof)
         ctx.addIssue({ code: 'custom', path: ['password'], message: 'Access code is required' });
       return;
     }
+    if (body.codeProof)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['codeProof'],
+        message: 'This sign-in method is not available',
+      });
     if (!identifier)
       ctx.addIssue({ code: 'custom', path: ['username'], message: 'Username is required' });
     if (!body.password)
@@ -109,7 +125,8 @@ export const ZLoginBody = z
     method: body.method,
     username:
       (body.method === 'email_access_code' ? (body.email ?? body.username) : body.username) ?? '',
-    password: body.password,
+    password: body.password ?? '',
+    codeProof: body.codeProof,
     deviceId: body.deviceId,
   }));
 export type TLoginBody = z.input<typeof ZLoginBody>;
@@ -160,6 +177,11 @@ export interface TUser {
   deviceSync: TDeviceSync | null;
   /** GET /api/user, for an owner: a legacy release their next of kin asked for, while it waits. */
   legacyRelease?: TLegacyRequest | null;
+  /**
+   * POST /api/login with a code's proof: the matched recipient's card, opened with the code's key
+   * half (empty while their key is not handed over yet).
+   */
+  recipientKeys?: TRecipientKeyForRecipient[];
 }
 
 export interface TSessionCheck {

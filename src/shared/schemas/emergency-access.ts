@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EMERGENCY_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
 import { ZEmail, ZNewPassword, confirmsPassword } from './common';
+import { ENCRYPTION_MESSAGES, ZCodeProof } from './encryption';
 
 const ZEmergencyCode = z
   .string({ error: 'Emergency code is required' })
@@ -12,12 +13,21 @@ const ZEmergencyCode = z
     message: 'The emergency code has 16 letters and numbers, like ABCD-EFGH-JKLM-NP23',
   });
 
-/** POST /api/break-glass-reset: the /auth form (with a code) or the dashboard variant (without). */
-export const ZEmergencyAccessBody = z.object({
-  nextOfKinEmail: ZEmail,
-  emergencyCode: ZEmergencyCode.optional(),
-  newPassword: ZNewPassword,
-});
+/**
+ * POST /api/break-glass-reset: the /auth form (with the code's proof, or after a 401 `CODE_NEEDED`
+ * the code as typed) or the dashboard variant (with neither).
+ */
+export const ZEmergencyAccessBody = z
+  .object({
+    nextOfKinEmail: ZEmail,
+    emergencyCode: ZEmergencyCode.optional(),
+    codeProof: ZCodeProof.optional(),
+    newPassword: ZNewPassword,
+  })
+  .refine((body) => !(body.emergencyCode && body.codeProof), {
+    message: ENCRYPTION_MESSAGES.proofOrCode,
+    path: ['codeProof'],
+  });
 export type TEmergencyAccessBody = z.input<typeof ZEmergencyAccessBody>;
 
 export const ZEmergencyAccessForm = z

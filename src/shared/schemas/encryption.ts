@@ -25,6 +25,18 @@ export const ENCRYPTION_MESSAGES = {
     'With enhanced encryption on, each recipient’s card is made on your device. Please reload Memento and try again.',
   cardNotOn: 'Cards made on your device are for accounts with enhanced encryption on.',
   badProof: 'This access code could not be read. Please type it again.',
+  /** 401 CODE_NEEDED: no card matched, but a code made by the server may; send the code as typed. */
+  codeNeeded: 'This code was made by Memento before cards: please send it as typed.',
+  proofOrCode: 'Please send the code or its proof, not both.',
+  /** 409: a card's wraps were sent for a card that has since been replaced. */
+  cardChanged: 'This recipient has a newer card. Please reload Memento and try again.',
+  /** 409: an upload wrapped its key for a recipient who has no card yet. */
+  noCard:
+    'This recipient has no card made on your device yet, so the message cannot be wrapped for them. Please reload Memento and try again.',
+  /** 404: a wrap named a message that is not one of the owner's sealed messages for this recipient. */
+  sealedMessageNotFound:
+    'One of these messages is not a sealed message for this recipient. Please reload Memento and try again.',
+  oneWrapEach: 'Please send each message once.',
 } as const;
 
 const MAX_ITERATIONS = 5_000_000;

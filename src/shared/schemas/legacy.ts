@@ -6,6 +6,7 @@ import {
   type TInactivityMonths,
   type TRelease,
 } from '../domain/legacy';
+import { ENCRYPTION_MESSAGES, ZCodeProof } from './encryption';
 
 /** A message's release rule as the owner sets it; a date must lie ahead. */
 export const ZRelease = z
@@ -43,13 +44,34 @@ export type TLegacySettings = {
   showWaitingMessages: boolean;
 };
 
-export const ZLegacyRequestBody = z.object({
-  emergencyCode: z
-    .string({ error: LEGACY_MESSAGES.codeRequired })
-    .trim()
-    .min(1, LEGACY_MESSAGES.codeRequired)
-    .max(64, LEGACY_MESSAGES.wrongCode),
-});
+/**
+ * POST /api/legacy/requests: the next of kin's emergency code's proof (a sealed card), or the code
+ * as typed (a code the server made; the answer to a proof is then 401 `CODE_NEEDED`).
+ */
+export const ZLegacyRequestBody = z
+  .object({
+    emergencyCode: z
+      .string({ error: LEGACY_MESSAGES.codeRequired })
+      .trim()
+      .min(1, LEGACY_MESSAGES.codeRequired)
+      .max(64, LEGACY_MESSAGES.wrongCode)
+      .optional(),
+    codeProof: ZCodeProof.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.emergencyCode && body.codeProof)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['codeProof'],
+        message: ENCRYPTION_MESSAGES.proofOrCode,
+      });
+    else if (!body.emergencyCode && !body.codeProof)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['emergencyCode'],
+        message: LEGACY_MESSAGES.codeRequired,
+      });
+  });
 
 export const ZCancelLinkBody = z.object({
   token: z.string({ error: LEGACY_MESSAGES.linkUsed }).min(1).max(200),

@@ -2,6 +2,7 @@ import type { TNextOfKinLegacy, TWaitingMessage } from './legacy';
 import { z } from 'zod';
 import { ZEmail, requiredText, singleLineText, zIdFromText } from './common';
 import { RECIPIENT_CATEGORIES, type TRecipientCategory } from '../domain/enums';
+import { ZSealedCard, type TRecipientKeyForOwner } from './encryption';
 
 export { RECIPIENT_CATEGORIES, type TRecipientCategory };
 
@@ -21,6 +22,11 @@ export const ZCreateRecipientBody = z
     relationship: singleLineText(60, 'Relationship is too long').optional(),
     /** Ignored: the creator always comes from the session, never from the body. */
     createdById: z.unknown().optional(),
+    /**
+     * Required once enhanced encryption is on (409 cardRequired without it), refused before (400
+     * cardNotOn): the recipient's card, made in the owner's browser.
+     */
+    sealedCard: ZSealedCard.optional(),
   })
   .superRefine((body, ctx) => {
     if (body.category !== 'next_of_kin') return;
@@ -37,8 +43,11 @@ export interface TRecipientCreated {
   firstName: string;
   lastName: string;
   email: string;
-  /** Shown once; only its hash is stored. */
-  emergencyAccessCode: string;
+  /**
+   * Shown once; only its hash is stored. Null for a sealed card: the owner's browser made the code
+   * and the server never saw it.
+   */
+  emergencyAccessCode: string | null;
 }
 
 /** One card on the Recipients page: GET /api/recipients. */
@@ -53,6 +62,11 @@ export interface TRecipient {
   /** Videos for this recipient in the server's index (all of the owner's devices). */
   videoCount: number;
   createdAt: string;
+  /**
+   * The recipient's sealed card, opened with the account key; null while they have none. Always
+   * sent by GET /api/recipients (optional only for recipients a page holds from before cards).
+   */
+  sealedKey?: TRecipientKeyForOwner | null;
 }
 
 /** GET /api/recipients also tells the page what the owner's plan allows. */

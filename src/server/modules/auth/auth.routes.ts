@@ -14,6 +14,7 @@ import {
 import { toUserResponse } from '../users/users.presenter';
 import { presentCurrentUser, WAITING_RELEASE_READ } from '../users/current-user.service';
 import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
+import { codeGiven } from '../recipients/access-codes';
 import { login, logout, register } from './auth.service';
 import { perIpLimit } from '../../plugins/rate-limit';
 
@@ -67,7 +68,7 @@ export const authRoutes =
             ? await signInWithAccessCode(deps.db, getRequestContext(request), {
                 device,
                 email: body.username,
-                code: body.password,
+                given: codeGiven({ code: body.password, proof: body.codeProof }),
                 previousSessionIdHash: request.sessionIdHash,
                 now: deps.clock.now(),
               })
@@ -78,7 +79,11 @@ export const authRoutes =
                 now: deps.clock.now(),
               });
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
-        return toUserResponse(signedIn.user, signedIn.device);
+        const user = toUserResponse(signedIn.user, signedIn.device);
+        // A sealed card's sign-in also brings the card its code opens.
+        return 'recipientKeys' in signedIn
+          ? { ...user, recipientKeys: signedIn.recipientKeys }
+          : user;
       },
     );
 

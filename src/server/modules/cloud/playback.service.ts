@@ -76,16 +76,21 @@ export async function getPlayback(
 }
 
 /**
- * What opens a sealed copy for whoever asked: its owner's wrap for the owner; nothing yet for
- * anyone else allowed to watch, whose own wraps come with the next phase.
+ * What opens a sealed copy for whoever asked (already allowed to watch it, so a waiting message's
+ * wrap never leaves before its release): the owner's wrap for the owner; for the recipient the
+ * wrap for their card, or nothing while no card of theirs opens it.
  */
 function sealedFor(
-  video: Pick<VideoRow, 'creatorId' | 'sealedKeyWrap'>,
+  video: Pick<VideoRow, 'creatorId' | 'sealedKeyWrap' | 'recipientKeyWrap' | 'recipientKeyId'>,
   userId: number,
 ): TPlayback['sealed'] {
   if (video.sealedKeyWrap === null) return null;
-  return video.creatorId === userId
-    ? { keyWrap: video.sealedKeyWrap, holder: 'owner', keyId: null }
+  if (video.creatorId === userId) {
+    return { keyWrap: video.sealedKeyWrap, holder: 'owner', keyId: null };
+  }
+  const { recipientKeyWrap: keyWrap, recipientKeyId: keyId } = video;
+  return keyWrap !== null && keyId !== null
+    ? { keyWrap, holder: 'recipient', keyId }
     : { keyWrap: null, holder: 'recipient', keyId: null };
 }
 

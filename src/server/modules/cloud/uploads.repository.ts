@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { devices, uploads, videos } from '../../db/schema';
+import { devices, recipientKeys, uploads, videos } from '../../db/schema';
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type NewUploadRow = typeof uploads.$inferInsert;
@@ -65,6 +65,20 @@ export async function insertActiveUpload(
 ): Promise<UploadRow | undefined> {
   const [row] = await db.insert(uploads).values(values).onConflictDoNothing().returning();
   return row;
+}
+
+/** The upload as it resumes, with the recipient's wrap sent now when it differs from the one kept. */
+export async function keepRecipientWrap(
+  db: DbOrTx,
+  upload: UploadRow,
+  wrap: { recipientKeyWrap: string | null; recipientKeyId: string | null },
+): Promise<UploadRow> {
+  const isSame =
+    upload.recipientKeyWrap === wrap.recipientKeyWrap &&
+    upload.recipientKeyId === wrap.recipientKeyId;
+  if (isSame) return upload;
+  const [row] = await db.update(uploads).set(wrap).where(eq(uploads.id, upload.id)).returning();
+  return row ?? upload;
 }
 
 export async function setUploadStatus(
@@ -134,9 +148,20 @@ export async function markVideoLocalOnly(db: DbOrTx, videoId: string, now: Date)
 export async function markVideoSynced(
   db: DbOrTx,
   videoId: string,
-  values: { objectKey: string; sha256: string; byteSize: number; sealedKeyWrap: string | null },
+  values: {
+    objectKey: string;
+    sha256: string;
+    byteSize: number;
+    sealedKeyWrap: string | null;
+    recipientKeyWrap: string | null;
+    recipientKeyId: string | null;
+  },
   now: Date,
 ): Promise<typeof videos.$inferSelect | undefined> {
+  // A wrap for a card replaced while the copy was on its way opens nothing: it is not kept.
+  const isCardCurrent = sql`exists (select 1 from ${recipientKeys}
+    where ${recipientKeys.recipientId} = ${videos.recipientId}
+      and ${recipientKeys.keyId} = ${values.recipientKeyId}::uuid)`;
   const [row] = await db
     .update(videos)
     .set({
@@ -145,8 +170,10 @@ export async function markVideoSynced(
       cloudPath: values.objectKey,
       sha256: values.sha256,
       byteSize: values.byteSize,
-      // The copy's key wrap comes with its object, in the same statement: never one without the other.
+      // The copy's key wraps come with its object, in the same statement: never one without the other.
       sealedKeyWrap: values.sealedKeyWrap,
+      recipientKeyWrap: sql`case when ${isCardCurrent} then ${values.recipientKeyWrap} end`,
+      recipientKeyId: sql`case when ${isCardCurrent} then ${values.recipientKeyId}::uuid end`,
       lastSyncedAt: now,
       updatedAt: now,
     })

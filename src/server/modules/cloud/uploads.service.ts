@@ -12,12 +12,14 @@ import { AppError } from '../../errors';
 import { can, Permission, refusal, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { requireCopyForm } from '../encryption/encryption.service';
+import { recipientWrapForUpload } from '../recipients/sealed-cards';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
 import {
   claimUploadForCompletion,
   findActiveUploadForVideo,
   findUploadById,
   insertActiveUpload,
+  keepRecipientWrap,
   lockCloudPath,
   markVideoLocalOnly,
   markVideoPending,
@@ -129,6 +131,11 @@ export async function createUpload(
   if (video.syncStatus === 'synced' && video.sha256 === body.sha256) {
     return { state: 'synced', videoId: video.id };
   }
+  const forRecipient = await recipientWrapForUpload(
+    deps.db,
+    video.recipientId,
+    body.sealed?.recipientKeyWrap,
+  );
 
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
@@ -136,8 +143,9 @@ export async function createUpload(
       existing.sha256 === body.sha256 &&
       existing.byteSize === body.byteSize &&
       existing.sealedKeyWrap === sealedKeyWrap;
+    // The same bytes resume; a wrap for a card made since is kept in place of the old one.
     if (isSameCopy) {
-      return toUploading(deps, existing);
+      return toUploading(deps, await keepRecipientWrap(deps.db, existing, forRecipient));
     }
     // The device now holds different bytes for this message (a restore, say): start afresh.
     await abortUploadRow(deps, existing);
@@ -166,6 +174,7 @@ export async function createUpload(
       partCount,
       sha256: body.sha256,
       sealedKeyWrap,
+      ...forRecipient,
     });
     if (row)
       await markVideoPending(
@@ -314,6 +323,8 @@ export async function completeUpload(
         sha256: stored.sha256,
         byteSize: stored.byteSize,
         sealedKeyWrap: claimed.sealedKeyWrap,
+        recipientKeyWrap: claimed.recipientKeyWrap,
+        recipientKeyId: claimed.recipientKeyId,
       },
       deps.clock.now(),
     );

@@ -4,6 +4,7 @@ import { ZEmergencyAccessBody } from '../../../shared/schemas/emergency-access';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';
+import { codeGiven } from '../recipients/access-codes';
 import { perIpLimit } from '../../plugins/rate-limit';
 
 export const emergencyRoutes =
@@ -18,12 +19,12 @@ export const emergencyRoutes =
         },
       },
       async (request) => {
-        const { nextOfKinEmail, emergencyCode, newPassword } = request.body;
+        const { nextOfKinEmail, emergencyCode, codeProof, newPassword } = request.body;
         const context = getRequestContext(request);
-        if (emergencyCode) {
+        if (emergencyCode || codeProof) {
           return breakGlassWithCode(deps, context, {
             email: nextOfKinEmail,
-            code: emergencyCode,
+            given: codeGiven({ code: emergencyCode, proof: codeProof }),
             newPassword,
           });
         }

@@ -16,6 +16,7 @@ import { getLegacyState, saveLegacySettings, type LegacyDeps } from './legacy.se
 import { setMessageRelease } from './message-release.service';
 import { endRelease } from './release-end.service';
 import { setNextOfKinAsking } from './release-requests.service';
+import { codeGiven } from '../recipients/access-codes';
 import {
   cancelReleaseByLink,
   cancelReleaseSignedIn,
@@ -113,7 +114,7 @@ export const legacyRoutes =
         const nextOfKin = requireUser(request);
         const answer = await requestRelease(deps, getRequestContext(request), {
           nextOfKin,
-          emergencyCode: request.body.emergencyCode,
+          given: codeGiven({ code: request.body.emergencyCode, proof: request.body.codeProof }),
           now: deps.clock.now(),
         });
         return reply.code(201).send(answer);

@@ -1,12 +1,7 @@
-import {
-  isWellFormedCode,
-  EMERGENCY_CODE_LENGTH,
-  normalizeCode,
-} from '../../../shared/domain/codes';
 import { MESSAGES } from '../../../shared/domain/errors';
+import type { TRecipientKeyForRecipient } from '../../../shared/schemas/encryption';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
@@ -19,15 +14,17 @@ import { createSession, type SignedIn } from '../auth/auth.service';
 import { deleteSession } from '../auth/sessions.repository';
 import type { DeviceRow } from '../devices/devices.repository';
 import { findRecipientsByEmail } from '../users/users.repository';
+import { codeNeeded, findCodeMatch, type TCodeGiven } from './access-codes';
+import { findRecipientKey } from './recipient-keys.repository';
 
 const fullName = (person: { firstName: string; lastName: string }) =>
   `${person.firstName} ${person.lastName}`;
 
 /**
  * A recipient signs in with their email and the access code they were given (method
- * email_access_code). Throttled per email and device and per email and address like break-glass,
- * never across the whole email; every attempt is written in the owner's log,
- * because it concerns their account.
+ * email_access_code): its proof for a sealed card, or the code as typed. Throttled per email and
+ * device and per email and address like break-glass, never across the whole email; every attempt
+ * is written in the owner's log, because it concerns their account.
  */
 export async function signInWithAccessCode(
   db: Db,
@@ -35,11 +32,11 @@ export async function signInWithAccessCode(
   input: {
     device: DeviceRow;
     email: string;
-    code: string;
+    given: TCodeGiven;
     previousSessionIdHash: string | null;
     now: Date;
   },
-): Promise<SignedIn> {
+): Promise<SignedIn & { recipientKeys?: TRecipientKeyForRecipient[] }> {
   const candidates = await findRecipientsByEmail(db, input.email);
 
   const auditFailure = async (reason: string) => {
@@ -80,31 +77,32 @@ export async function signInWithAccessCode(
     throw new AppError('RATE_LIMITED', throttledMessage(slot, input.now));
   }
 
-  const code = normalizeCode(input.code);
-  let match: (typeof candidates)[number] | undefined;
-  let hasVerified = false;
-  if (isWellFormedCode(input.code, EMERGENCY_CODE_LENGTH)) {
-    for (const candidate of candidates) {
-      const hash = candidate.recipient.emergencyAccessCodeHash;
-      if (!hash) continue;
-      hasVerified = true;
-      if (await verifySecret(hash, code)) {
-        match = candidate;
-        break;
-      }
-    }
-  }
-  // At least one hash check on every path, so timing does not reveal whether the email is known.
-  if (!hasVerified) await verifyAgainstDummy(code);
-
+  const { match, checked, needsCode } = await findCodeMatch(
+    candidates,
+    (candidate) => candidate.recipient,
+    input.given,
+  );
   if (!match) {
+    // A proof with no sealed card to check costs no guess; one checked against a card does.
+    if (needsCode && checked === 0) {
+      await releaseAttempt(db, slot);
+      throw codeNeeded();
+    }
     await auditFailure(candidates.length ? 'wrong access code' : 'no recipient with this email');
+    if (needsCode) throw codeNeeded();
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.accessCodeInvalid);
   }
 
   const { recipient, owner } = match;
   await releaseAttempt(db, slot);
-  return db.transaction(async (tx) => {
+  const card = input.given.form === 'proof' ? await findRecipientKey(db, recipient.id) : undefined;
+  const recipientKeys =
+    input.given.form === 'proof'
+      ? card?.codeWrap
+        ? [{ keyId: card.keyId, codeWrap: card.codeWrap }]
+        : []
+      : undefined;
+  const signedIn = await db.transaction(async (tx) => {
     if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
     const session = await createSession(
       tx,
@@ -134,4 +132,5 @@ export async function signInWithAccessCode(
     });
     return { user: recipient, device: input.device, ...session };
   });
+  return recipientKeys ? { ...signedIn, recipientKeys } : signedIn;
 }

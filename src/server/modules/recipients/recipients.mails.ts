@@ -10,7 +10,7 @@ interface CodeMailInput {
 }
 
 /** The last line of every code mail to someone the owner added. */
-const ignoreIfUnknown = (owner: string) =>
+export const ignoreIfUnknown = (owner: string) =>
   `If you do not know ${owner}, or think this email reached you by mistake, you can ignore it.`;
 
 export function nextOfKinCodeMail(input: CodeMailInput & { nextOfKin: Person }): OutgoingMail {

@@ -2,10 +2,11 @@ import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { jsonArrayOf, jsonFields } from '../../db/json-rows';
 import { definePrepared } from '../../db/prepared';
-import { users } from '../../db/schema';
+import { recipientKeys, users } from '../../db/schema';
 import { defineCachedContextRead } from '../auth/request-context.repository';
 import type { UserRow } from '../users/users.repository';
 import { RECIPIENT_CATEGORIES } from '../../../shared/domain/enums';
+import type { TRecipientKeyForOwner } from '../../../shared/schemas/encryption';
 
 /** One of this owner's recipients, or nothing: every lookup is scoped to the owner (no IDOR). */
 export async function findRecipientOf(
@@ -38,8 +39,16 @@ const RECIPIENT_LIST_COLUMNS = {
   createdAt: users.createdAt,
 };
 
-/** Each with the count of videos the database keeps for it. */
-const RECIPIENT_WITH_COUNT_COLUMNS = { ...RECIPIENT_LIST_COLUMNS, videoCount: users.videoCount };
+/** The recipient's sealed card as the owner's devices open it (left-joined; null without one). */
+const SEALED_KEY = sql<TRecipientKeyForOwner | null>`case when ${recipientKeys.ownerWrap} is null
+  then null else json_build_object('keyId', ${recipientKeys.keyId}, 'ownerWrap', ${recipientKeys.ownerWrap}) end`;
+
+/** Each with the count of videos the database keeps for it, and their sealed card. */
+const RECIPIENT_WITH_COUNT_COLUMNS = {
+  ...RECIPIENT_LIST_COLUMNS,
+  videoCount: users.videoCount,
+  sealedKey: SEALED_KEY,
+};
 
 /**
  * The recipients of `ownerId` (a placeholder, or the request's own reader). Videos are indexed
@@ -54,6 +63,7 @@ const recipientsWithVideoCounts = definePrepared((db) =>
   db
     .select(RECIPIENT_WITH_COUNT_COLUMNS)
     .from(users)
+    .leftJoin(recipientKeys, eq(recipientKeys.recipientId, users.id))
     .where(recipientsOf(sql.placeholder('ownerId')))
     .orderBy(users.id)
     .prepare('recipients_with_video_counts'),
@@ -71,6 +81,7 @@ export const RECIPIENTS_WITH_VIDEO_COUNTS_READ = defineCachedContextRead(
     const query = db
       .select({ row })
       .from(users)
+      .leftJoin(recipientKeys, eq(recipientKeys.recipientId, users.id))
       .where(recipientsOf(reader.userId))
       .orderBy(users.id);
     return jsonArrayOf(query, row);

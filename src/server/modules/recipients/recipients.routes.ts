@@ -4,6 +4,7 @@ import {
   ZRecipientIdParams,
   type TRecipientList,
 } from '../../../shared/schemas/recipients';
+import { ZCardWrapsBody, ZSealedCard } from '../../../shared/schemas/encryption';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, readWithContext, requireActor } from '../../plugins/request-context';
 import { Permission, requireAccess } from '../access/access';
@@ -14,6 +15,7 @@ import {
   reshareAccessCode,
   RECIPIENTS_WITH_VIDEO_COUNTS_READ,
 } from './recipients.service';
+import { listSealedMessages, replaceSealedCard, storeCardWraps } from './recipient-cards.service';
 
 export const recipientRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -58,6 +60,36 @@ export const recipientRoutes =
         reshareAccessCode(deps, getRequestContext(request), {
           actor: requireActor(request),
           recipientId: request.params.id,
+        }),
+    );
+
+    // Sealed cards: made on the owner's device once enhanced encryption is on.
+    app.post(
+      '/api/recipients/:id/sealed-card',
+      { schema: { params: ZRecipientIdParams, body: ZSealedCard } },
+      (request) =>
+        replaceSealedCard(deps, getRequestContext(request), {
+          actor: requireActor(request),
+          recipientId: request.params.id,
+          card: request.body,
+        }),
+    );
+
+    app.get(
+      '/api/recipients/:id/sealed-messages',
+      { schema: { params: ZRecipientIdParams } },
+      (request) =>
+        listSealedMessages(deps, { actor: requireActor(request), recipientId: request.params.id }),
+    );
+
+    app.put(
+      '/api/recipients/:id/sealed-messages',
+      { schema: { params: ZRecipientIdParams, body: ZCardWrapsBody } },
+      (request) =>
+        storeCardWraps(deps, {
+          actor: requireActor(request),
+          recipientId: request.params.id,
+          body: request.body,
         }),
     );
   };

@@ -34,6 +34,7 @@ import { cancelRequestOfRemovedNextOfKin } from '../legacy/release-requests.serv
 import { removeCloudCopies } from '../cloud/uploads.service';
 import { deleteVideosForRecipient, findVideoIdsForRecipient } from '../videos/videos.repository';
 import { findRecipientOf, findRecipientsWithVideoCounts } from './recipients.repository';
+import { refuseServerCodeWhenSealed, requireCardRule, storeSealedCard } from './sealed-cards';
 
 /** The owner's recipients with their message counts, read with the request. */
 export { RECIPIENTS_WITH_VIDEO_COUNTS_READ } from './recipients.repository';
@@ -100,7 +101,7 @@ function issueCodeFor(
 }
 
 /** One line in the owner's log about one of their recipients. */
-function auditRecipientEvent(
+export function auditRecipientEvent(
   tx: DbOrTx,
   context: RequestContext,
   input: {
@@ -136,6 +137,7 @@ export async function createRecipient(
   requireAccess(input.actor, Permission.RecipientsManage);
   const { body } = input;
   const owner = input.actor.user;
+  await requireCardRule(deps.db, owner.id, body.sealedCard);
   const result = await deps.db.transaction(async (tx) => {
     const existing = await findRecipientsOf(tx, owner.id);
     const sameEmail = existing.find((recipient) => recipient.email.toLowerCase() === body.email);
@@ -197,7 +199,14 @@ export async function createRecipient(
       });
     }
 
-    const code = await issueCodeFor(deps, tx, { recipient, owner, isReplacement: false });
+    const code = body.sealedCard
+      ? await storeSealedCard(deps, tx, {
+          person: recipient,
+          owner,
+          card: body.sealedCard,
+          isReplacement: false,
+        })
+      : await issueCodeFor(deps, tx, { recipient, owner, isReplacement: false });
     const who = `${recipient.category === 'next_of_kin' ? 'next of kin' : 'recipient'} ${recipient.firstName} ${recipient.lastName}`;
     await auditRecipientEvent(tx, context, {
       owner,
@@ -245,6 +254,7 @@ export function presentRecipients(
       relationship: recipient.relationship,
       videoCount: recipient.videoCount,
       createdAt: recipient.createdAt.toISOString(),
+      sealedKey: recipient.sealedKey ?? null,
     })),
     maxRecipients: limits.maxRecipients,
     maxRecordingSeconds: limits.maxRecordingSeconds,
@@ -256,7 +266,7 @@ export function presentRecipients(
  * Runs `work` in one transaction on one of the actor's own recipients, once the actor may manage
  * recipients; someone not theirs (or gone) is not found.
  */
-async function withOwnRecipient<T>(
+export async function withOwnRecipient<T>(
   deps: Deps,
   input: { actor: Actor; recipientId: number },
   work: (tx: DbOrTx, owner: SessionUser, recipient: UserRow) => Promise<T>,
@@ -272,7 +282,8 @@ async function withOwnRecipient<T>(
 
 /**
  * Codes are stored hashed, so 'reshare' issues a new one, the old one stops working, and the
- * new one is emailed to the recipient and shown once to the owner.
+ * new one is emailed to the recipient and shown once to the owner. With enhanced encryption on,
+ * a new card is made on the owner's device instead (POST /api/recipients/:id/sealed-card).
  */
 export async function reshareAccessCode(
   deps: Deps,
@@ -280,6 +291,7 @@ export async function reshareAccessCode(
   input: { actor: Actor; recipientId: number },
 ): Promise<TReshareCode> {
   const result = await withOwnRecipient(deps, input, async (tx, owner, recipient) => {
+    await refuseServerCodeWhenSealed(tx, owner.id);
     const code = await issueCodeFor(deps, tx, { recipient, owner, isReplacement: true });
     await auditRecipientEvent(tx, context, {
       owner,

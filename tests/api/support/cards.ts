@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { videos } from '../../../src/server/db/schema';
+import type { TRecipientCreated } from '../../../src/shared/schemas/recipients';
+import type { TUser } from '../../../src/shared/schemas/auth';
+import { TestDevice, type TestApp } from '../../setup/app';
+import { createPaidOwner } from '../../setup/cloud';
+import { generateContentKey, wrapKey, wrapLabel } from '../../../src/shared/sealing';
+import { WRAP_LABEL_PARTS } from '../../../src/shared/schemas/encryption';
+import { makeSealedCard, turnOn } from '../../setup/encryption';
+
+// Sealed recipient cards in the API tests: an owner with enhanced encryption on, the people they
+// add with cards made as their browser makes them, and those people signing in with a proof.
+
+export type SealedCard = Awaited<ReturnType<typeof makeSealedCard>>;
+
+/** A premium owner with a next of kin (added before it was on) and enhanced encryption on. */
+export async function createSealedOwner(t: TestApp) {
+  const owner = await createPaidOwner(t);
+  const accountKey = await turnOn(owner.device, owner.user.id);
+  return { ...owner, accountKey };
+}
+export type SealedOwner = Awaited<ReturnType<typeof createSealedOwner>>;
+
+let counter = 0;
+/** Someone to add: a family member unless said otherwise, with an email of their own. */
+export function person(category: 'family' | 'friend' | 'next_of_kin' = 'family') {
+  counter += 1;
+  return {
+    firstName: 'Anna',
+    lastName: `Card${counter}`,
+    email: `anna${counter}.${randomUUID().slice(0, 6)}@example.test`,
+    category,
+    ...(category === 'next_of_kin' ? { phoneNumber: '+44 7700 900777', relationship: 'Son' } : {}),
+  };
+}
+
+/** Adds someone with a card made on the owner's device; answers them and their card. */
+export async function addWithCard(owner: SealedOwner, who = person()) {
+  const card = await makeSealedCard(owner.accountKey, who.email);
+  const res = await owner.device.post('/api/recipients', { ...who, sealedCard: card.body });
+  expect(res.statusCode).toBe(201);
+  return { ...who, ...res.json<TRecipientCreated>(), card };
+}
+
+/** A sign-in as the browser sends it first: the email and the code's proof. */
+export function signInWithProof(device: TestDevice, email: string, codeProof: string) {
+  return device.post('/api/login', {
+    email,
+    codeProof,
+    method: 'email_access_code',
+    deviceId: device.deviceId,
+  });
+}
+
+/** A new device of the recipient's, signed in with their card's proof; answers it and the answer. */
+export async function recipientSignedIn(t: TestApp, email: string, card: SealedCard) {
+  const device = await TestDevice.create(t.app);
+  const res = await signInWithProof(device, email, card.proof);
+  expect(res.statusCode).toBe(200);
+  return { device, user: res.json<TUser>() };
+}
+
+/**
+ * A sealed message already in the cloud for this recipient, as a finished upload leaves it (no
+ * wrap for the recipient yet); answers its id and content key.
+ */
+export async function insertSealedMessage(t: TestApp, owner: SealedOwner, recipientId: number) {
+  const id = randomUUID();
+  const contentKey = await generateContentKey();
+  await t.db.insert(videos).values({
+    id,
+    creatorId: owner.user.id,
+    recipientId,
+    title: 'Sealed for you',
+    storageType: 'cloud',
+    syncStatus: 'synced',
+    cloudPath: randomUUID().replaceAll('-', ''),
+    byteSize: 1000,
+    durationMs: 3000,
+    mimeType: 'video/webm',
+    sealedKeyWrap: await wrapKey(
+      contentKey,
+      owner.accountKey,
+      wrapLabel(...WRAP_LABEL_PARTS.contentForOwner(id)),
+    ),
+  });
+  return { id, contentKey };
+}
