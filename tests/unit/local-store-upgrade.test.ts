@@ -13,6 +13,10 @@ import {
 const VIDEO_ID = '3f1c2b9a-6d4e-4f80-9a1b-2c3d4e5f6071';
 
 it('keeps every recording, chunk and upload when the key stores are added', async () => {
+  // Unit files share one module graph (isolate: false), so another file may have opened the
+  // library already: start from no database at all, and let the library open afresh.
+  localDb.close({ disableAutoOpen: false });
+  await Dexie.delete(LOCAL_DB_NAME);
   // The database as the version before enhanced encryption left it.
   const before = new Dexie(LOCAL_DB_NAME);
   before.version(35).stores({
