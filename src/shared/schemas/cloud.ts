@@ -3,6 +3,7 @@ import { isSingleLine, SINGLE_LINE_MESSAGE } from './common';
 import { CLOUD_MESSAGES, MAX_SIGN_BATCH, UPLOAD_PART_BYTES } from './cloud-messages';
 import { MAX_VIDEO_BYTES } from './videos';
 import { ZSealedUpload } from './encryption';
+import { sealedSize } from '../sealing/format';
 
 /**
  * The cloud library's client protocol: resumable multipart upload in the S3 style — create, sign
@@ -12,7 +13,9 @@ import { ZSealedUpload } from './encryption';
  */
 
 export { CLOUD_MESSAGES, MAX_SIGN_BATCH, UPLOAD_PART_BYTES } from './cloud-messages';
-export const MAX_UPLOAD_PARTS = Math.ceil(MAX_VIDEO_BYTES / UPLOAD_PART_BYTES);
+/** A sealed copy is a little larger than its recording (a tag every 256 KiB and a header). */
+const MAX_SEALED_BYTES = sealedSize(MAX_VIDEO_BYTES);
+export const MAX_UPLOAD_PARTS = Math.ceil(MAX_SEALED_BYTES / UPLOAD_PART_BYTES);
 
 const ZSha256 = z
   .string()
@@ -20,8 +23,8 @@ const ZSha256 = z
   .toLowerCase()
   .regex(/^[0-9a-f]{64}$/, 'The checksum must be a SHA-256 in hex');
 
-/** POST /api/uploads: start (or resume) sending one indexed video to the cloud. */
-export const ZCreateUploadBody = z.object({
+/** What starting an upload names, whoever sends it (the owner's device, or a paired phone). */
+export const ZUploadFields = z.object({
   videoId: z.uuid({ error: 'Video id must be a UUID' }),
   title: z
     .string({ error: CLOUD_MESSAGES.titleRequired })
@@ -40,11 +43,20 @@ export const ZCreateUploadBody = z.object({
     .number()
     .int()
     .min(1, 'Invalid video data - no video captured')
-    .max(MAX_VIDEO_BYTES, 'This video is too large'),
+    .max(MAX_SEALED_BYTES, 'This video is too large'),
   sha256: ZSha256,
   /** Present when the account seals its cloud copies: then size and checksum are the sealed bytes'. */
   sealed: ZSealedUpload.optional(),
 });
+
+/** POST /api/uploads: start (or resume) sending one indexed video to the cloud. */
+export const ZCreateUploadBody = ZUploadFields.refine(
+  (body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES,
+  {
+    message: 'This video is too large',
+    path: ['byteSize'],
+  },
+);
 export type TCreateUploadBody = z.input<typeof ZCreateUploadBody>;
 
 export type TCreateUploadResult =

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { zId } from './common';
-import { ZCreateUploadBody } from './cloud';
+import { ZUploadFields } from './cloud';
 import { ENCRYPTION_MESSAGES } from './encryption';
-import { ZVideoType } from './videos';
+import { MAX_VIDEO_BYTES, ZVideoType } from './videos';
 
 /** Import from mobile: a phone paired for a while to upload, nothing more. */
 export const PAIRING_HEADER = 'x-pairing-token';
@@ -35,7 +35,7 @@ export interface TPairingSession {
 }
 
 /** POST /api/pairing/videos: one gallery video, indexed and its upload started in one call. */
-export const ZPairingVideoBody = ZCreateUploadBody.extend({
+export const ZPairingVideoBody = ZUploadFields.extend({
   id: z.uuid({ error: 'Video id must be a UUID' }),
   recipientId: zId('Please choose a recipient'),
   durationMs: z
@@ -46,5 +46,6 @@ export const ZPairingVideoBody = ZCreateUploadBody.extend({
   mimeType: ZVideoType('Only videos can be imported'),
   // A phone holds no account key to wrap a copy's key under: it sends plain copies only.
   sealed: z.never({ error: ENCRYPTION_MESSAGES.phoneCannotSeal }).optional(),
+  byteSize: ZUploadFields.shape.byteSize.max(MAX_VIDEO_BYTES, 'This video is too large'),
 }).omit({ videoId: true });
 export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;
