@@ -86,7 +86,7 @@ describe('upgrading an installation', () => {
         storage_type as "storageType", sync_status as "syncStatus", byte_size as "byteSize",
         duration_ms as "durationMs", mime_type as "mimeType",
         (extract(epoch from created_at) * 1000)::float8 as "createdAtMs",
-        release_rule as "releaseRule", release_at as "releaseAt",
+        release_rule as "releaseRule", release_at as "releaseAt", sha256,
         index_entry as "indexEntry" from videos order by id`,
     )) as unknown as { rows: Record<string, unknown>[] };
     const entries = rows.map((row) => JSON.parse(row.indexEntry as string) as unknown);
@@ -105,6 +105,7 @@ describe('upgrading an installation', () => {
           createdAt: new Date(row.createdAtMs as number),
           releaseRule: row.releaseRule as 'now',
           releaseAt: row.releaseAt === null ? null : new Date(row.releaseAt as string),
+          sha256: row.sha256 as string | null,
         }),
       ),
     );
@@ -115,6 +116,33 @@ describe('upgrading an installation', () => {
       release: { rule: 'now', at: null },
     });
     expect(entries[1]).toMatchObject({ title: 'For Susan', metadata: { byteSize: 5000000000 } });
+  });
+
+  it('gives the cloud copies indexed before migration 0023 their checksum in the index', async () => {
+    const database = await databaseAt('0021_enhanced_encryption');
+    const { db } = database;
+    await db.execute(sql`insert into users (id, username, first_name, last_name, email)
+      values (1, 'rose', 'Rose', 'Hill', 'rose@example.test'),
+             (2, 'susan', 'Susan', 'Hill', 'susan@example.test')`);
+    const checksum = 'a'.repeat(64);
+    await db.execute(sql`insert into videos
+      (id, creator_id, recipient_id, title, storage_type, sync_status, sha256, byte_size,
+       duration_ms, mime_type)
+      values
+      ('0b6d2c1e-8f3a-4e55-9c1d-5a7b3e2f9d03', 1, 2, 'In the cloud', 'cloud', 'synced',
+       ${checksum}, 1000, 1000, 'video/webm'),
+      ('0b6d2c1e-8f3a-4e55-9c1d-5a7b3e2f9d04', 1, 2, 'Only here', 'local', 'local_only',
+       null, 1000, 1000, 'video/webm')`);
+
+    await database.migrate();
+
+    const { rows } = (await db.execute(
+      sql`select index_entry as "indexEntry" from videos order by id`,
+    )) as unknown as { rows: { indexEntry: string }[] };
+    expect(rows.map((row) => JSON.parse(row.indexEntry) as unknown)).toEqual([
+      expect.objectContaining({ title: 'In the cloud', sha256: checksum }),
+      expect.objectContaining({ title: null, sha256: null }),
+    ]);
   });
 
   it('counts the videos each recipient already had before migration 0009', async () => {

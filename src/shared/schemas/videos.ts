@@ -65,6 +65,11 @@ export interface TVideoIndexEntry {
   metadata: { byteSize: number; durationMs: number; mimeType: string };
   createdAt: string;
   release: TRelease;
+  /**
+   * SHA-256 (hex) of the stored cloud copy's bytes (a sealed copy's sealed bytes), so a device
+   * that brings it down keeps only what was sent; null until a copy is in the cloud.
+   */
+  sha256: string | null;
 }
 
 export const ZDeleteVideosBody = z.object({

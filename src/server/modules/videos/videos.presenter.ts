@@ -4,7 +4,10 @@ import { SYNC_STATUSES_WITH_TITLE, type VideoIndexRow } from './videos.repositor
 const hasTitle = (status: string) =>
   (SYNC_STATUSES_WITH_TITLE as readonly string[]).includes(status);
 
-/** One entry of the library's index; GET /api/videos has the database write the same. */
+/**
+ * One entry of the library's index; GET /api/videos has the database write the same (the trigger
+ * of migration 0008, as migration 0023 last replaced it).
+ */
 export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
   return {
     id: row.id,
@@ -16,5 +19,6 @@ export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
     metadata: { byteSize: row.byteSize, durationMs: row.durationMs, mimeType: row.mimeType },
     createdAt: row.createdAt.toISOString(),
     release: { rule: row.releaseRule, at: row.releaseAt?.toISOString() ?? null },
+    sha256: row.sha256,
   };
 }

@@ -25,7 +25,10 @@ export async function findVideoById(db: DbOrTx, id: string): Promise<VideoRow | 
   return row;
 }
 
-/** What the library's index shows of a video (videos.presenter.ts); no storage keys or hashes. */
+/**
+ * What the library's index shows of a video (videos.presenter.ts): no storage keys; the stored
+ * copy's SHA-256, for the owner's device that brings the copy down to check it.
+ */
 export type VideoIndexRow = Pick<
   VideoRow,
   | 'id'
@@ -40,6 +43,7 @@ export type VideoIndexRow = Pick<
   | 'createdAt'
   | 'releaseRule'
   | 'releaseAt'
+  | 'sha256'
 >;
 
 /**
