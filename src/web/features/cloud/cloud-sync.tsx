@@ -4,6 +4,8 @@ import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY } from './cloud-api';
 import { syncPendingVideos } from './sync-engine';
 import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';
+import { fillFromCloud } from '@web/lib/videos/cloud-fill';
+import { setFillProgress } from './fill-progress';
 
 /** While the app is open: every half minute, when the connection returns, and after a save. */
 const SYNC_INTERVAL_MS = 30_000;
@@ -26,15 +28,23 @@ export default function CloudSync({ userId }: { userId: number }) {
         })
         .catch(() => undefined);
     };
+    // A new primary device brings down what it does not hold yet: on each visit, when the
+    // connection returns and after an unlock (not every half minute); a run under way is joined.
+    const fill = () => void fillFromCloud(userId, setFillProgress).catch(() => undefined);
     run();
+    fill();
     const timer = setInterval(run, SYNC_INTERVAL_MS);
-    window.addEventListener('online', run);
-    window.addEventListener(SYNC_REQUEST_EVENT, run);
+    for (const type of ['online', SYNC_REQUEST_EVENT]) {
+      window.addEventListener(type, run);
+      window.addEventListener(type, fill);
+    }
     return () => {
       isActive = false;
       clearInterval(timer);
-      window.removeEventListener('online', run);
-      window.removeEventListener(SYNC_REQUEST_EVENT, run);
+      for (const type of ['online', SYNC_REQUEST_EVENT]) {
+        window.removeEventListener(type, run);
+        window.removeEventListener(type, fill);
+      }
     };
   }, [queryClient, userId]);
 

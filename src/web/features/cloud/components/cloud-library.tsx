@@ -14,6 +14,7 @@ import { useVideoIndex } from '@web/lib/videos/videos-api';
 import { CLOUD_STATUS_QUERY_KEY, useCloudStatus } from '../cloud-api';
 import { useSyncProgress } from '../sync-progress';
 import { CloudLibraryItem, longDateFormat, type TReleaseControl } from './cloud-library-item';
+import { CloudFillLine } from './cloud-fill-line';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
 import { mergeLibrary } from './library-items';
 
@@ -81,6 +82,7 @@ export function CloudLibrary({
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
+          <CloudFillLine />
           {cloud.retentionExpiresAt && (
             <Alert variant="warm" title="Your plan no longer includes cloud sync">
               <p>

@@ -1,0 +1,256 @@
+import type { TPlayback } from '@shared/schemas/cloud';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
+import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
+import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
+import { getVideo, listVideos, saveVideo } from './local-store';
+import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
+
+/**
+ * Brings the account's cloud copies onto this device: after a move to a new device, after
+ * another device was made primary, and after a downgrade (the 'keep all' button). Each copy is
+ * checked against the SHA-256 the server recorded before it counts as kept; a sealed copy is
+ * opened here and kept opened, as the device that recorded it keeps it.
+ */
+
+/** How bringing the messages here stands, for the line on the dashboard. */
+export interface TFillProgress {
+  /** The account's messages in the cloud. */
+  total: number;
+  /** Of those, the ones on this device. */
+  kept: number;
+  /** Sealed messages waiting for this device to be unlocked. */
+  locked: number;
+  /** Messages whose copy did not match its checksum twice, or would not open: tried next time. */
+  failed: number;
+  /** 'paused' while there is no connection; 'done' once every message was tried. */
+  state: 'filling' | 'paused' | 'done';
+}
+
+type TOutcome = 'kept' | 'locked' | 'failed' | 'gone' | 'stopped';
+
+/** With a connection that fails anyway (the server away): try again after this long. */
+const RETRY_AFTER_MS = 20_000;
+/** Failures of one message while online before it is left for the next visit. */
+const MAX_TROUBLES = 3;
+
+/** A copy the store did not hand over (an expired link, the server away): worth another try. */
+class CopyUnavailableError extends Error {}
+
+/** The account's cloud copies, newest first, and those of them this device does not hold. */
+async function findMissing(userId: number) {
+  const index = await apiRequest<TVideoIndexEntry[]>(VIDEO_INDEX_QUERY_KEY[0]);
+  const cloud = index.filter(
+    (entry) => entry.syncStatus === 'synced' && entry.storageType === 'cloud',
+  );
+  const local = new Set((await listVideos(userId)).map((video) => video.id));
+  return { cloud, missing: cloud.filter((entry) => !local.has(entry.id)) };
+}
+
+/** The copy's bytes; cookies go only to our own address, never to a store elsewhere. */
+async function download(url: string): Promise<Uint8Array<ArrayBuffer>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (error) {
+    throw new NetworkError(error);
+  }
+  if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    // The connection went while the copy was arriving.
+    throw new NetworkError(error);
+  }
+}
+
+/** The sealing code loads only for an account that has sealed copies. */
+const loadOpenSealed = () => import('@web/lib/encryption/open-sealed');
+
+/**
+ * The content key of a sealed copy, opened with the account key this device holds; 'locked'
+ * when this device must first be unlocked, 'failed' when nothing here opens it.
+ */
+async function findKey(
+  entry: TVideoIndexEntry,
+  playback: TPlayback & { sealed: NonNullable<TPlayback['sealed']> },
+  userId: number,
+): Promise<CryptoKey | 'locked' | 'failed'> {
+  const { findContentKey, SEALED_PLAYBACK_MESSAGES } = await loadOpenSealed();
+  const found = await findContentKey({
+    userId,
+    videoId: entry.id,
+    url: playback.url,
+    keyWrap: playback.sealed.keyWrap,
+    mimeType: entry.metadata.mimeType,
+    holder: 'owner',
+  });
+  if (found.isOpened) return found.key;
+  return found.message === SEALED_PLAYBACK_MESSAGES.locked ? 'locked' : 'failed';
+}
+
+/**
+ * A sealed copy's checked bytes opened into the recording (from an object URL of those bytes, so
+ * what is opened is exactly what was checked, and nothing is fetched twice).
+ */
+async function openChecked(entry: TVideoIndexEntry, copy: Blob, contentKey: CryptoKey) {
+  const { openSealedCopy } = await loadOpenSealed();
+  const url = URL.createObjectURL(copy);
+  try {
+    const opened = await openSealedCopy(
+      { videoId: entry.id, url, mimeType: entry.metadata.mimeType },
+      contentKey,
+    );
+    return opened.isOpened ? opened.blob : null;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/**
+ * Fetches one message, checks it against its checksum (a copy that does not match is fetched
+ * once more, then left: never kept), opens it when sealed and keeps it. A lost connection is
+ * thrown. One message's bytes at a time: each buffer is given back as soon as it is copied.
+ */
+async function keepOne(entry: TVideoIndexEntry, userId: number): Promise<TOutcome> {
+  if (!entry.sha256) return 'failed';
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const playback = await fetchPlayback(entry.id);
+    const { sealed } = playback;
+    const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
+    if (key === 'locked' || key === 'failed') return key;
+    const bytes = await download(playback.url);
+    if ((await sha256HexOfBytes(bytes)) !== entry.sha256) {
+      releaseBytes(bytes);
+      continue;
+    }
+    const copy = new Blob([bytes], {
+      type: key ? 'application/octet-stream' : entry.metadata.mimeType,
+    });
+    releaseBytes(bytes);
+    const video = key ? await openChecked(entry, copy, key) : copy;
+    if (!video) return 'failed';
+    await saveVideo({
+      id: entry.id,
+      creatorId: userId,
+      recipientId: entry.recipientId,
+      title: entry.title ?? 'A message',
+      promptId: null,
+      blob: video,
+      durationMs: entry.metadata.durationMs,
+      createdAt: entry.createdAt,
+      indexedAt: new Date().toISOString(),
+      syncStatus: 'synced',
+      release: entry.release,
+    });
+    return 'kept';
+  }
+  return 'failed';
+}
+
+/** Until the connection is back ('online'), or a while when the browser thinks it never left. */
+function waitForConnection(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      window.removeEventListener('online', done);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, RETRY_AFTER_MS);
+    window.addEventListener('online', done);
+  });
+}
+
+/** One message, waiting out lost connections: offline it pauses for as long as it takes. */
+async function keepWithPauses(
+  entry: TVideoIndexEntry,
+  userId: number,
+  onPause: (isPaused: boolean) => void,
+): Promise<TOutcome> {
+  for (let troubles = 0; ;) {
+    try {
+      return await keepOne(entry, userId);
+    } catch (error) {
+      // Deleted meanwhile; or signed out, or the plan no longer reaches the cloud.
+      if (isApiError(error) && error.status === 404) return 'gone';
+      if (isApiError(error) && (error.status === 401 || error.status === 403)) return 'stopped';
+      // Known to be offline, it waits as long as it takes; otherwise a few tries.
+      if (navigator.onLine !== false) troubles += 1;
+      if (troubles > MAX_TROUBLES) return 'failed';
+      onPause(true);
+      await waitForConnection();
+      onPause(false);
+    }
+  }
+}
+
+async function runFill(
+  userId: number,
+  onProgress: (progress: TFillProgress) => void,
+): Promise<TFillProgress> {
+  const { cloud, missing } = await findMissing(userId);
+  const progress: TFillProgress = {
+    total: cloud.length,
+    kept: cloud.length - missing.length,
+    locked: 0,
+    failed: 0,
+    state: missing.length === 0 ? 'done' : 'filling',
+  };
+  // Nothing to bring: nothing to say.
+  if (missing.length === 0) return progress;
+  const report = (changes: Partial<TFillProgress>) => {
+    Object.assign(progress, changes);
+    onProgress({ ...progress });
+  };
+  report({});
+  for (const entry of missing) {
+    // Played (and so kept) since the list was read.
+    if (await getVideo(entry.id)) {
+      report({ kept: progress.kept + 1 });
+      continue;
+    }
+    const outcome = await keepWithPauses(entry, userId, (isPaused) =>
+      report({ state: isPaused ? 'paused' : 'filling' }),
+    );
+    if (outcome === 'stopped') break;
+    if (outcome === 'kept') report({ kept: progress.kept + 1 });
+    if (outcome === 'locked') report({ locked: progress.locked + 1 });
+    if (outcome === 'failed') report({ failed: progress.failed + 1 });
+    if (outcome === 'gone') report({ total: progress.total - 1 });
+  }
+  report({ state: 'done' });
+  return { ...progress };
+}
+
+let running: Promise<TFillProgress | null> | null = null;
+const listeners = new Set<(progress: TFillProgress) => void>();
+
+/**
+ * Brings every cloud copy of this account that is not on this device here, newest first and one
+ * at a time (a tablet holds one message's bytes at once). One run per tab: a second caller joins
+ * the run under way and hears its progress too; across tabs, when the browser has Web Locks, a
+ * tab finding another one at it does nothing (answers null). A reload starts again where it
+ * stopped, since whatever is already here is skipped. Answers how it ended.
+ */
+export function fillFromCloud(
+  userId: number,
+  onProgress: (progress: TFillProgress) => void,
+): Promise<TFillProgress | null> {
+  listeners.add(onProgress);
+  running ??= runExclusively(userId).finally(() => {
+    running = null;
+    listeners.clear();
+  });
+  return running;
+}
+
+function runExclusively(userId: number): Promise<TFillProgress | null> {
+  const tell = (progress: TFillProgress) => {
+    for (const listener of listeners) listener(progress);
+  };
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    return navigator.locks.request(`memento-fill-${userId}`, { ifAvailable: true }, (lock) =>
+      lock ? runFill(userId, tell) : null,
+    );
+  }
+  return runFill(userId, tell);
+}

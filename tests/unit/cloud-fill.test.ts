@@ -1,0 +1,228 @@
+import 'fake-indexeddb/auto';
+import { createHash, randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { generateWrappingKey } from '@shared/sealing';
+import type { TPlayback } from '@shared/schemas/cloud';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
+import { saveDeviceId } from '@web/lib/device-id';
+import { forgetAccountKeys, keepAccountKey } from '@web/lib/encryption/device-keys';
+import { sealForUpload } from '@web/lib/encryption/seal-upload';
+import { fillFromCloud, type TFillProgress } from '@web/lib/videos/cloud-fill';
+import { getVideo, getVideoBlob, listVideos, saveVideo } from '@web/lib/videos/local-store';
+import { recording } from './sealing-helpers';
+
+// A new primary device brings the account's cloud copies down: each checked against the index's
+// SHA-256, a sealed one opened here, a lost connection waited out. The network is a stand-in
+// (the browser test drives the real server); the local library is IndexedDB's.
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+
+interface TServed {
+  entry: TVideoIndexEntry;
+  /** What the store hands over, one answer per download (the last one repeats). */
+  answers: Uint8Array<ArrayBuffer>[];
+  sealed?: TPlayback['sealed'];
+}
+
+let userId = 100;
+let page: EventTarget & { location: { href: string; origin: string } };
+let browser: { onLine: boolean };
+
+beforeAll(() => {
+  saveDeviceId('0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8');
+});
+
+beforeEach(() => {
+  userId += 1;
+  page = Object.assign(new EventTarget(), {
+    location: { href: 'http://localhost:5074/', origin: 'http://localhost:5074' },
+  });
+  browser = { onLine: true };
+  vi.stubGlobal('window', page);
+  vi.stubGlobal('navigator', browser);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function indexEntry(bytes: Uint8Array, minutesAgo: number, title: string): TVideoIndexEntry {
+  return {
+    id: randomUUID(),
+    recipientId: 7,
+    title,
+    deviceId: null,
+    storageType: 'cloud',
+    syncStatus: 'synced',
+    metadata: { byteSize: bytes.length, durationMs: 4000, mimeType: 'video/webm' },
+    createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    release: { rule: 'now', at: null },
+    sha256: sha256(bytes),
+  };
+}
+
+/**
+ * The server and the store as the device sees them: the index (newest first), a playback answer
+ * per message, and its copy. Answers the list of copy downloads made. `beforeDownload` runs
+ * first on each download (a lost connection throws there).
+ */
+function serve(served: TServed[], beforeDownload: (id: string) => void = () => undefined) {
+  const realFetch = globalThis.fetch;
+  const downloads: string[] = [];
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const url = String(input);
+    // The object URL a sealed copy is opened from: the browser's own.
+    if (url.startsWith('blob:')) return realFetch(url, init);
+    if (url === '/api/videos') return json(served.map((item) => item.entry));
+    const item = served.find((candidate) => url.includes(candidate.entry.id));
+    if (!item) return new Response('{"message":"Not found"}', { status: 404 });
+    if (url.endsWith('/playback')) {
+      const playback: TPlayback = {
+        url: `/api/videos/${item.entry.id}/content?sig=1`,
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        mimeType: 'video/webm',
+        byteSize: item.entry.metadata.byteSize,
+        durationMs: 4000,
+        sealed: item.sealed ?? null,
+      };
+      return json(playback);
+    }
+    beforeDownload(item.entry.id);
+    const answer =
+      item.answers[
+        Math.min(downloads.filter((id) => id === item.entry.id).length, item.answers.length - 1)
+      ]!;
+    downloads.push(item.entry.id);
+    return new Response(answer.slice(), { status: 200 });
+  });
+  return downloads;
+}
+
+async function keptBytes(videoId: string) {
+  const video = await getVideo(videoId);
+  return video ? sha256(await bytesOf(await getVideoBlob(video))) : 'missing';
+}
+
+describe('bringing the cloud copies to a new device', () => {
+  it('keeps each missing copy, newest first, checked and as the cloud holds it', async () => {
+    const older = recording(300_000);
+    const newer = recording(200_001);
+    const already = recording(1000);
+    const served = [
+      { entry: indexEntry(newer, 1, 'For Susan'), answers: [newer] },
+      { entry: indexEntry(already, 2, 'Here already'), answers: [already] },
+      { entry: indexEntry(older, 3, 'For Tom'), answers: [older] },
+    ];
+    const onlyLocal = { ...indexEntry(already, 0, 'Not sent'), syncStatus: 'local_only' as const };
+    await saveVideo({
+      id: served[1]!.entry.id,
+      creatorId: userId,
+      recipientId: 7,
+      title: 'Here already',
+      promptId: null,
+      blob: new Blob([already]),
+      durationMs: 4000,
+    });
+    const downloads = serve([...served, { entry: onlyLocal, answers: [already] }]);
+    const seen: TFillProgress[] = [];
+
+    const ended = await fillFromCloud(userId, (progress) => seen.push(progress));
+
+    expect(ended).toEqual({ total: 3, kept: 3, locked: 0, failed: 0, state: 'done' });
+    expect(downloads).toEqual([served[0]!.entry.id, served[2]!.entry.id]);
+    expect(seen.map(({ kept, state }) => `${kept} ${state}`)).toEqual([
+      '1 filling',
+      '2 filling',
+      '3 filling',
+      '3 done',
+    ]);
+    expect(await keptBytes(served[0]!.entry.id)).toBe(sha256(newer));
+    expect(await keptBytes(served[2]!.entry.id)).toBe(sha256(older));
+    expect(await getVideo(served[0]!.entry.id)).toMatchObject({
+      creatorId: userId,
+      title: 'For Susan',
+      mimeType: 'video/webm',
+      syncStatus: 'synced',
+      createdAt: served[0]!.entry.createdAt,
+    });
+    expect((await getVideo(served[0]!.entry.id))!.indexedAt).not.toBeNull();
+    expect(await getVideo(onlyLocal.id)).toBeUndefined();
+  });
+
+  it('fetches a copy that does not match its checksum once more, then leaves it unkept', async () => {
+    const good = recording(50_000);
+    const changed = good.slice();
+    changed[10] = (changed[10] ?? 0) ^ 1;
+    const mended = { entry: indexEntry(good, 1, 'Mended'), answers: [changed, good] };
+    const broken = { entry: indexEntry(good, 2, 'Broken'), answers: [changed] };
+    const downloads = serve([mended, broken]);
+
+    const ended = await fillFromCloud(userId, () => undefined);
+
+    expect(ended).toMatchObject({ total: 2, kept: 1, failed: 1, state: 'done' });
+    expect(downloads).toEqual([mended.entry.id, mended.entry.id, broken.entry.id, broken.entry.id]);
+    expect(await keptBytes(mended.entry.id)).toBe(sha256(good));
+    expect(await getVideo(broken.entry.id)).toBeUndefined();
+  });
+
+  it('opens a sealed copy here and keeps the recording itself; a locked device waits', async () => {
+    const plain = recording(400_000);
+    const accountKey = await generateWrappingKey({ extractable: true });
+    await keepAccountKey(userId, accountKey);
+    const id = randomUUID();
+    const sealed = await sealForUpload({
+      videoId: id,
+      userId,
+      blob: new Blob([plain], { type: 'video/webm' }),
+      accountKey,
+    });
+    const sealedBytes = await bytesOf(sealed.blob);
+    const item = {
+      entry: { ...indexEntry(sealedBytes, 1, 'Sealed'), id },
+      answers: [sealedBytes],
+      sealed: { keyWrap: sealed.keyWrap, holder: 'owner' as const, keyId: null },
+    };
+
+    await forgetAccountKeys();
+    let downloads = serve([item]);
+    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 0, locked: 1 });
+    expect(downloads).toEqual([]);
+    expect(await getVideo(id)).toBeUndefined();
+
+    await keepAccountKey(userId, accountKey);
+    downloads = serve([item]);
+    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 1, locked: 0 });
+    expect(downloads).toEqual([id]);
+    expect(await keptBytes(id)).toBe(sha256(plain));
+  });
+
+  it('pauses while the connection is lost and goes on when it is back, each message once', async () => {
+    const first = recording(20_000);
+    const second = recording(30_000);
+    const served = [
+      { entry: indexEntry(first, 1, 'First'), answers: [first] },
+      { entry: indexEntry(second, 2, 'Second'), answers: [second] },
+    ];
+    let isCut = false;
+    const downloads = serve(served, (id) => {
+      if (id !== served[1]!.entry.id || isCut) return;
+      isCut = true;
+      browser.onLine = false;
+      throw new TypeError('Failed to fetch');
+    });
+    const seen: TFillProgress[] = [];
+    const run = fillFromCloud(userId, (progress) => seen.push(progress));
+
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ kept: 1, state: 'paused' }));
+    browser.onLine = true;
+    page.dispatchEvent(new Event('online'));
+
+    expect(await run).toMatchObject({ total: 2, kept: 2, failed: 0, state: 'done' });
+    expect(downloads).toEqual([served[0]!.entry.id, served[1]!.entry.id]);
+    const ids = (await listVideos(userId)).map((video) => video.id);
+    expect(ids).toEqual([served[0]!.entry.id, served[1]!.entry.id]);
+    expect(await keptBytes(served[1]!.entry.id)).toBe(sha256(second));
+  });
+});
