@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { toast } from '@web/components/ui/use-toast';
-import { saveVideo } from '@web/lib/videos/local-store';
-import { fetchPlayback } from '@web/lib/videos/videos-api';
 import { describeError } from '@web/lib/api-client';
+import type { TFillProgress } from '@web/lib/videos/cloud-fill';
+import { describeFill } from './cloud-fill-line';
 import type { TLibraryItem } from './library-items';
 
-/** After a downgrade: pulls every message that is only in the cloud onto this device. */
+/**
+ * After a downgrade: pulls every message that is only in the cloud onto this device, each checked
+ * against its checksum and a sealed one opened here (the same run that fills a new device).
+ */
 export function KeepAllOnDeviceButton({
   userId,
   items,
@@ -15,34 +18,27 @@ export function KeepAllOnDeviceButton({
   userId: number;
   items: readonly TLibraryItem[];
 }) {
-  const [done, setDone] = useState<number | null>(null);
+  const [progress, setProgress] = useState<TFillProgress | null>(null);
   const [isBusy, setIsBusy] = useState(false);
   const missing = items.filter((item) => item.isInCloud && !item.isOnDevice);
 
   async function keepAll() {
     setIsBusy(true);
-    setDone(0);
     try {
-      for (const [index, item] of missing.entries()) {
-        const playback = await fetchPlayback(item.id);
-        const response = await fetch(playback.url, { credentials: 'same-origin' });
-        if (!response.ok)
-          throw new Error('Failed to load video from server. Please check your connection.');
-        await saveVideo({
-          id: item.id,
-          creatorId: userId,
-          recipientId: item.recipientId,
-          title: item.title,
-          promptId: item.promptId,
-          blob: await response.blob(),
-          durationMs: item.durationMs,
-          createdAt: item.createdAt,
-          indexedAt: new Date().toISOString(),
-          syncStatus: 'synced',
+      // Loaded on the click: most dashboards never need it.
+      const { fillFromCloud } = await import('@web/lib/videos/cloud-fill');
+      const ended = await fillFromCloud(userId, setProgress);
+      // Null: another window of this browser is keeping them, and says so there.
+      if (!ended) return;
+      if (ended.kept === ended.total) {
+        toast({ variant: 'success', title: 'Every message is on this device' });
+      } else {
+        toast({
+          variant: 'destructive',
+          title: 'Not every message could be kept',
+          description: describeFill(ended).slice(1).join(' '),
         });
-        setDone(index + 1);
       }
-      toast({ variant: 'success', title: 'Every message is on this device' });
     } catch (error) {
       toast({
         variant: 'destructive',
@@ -60,7 +56,9 @@ export function KeepAllOnDeviceButton({
   return (
     <Button onClick={() => void keepAll()} disabled={isBusy}>
       <Download aria-hidden="true" />
-      {isBusy ? `Keeping ${done ?? 0} of ${missing.length}…` : 'Keep all messages on this device'}
+      {isBusy
+        ? `Keeping${progress ? ` ${progress.kept} of ${progress.total}` : ''}…`
+        : 'Keep all messages on this device'}
     </Button>
   );
 }
