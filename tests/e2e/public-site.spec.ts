@@ -203,7 +203,7 @@ test.describe('Features & Pricing', () => {
     const status = (name: string) =>
       page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
     await expect(status('One-file backups')).toContainText('Complete');
-    await expect(status('Moving to a new device')).toContainText('Started');
+    await expect(status('Moving to a new device')).toContainText('In Progress');
     await expect(status('Cloud sync')).toContainText('Complete');
     await expect(status('Background sync')).toContainText('In Progress');
     // The privacy section says what cloud sync keeps on the server.

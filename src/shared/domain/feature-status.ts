@@ -83,8 +83,8 @@ export const FEATURES: readonly TFeature[] = [
     id: 'device_migration',
     name: 'Moving to a new device',
     description:
-      'Your account can move to a new device with a code sent to your email. Videos move with a backup file; moving them automatically is not built yet.',
-    status: 'started',
+      'Your account can move to a new device with a code sent to your email. On a paid plan the new device then brings every message down from the cloud by itself, each checked to match; the old device keeps its copies. On the free plan videos move with a backup file; moving them from device to device by themselves is not built yet.',
+    status: 'in_progress',
   },
   {
     id: 'cloud_sync',
