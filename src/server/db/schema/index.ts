@@ -10,3 +10,4 @@ export * from './external-sign-in';
 export * from './legacy';
 export * from './jobs';
 export * from './encryption';
+export * from './transfers';
