@@ -6,14 +6,18 @@ import { VitePWA } from 'vite-plugin-pwa';
  * precaches the app's own built files only. Pages are still asked of the server first; only when
  * it cannot be reached does a page open from the cached shell. No API answer, no video, no
  * prerendered visitor page is ever cached. The app registers the worker itself, once the first
- * page is interactive (src/web/lib/service-worker.ts), and a new version waits for the person.
+ * page is interactive (src/web/features/offline/service-worker.ts), and a new version waits for
+ * the person. The worker is our own source (src/web/service-worker/sw.ts): it also opens sealed
+ * messages as the player reads them (docs/decisions/073-sealed-playback-service-worker.md).
  */
 export function installableOffline() {
   return VitePWA({
-    strategies: 'generateSW',
+    strategies: 'injectManifest',
+    srcDir: 'service-worker',
+    // Built into sw.js, the address the app registers.
+    filename: 'sw.ts',
     registerType: 'prompt',
     injectRegister: false,
-    filename: 'sw.js',
     manifestFilename: 'manifest.webmanifest',
     includeManifestIcons: false,
     manifest: {
@@ -39,23 +43,10 @@ export function installableOffline() {
         },
       ],
     },
-    workbox: {
+    injectManifest: {
       globPatterns: ['index.html', 'favicon.svg', 'icons/*.png', 'assets/*.{js,css,woff2}'],
-      // Online, every page comes from the server as before (its rendered first screens, its
-      // headers); the cached shell answers only when the server cannot be reached.
-      navigateFallback: null,
-      runtimeCaching: [
-        {
-          urlPattern: ({ request, url }) =>
-            request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
-          handler: 'NetworkOnly',
-          options: { precacheFallback: { fallbackURL: 'index.html' } },
-        },
-      ],
-      cleanupOutdatedCaches: true,
-      // A new version waits until the person chooses Reload (never mid-recording).
-      skipWaiting: false,
-      clientsClaim: false,
+      // A classic script, as the app registers it.
+      rollupFormat: 'iife',
       sourcemap: false,
     },
   });
