@@ -79,4 +79,6 @@ export async function hasAccountKey(userId: number): Promise<boolean> {
  */
 export async function forgetAccountKeys(): Promise<void> {
   await localDb.keys.where('id').startsWith('account:').delete();
+  // Nor any content key the service worker was handed to play a sealed message.
+  await import('./sealed-stream').then((worker) => worker.forgetSealedPlayback());
 }
