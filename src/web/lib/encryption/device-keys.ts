@@ -11,6 +11,7 @@ import { localDb } from '@web/lib/videos/local-store';
  */
 const DEVICE_ROW = 'device';
 const accountRow = (userId: number) => `account:${userId}` as const;
+const recipientRow = (keyId: string) => `recipient:${keyId}` as const;
 
 export async function thisDeviceId(): Promise<string> {
   return getDeviceId() ?? (await initDeviceId());
@@ -72,13 +73,42 @@ export async function hasAccountKey(userId: number): Promise<boolean> {
   return (await localDb.keys.get(accountRow(userId))) !== undefined;
 }
 
+function recipientOnDeviceLabel(keyId: string, deviceId: string): string {
+  return wrapLabel(...WRAP_LABEL_PARTS.recipientOnDevice(keyId, deviceId));
+}
+
+/** Keeps a recipient key (opened with the recipient's code) on this device, under the device key. */
+export async function keepRecipientKey(keyId: string, recipientKey: CryptoKey): Promise<void> {
+  const deviceKey = await getDeviceKey();
+  const deviceId = await thisDeviceId();
+  const wrap = await wrapKey(recipientKey, deviceKey, recipientOnDeviceLabel(keyId, deviceId));
+  await localDb.keys.put({ id: recipientRow(keyId), keyId, deviceId, wrap });
+}
+
+/** The recipient key `keyId` (it cannot be exported), or null when this device does not hold it. */
+export async function getRecipientKey(keyId: string): Promise<CryptoKey | null> {
+  const row = await localDb.keys.get(recipientRow(keyId));
+  const deviceKey = await findDeviceKey();
+  if (!row || !('keyId' in row) || !deviceKey) return null;
+  try {
+    return await unwrapKey(
+      row.wrap,
+      deviceKey,
+      recipientOnDeviceLabel(keyId, row.deviceId),
+      'wrapping',
+    );
+  } catch {
+    // As for the account key: signing in with the code again replaces it.
+    return null;
+  }
+}
+
 /**
- * At sign-out: no account key stays on this device. The device key stays, with the sealing of
- * recordings still on their way, which opens nothing but this device's own recordings (kept here
- * in the clear anyway), so an upload under way resumes with the same bytes.
+ * At sign-out: no account key or recipient key stays on this device. The device key stays, with
+ * the sealing of recordings still on their way, which opens nothing but this device's own
+ * recordings (kept here in the clear anyway), so an upload under way resumes with the same bytes.
  */
 export async function forgetAccountKeys(): Promise<void> {
   await localDb.keys.where('id').startsWith('account:').delete();
-  // Nor any content key the service worker was handed to play a sealed message.
-  await import('./sealed-stream').then((worker) => worker.forgetSealedPlayback());
+  await localDb.keys.where('id').startsWith('recipient:').delete();
 }

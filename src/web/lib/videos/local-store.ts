@@ -71,11 +71,13 @@ export interface TDraftRecording {
 
 /**
  * A key kept on this device for enhanced encryption (src/web/lib/encryption): the device key
- * itself (a CryptoKey that cannot be exported), or an account key wrapped under it.
+ * itself (a CryptoKey that cannot be exported), or an account key or a recipient key wrapped
+ * under it.
  */
 export type TKeyRow =
   | { id: 'device'; key: CryptoKey }
-  | { id: `account:${number}`; userId: number; deviceId: string; wrap: string };
+  | { id: `account:${number}`; userId: number; deviceId: string; wrap: string }
+  | { id: `recipient:${string}`; keyId: string; deviceId: string; wrap: string };
 
 /**
  * How one recording is sealed for the cloud, made once and kept until it is there: a resumed
