@@ -7,6 +7,7 @@ import type {
   TUser,
 } from '@shared/schemas/auth';
 import type { TDeviceStatus } from '@shared/schemas/devices';
+import type { TRecipientKeyForRecipient } from '@shared/schemas/encryption';
 import { apiRequest, isApiError } from './api-client';
 import { readJson, removeItem, writeJson } from './browser-storage';
 import { buildFingerprint } from './fingerprint';
@@ -44,18 +45,40 @@ export interface TMoveCredentials {
 /** Username and password, or (for recipients) email and access code. */
 export type TLoginCredentials = TLoginForm & {
   method?: 'username_password' | 'email_access_code';
+  /**
+   * A recipient's code proven in the browser (lib/encryption/code-sign-in): sent in place of the
+   * code, which `password` then holds only for a card the server made itself and asks for.
+   */
+  codeProof?: string;
+  /** Keeps the recipient keys the sign-in answers with, before the person is shown signed in. */
+  onRecipientKeys?: (keys: readonly TRecipientKeyForRecipient[]) => Promise<void>;
 };
 
-export function loginWithPassword(credentials: TLoginCredentials): Promise<TUser> {
-  return apiRequest<TUser>('/api/login', {
+function sendLogin(credentials: TLoginCredentials, codeProof: string | undefined) {
+  return apiRequest<TUser & { recipientKeys?: TRecipientKeyForRecipient[] }>('/api/login', {
     method: 'POST',
     buildBody: (deviceId) => ({
       username: credentials.username.trim().toLowerCase(),
-      password: credentials.password,
+      ...(codeProof ? { codeProof } : { password: credentials.password }),
       method: credentials.method ?? 'username_password',
       deviceId,
     }),
   });
+}
+
+export async function loginWithPassword(credentials: TLoginCredentials): Promise<TUser> {
+  const { codeProof } = credentials;
+  const answer = await sendLogin(credentials, codeProof).catch((error: unknown) => {
+    // A code the server made (before cards): it asks for the code as typed, once.
+    if (codeProof && isApiError(error, 'CODE_NEEDED')) {
+      return sendLogin(credentials, undefined);
+    }
+    throw error;
+  });
+  // The keys are not part of the user kept in this browser: only the device's wraps of them are.
+  const { recipientKeys, ...user } = answer;
+  if (recipientKeys?.length) await credentials.onRecipientKeys?.(recipientKeys);
+  return user;
 }
 
 export type TRegisterInput = Pick<

@@ -1,5 +1,6 @@
 import type { TEmergencyAccessBody } from '@shared/schemas/emergency-access';
-import { apiRequest } from '@web/lib/api-client';
+import { apiRequest, isApiError } from '@web/lib/api-client';
+import { proveCode } from '@web/lib/encryption/code-sign-in';
 
 /**
  * POST /api/break-glass-reset. With a code: the /auth form. Without: the dashboard variant, only
@@ -8,6 +9,29 @@ import { apiRequest } from '@web/lib/api-client';
  */
 export function resetWithEmergencyCode(body: TEmergencyAccessBody): Promise<{ message: string }> {
   return apiRequest('/api/break-glass-reset', { method: 'POST', body });
+}
+
+/**
+ * The /auth form's reset: the code's proof goes in place of the code (which never leaves this
+ * device), unless the server answers that this code was made by it, before encryption: then the
+ * code as typed, once.
+ */
+export async function resetWithProvenCode(input: {
+  nextOfKinEmail: string;
+  emergencyCode: string;
+  newPassword: string;
+  /** Called once the proof is made (the slow part), before the request. */
+  onProven?: () => void;
+}): Promise<{ message: string }> {
+  const { codeProof } = await proveCode(input.nextOfKinEmail, input.emergencyCode);
+  input.onProven?.();
+  const { nextOfKinEmail, newPassword, emergencyCode } = input;
+  try {
+    return await resetWithEmergencyCode({ nextOfKinEmail, newPassword, codeProof });
+  } catch (error) {
+    if (!isApiError(error, 'CODE_NEEDED')) throw error;
+    return resetWithEmergencyCode({ nextOfKinEmail, newPassword, emergencyCode });
+  }
 }
 
 export const EMERGENCY_TEXT = {

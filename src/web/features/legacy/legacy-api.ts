@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { TRelease } from '@shared/domain/legacy';
 import type { TLegacySettings, TLegacyState, TNextOfKinLegacy } from '@shared/schemas/legacy';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
-import { apiRequest } from '@web/lib/api-client';
+import { apiRequest, isApiError } from '@web/lib/api-client';
+import { proveCode } from '@web/lib/encryption/code-sign-in';
 
 export const LEGACY_QUERY_KEY = ['/api/legacy'] as const;
 
@@ -53,12 +54,20 @@ export function cancelReleaseByLink(token: string): Promise<{ ownerFirstName: st
   });
 }
 
-/** The next of kin asks to release their owner's legacy with their emergency code. */
-export function requestRelease(emergencyCode: string): Promise<TNextOfKinLegacy> {
-  return apiRequest<TNextOfKinLegacy>('/api/legacy/requests', {
-    method: 'POST',
-    body: { emergencyCode },
-  });
+/**
+ * The next of kin asks to release their owner's legacy with their emergency code: its proof
+ * goes (the code never leaves this device), or the code as typed when the server made it.
+ */
+export async function requestRelease(email: string, emergencyCode: string) {
+  const { codeProof } = await proveCode(email, emergencyCode);
+  const send = (body: { codeProof: string } | { emergencyCode: string }) =>
+    apiRequest<TNextOfKinLegacy>('/api/legacy/requests', { method: 'POST', body });
+  try {
+    return await send({ codeProof });
+  } catch (error) {
+    if (!isApiError(error, 'CODE_NEEDED')) throw error;
+    return send({ emergencyCode });
+  }
 }
 
 /** PUT /api/videos/:id/release: the owner changes when one message opens. */

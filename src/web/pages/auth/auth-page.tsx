@@ -14,6 +14,7 @@ import { AuthLinks } from './auth-links';
 import { ExternalSignInParts } from './external-sign-in-parts';
 import {
   isContinuingSignIn,
+  readCardLink,
   readResetLink,
   readView,
   searchFor,
@@ -28,34 +29,38 @@ import { OtherViewForms } from './other-view-forms';
 const AuthErrorPanel = lazyNamed(() => import('./auth-error-panel'), 'AuthErrorPanel');
 
 /**
- * The reset link's email and code, read from the address (on opening, or when the link is
- * followed while this page is open), then taken out of the address bar and the history.
+ * The email and code in the address: a reset link's (`?view=reset_password#…`) or a printed
+ * card's (`/auth#…`, from its QR code), read on opening or when the link is followed while this
+ * page is open, then taken out of the address bar and the history at once.
  */
-function useResetLinkPrefill() {
-  const { hash, pathname } = useLocation();
+function useLinkPrefill() {
+  const { hash, pathname, search } = useLocation();
   const navigate = useNavigate();
-  const [prefill, setPrefill] = useState(() => readResetLink(hash));
+  const [card, setCard] = useState(() => readCardLink(hash, search));
+  const [prefill, setPrefill] = useState(() => (card ? {} : readResetLink(hash)));
   const [readHash, setReadHash] = useState(hash);
 
-  // Opened from the email's link, or the link followed while this page was open: fill in the form.
+  // Opened from the link, or the link followed while this page was open: fill in the form.
   if (hash !== readHash) {
     setReadHash(hash);
+    const cardLink = readCardLink(hash, search);
     const link = readResetLink(hash);
-    if (link.email || link.code) setPrefill(link);
+    if (cardLink) setCard(cardLink);
+    else if (link.email || link.code) setPrefill(link);
   }
 
   useEffect(() => {
     // Then take the code out of the address bar and the history.
     if (!hash) return;
     const link = readResetLink(hash);
-    const search =
-      link.email || link.code
+    const next =
+      !readCardLink(hash, search) && (link.email || link.code)
         ? `?${new URLSearchParams(searchFor('reset_password'))}`
-        : window.location.search;
-    navigate({ pathname, search }, { replace: true });
-  }, [hash, pathname, navigate]);
+        : search;
+    navigate({ pathname, search: next }, { replace: true });
+  }, [hash, pathname, search, navigate]);
 
-  return [prefill, setPrefill] as const;
+  return { prefill, setPrefill, card };
 }
 
 /** What the last view's success means for this one: a code sent, a password changed. */
@@ -86,7 +91,7 @@ export default function AuthPage() {
     credentials: TLoginForm | null;
   } | null>(null);
   const [notice, setNotice] = useState<TNotice | null>(null);
-  const [prefill, setPrefill] = useResetLinkPrefill();
+  const { prefill, setPrefill, card } = useLinkPrefill();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const hasSwitched = useRef(false);
   const { openReset, dialogs } = useDeviceResetDialogs({ onDeviceFreed: () => setAuthError(null) });
@@ -160,7 +165,7 @@ export default function AuthPage() {
 
           {/* Keyed by view: switching unmounts the other form, so every field starts empty. */}
           {view === 'login' && (!isContinuing || error) && (
-            <LoginForm key="login" onError={onError} />
+            <LoginForm key={`login-${card?.code ?? ''}`} onError={onError} card={card} />
           )}
           <OtherViewForms
             view={view}

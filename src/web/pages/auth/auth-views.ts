@@ -29,6 +29,17 @@ export function readResetLink(hash: string): { email?: string; code?: string } {
   return email || code ? { email, code } : {};
 }
 
+/**
+ * A printed Memento card's QR code opens `/auth#email=…&code=…` (the fragment never reaches the
+ * server): the recipient's sign-in form, filled in. Only on the sign-in view: a reset link
+ * carries `?view=reset_password`.
+ */
+export function readCardLink(hash: string, search: string): { email: string; code: string } | null {
+  if (readView(new URLSearchParams(search)) !== 'login') return null;
+  const { email, code } = readResetLink(hash);
+  return email && code ? { email, code } : null;
+}
+
 export const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {
   login: { title: 'Sign In', intro: 'Welcome back. Choose how you sign in.' },
   register: {

@@ -23,6 +23,12 @@ interface LoginFormProps {
   onError: (error: Error | null, credentials?: TLoginForm) => void;
 }
 
+/** A printed card's email and code (its QR opens /auth with them), to fill the recipient's form. */
+export interface TCardPrefill {
+  email: string;
+  code: string;
+}
+
 const METHODS: { value: TMethod; label: string; hint: string; icon: typeof KeyRound }[] = [
   {
     value: 'username_password',
@@ -38,9 +44,9 @@ const METHODS: { value: TMethod; label: string; hint: string; icon: typeof KeyRo
   },
 ];
 
-/** Login: a choice of method, then the matching form. */
-export function LoginForm({ onError }: LoginFormProps) {
-  const [method, setMethod] = useState<TMethod>('username_password');
+/** Login: a choice of method, then the matching form (the recipient's, filled from a card). */
+export function LoginForm({ onError, card }: LoginFormProps & { card?: TCardPrefill | null }) {
+  const [method, setMethod] = useState<TMethod>(card ? 'email_access_code' : 'username_password');
   const groupLabelId = useId();
 
   function choose(next: TMethod) {
@@ -88,7 +94,7 @@ export function LoginForm({ onError }: LoginFormProps) {
       {method === 'username_password' ? (
         <PasswordLoginForm onError={onError} />
       ) : (
-        <AccessCodeLoginForm onError={onError} />
+        <AccessCodeLoginForm onError={onError} card={card ?? null} />
       )}
     </div>
   );
@@ -141,24 +147,37 @@ function PasswordLoginForm({ onError }: LoginFormProps) {
   );
 }
 
-function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
+function AccessCodeLoginForm({
+  onError,
+  card,
+}: Pick<LoginFormProps, 'onError'> & { card: TCardPrefill | null }) {
   const { login } = useAuth();
+  const [isChecking, setIsChecking] = useState(false);
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<TAccessCodeLoginForm>({
     resolver: accessCodeLoginResolver,
-    defaultValues: { email: '', accessCode: '' },
+    defaultValues: { email: card?.email ?? '', accessCode: card?.code ?? '' },
   });
 
   async function onSubmit(values: TAccessCodeLoginForm) {
     onError(null);
     try {
+      // The code never leaves this device: its proof goes instead, and its key half stays here
+      // to open the keys of the messages sealed for this person.
+      setIsChecking(true);
+      const { proveCode } = await import('@web/lib/encryption/code-sign-in');
+      const proof = await proveCode(values.email, values.accessCode).finally(() =>
+        setIsChecking(false),
+      );
       await login({
         username: values.email,
         password: values.accessCode,
         method: 'email_access_code',
+        codeProof: proof.codeProof,
+        onRecipientKeys: proof.keepRecipientKeys,
       });
     } catch (error) {
       onError(error instanceof Error ? error : new Error('Login failed'));
@@ -178,14 +197,14 @@ function AccessCodeLoginForm({ onError }: Pick<LoginFormProps, 'onError'>) {
       />
       <EmailedCodeField
         label="Access code"
-        hint="16 letters and numbers, like ABCD-EFGH-JKLM-NP23. It is in the email you were sent. Capitals and dashes do not matter."
+        hint="16 letters and numbers, like ABCD-EFGH-JKLM-NP23, from your Memento card or the email you were sent. Capitals and dashes do not matter."
         error={errors.accessCode?.message}
         {...register('accessCode')}
       />
       <FormSubmitButton
         isPending={isSubmitting}
         label="Sign In"
-        pendingLabel="Signing in..."
+        pendingLabel={isChecking ? 'Checking your code…' : 'Signing in...'}
         className="mt-1"
       />
     </form>

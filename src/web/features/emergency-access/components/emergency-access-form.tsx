@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
@@ -8,7 +9,7 @@ import { NewPasswordFields } from '@web/components/new-password-fields';
 import { toast } from '@web/components/ui/use-toast';
 import { FormErrorAlert, FormSubmitButton } from '@web/components/form-parts';
 import { describeError } from '@web/lib/api-client';
-import { resetWithEmergencyCode, EMERGENCY_TEXT } from '../emergency-access-api';
+import { resetWithProvenCode, EMERGENCY_TEXT } from '../emergency-access-api';
 
 type TEmergencyAccessForm = z.input<typeof ZEmergencyAccessForm>;
 type TEmergencyAccessValues = z.output<typeof ZEmergencyAccessForm>;
@@ -29,13 +30,16 @@ export function EmergencyAccessForm({ onReset }: EmergencyAccessFormProps) {
     defaultValues: { nextOfKinEmail: '', emergencyCode: '', newPassword: '', confirmPassword: '' },
   });
 
+  const [isChecking, setIsChecking] = useState(false);
   const reset = useMutation({
     mutationFn: (values: TEmergencyAccessValues) =>
-      resetWithEmergencyCode({
+      resetWithProvenCode({
         nextOfKinEmail: values.nextOfKinEmail,
         emergencyCode: values.emergencyCode,
         newPassword: values.newPassword,
-      }),
+        onProven: () => setIsChecking(false),
+      }).finally(() => setIsChecking(false)),
+    onMutate: () => setIsChecking(true),
     onSuccess: (result) => onReset(result.message),
     onError: (error) => {
       toast({
@@ -71,7 +75,7 @@ export function EmergencyAccessForm({ onReset }: EmergencyAccessFormProps) {
         autoCapitalize="characters"
         spellCheck={false}
         placeholder={EMERGENCY_TEXT.codePlaceholder}
-        hint="16 letters and numbers, from the email. Capitals, spaces and dashes do not matter."
+        hint="16 letters and numbers, from your Memento card or the email. Capitals, spaces and dashes do not matter."
         error={errors.emergencyCode?.message}
         {...register('emergencyCode')}
       />
@@ -85,7 +89,7 @@ export function EmergencyAccessForm({ onReset }: EmergencyAccessFormProps) {
       <FormSubmitButton
         isPending={reset.isPending}
         label="Reset Password"
-        pendingLabel="Resetting..."
+        pendingLabel={isChecking ? 'Checking your code…' : 'Resetting...'}
       />
     </form>
   );

@@ -8,6 +8,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { FormField } from '@web/components/ui/form-field';
 import { describeError } from '@web/lib/api-client';
+import { useAuth } from '@web/lib/auth-provider';
 import { requestRelease } from '../legacy-api';
 import { formatLongDate } from '../release-wording';
 import { lazyDateFormat } from '@web/lib/date-format';
@@ -128,6 +129,7 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [isSending, setIsSending] = useState(false);
+  const email = useAuth().user?.email ?? '';
   const heading = `${ownerFirstName}'s legacy`;
 
   async function onSend() {
@@ -139,7 +141,7 @@ export function NextOfKinLegacy({ ownerFirstName, legacy }: NextOfKinLegacyProps
     setIsSending(true);
     setError(null);
     try {
-      const answer = await requestRelease(code.trim());
+      const answer = await requestRelease(email, code.trim());
       queryClient.setQueryData(RECIPIENT_HOME_QUERY_KEY, (home: object | undefined) =>
         home ? { ...home, legacy: { ...legacy, ...answer } } : home,
       );
