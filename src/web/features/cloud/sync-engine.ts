@@ -1,5 +1,6 @@
 import { CLOUD_MESSAGES } from '@shared/schemas/cloud-messages';
-import { ENCRYPTION_MESSAGES } from '@shared/schemas/encryption';
+import { ENCRYPTION_MESSAGES, type TRecipientKeyForOwner } from '@shared/schemas/encryption';
+import type { TRecipientList } from '@shared/schemas/recipients';
 import type {
   TCreateUploadResult,
   TPartReceived,
@@ -27,7 +28,9 @@ import { partChecksums, partHeaders } from '@web/lib/part-checksums';
 import { partsToSend } from '@web/lib/parts-to-send';
 import { getAccountKey } from '@web/lib/encryption/device-keys';
 import { fetchEncryptionState } from '@web/lib/encryption/encryption-state';
+import { recipientWrapForUpload } from '@web/lib/encryption/owner-cards';
 import { forgetSealing, sealForUpload, type TSealedCopy } from '@web/lib/encryption/seal-upload';
+import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { setSyncProgress } from './sync-progress';
 
 /** How long to wait before trying a part again after a network error or a server hiccup. */
@@ -42,13 +45,37 @@ export const WAITING_FOR_UNLOCK_MESSAGE =
 
 class StopSyncError extends Error {}
 
-/** How this run sends copies: as they are, sealed under the account key, or not yet. */
-type TSendMode = { kind: 'plain' } | { kind: 'sealed'; accountKey: CryptoKey } | { kind: 'locked' };
+/**
+ * How this run sends copies: as they are, sealed under the account key (and for each recipient's
+ * card, by recipient id), or not yet.
+ */
+type TSendMode =
+  | { kind: 'plain' }
+  | { kind: 'sealed'; accountKey: CryptoKey; cards: Map<number, TRecipientKeyForOwner> }
+  | { kind: 'locked' };
 
 async function findSendMode(userId: number): Promise<TSendMode> {
   if ((await fetchEncryptionState()).state === 'off') return { kind: 'plain' };
   const accountKey = await getAccountKey(userId);
-  return accountKey ? { kind: 'sealed', accountKey } : { kind: 'locked' };
+  if (!accountKey) return { kind: 'locked' };
+  return { kind: 'sealed', accountKey, cards: await findCards() };
+}
+
+/**
+ * Each recipient's card, read afresh each run: a card made a moment ago must open the next
+ * message sent. Without the list, messages still go; the Recipients page wraps them later.
+ */
+async function findCards(): Promise<Map<number, TRecipientKeyForOwner>> {
+  const cards = new Map<number, TRecipientKeyForOwner>();
+  try {
+    const { recipients } = await apiRequest<TRecipientList>(RECIPIENTS_QUERY_KEY[0]);
+    for (const recipient of recipients) {
+      if (recipient.sealedKey) cards.set(recipient.id, recipient.sealedKey);
+    }
+  } catch (error) {
+    if (error instanceof NetworkError) throw error;
+  }
+  return cards;
 }
 
 /** The account seals every copy, but this page began the run before it was turned on. */
@@ -104,7 +131,7 @@ async function createUpload(
   video: TLocalVideo,
   blob: Blob,
   sha256: string,
-  sealed: TSealedCopy | null,
+  sealed: (TSealedCopy & { recipientKeyWrap?: string }) | null,
 ): Promise<TCreateUploadResult | null> {
   try {
     return await apiRequest<TCreateUploadResult>('/api/uploads', {
@@ -115,7 +142,9 @@ async function createUpload(
         promptId: video.promptId,
         byteSize: blob.size,
         sha256,
-        ...(sealed ? { sealed: { keyWrap: sealed.keyWrap } } : {}),
+        ...(sealed
+          ? { sealed: { keyWrap: sealed.keyWrap, recipientKeyWrap: sealed.recipientKeyWrap } }
+          : {}),
       },
     });
   } catch (error) {
@@ -139,6 +168,28 @@ async function markSynced(videoId: string): Promise<void> {
   setSyncProgress(videoId, null);
 }
 
+/** The sealed copy, its key wrapped for the owner and, when they have a card, the recipient. */
+async function sealWithWraps(
+  video: TLocalVideo,
+  recording: Blob,
+  mode: Extract<TSendMode, { kind: 'sealed' }>,
+) {
+  const { accountKey } = mode;
+  const sealed = await sealForUpload({
+    videoId: video.id,
+    userId: video.creatorId,
+    blob: recording,
+    accountKey,
+  });
+  const recipientKeyWrap = await recipientWrapForUpload({
+    videoId: video.id,
+    ownerKeyWrap: sealed.keyWrap,
+    accountKey,
+    sealedKey: mode.cards.get(video.recipientId),
+  });
+  return { ...sealed, recipientKeyWrap };
+}
+
 /**
  * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
  * this browser are never sent again. The server checks the SHA-256 of what arrived against the
@@ -148,15 +199,7 @@ async function markSynced(videoId: string): Promise<void> {
 async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> {
   const recording = await getVideoBlob(video);
   if (recording.size === 0) return false;
-  const sealed =
-    mode.kind === 'sealed'
-      ? await sealForUpload({
-          videoId: video.id,
-          userId: video.creatorId,
-          blob: recording,
-          accountKey: mode.accountKey,
-        })
-      : null;
+  const sealed = mode.kind === 'sealed' ? await sealWithWraps(video, recording, mode) : null;
   const blob = sealed?.blob ?? recording;
   const sha256 = await sha256Hex(blob);
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
-import type { TRecipientCreated } from '@shared/schemas/recipients';
+import type { TOnboardedNextOfKin } from '@web/features/onboarding/components/use-complete-onboarding';
 import { needsOnboarding } from '@web/lib/auth-api';
 import { useAuth } from '@web/lib/auth-provider';
 import { OnboardingComplete } from '@web/features/onboarding/components/onboarding-complete';
@@ -12,7 +12,7 @@ export default function OnboardingPage() {
   const { user } = useAuth();
   // Decided on arrival: finishing setup here must not send the person away from their code.
   const [isNeeded] = useState(() => Boolean(user && needsOnboarding(user)));
-  const [nextOfKin, setNextOfKin] = useState<TRecipientCreated | null>(null);
+  const [nextOfKin, setNextOfKin] = useState<TOnboardedNextOfKin | null>(null);
 
   if (!user) return null;
   if (nextOfKin) {

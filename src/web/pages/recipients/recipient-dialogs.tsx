@@ -4,6 +4,7 @@ import type { TShareTarget } from '@web/features/recipients/share-text';
 import { lazyNamed } from '@web/lib/lazy-named';
 import { reshareCode } from '@web/lib/recipients-api';
 import type { TLocalVideo } from '@web/lib/videos/local-store';
+import type { TRecipientCards } from './use-recipient-cards';
 
 // Each dialog (and the form, player and checks it brings) loads when it is opened, not with the
 // list: the list paints sooner on a slow tablet.
@@ -33,7 +34,12 @@ const VideoPlayerDialog = lazyNamed(
 export function useRecipientDialogs() {
   const [isAdding, setIsAdding] = useState(false);
   const [upgradeMessage, setUpgradeMessage] = useState<string | null>(null);
-  const [share, setShare] = useState<{ target: TShareTarget; code: string | null } | null>(null);
+  const [share, setShare] = useState<{
+    target: TShareTarget;
+    code: string | null;
+    /** A card made on this device (enhanced encryption on). */
+    isCard?: boolean;
+  } | null>(null);
   const [toDelete, setToDelete] = useState<TRecipient[]>([]);
   const [viewing, setViewing] = useState<TRecipient | null>(null);
   const [playing, setPlaying] = useState<TLocalVideo | null>(null);
@@ -56,8 +62,9 @@ interface RecipientDialogsProps {
   ownerName: string;
   localCounts: Map<number, number>;
   nextOfKinCount: number;
-  onAdded: (created: TRecipientCreated) => void;
+  onAdded: (created: TRecipientCreated, cardCode: string | null) => void;
   onConfirmDelete: () => Promise<void>;
+  cards: TRecipientCards;
 }
 
 /** The open dialog: add, upgrade, share a code, delete, a recipient's videos, a video playing. */
@@ -69,6 +76,7 @@ export function RecipientDialogs({
   nextOfKinCount,
   onAdded,
   onConfirmDelete,
+  cards,
 }: RecipientDialogsProps) {
   const { isAdding, setIsAdding, upgradeMessage, setUpgradeMessage, share, setShare } = dialogs;
   const { toDelete, setToDelete, viewing, setViewing, playing, setPlaying } = dialogs;
@@ -99,7 +107,9 @@ export function RecipientDialogs({
             code={share.code ?? null}
             ownerName={ownerName}
             onOpenChange={(open) => !open && setShare(null)}
-            onReshare={onReshare}
+            onReshare={cards.isOn ? cards.makeNewCard : onReshare}
+            isCard={share.isCard ?? cards.isOn}
+            progressNote={cards.noteFor(share.target)}
           />
         )}
         {toDelete.length > 0 && (

@@ -7,6 +7,7 @@ import { HandoverButton } from '@web/features/backup/components/handover-button'
 import { HouseBanner } from '@web/features/recipients/components/house-banner';
 import { RecipientCard } from '@web/features/recipients/components/recipient-card';
 import type { TRecipientDialogs } from './recipient-dialogs';
+import type { TRecipientCards } from './use-recipient-cards';
 
 function planLine(maxRecipients: number | null, used: number): string {
   if (maxRecipients === null) return 'Your plan has no limit on recipients.';
@@ -25,6 +26,7 @@ interface RecipientsListProps {
   selected: Set<number>;
   setSelected: Dispatch<SetStateAction<Set<number>>>;
   dialogs: TRecipientDialogs;
+  cards: TRecipientCards;
 }
 
 /** The plan's line, 'Select all' with 'Delete selected', and a card for each recipient. */
@@ -35,6 +37,7 @@ export function RecipientsList({
   selected,
   setSelected,
   dialogs,
+  cards,
 }: RecipientsListProps) {
   const { recipients } = data;
   const isAllSelected = recipients.length > 0 && selected.size === recipients.length;
@@ -81,6 +84,7 @@ export function RecipientsList({
             onShare={() => setShare({ target: recipient, code: null })}
             onViewVideos={() => setViewing(recipient)}
             onDelete={() => setToDelete([recipient])}
+            cardState={cards.cardStateOf(recipient)}
             extraActions={
               <HandoverButton
                 recipient={recipient}

@@ -19,6 +19,7 @@ import { deleteLocalVideos, listVideos } from '@web/lib/videos/local-store';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { RecipientDialogs, useRecipientDialogs } from './recipient-dialogs';
 import { RecipientsList } from './recipients-list';
+import { useRecipientCards } from './use-recipient-cards';
 
 export default function RecipientsPage() {
   usePageTitle('Recipients');
@@ -91,6 +92,7 @@ function RecipientsManager({
   const { toDelete, setToDelete, setShare, setUpgradeMessage, setIsAdding } = dialogs;
 
   const recipients = useMemo(() => data?.recipients ?? [], [data]);
+  const cards = useRecipientCards(userId, data?.recipients);
   const nextOfKinCount = recipients.filter((r) => r.category === 'next_of_kin').length;
   const used = recipients.length - (nextOfKinCount > 0 ? 1 : 0);
 
@@ -99,11 +101,12 @@ function RecipientsManager({
     await queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
   }
 
-  function onAdded(created: TRecipientCreated) {
+  function onAdded(created: TRecipientCreated, cardCode: string | null) {
     void refresh();
-    if (created.emergencyAccessCode) {
+    const code = cardCode ?? created.emergencyAccessCode;
+    if (code) {
       // The share dialog says it all; a toast on top of it would only cover it.
-      setShare({ target: created, code: created.emergencyAccessCode });
+      setShare({ target: created, code, isCard: cardCode !== null });
     } else {
       toast({
         variant: 'success',
@@ -169,6 +172,7 @@ function RecipientsManager({
             selected={selected}
             setSelected={setSelected}
             dialogs={dialogs}
+            cards={cards}
           />
         </>
       )}
@@ -181,6 +185,7 @@ function RecipientsManager({
         nextOfKinCount={nextOfKinCount}
         onAdded={onAdded}
         onConfirmDelete={confirmDelete}
+        cards={cards}
       />
     </div>
   );

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { ArrowRight, CircleCheck, Printer, ShieldAlert } from 'lucide-react';
 import { formatCode } from '@shared/domain/codes';
-import type { TRecipientCreated } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { saveWelcomeToast } from '../onboarding-api';
+import type { TOnboardedNextOfKin } from './use-complete-onboarding';
 
 interface OnboardingCompleteProps {
-  nextOfKin: TRecipientCreated;
+  nextOfKin: TOnboardedNextOfKin;
   ownerName: string;
 }
 
@@ -46,8 +46,10 @@ export function OnboardingComplete({ nextOfKin, ownerName }: OnboardingCompleteP
           {nextOfKin.firstName}&rsquo;s emergency code
         </h1>
         <p className="text-lg">
-          Write this down and keep it somewhere safe. {nextOfKin.firstName} has also been sent it by
-          email.
+          Write this down and keep it somewhere safe.{' '}
+          {nextOfKin.isCard
+            ? 'It is not emailed: Memento cannot send or show it again.'
+            : `${nextOfKin.firstName} has also been sent it by email.`}
         </p>
       </div>
 

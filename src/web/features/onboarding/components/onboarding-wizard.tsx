@@ -2,11 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type Ref } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, ArrowRight } from 'lucide-react';
-import {
-  ZCreateRecipientBody,
-  type TCreateRecipientBody,
-  type TRecipientCreated,
-} from '@shared/schemas/recipients';
+import { ZCreateRecipientBody, type TCreateRecipientBody } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { EmergencyAccessStep } from './emergency-access-step';
@@ -20,7 +16,7 @@ import {
   STEPS_BEFORE_REVIEW,
 } from './onboarding-steps';
 import { StepProgress } from './step-progress';
-import { useCompleteOnboarding } from './use-complete-onboarding';
+import { useCompleteOnboarding, type TOnboardedNextOfKin } from './use-complete-onboarding';
 
 const STEP_HINTS = [
   'Tick both boxes to continue.',
@@ -67,7 +63,7 @@ function StepHeading({ ref, step }: { ref: Ref<HTMLHeadingElement>; step: number
 }
 
 interface OnboardingWizardProps {
-  onCompleted: (nextOfKin: TRecipientCreated) => void;
+  onCompleted: (nextOfKin: TOnboardedNextOfKin) => void;
 }
 
 /** The four-step setup, ending with the next of kin saved and the code issued. */

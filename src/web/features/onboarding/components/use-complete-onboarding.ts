@@ -6,12 +6,19 @@ import { toast } from '@web/components/ui/use-toast';
 import { isApiError } from '@web/lib/api-client';
 import { cacheUser, USER_QUERY_KEY } from '@web/lib/auth-api';
 import { useAuth } from '@web/lib/auth-provider';
+import { cardForNewRecipient } from '@web/lib/encryption/owner-cards';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { completeOnboarding, createRecipient } from '../onboarding-api';
 import { isNextOfKinField, ONBOARDING_TEXT } from './onboarding-steps';
 
+/** The saved next of kin and their code; `isCard` when it was made here (never emailed). */
+export type TOnboardedNextOfKin = TRecipientCreated & {
+  emergencyAccessCode: string;
+  isCard: boolean;
+};
+
 interface TCompleteOnboarding {
-  onCompleted: (nextOfKin: TRecipientCreated) => void;
+  onCompleted: (nextOfKin: TOnboardedNextOfKin) => void;
   setError: UseFormSetError<TCreateRecipientBody>;
   /** Back to a step: the next of kin's, when the server refused one of its fields. */
   goTo: (step: number) => void;
@@ -23,7 +30,7 @@ export function useCompleteOnboarding({ onCompleted, setError, goTo }: TComplete
   const queryClient = useQueryClient();
   // A retry after the next of kin was saved but setup not finished reuses that answer, so the
   // next of kin is not sent a second code for the same details.
-  const saved = useRef<{ key: string; recipient: TRecipientCreated } | null>(null);
+  const saved = useRef<{ key: string; recipient: TOnboardedNextOfKin } | null>(null);
 
   return useMutation({
     mutationFn: async (values: TCreateRecipientBody) => {
@@ -32,7 +39,11 @@ export function useCompleteOnboarding({ onCompleted, setError, goTo }: TComplete
       const key = JSON.stringify(body);
       let recipient = saved.current?.key === key ? saved.current.recipient : null;
       if (!recipient) {
-        recipient = await createRecipient(body);
+        // With enhanced encryption on, the code is made here and only its proof is sent.
+        const card = await cardForNewRecipient(user.id, body.email);
+        const created = await createRecipient(card ? { ...body, sealedCard: card.card } : body);
+        const code = card?.code ?? created.emergencyAccessCode ?? '';
+        recipient = { ...created, emergencyAccessCode: code, isCard: card !== null };
         saved.current = { key, recipient };
       }
       const result = await completeOnboarding();

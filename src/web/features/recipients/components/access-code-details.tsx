@@ -2,6 +2,7 @@ import { Check, ShieldAlert } from 'lucide-react';
 import { formatCode } from '@shared/domain/codes';
 import { Alert } from '@web/components/ui/alert';
 import type { TShareOutcome, TShareTarget } from '../share-text';
+import { PrintableCard } from './card-parts';
 
 /** The code just issued, how the recipient signs in with it, and for a next of kin a warning. */
 export function AccessCodeDetails({ target, code }: { target: TShareTarget; code: string }) {
@@ -28,14 +29,55 @@ export function AccessCodeDetails({ target, code }: { target: TShareTarget; code
           them.
         </li>
       </ol>
-      {target.category === 'next_of_kin' && (
-        <Alert variant="warm" title="This is also the emergency code" icon={<ShieldAlert />}>
-          <p>
-            With this code {name} can reset your password and take over your account when the time
-            comes. Share it only privately with {name}, never in a group chat or on social media.
-          </p>
-        </Alert>
-      )}
+      <NextOfKinWarning target={target} />
+    </>
+  );
+}
+
+function NextOfKinWarning({ target }: { target: TShareTarget }) {
+  if (target.category !== 'next_of_kin') return null;
+  const name = target.firstName;
+  return (
+    <Alert
+      variant="warm"
+      title="This is also the emergency code"
+      icon={<ShieldAlert />}
+      className="print:hidden"
+    >
+      <p>
+        With this code {name} can reset your password and take over your account when the time
+        comes. Share it only privately with {name}, never in a group chat or on social media.
+      </p>
+    </Alert>
+  );
+}
+
+/**
+ * A card made on this device (enhanced encryption on): the card itself, to print or share, and
+ * how the recipient uses it. Memento never emails it and cannot show it again.
+ */
+export function CardDetails({
+  target,
+  code,
+  ownerName,
+}: {
+  target: TShareTarget;
+  code: string;
+  ownerName: string;
+}) {
+  const name = target.firstName;
+  return (
+    <>
+      <PrintableCard target={target} code={code} ownerName={ownerName} />
+      <ol className="list-decimal space-y-2 pl-6 text-base print:hidden">
+        <li>Give {name} this card: press Print card, or Share to send the code.</li>
+        <li>
+          {name} scans the square code with a phone or tablet camera, or opens{' '}
+          {window.location.origin}/auth and chooses &ldquo;Recipient email and access code&rdquo;.
+        </li>
+        <li>This code is not emailed: only you can give it to {name}.</li>
+      </ol>
+      <NextOfKinWarning target={target} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useForm, useWatch, type FieldError, type UseFormRegister } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -19,8 +19,15 @@ import {
 } from '@web/components/ui/dialog';
 import { NextOfKinContactFields, PersonFields } from '@web/components/person-fields';
 import { isApiError } from '@web/lib/api-client';
+import { useAuth } from '@web/lib/auth-provider';
+import {
+  cardForNewRecipient,
+  findCardReadiness,
+  LockedDeviceError,
+} from '@web/lib/encryption/owner-cards';
 import { cn } from '@web/lib/utils';
 import { addRecipient } from '@web/lib/recipients-api';
+import { LockedDeviceAlert } from './card-parts';
 
 const CATEGORY_HINTS = {
   next_of_kin: 'Holds an emergency code for your account',
@@ -92,8 +99,29 @@ function CategoryField({ register, category, error }: CategoryFieldProps) {
 interface AddRecipientDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  onAdded: (recipient: TRecipientCreated) => void;
+  /** `cardCode`: the code of the card made on this device (enhanced encryption on), else null. */
+  onAdded: (recipient: TRecipientCreated, cardCode: string | null) => void;
   onUpgradeRequired: (message: string) => void;
+}
+
+/**
+ * With enhanced encryption on, the card is made on this device: whether it is on here, and
+ * whether this device is locked (then the owner unlocks it first).
+ */
+function useCardState(open: boolean) {
+  const userId = useAuth().user?.id ?? null;
+  const [state, setState] = useState<'off' | 'locked' | 'ready' | null>(null);
+  useEffect(() => {
+    if (!open || userId === null) return;
+    let isCurrent = true;
+    void findCardReadiness(userId)
+      .then((readiness) => isCurrent && setState(readiness.state))
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+    };
+  }, [open, userId]);
+  return { userId, state, setState };
 }
 
 export function AddRecipientDialog({
@@ -114,6 +142,7 @@ export function AddRecipientDialog({
     defaultValues: EMPTY,
   });
   const category = useWatch({ control, name: 'category' });
+  const card = useCardState(open);
 
   // Emptied as it opens, before it is drawn: someone who reopens it at once and starts typing
   // keeps every letter (a reset timed after closing once wiped what was typed in the first 300 ms).
@@ -124,6 +153,9 @@ export function AddRecipientDialog({
   async function onSubmit(values: TAddRecipientForm) {
     const parsed = ZAddRecipientForm.parse(values);
     try {
+      // The code is made here and never sent: the server gets its proof and the wrapped key.
+      const made =
+        card.userId === null ? null : await cardForNewRecipient(card.userId, parsed.email);
       const created = await addRecipient({
         firstName: parsed.firstName,
         lastName: parsed.lastName,
@@ -132,10 +164,15 @@ export function AddRecipientDialog({
         ...(parsed.category === 'next_of_kin'
           ? { phoneNumber: parsed.phoneNumber, relationship: parsed.relationship }
           : {}),
+        ...(made ? { sealedCard: made.card } : {}),
       });
       onOpenChange(false);
-      onAdded(created);
+      onAdded(created, made?.code ?? null);
     } catch (error) {
+      if (error instanceof LockedDeviceError) {
+        card.setState('locked');
+        return;
+      }
       if (isApiError(error) && error.code === 'UPGRADE_REQUIRED') {
         onOpenChange(false);
         onUpgradeRequired(error.message);
@@ -158,9 +195,12 @@ export function AddRecipientDialog({
         <DialogHeader>
           <DialogTitle>Add Recipient</DialogTitle>
           <DialogDescription>
-            Someone you would like to record messages for. They are sent an access code by email.
+            {card.state === 'off' || card.state === null
+              ? 'Someone you would like to record messages for. They are sent an access code by email.'
+              : 'Someone you would like to record messages for. You get a card with their access code to print or share.'}
           </DialogDescription>
         </DialogHeader>
+        {card.state === 'locked' && <LockedDeviceAlert />}
         <form noValidate onSubmit={handleSubmit(onSubmit)} className="flex flex-col gap-5">
           <PersonFields control={control} register={register} isSomeoneElse isRequired />
           <CategoryField register={register} category={category} error={errors.category} />
@@ -182,7 +222,7 @@ export function AddRecipientDialog({
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={isSubmitting}>
+            <Button type="submit" disabled={isSubmitting || card.state === 'locked'}>
               {isSubmitting ? 'Adding...' : 'Add Recipient'}
             </Button>
           </DialogFooter>

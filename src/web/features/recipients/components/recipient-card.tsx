@@ -1,10 +1,18 @@
 import { Link } from 'react-router';
-import { Film, Mail, Share2, Trash2, Video } from 'lucide-react';
+import { Film, IdCard, Mail, Share2, Trash2, Video } from 'lucide-react';
 import { RECIPIENT_CATEGORY_LABELS } from '@shared/domain/recipient-labels';
 import type { TRecipient } from '@shared/schemas/recipients';
 import { Button } from '@web/components/ui/button';
 import { Checkbox } from '@web/components/ui/checkbox';
+import { CARD_TEXT } from '@web/lib/encryption/owner-cards';
 import { cn } from '@web/lib/utils';
+
+/** With enhanced encryption on: whether their card still needs making, and how its messages go. */
+export interface TCardState {
+  needsNewCard: boolean;
+  /** A calm line while their messages are got ready for a new card, or when that is done. */
+  note: string | null;
+}
 
 interface RecipientCardProps {
   recipient: TRecipient;
@@ -16,6 +24,8 @@ interface RecipientCardProps {
   onDelete: () => void;
   /** Extra actions for this recipient (e.g. the handover export). */
   extraActions?: React.ReactNode;
+  /** Set while enhanced encryption is on: 'Share' then makes a new card. */
+  cardState?: TCardState | null;
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -29,6 +39,7 @@ export function RecipientCard({
   onViewVideos,
   onDelete,
   extraActions,
+  cardState = null,
 }: RecipientCardProps) {
   const name = `${recipient.firstName} ${recipient.lastName}`;
   const headingId = `recipient-${recipient.id}-name`;
@@ -60,16 +71,37 @@ export function RecipientCard({
             <span className="break-all">{recipient.email}</span>
           </p>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          onClick={onShare}
-          aria-label={`Share access code with ${name}`}
-          title="Share access code"
-        >
-          <Share2 aria-hidden="true" />
-        </Button>
+        {!cardState?.needsNewCard && (
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={onShare}
+            aria-label={
+              cardState ? `Make a new card for ${name}` : `Share access code with ${name}`
+            }
+            title={cardState ? CARD_TEXT.makeNewCard : 'Share access code'}
+          >
+            {cardState ? <IdCard aria-hidden="true" /> : <Share2 aria-hidden="true" />}
+          </Button>
+        )}
       </div>
+      {cardState?.needsNewCard && (
+        <div className="flex flex-col gap-3 rounded-lg border-2 border-warm-foreground/25 bg-warm p-4">
+          <p className="text-lg font-bold">{CARD_TEXT.needsNewCard}</p>
+          <p>{CARD_TEXT.needsNewCardWhy}</p>
+          <div>
+            <Button onClick={onShare} aria-label={`${CARD_TEXT.makeNewCard} for ${name}`}>
+              <IdCard aria-hidden="true" />
+              {CARD_TEXT.makeNewCard}
+            </Button>
+          </div>
+        </div>
+      )}
+      {cardState?.note && (
+        <p role="status" className="text-base">
+          {cardState.note}
+        </p>
+      )}
       <p className="flex items-center gap-2 text-base">
         <Film className="size-5 text-primary" aria-hidden="true" />
         <span data-testid="video-count">
