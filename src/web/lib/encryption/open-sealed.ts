@@ -1,12 +1,15 @@
 import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
 import { isSealingError, openStream, unwrapKey, wrapLabel } from '@shared/sealing';
-import { getAccountKey } from './device-keys';
+import { getAccountKey, getRecipientKey } from './device-keys';
 
 export const SEALED_PLAYBACK_MESSAGES = {
   damaged: 'This message could not be opened: it was changed or is incomplete.',
   ownerOnly: 'This message is sealed for its owner only for now.',
   locked:
     'This message is sealed. To watch it here, unlock sealed messages on this device on the Enhanced encryption page.',
+  notForCardYet: 'This message is not ready for you yet: ask the sender for a new card.',
+  recipientLocked:
+    'This message is sealed. Please sign in again with your access code to open it here.',
 } as const;
 
 export type TOpenedCopy = { isOpened: true; blob: Blob } | { isOpened: false; message: string };
@@ -32,23 +35,48 @@ export type TSealedPlayback = {
   url: string;
   keyWrap: string | null;
   mimeType: string;
+  /** Whose key opens `keyWrap`: the owner's account key (unless said), or the recipient key `keyId`. */
+  holder?: 'owner' | 'recipient';
+  keyId?: string | null;
 };
+
+/** The key that opens the wrap and the wrap's label, or what to say when this device has none. */
+async function findOpener(
+  input: TSealedPlayback,
+): Promise<{ key: CryptoKey; label: string } | { message: string }> {
+  const { userId, videoId, keyWrap, holder, keyId } = input;
+  if (holder === 'recipient') {
+    if (keyWrap === null || !keyId) {
+      return { message: SEALED_PLAYBACK_MESSAGES.notForCardYet };
+    }
+    const key = await getRecipientKey(keyId);
+    if (!key) return { message: SEALED_PLAYBACK_MESSAGES.recipientLocked };
+    return { key, label: wrapLabel(...WRAP_LABEL_PARTS.contentForRecipient(videoId, keyId)) };
+  }
+  if (keyWrap === null) return { message: SEALED_PLAYBACK_MESSAGES.ownerOnly };
+  const key = userId === null ? null : await getAccountKey(userId);
+  if (!key) return { message: SEALED_PLAYBACK_MESSAGES.locked };
+  return { key, label: wrapLabel(...WRAP_LABEL_PARTS.contentForOwner(videoId)) };
+}
 
 export type TContentKey = { isOpened: true; key: CryptoKey } | { isOpened: false; message: string };
 
 /**
  * The content key of a sealed playback (it cannot be exported), unwrapped with the account key
- * kept on this device; or what to say when this device holds none. Both ways of playing a sealed
- * copy take their key from here.
+ * (for the owner) or the recipient key (for a recipient) kept on this device; or what to say when
+ * this device holds neither. Both ways of playing a sealed copy take their key from here.
  */
 export async function findContentKey(input: TSealedPlayback): Promise<TContentKey> {
-  const { userId, videoId, keyWrap } = input;
-  if (keyWrap === null) return { isOpened: false, message: SEALED_PLAYBACK_MESSAGES.ownerOnly };
-  const accountKey = userId === null ? null : await getAccountKey(userId);
-  if (!accountKey) return { isOpened: false, message: SEALED_PLAYBACK_MESSAGES.locked };
+  const { keyWrap } = input;
+  const opener = await findOpener(input);
+  if ('message' in opener || keyWrap === null) {
+    return {
+      isOpened: false,
+      message: 'message' in opener ? opener.message : SEALED_PLAYBACK_MESSAGES.damaged,
+    };
+  }
   try {
-    const label = wrapLabel(...WRAP_LABEL_PARTS.contentForOwner(videoId));
-    return { isOpened: true, key: await unwrapKey(keyWrap, accountKey, label, 'content') };
+    return { isOpened: true, key: await unwrapKey(keyWrap, opener.key, opener.label, 'content') };
   } catch {
     return { isOpened: false, message: SEALED_PLAYBACK_MESSAGES.damaged };
   }
