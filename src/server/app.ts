@@ -21,6 +21,7 @@ import { billingRoutes } from './modules/billing/billing.routes';
 import { PaymentProvider } from './modules/billing/payment-provider';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
+import { transferRoutes } from './modules/transfers/transfers.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -226,6 +227,7 @@ async function registerRoutes(
   await app.register(videoRoutes(deps));
   await app.register(cloudRoutes(deps));
   await app.register(pairingRoutes(deps));
+  await app.register(transferRoutes(deps));
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
   await app.register(auditRoutes);

@@ -1,7 +1,17 @@
 import { z } from 'zod';
+import { ZIceServer } from '../shared/schemas/transfers';
 
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+/** A JSON setting; text that is not JSON is passed on for the schema to refuse plainly. */
+const parseJsonSetting = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
 
 /** Every variable the server reads, parsed once at start-up, so a wrong one stops the start. */
 const ZEnv = z.object({
@@ -72,6 +82,16 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * STUN/TURN servers (a JSON array, as RTCPeerConnection takes them) for moving messages tablet
+   * to tablet across networks; none means the two devices must share a network.
+   */
+  WEBRTC_ICE_SERVERS: z.preprocess(
+    (value) => parseJsonSetting(emptyToUndefined(value)),
+    z
+      .array(ZIceServer, { error: 'WEBRTC_ICE_SERVERS must be a JSON array of ICE servers' })
+      .default([]),
+  ),
 });
 
 /** Each external provider's settings, which must come all together or not at all. */

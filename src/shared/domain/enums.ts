@@ -97,5 +97,9 @@ export const AUDIT_EVENT_TYPES = [
   'enhanced_encryption_turned_on',
   // A recipient's card made anew on the owner's device: the old code and its wraps end.
   'recipient_card_replaced',
+  // Messages moved tablet to tablet: the server only introduces the two devices.
+  'transfer_started',
+  'transfer_finished',
+  'transfer_failed',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -4,6 +4,7 @@ import { hasCloudSync } from '../../../shared/domain/plan-limits';
 import { CLOUD_MESSAGES } from '../../../shared/schemas/cloud';
 import { ENCRYPTION_MESSAGES } from '../../../shared/schemas/encryption';
 import { PAIRING_MESSAGES } from '../../../shared/schemas/pairing';
+import { TRANSFER_MESSAGES } from '../../../shared/schemas/transfers';
 import { AppError } from '../../errors';
 import { isReleased } from '../legacy/release-rule';
 import type { SessionUser } from '../users/users.repository';
@@ -47,6 +48,8 @@ export const Permission = {
   EncryptionRead: 'encryption.read',
   /** Turn enhanced encryption on: the owner on their primary device, where messages are sealed. */
   EncryptionManage: 'encryption.manage',
+  /** Move messages tablet to tablet: the owner on their primary device, old or new. */
+  TransferMessages: 'transfer.messages',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 
@@ -148,6 +151,10 @@ const RULES: { [P in Permission]: Rule<P> } = {
   [Permission.EncryptionManage]: {
     allows: isOwnerOnPrimaryDevice,
     refusal: ['FORBIDDEN', ENCRYPTION_MESSAGES.primaryDeviceOnly],
+  },
+  [Permission.TransferMessages]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', TRANSFER_MESSAGES.ownerOnly],
   },
 };
 
