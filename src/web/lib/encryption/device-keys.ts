@@ -111,4 +111,6 @@ export async function getRecipientKey(keyId: string): Promise<CryptoKey | null> 
 export async function forgetAccountKeys(): Promise<void> {
   await localDb.keys.where('id').startsWith('account:').delete();
   await localDb.keys.where('id').startsWith('recipient:').delete();
+  // Nor any content key the service worker was handed to play a sealed message.
+  await import('./sealed-stream').then((worker) => worker.forgetSealedPlayback());
 }

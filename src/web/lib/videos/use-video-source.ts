@@ -45,12 +45,16 @@ async function keepOpenedCopy(videoId: string, blob: Blob, keep: TKeepLocally): 
 }
 
 /**
- * A sealed cloud copy, opened in this browser (the code that opens it loads only for one). It
- * plays from an object URL the player revokes; never the sealed bytes themselves.
+ * A sealed cloud copy, opened in this browser (the code that opens it loads only for one): by the
+ * service worker as the player reads it, when one controls the page (nothing kept); else whole,
+ * into an object URL the player revokes. Never the sealed bytes themselves.
  */
 async function openSealed(userId: number | null, videoId: string, playback: TPlayback) {
-  const { openSealedCopy } = await import('@web/lib/encryption/open-sealed');
-  return openSealedCopy({
+  const [{ findContentKey, openSealedCopy }, { playSealedThroughWorker }] = await Promise.all([
+    import('@web/lib/encryption/open-sealed'),
+    import('@web/lib/encryption/sealed-stream'),
+  ]);
+  const input = {
     userId,
     videoId,
     url: playback.url,
@@ -58,13 +62,20 @@ async function openSealed(userId: number | null, videoId: string, playback: TPla
     mimeType: playback.mimeType,
     holder: playback.sealed?.holder,
     keyId: playback.sealed?.keyId,
-  });
+  };
+  const contentKey = await findContentKey(input);
+  if (!contentKey.isOpened) return contentKey;
+  const streamed = await playSealedThroughWorker({ videoId, contentKey: contentKey.key, playback });
+  return streamed
+    ? { isOpened: true as const, url: streamed }
+    : openSealedCopy(input, contentKey.key);
 }
 
 /**
  * The video player's source: the local copy first; else the cloud copy, streamed with Range from a
- * short-lived URL, or opened here first when it is sealed (and, on the owner's own devices, kept
- * locally afterwards); offline with no local copy it says so plainly.
+ * short-lived URL, or opened here when it is sealed (by the service worker as it plays, else whole
+ * and, on the owner's own devices, kept locally afterwards); offline with no local copy it says so
+ * plainly.
  */
 export function useVideoSource(
   videoId: string | null,
@@ -105,6 +116,10 @@ export function useVideoSource(
             return;
           }
           if (!isCurrent) return;
+          if ('url' in opened) {
+            show({ state: 'ready', url: opened.url, isLocal: false });
+            return;
+          }
           objectUrl = URL.createObjectURL(opened.blob);
           show({ state: 'ready', url: objectUrl, isLocal: false });
           if (keep) void keepOpenedCopy(videoId, opened.blob, keep).catch(() => undefined);
