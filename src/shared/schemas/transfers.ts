@@ -76,6 +76,12 @@ export const ZTransferSignalBody = z.object({
 });
 export type TTransferSignalBody = z.infer<typeof ZTransferSignalBody>;
 
+/** POST /api/transfers/:id/arrived: one message arrived whole and checked on the new device. */
+export const ZTransferArrivedBody = z.object({
+  videoId: z.uuid({ error: 'Video id must be a UUID' }),
+});
+export type TTransferArrivedBody = z.infer<typeof ZTransferArrivedBody>;
+
 /** POST /api/transfers/:id/finish: every message arrived and was checked on the new device. */
 export const ZFinishTransferBody = z.object({
   videoIds: z.array(z.uuid({ error: 'Video ids must be UUIDs' })).max(100_000),

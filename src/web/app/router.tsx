@@ -30,6 +30,10 @@ const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'
 const LegacyPage = lazyPage(() => import('@web/pages/legacy/legacy-page'));
 const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-page'));
 const EncryptionPage = lazyPage(() => import('@web/pages/encryption/encryption-page'));
+const MoveMessagesPage = lazyPage(() => import('@web/pages/move-messages/move-messages-page'));
+const ReceiveMessagesPage = lazyPage(
+  () => import('@web/pages/move-messages/receive-messages-page'),
+);
 
 /** Every address the app answers, with who may open it. */
 export const routes: RouteObject[] = [
@@ -147,6 +151,10 @@ export const routes: RouteObject[] = [
           // The link in the owner's email: no sign-in, the token in the fragment.
           { path: '/legacy/cancel', element: <LegacyCancelPage /> },
           { path: '/import-from-mobile', element: <ImportFromMobilePage /> },
+          // Not behind the sign-in guard: the old device's session ends when the account moves,
+          // and the page goes on sending with its own key to the transfer.
+          { path: '/move-messages', element: <MoveMessagesPage /> },
+          { path: '/receive-messages', element: <ReceiveMessagesPage /> },
           { path: '/about', element: <AboutPage /> },
           { path: '/verify-email', element: <VerifyEmailPage /> },
           { path: '/about-memento', element: <AboutMementoPage /> },

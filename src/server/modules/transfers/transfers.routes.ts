@@ -6,6 +6,7 @@ import {
   ZClaimTransferBody,
   ZCreateTransferBody,
   ZFinishTransferBody,
+  ZTransferArrivedBody,
   ZTransferFailureBody,
   ZTransferSignalBody,
   type TTransferClaimed,
@@ -19,6 +20,7 @@ import {
   claimTransfer,
   createTransfer,
   finishTransfer,
+  noteArrival,
   readSignal,
   reportFailure,
   writeSignal,
@@ -76,6 +78,16 @@ export const transferRoutes =
       { schema: { params: ZTransferParams, body: ZTransferSignalBody }, config: signalLimit },
       async (request): Promise<TTransferSignal> =>
         writeSignal(deps, sideOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/transfers/:id/arrived',
+      { schema: { params: ZTransferParams, body: ZTransferArrivedBody }, config: signalLimit },
+      async (request) =>
+        noteArrival(deps, requireActor(request), {
+          id: request.params.id,
+          videoId: request.body.videoId,
+        }),
     );
 
     app.post(

@@ -173,6 +173,23 @@ export async function writeSignal(
   return toSignal({ ...row, answerDescription: body.description }, side);
 }
 
+/** One message arrived and was checked: its index row names the new device from now on. */
+export async function noteArrival(
+  deps: Deps,
+  actor: Actor,
+  input: { id: string; videoId: string },
+): Promise<{ movedIndexRows: number }> {
+  const row = await findForSide(deps, { kind: 'receiver', actor }, input.id);
+  if (row.finishedAt) throw ended();
+  const movedIndexRows = await moveIndexRowsToDevice(deps.db, {
+    creatorId: row.userId,
+    videoIds: [input.videoId],
+    deviceId: actor.deviceId,
+    now: deps.clock.now(),
+  });
+  return { movedIndexRows };
+}
+
 /**
  * Every message arrived and was checked on the new device: the index rows now name it, the
  * handshake is forgotten and the owner's log says so. Saying it twice changes nothing.

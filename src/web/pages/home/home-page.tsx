@@ -19,6 +19,7 @@ import { CloudLibrary } from '@web/features/cloud/components/cloud-library';
 import { MessageRelease } from '@web/features/legacy/components/message-release';
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
+import { MoveMessagesCard } from '@web/features/transfer/components/move-messages-card';
 import { lazyNamed } from '@web/lib/lazy-named';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
@@ -111,6 +112,8 @@ export default function HomePage() {
       <CloudLibrary user={user} isPrimaryDevice={isPrimaryDevice} releaseControl={MessageRelease} />
 
       {canManageSecurity && <StoragePanel user={user} />}
+
+      {canManageSecurity && <MoveMessagesCard />}
 
       <div className="grid gap-6 md:grid-cols-2">
         <AccountCard

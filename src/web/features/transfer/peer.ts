@@ -1,0 +1,147 @@
+import type { TIceServer } from '@shared/schemas/transfers';
+import type { TSignalling } from './transfer-api';
+
+/** How long two devices try to reach each other before saying they cannot. */
+export const CONNECT_TIMEOUT_MS = 20_000;
+export const POLL_MS = 1_000;
+/** Gathering waits at most this long for slow STUN servers, then sends what it has. */
+const GATHER_LIMIT_MS = 5_000;
+
+export class CannotConnectError extends Error {
+  constructor() {
+    super('The two devices could not reach each other.');
+  }
+}
+
+export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The full description, candidates included: one message each way, no trickling. */
+async function gathered(pc: RTCPeerConnection): Promise<string> {
+  if (pc.iceGatheringState !== 'complete') {
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        pc.addEventListener('icegatheringstatechange', () => {
+          if (pc.iceGatheringState === 'complete') resolve();
+        });
+      }),
+      wait(GATHER_LIMIT_MS),
+    ]);
+  }
+  return JSON.stringify(pc.localDescription);
+}
+
+function opened(channel: RTCDataChannel, deadline: number): Promise<void> {
+  if (channel.readyState === 'open') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CannotConnectError()), deadline - Date.now());
+    channel.addEventListener('open', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export interface TPeer {
+  pc: RTCPeerConnection;
+  channel: RTCDataChannel;
+  attempt: number;
+}
+
+/** The new device starts an attempt: its offer, then the old device's answer, then the channel. */
+export async function connectAsReceiver(
+  signalling: TSignalling,
+  iceServers: TIceServer[],
+): Promise<TPeer> {
+  const pc = new RTCPeerConnection({ iceServers });
+  const channel = pc.createDataChannel('messages', { ordered: true });
+  channel.binaryType = 'arraybuffer';
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    const { attempt } = await signalling.write({ description: await gathered(pc) });
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const signal = await signalling.read();
+      if (signal.attempt !== attempt) break;
+      if (signal.description) {
+        await pc.setRemoteDescription(JSON.parse(signal.description) as RTCSessionDescriptionInit);
+        await opened(channel, deadline);
+        return { pc, channel, attempt };
+      }
+      await wait(POLL_MS);
+    }
+    throw new CannotConnectError();
+  } catch (error) {
+    pc.close();
+    throw error;
+  }
+}
+
+/** The old device answers the attempt `offer` belongs to and waits for the channel. */
+export async function connectAsSender(
+  signalling: TSignalling,
+  iceServers: TIceServer[],
+  offer: { attempt: number; description: string },
+): Promise<TPeer> {
+  const pc = new RTCPeerConnection({ iceServers });
+  const channelReady = new Promise<RTCDataChannel>((resolve) => {
+    pc.addEventListener('datachannel', (event) => resolve(event.channel));
+  });
+  try {
+    await pc.setRemoteDescription(JSON.parse(offer.description) as RTCSessionDescriptionInit);
+    await pc.setLocalDescription(await pc.createAnswer());
+    await signalling.write({ attempt: offer.attempt, description: await gathered(pc) });
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+    const channel = await Promise.race([
+      channelReady,
+      wait(CONNECT_TIMEOUT_MS).then(() => {
+        throw new CannotConnectError();
+      }),
+    ]);
+    channel.binaryType = 'arraybuffer';
+    await opened(channel, deadline);
+    return { pc, channel, attempt: offer.attempt };
+  } catch (error) {
+    pc.close();
+    throw error;
+  }
+}
+
+/** The channel's messages one at a time; `next` rejects once the channel closes. */
+export function createInbox(channel: RTCDataChannel) {
+  const queue: ArrayBuffer[] = [];
+  let waiting: { resolve: (data: ArrayBuffer) => void; reject: (error: Error) => void } | null =
+    null;
+  let isClosed = false;
+  channel.addEventListener('message', (event: MessageEvent<ArrayBuffer>) => {
+    if (waiting) {
+      waiting.resolve(event.data);
+      waiting = null;
+    } else queue.push(event.data);
+  });
+  const close = () => {
+    isClosed = true;
+    waiting?.reject(new Error('The connection was lost.'));
+    waiting = null;
+  };
+  channel.addEventListener('close', close);
+  channel.addEventListener('error', close);
+  return {
+    next(): Promise<ArrayBuffer> {
+      const data = queue.shift();
+      if (data) return Promise.resolve(data);
+      if (isClosed) return Promise.reject(new Error('The connection was lost.'));
+      return new Promise((resolve, reject) => (waiting = { resolve, reject }));
+    },
+    close,
+  };
+}
+export type TInbox = ReturnType<typeof createInbox>;
+
+/** Sends without filling the browser's buffer: waits while more than 1 MiB is queued. */
+export async function sendPaced(channel: RTCDataChannel, data: ArrayBuffer): Promise<void> {
+  while (channel.bufferedAmount > 1024 * 1024) {
+    if (channel.readyState !== 'open') throw new Error('The connection was lost.');
+    await wait(20);
+  }
+  channel.send(data);
+}

@@ -1,0 +1,93 @@
+import { getVideoBlob, type TLocalVideo } from '@web/lib/videos/local-store';
+import { sha256Hex } from '@web/lib/sha256';
+import { createInbox, sendPaced, type TPeer } from './peer';
+import {
+  openFrame,
+  readJson,
+  sealFrame,
+  sealJson,
+  TRANSFER_CHUNK_BYTES,
+  type TManifestVideo,
+} from './transfer-frames';
+
+export interface TSendProgress {
+  /** Messages the new device has whole and checked. */
+  arrived: number;
+  total: number;
+  /** Of the message being sent, 0 to 1. */
+  current: number;
+}
+
+/** What the new device asks for: one message's missing chunks. */
+export interface TWant {
+  id: string;
+  chunks: number[];
+  /** How many messages are already whole on the new device. */
+  arrived: number;
+}
+
+/** The manifest of this device's messages, each with its SHA-256, made once before connecting. */
+export async function buildManifest(videos: readonly TLocalVideo[]): Promise<TManifestVideo[]> {
+  const manifest: TManifestVideo[] = [];
+  for (const video of videos) {
+    const blob = await getVideoBlob(video);
+    manifest.push({
+      id: video.id,
+      recipientId: video.recipientId,
+      title: video.title,
+      promptId: video.promptId,
+      mimeType: video.mimeType,
+      byteSize: blob.size,
+      durationMs: video.durationMs,
+      createdAt: video.createdAt,
+      indexedAt: video.indexedAt,
+      release: video.release,
+      sha256: await sha256Hex(blob),
+      chunkCount: Math.max(1, Math.ceil(blob.size / TRANSFER_CHUNK_BYTES)),
+    });
+  }
+  return manifest;
+}
+
+/**
+ * One connection's worth of sending: the manifest, then whatever the new device asks for, one
+ * message at a time, until it says all are here (true) or the connection goes (throws).
+ */
+export async function runSendSession(input: {
+  peer: TPeer;
+  key: CryptoKey;
+  videos: readonly TLocalVideo[];
+  manifest: readonly TManifestVideo[];
+  onProgress: (progress: TSendProgress) => void;
+}): Promise<void> {
+  const { peer, key, manifest } = input;
+  const inbox = createInbox(peer.channel);
+  const total = manifest.length;
+  await sendPaced(peer.channel, await sealJson(key, { t: 'manifest' }, manifest));
+  for (;;) {
+    const { header, body } = await openFrame(key, await inbox.next());
+    if (header.t === 'done') {
+      input.onProgress({ arrived: total, total, current: 0 });
+      return;
+    }
+    if (header.t !== 'want') continue;
+    const want = readJson<TWant>(body);
+    const video = input.videos.find((v) => v.id === want.id);
+    if (!video) continue;
+    const blob = await getVideoBlob(video);
+    let sent = 0;
+    for (const index of want.chunks) {
+      const start = index * TRANSFER_CHUNK_BYTES;
+      const bytes = new Uint8Array(
+        await blob.slice(start, start + TRANSFER_CHUNK_BYTES).arrayBuffer(),
+      );
+      await sendPaced(
+        peer.channel,
+        await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
+      );
+      sent += 1;
+      input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
+    }
+    await sendPaced(peer.channel, await sealJson(key, { t: 'end' }, { id: video.id }));
+  }
+}
