@@ -37,6 +37,12 @@ export const ENCRYPTION_MESSAGES = {
   sealedMessageNotFound:
     'One of these messages is not a sealed message for this recipient. Please reload Memento and try again.',
   oneWrapEach: 'Please send each message once.',
+  /** 409: a plain cloud copy is replaced only by a sealed one its recipient can open. */
+  resealNeedsCard:
+    'This message is for someone who has no card made on your device yet, so it stays as it is for now. Give them a new card on the Recipients page, then seal it.',
+  /** 409: the recipient's card changed while the sealed copy was on its way; the plain one stays. */
+  resealCardChanged:
+    'This message’s recipient got a new card while it was being sealed. It stays as it was: please try again.',
 } as const;
 
 const MAX_ITERATIONS = 5_000_000;
@@ -159,3 +165,14 @@ export const ZCardWrapsBody = z.object({
     .max(MAX_CARD_WRAPS),
 });
 export type TCardWrapsBody = z.input<typeof ZCardWrapsBody>;
+
+/**
+ * GET /api/encryption/plain-copies: the owner's cloud copies still plain (made before enhanced
+ * encryption was on). `sealableIds` can be sealed again now; `waiting` names each recipient who
+ * needs a new card first, with how many of their messages wait for it.
+ */
+export type TPlainCopies = {
+  plainCount: number;
+  sealableIds: string[];
+  waiting: Array<{ recipientId: number; firstName: string; count: number }>;
+};

@@ -12,6 +12,7 @@ import {
   type TPlayback,
   type TSignPartsResult,
 } from '../../../shared/schemas/cloud';
+import type { TPlainCopies } from '../../../shared/schemas/encryption';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
 import { requireActor, requireDevice, requireUser } from '../../plugins/request-context';
@@ -19,6 +20,7 @@ import type { Actor } from '../access/actor';
 import { findPairedPhone } from '../pairing/paired-phone';
 import { toVideoIndexEntry } from '../videos/videos.presenter';
 import { getCloudStatus, getPlayback, streamVideo } from './playback.service';
+import { getPlainCopies } from './reseal.service';
 import {
   abortUpload,
   completeUpload,
@@ -48,6 +50,10 @@ export const cloudRoutes =
     // every call), else the signed-in device.
     const uploadActor = async (request: FastifyRequest): Promise<Actor> =>
       (await findPairedPhone(deps, request))?.actor ?? requireActor(request);
+
+    app.get('/api/encryption/plain-copies', async (request): Promise<TPlainCopies> =>
+      getPlainCopies(deps, requireActor(request)),
+    );
 
     app.post(
       '/api/uploads',

@@ -234,16 +234,6 @@ export async function findCloudLeftovers(
   };
 }
 
-/** The object a video points at now, locked until the transaction ends (a re-upload replaces it). */
-export async function lockCloudPath(db: DbOrTx, videoId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ key: videos.cloudPath })
-    .from(videos)
-    .where(eq(videos.id, videoId))
-    .for('update');
-  return row?.key ?? null;
-}
-
 /** The videos an account owns or receives (all go with the account), for `findCloudLeftovers`. */
 export async function findVideoIdsOfUsers(db: DbOrTx, userIds: readonly number[]) {
   if (userIds.length === 0) return [];

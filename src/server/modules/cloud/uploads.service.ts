@@ -20,15 +20,12 @@ import {
   findUploadById,
   insertActiveUpload,
   keepRecipientWrap,
-  lockCloudPath,
   markVideoLocalOnly,
   markVideoPending,
-  markVideoSynced,
   narrowLeftovers,
   releaseUploadClaim,
   setUploadStatus,
   sumCloudBytes,
-  touchDeviceSync,
   type CloudLeftovers,
   type UploadRow,
 } from './uploads.repository';
@@ -41,6 +38,7 @@ import {
   type SentPart,
 } from './video-store';
 import { lockForTransaction } from '../../db/locks';
+import { requireOpenableReplacement, swapInCompletedCopy } from './reseal.service';
 
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<AppDeps, 'clock' | 'db' | 'log' | 'uploadPartBytes' | 'videoStore'>;
@@ -136,6 +134,7 @@ export async function createUpload(
     video.recipientId,
     body.sealed?.recipientKeyWrap,
   );
+  requireOpenableReplacement(video, { sealedKeyWrap, ...forRecipient });
 
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
@@ -310,36 +309,7 @@ export async function completeUpload(
     throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
   }
 
-  let replacedKey: string | null = null;
-  const video = await deps.db.transaction(async (tx) => {
-    const finished = await setUploadStatus(tx, claimed.id, 'completed', deps.clock.now());
-    if (!finished) return undefined;
-    replacedKey = await lockCloudPath(tx, claimed.videoId);
-    const row = await markVideoSynced(
-      tx,
-      claimed.videoId,
-      {
-        objectKey: claimed.objectKey,
-        sha256: stored.sha256,
-        byteSize: stored.byteSize,
-        sealedKeyWrap: claimed.sealedKeyWrap,
-        recipientKeyWrap: claimed.recipientKeyWrap,
-        recipientKeyId: claimed.recipientKeyId,
-      },
-      deps.clock.now(),
-    );
-    if (row && claimed.deviceId) await touchDeviceSync(tx, claimed.deviceId, deps.clock.now());
-    return row;
-  });
-  if (!video) {
-    // The message was deleted while its last part was on the way: nothing may stay behind.
-    await removeUnownedObject(deps, claimed.objectKey);
-    throw new AppError('NOT_FOUND', CLOUD_MESSAGES.videoNotFound);
-  }
-  if (replacedKey !== null && replacedKey !== claimed.objectKey) {
-    await removeUnownedObject(deps, replacedKey);
-  }
-  return video;
+  return swapInCompletedCopy(deps, claimed, stored);
 }
 
 async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {
@@ -381,17 +351,4 @@ export async function removeCloudCopies(
   const failed = results.filter((result) => result.status === 'rejected').length;
   if (failed > 0)
     deps.log.warn({ failed }, 'cloud copies of deleted videos could not all be removed');
-}
-
-/**
- * Deletes an object whose row has let go of it (a re-upload's old copy, a message deleted during
- * its upload). A store that fails leaves it to the nightly sweep, which finds every object no
- * row owns: the row's change stands, and the request still succeeds.
- */
-export async function removeUnownedObject(deps: Deps, objectKey: string): Promise<void> {
-  await deps.videoStore
-    .deleteObject(objectKey)
-    .catch((error: unknown) =>
-      deps.log.warn({ err: error }, 'the store could not delete an object; the sweep will'),
-    );
 }
