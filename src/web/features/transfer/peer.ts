@@ -106,8 +106,8 @@ export async function connectAsSender(
   }
 }
 
-/** The channel's messages one at a time; `next` rejects once the channel closes. */
-export function createInbox(channel: RTCDataChannel) {
+/** The channel's messages one at a time; `next` rejects once the channel closes or `abort` fires. */
+export function createInbox(channel: RTCDataChannel, abort?: AbortSignal) {
   const queue: ArrayBuffer[] = [];
   let waiting: { resolve: (data: ArrayBuffer) => void; reject: (error: Error) => void } | null =
     null;
@@ -125,6 +125,8 @@ export function createInbox(channel: RTCDataChannel) {
   };
   channel.addEventListener('close', close);
   channel.addEventListener('error', close);
+  // A channel whose other end vanished may never say 'close'; the caller can end it here.
+  abort?.addEventListener('abort', close);
   return {
     next(): Promise<ArrayBuffer> {
       const data = queue.shift();

@@ -59,9 +59,11 @@ export async function runSendSession(input: {
   videos: readonly TLocalVideo[];
   manifest: readonly TManifestVideo[];
   onProgress: (progress: TSendProgress) => void;
+  /** Ends this session: the new device started again, or finished. */
+  abort: AbortSignal;
 }): Promise<void> {
   const { peer, key, manifest } = input;
-  const inbox = createInbox(peer.channel);
+  const inbox = createInbox(peer.channel, input.abort);
   const total = manifest.length;
   await sendPaced(peer.channel, await sealJson(key, { t: 'manifest' }, manifest));
   for (;;) {
@@ -77,6 +79,7 @@ export async function runSendSession(input: {
     const blob = await getVideoBlob(video);
     let sent = 0;
     for (const index of want.chunks) {
+      if (input.abort.aborted) throw new Error('The new device started again.');
       const start = index * TRANSFER_CHUNK_BYTES;
       const bytes = new Uint8Array(
         await blob.slice(start, start + TRANSFER_CHUNK_BYTES).arrayBuffer(),

@@ -125,6 +125,7 @@ async function serveAttempt(
   update({ phase: 'connecting' });
   let peer: TPeer | null = null;
   let isWatching = true;
+  const abort = new AbortController();
   try {
     peer = await connectAsSender(run.signalling, run.iceServers, { attempt, description });
     update({ phase: 'sending' });
@@ -135,12 +136,18 @@ async function serveAttempt(
         await wait(POLL_MS * 2);
         const signal = await run.signalling.read().catch(() => null);
         if (signal && (signal.attempt !== attempt || signal.state === 'finished')) {
+          abort.abort();
           current.channel.close();
           return;
         }
       }
     })();
-    await runSendSession({ ...run, peer, onProgress: (progress) => update({ progress }) });
+    await runSendSession({
+      ...run,
+      peer,
+      abort: abort.signal,
+      onProgress: (progress) => update({ progress }),
+    });
     return 'done';
   } catch (error) {
     if (error instanceof CannotConnectError) {
