@@ -109,7 +109,7 @@ async function putPart(part: TSignedPart, bytes: Blob): Promise<string> {
   return etag;
 }
 
-async function putPartWithRetry(part: TSignedPart, bytes: Blob): Promise<string> {
+export async function putPartWithRetry(part: TSignedPart, bytes: Blob): Promise<string> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await putPart(part, bytes);

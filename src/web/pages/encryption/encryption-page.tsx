@@ -8,6 +8,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
+import { ResealSection } from '@web/features/cloud/components/reseal-section';
 import { useEncryptionState } from '@web/features/encryption/encryption-api';
 import { EncryptionOn } from '@web/features/encryption/components/encryption-on';
 import { RecoverySheet } from '@web/features/encryption/components/recovery-sheet';
@@ -64,7 +65,10 @@ function EnhancedEncryption({ user, isPrimaryDevice }: { user: TUser; isPrimaryD
           <p>{describeError(error, 'Please try again.')}</p>
         </Alert>
       ) : data.state === 'on' ? (
-        <EncryptionOn userId={user.id} turnedOnAt={data.turnedOnAt} />
+        <>
+          <EncryptionOn userId={user.id} turnedOnAt={data.turnedOnAt} />
+          <ResealSection userId={user.id} isPrimaryDevice={isPrimaryDevice} />
+        </>
       ) : !data.isOffered ? (
         <NotOffered />
       ) : isPrimaryDevice ? (

@@ -1,0 +1,176 @@
+import type { TCreateUploadResult, TSignPartsResult } from '@shared/schemas/cloud';
+import type { TPlainCopies, TRecipientKeyForOwner } from '@shared/schemas/encryption';
+import type { TRecipientList } from '@shared/schemas/recipients';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
+import { apiRequest, NetworkError } from '@web/lib/api-client';
+import { getAccountKey } from '@web/lib/encryption/device-keys';
+import { recipientWrapForUpload } from '@web/lib/encryption/owner-cards';
+import { forgetSealing, sealForUpload } from '@web/lib/encryption/seal-upload';
+import { partChecksums } from '@web/lib/part-checksums';
+import { partsToSend } from '@web/lib/parts-to-send';
+import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
+import { releaseBytes, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { getVideo, getVideoBlob } from '@web/lib/videos/local-store';
+import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
+import { putPartWithRetry } from './sync-engine';
+
+/**
+ * Seals again the cloud copies made before enhanced encryption was on, on the owner's device,
+ * one message at a time: from this device's copy when it matches the cloud's, else from the
+ * cloud's copy, checked against its SHA-256. The server swaps the copies and deletes the plain
+ * one; a run stopped anywhere is simply run again, as the server lists only what is left.
+ */
+
+export const PLAIN_COPIES_QUERY_KEY = ['/api/encryption/plain-copies'] as const;
+
+/** How a run stands, for the progress line. */
+export interface TResealProgress {
+  /** Messages this run set out to seal. */
+  total: number;
+  sealed: number;
+  /** Messages that could not be sealed this time: the next run tries them again. */
+  failed: number;
+  state: 'sealing' | 'paused' | 'locked' | 'done';
+}
+
+/** A copy that did not match its checksum or could not be fetched: left for the next run. */
+class CopyUnavailableError extends Error {}
+
+async function downloadPlain(entry: TVideoIndexEntry): Promise<Blob> {
+  const { url } = await fetchPlayback(entry.id);
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (error) {
+    throw new NetworkError(error);
+  }
+  if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const matches = (await sha256HexOfBytes(bytes)) === entry.sha256;
+  const blob = new Blob([bytes], { type: entry.metadata.mimeType });
+  releaseBytes(bytes);
+  if (!matches) throw new CopyUnavailableError('the copy did not match its checksum');
+  return blob;
+}
+
+/** The recording as its plain cloud copy holds it: this device's copy when it is the same bytes. */
+async function plainRecording(entry: TVideoIndexEntry): Promise<Blob> {
+  const local = await getVideo(entry.id);
+  if (local) {
+    const blob = await getVideoBlob(local);
+    if (blob.size > 0 && (await sha256Hex(blob)) === entry.sha256) return blob;
+  }
+  return downloadPlain(entry);
+}
+
+/** Sends the sealed copy through the same upload steps as the sync engine; the server swaps it in. */
+async function uploadSealed(blob: Blob, body: Record<string, unknown>) {
+  const created = await apiRequest<TCreateUploadResult>('/api/uploads', { method: 'POST', body });
+  if (created.state === 'synced') return;
+  const checksums = partChecksums(blob, created.partSize, created.needsPartChecksums);
+  const sign = async (partNumbers: number[]) =>
+    apiRequest<TSignPartsResult>(`/api/uploads/${created.uploadId}/sign`, {
+      method: 'POST',
+      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
+    });
+  const all = Array.from({ length: created.partCount }, (_, index) => index + 1);
+  const sent: Array<{ partNumber: number; etag: string }> = [];
+  for await (const part of partsToSend(all, created.parts, sign)) {
+    const start = (part.partNumber - 1) * created.partSize;
+    const bytes = blob.slice(start, Math.min(blob.size, start + created.partSize));
+    sent.push({ partNumber: part.partNumber, etag: await putPartWithRetry(part, bytes) });
+  }
+  const sums = await checksums.of(sent.map((part) => part.partNumber));
+  await apiRequest<TVideoIndexEntry>(`/api/uploads/${created.uploadId}/complete`, {
+    method: 'POST',
+    body: { parts: sent.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
+  });
+}
+
+async function resealOne(
+  entry: TVideoIndexEntry,
+  userId: number,
+  accountKey: CryptoKey,
+  cards: Map<number, TRecipientKeyForOwner>,
+): Promise<void> {
+  const recording = await plainRecording(entry);
+  const sealed = await sealForUpload({ videoId: entry.id, userId, blob: recording, accountKey });
+  const recipientKeyWrap = await recipientWrapForUpload({
+    videoId: entry.id,
+    ownerKeyWrap: sealed.keyWrap,
+    accountKey,
+    sealedKey: cards.get(entry.recipientId),
+  });
+  await uploadSealed(sealed.blob, {
+    videoId: entry.id,
+    title: entry.title ?? 'A message',
+    promptId: null,
+    byteSize: sealed.blob.size,
+    sha256: await sha256Hex(sealed.blob),
+    sealed: { keyWrap: sealed.keyWrap, recipientKeyWrap },
+  });
+  await forgetSealing(entry.id);
+}
+
+async function findCards(): Promise<Map<number, TRecipientKeyForOwner>> {
+  const { recipients } = await apiRequest<TRecipientList>(RECIPIENTS_QUERY_KEY[0]);
+  return new Map(
+    recipients.flatMap((recipient) =>
+      recipient.sealedKey ? [[recipient.id, recipient.sealedKey] as const] : [],
+    ),
+  );
+}
+
+async function runOnce(
+  userId: number,
+  tell: (progress: TResealProgress) => void,
+): Promise<TResealProgress> {
+  const progress: TResealProgress = { total: 0, sealed: 0, failed: 0, state: 'sealing' };
+  const report = (changes: Partial<TResealProgress>) => {
+    Object.assign(progress, changes);
+    tell({ ...progress });
+    return { ...progress };
+  };
+  const accountKey = await getAccountKey(userId);
+  if (!accountKey) return report({ state: 'locked' });
+  try {
+    const { sealableIds } = await apiRequest<TPlainCopies>(PLAIN_COPIES_QUERY_KEY[0]);
+    if (sealableIds.length === 0) return report({ state: 'done' });
+    const index = await apiRequest<TVideoIndexEntry[]>(VIDEO_INDEX_QUERY_KEY[0]);
+    const cards = await findCards();
+    const byId = new Map(index.map((entry) => [entry.id, entry]));
+    report({ total: sealableIds.length });
+    for (const id of sealableIds) {
+      const entry = byId.get(id);
+      try {
+        if (!entry?.sha256) throw new CopyUnavailableError('not in the index');
+        await resealOne(entry, userId, accountKey, cards);
+        report({ sealed: progress.sealed + 1 });
+      } catch (error) {
+        // Offline or the server away: the rest waits for the next run.
+        if (error instanceof NetworkError) throw error;
+        report({ failed: progress.failed + 1 });
+      }
+    }
+    return report({ state: 'done' });
+  } catch (error) {
+    if (error instanceof NetworkError) return report({ state: 'paused' });
+    throw error;
+  }
+}
+
+/**
+ * Seals every plain cloud copy that can be sealed now. One run at a time across tabs when the
+ * browser has Web Locks (a tab finding another at it answers null).
+ */
+export function sealPlainCopies(
+  userId: number,
+  onProgress: (progress: TResealProgress) => void,
+): Promise<TResealProgress | null> {
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    return navigator.locks.request(`memento-reseal-${userId}`, { ifAvailable: true }, (lock) =>
+      lock ? runOnce(userId, onProgress) : null,
+    );
+  }
+  return runOnce(userId, onProgress);
+}
