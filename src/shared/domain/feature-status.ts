@@ -83,7 +83,7 @@ export const FEATURES: readonly TFeature[] = [
     id: 'device_migration',
     name: 'Moving to a new device',
     description:
-      'Your account can move to a new device with a code sent to your email. On a paid plan the new device then brings every message down from the cloud by itself, each checked to match; the old device keeps its copies. On the free plan videos move with a backup file; moving them from device to device by themselves is not built yet.',
+      'Your account can move to a new device with a code sent to your email. On a paid plan the new device then brings every message down from the cloud by itself, each checked to match; the old device keeps its copies. On the free plan the old device shows a code, and the videos go straight to the new device over your own network, never through the cloud, encrypted and each checked to match; a backup file still works when the two devices cannot reach each other.',
     status: 'in_progress',
   },
   {
