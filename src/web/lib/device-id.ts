@@ -78,6 +78,14 @@ export function registerDevice(): Promise<string> {
 }
 
 /**
+ * Takes up an id handed over by the page, kept nowhere else: the service worker, which sends
+ * messages after the tab closes, has no localStorage to read it from.
+ */
+export function adoptDeviceId(deviceId: string): void {
+  if (isValidDeviceId(deviceId) && currentDeviceId !== deviceId) publish(deviceId);
+}
+
+/**
  * Takes up a valid stored id at once, so a returning browser's first render already has it;
  * answers whether there was one.
  */

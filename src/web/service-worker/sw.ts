@@ -8,6 +8,7 @@ import type { PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { NetworkOnly } from 'workbox-strategies';
 import { answerSealedRequest, onSealedMessage, sealedVideoId } from './sealed-playback';
+import { onSyncEvent, type TSyncEvent } from './background-send';
 
 // The service worker (docs/decisions/064-installable-and-offline.md,
 // docs/decisions/073-sealed-playback-service-worker.md): the app's own built files precached so
@@ -21,6 +22,10 @@ self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
   else onSealedMessage(event);
 });
+
+// Recordings waiting for the cloud are sent once online, even with Memento closed
+// (docs/decisions/076-sending-after-the-tab-closes.md).
+self.addEventListener('sync', (event) => onSyncEvent(event as TSyncEvent));
 
 // The build lists the app's own files here (index.html, icons, scripts, styles, the manifest).
 precacheAndRoute(self.__WB_MANIFEST);

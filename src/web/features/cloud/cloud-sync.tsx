@@ -6,6 +6,7 @@ import { syncPendingVideos } from './sync-engine';
 import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';
 import { fillFromCloud } from '@web/lib/videos/cloud-fill';
 import { setFillProgress } from './fill-progress';
+import { askToSendInBackground, handOverSender } from '@web/lib/background-send';
 
 /** While the app is open: every half minute, when the connection returns, and after a save. */
 const SYNC_INTERVAL_MS = 30_000;
@@ -19,8 +20,10 @@ export default function CloudSync({ userId }: { userId: number }) {
 
   useEffect(() => {
     let isActive = true;
+    // Where the browser can, what waits is sent once online even if Memento is closed by then.
+    const sendLater = () => void askToSendInBackground().catch(() => undefined);
     const run = () => {
-      void syncPendingVideos(userId)
+      void syncPendingVideos(userId, { onOffline: sendLater })
         .then((synced) => {
           if (!isActive || synced === 0) return;
           void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
@@ -31,6 +34,7 @@ export default function CloudSync({ userId }: { userId: number }) {
     // A new primary device brings down what it does not hold yet: on each visit, when the
     // connection returns and after an unlock (not every half minute); a run under way is joined.
     const fill = () => void fillFromCloud(userId, setFillProgress).catch(() => undefined);
+    void handOverSender(userId).catch(() => undefined);
     run();
     fill();
     const timer = setInterval(run, SYNC_INTERVAL_MS);
@@ -38,7 +42,10 @@ export default function CloudSync({ userId }: { userId: number }) {
       window.addEventListener(type, run);
       window.addEventListener(type, fill);
     }
+    // A save: should the tab close before it is sent, the worker sends it.
+    window.addEventListener(SYNC_REQUEST_EVENT, sendLater);
     return () => {
+      window.removeEventListener(SYNC_REQUEST_EVENT, sendLater);
       isActive = false;
       clearInterval(timer);
       for (const type of ['online', SYNC_REQUEST_EVENT]) {

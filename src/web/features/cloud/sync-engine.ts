@@ -276,27 +276,40 @@ async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> 
 let running: Promise<number> | null = null;
 
 /**
+ * What a run tells its caller besides the count: the page asks the browser to send later, the
+ * service worker has the browser try its run again.
+ */
+export type TSyncHooks = {
+  /** A message waits for the connection to come back. */
+  onOffline?: () => void;
+  /** Another tab or the service worker is sending already. */
+  onBusy?: () => void;
+};
+
+/**
  * Sends every saved message of this account that is not in the cloud yet, oldest first —
  * recordings made before an upgrade too. One run at a time per tab, and across tabs when the
  * browser has Web Locks. Answers how many reached the cloud.
  */
-export function syncPendingVideos(userId: number): Promise<number> {
-  running ??= runExclusively(userId).finally(() => {
+export function syncPendingVideos(userId: number, hooks: TSyncHooks = {}): Promise<number> {
+  running ??= runExclusively(userId, hooks).finally(() => {
     running = null;
   });
   return running;
 }
 
-async function runExclusively(userId: number): Promise<number> {
+async function runExclusively(userId: number, hooks: TSyncHooks): Promise<number> {
   if (typeof navigator !== 'undefined' && navigator.locks) {
-    return navigator.locks.request(`memento-sync-${userId}`, { ifAvailable: true }, (lock) =>
-      lock ? runOnce(userId) : 0,
-    );
+    return navigator.locks.request(`memento-sync-${userId}`, { ifAvailable: true }, (lock) => {
+      if (lock) return runOnce(userId, hooks);
+      hooks.onBusy?.();
+      return 0;
+    });
   }
-  return runOnce(userId);
+  return runOnce(userId, hooks);
 }
 
-async function runOnce(userId: number): Promise<number> {
+async function runOnce(userId: number, hooks: TSyncHooks): Promise<number> {
   await indexPendingVideos(userId);
   const videos = (await listVideos(userId))
     .filter((video) => video.syncStatus !== 'synced' && video.indexedAt !== null)
@@ -310,6 +323,7 @@ async function runOnce(userId: number): Promise<number> {
     for (const video of videos) {
       setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
     }
+    hooks.onOffline?.();
     return 0;
   }
   if (mode.kind === 'locked') {
@@ -332,7 +346,10 @@ async function runOnce(userId: number): Promise<number> {
       }
       setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
       // Offline or the server is away: the rest waits for the next run.
-      if (error instanceof NetworkError || !isApiError(error)) return synced;
+      if (error instanceof NetworkError || !isApiError(error)) {
+        hooks.onOffline?.();
+        return synced;
+      }
     }
   }
   return synced;

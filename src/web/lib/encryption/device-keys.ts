@@ -2,6 +2,7 @@ import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
 import { generateWrappingKey, unwrapKey, wrapKey, wrapLabel } from '@shared/sealing';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
 import { localDb } from '@web/lib/videos/local-store';
+import { forgetSender } from '@web/service-worker/background-sender';
 
 /**
  * The keys of enhanced encryption kept on this device. The device key never leaves it: a
@@ -111,6 +112,8 @@ export async function getRecipientKey(keyId: string): Promise<CryptoKey | null> 
 export async function forgetAccountKeys(): Promise<void> {
   await localDb.keys.where('id').startsWith('account:').delete();
   await localDb.keys.where('id').startsWith('recipient:').delete();
+  // Nor whom the worker sends for once Memento is closed.
+  await forgetSender().catch(() => undefined);
   // Nor any content key the service worker was handed to play a sealed message.
   await import('./sealed-stream').then((worker) => worker.forgetSealedPlayback());
 }

@@ -17,6 +17,7 @@ import { CloudLibraryItem, longDateFormat, type TReleaseControl } from './cloud-
 import { CloudFillLine } from './cloud-fill-line';
 import { KeepAllOnDeviceButton } from './keep-all-on-device-button';
 import { mergeLibrary } from './library-items';
+import { SendWhileOpenNote } from './send-while-open-note';
 
 export type { TLibraryItem } from './library-items';
 
@@ -83,6 +84,11 @@ export function CloudLibrary({
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           <CloudFillLine />
+          {isPrimaryDevice && cloud.hasCloudSync && (
+            <SendWhileOpenNote
+              waiting={(local ?? []).filter((video) => video.syncStatus !== 'synced').length}
+            />
+          )}
           {cloud.retentionExpiresAt && (
             <Alert variant="warm" title="Your plan no longer includes cloud sync">
               <p>

@@ -1,0 +1,53 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { adoptDeviceId, getDeviceId } from '@web/lib/device-id';
+import { needsAnotherTry } from '@web/service-worker/background-send';
+import {
+  findSender,
+  forgetSender,
+  isSender,
+  keepSender,
+} from '@web/service-worker/background-sender';
+
+const DEVICE_ID = '0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8';
+
+describe('whom the service worker sends for', () => {
+  it('keeps the owner and device the page handed over, and forgets them at sign-out', async () => {
+    expect(await findSender()).toBeNull();
+    await keepSender({ userId: 7, deviceId: DEVICE_ID });
+    expect(await findSender()).toEqual({ userId: 7, deviceId: DEVICE_ID });
+    await keepSender({ userId: 8, deviceId: DEVICE_ID });
+    expect(await findSender()).toEqual({ userId: 8, deviceId: DEVICE_ID });
+    await forgetSender();
+    expect(await findSender()).toBeNull();
+  });
+
+  it('takes only a whole sender', () => {
+    expect(isSender({ userId: 7, deviceId: DEVICE_ID })).toBe(true);
+    expect(isSender({ userId: 0, deviceId: DEVICE_ID })).toBe(false);
+    expect(isSender({ userId: '7', deviceId: DEVICE_ID })).toBe(false);
+    expect(isSender({ userId: 7, deviceId: '' })).toBe(false);
+    expect(isSender(null)).toBe(false);
+  });
+});
+
+describe('the worker with no localStorage', () => {
+  it('uses the device id handed over, and ignores one that is not an id', () => {
+    adoptDeviceId('not-a-device');
+    expect(getDeviceId()).toBeNull();
+    adoptDeviceId(DEVICE_ID);
+    expect(getDeviceId()).toBe(DEVICE_ID);
+  });
+});
+
+describe('when the browser runs the sync again', () => {
+  const run = { wentOffline: false, wasBusy: false, unindexed: 0 };
+  it('not when everything went', () => {
+    expect(needsAnotherTry(run)).toBe(false);
+  });
+  it('when the connection dropped, another sender was busy, or a saved row did not go', () => {
+    expect(needsAnotherTry({ ...run, wentOffline: true })).toBe(true);
+    expect(needsAnotherTry({ ...run, wasBusy: true })).toBe(true);
+    expect(needsAnotherTry({ ...run, unindexed: 1 })).toBe(true);
+  });
+});
