@@ -118,25 +118,7 @@ export function ShareCodeDialog({
               </p>
             )}
             <ShareOutcomeNote outcome={outcome} name={name} shareText={shareText} />
-            <DialogFooter className="print:hidden">
-              <Button variant="outline" onClick={() => close(false)}>
-                Done
-              </Button>
-              {isCard && (
-                <Button variant="outline" onClick={() => window.print()}>
-                  <Printer aria-hidden="true" />
-                  Print card
-                </Button>
-              )}
-              <Button onClick={share}>
-                {typeof navigator.share === 'function' ? (
-                  <Share2 aria-hidden="true" />
-                ) : (
-                  <Copy aria-hidden="true" />
-                )}
-                Share
-              </Button>
-            </DialogFooter>
+            <ShareActions isCard={isCard} onDone={() => close(false)} onShare={share} />
           </>
         ) : (
           <>
@@ -165,6 +147,39 @@ export function ShareCodeDialog({
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** Done, Print card (for a card made here) and Share: the dialog's buttons once a code shows. */
+function ShareActions({
+  isCard,
+  onDone,
+  onShare,
+}: {
+  isCard: boolean;
+  onDone: () => void;
+  onShare: () => void;
+}) {
+  return (
+    <DialogFooter className="print:hidden">
+      <Button variant="outline" onClick={onDone}>
+        Done
+      </Button>
+      {isCard && (
+        <Button variant="outline" onClick={() => window.print()}>
+          <Printer aria-hidden="true" />
+          Print card
+        </Button>
+      )}
+      <Button onClick={onShare}>
+        {typeof navigator.share === 'function' ? (
+          <Share2 aria-hidden="true" />
+        ) : (
+          <Copy aria-hidden="true" />
+        )}
+        Share
+      </Button>
+    </DialogFooter>
   );
 }
 
