@@ -37,8 +37,8 @@ export function EncryptionOn({ userId, turnedOnAt }: { userId: number; turnedOnA
           )}
           {isUnlocked === false && <UnlockDevice userId={userId} />}
           <p className="text-lg text-muted-foreground">
-            For now, sealed messages can be watched only on your own devices. Sharing them with the
-            people you record for is coming.
+            Your recipients open sealed messages with the cards you make for them on the Recipients
+            page. Memento cannot make or resend those codes.
           </p>
         </CardContent>
       </section>

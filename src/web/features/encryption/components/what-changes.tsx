@@ -30,11 +30,10 @@ export function WhatChanges() {
         Next you will print a recovery sheet. If you forget your password, it is your way back. Keep
         it with your important papers, where your family could find it.
       </Point>
-      <Point icon={<Users aria-hidden="true" />} title="Your recipients, later">
-        This first version seals your own copies: you can watch them on your own devices. Sharing
-        sealed messages with the people you record for is coming; they will then need new cards from
-        you. Until then they cannot watch messages sealed from now on. Messages already in the cloud
-        stay as they are. Once it is on, it stays on.
+      <Point icon={<Users aria-hidden="true" />} title="New cards for your recipients">
+        Each person you record for will need a new card from you, made on this device, to open your
+        sealed messages. Messages already in the cloud are sealed again from this device once their
+        recipient has a new card. Once it is on, it stays on.
       </Point>
     </ul>
   );
