@@ -205,7 +205,7 @@ test.describe('Features & Pricing', () => {
     await expect(status('One-file backups')).toContainText('Complete');
     await expect(status('Moving to a new device')).toContainText('In Progress');
     await expect(status('Cloud sync')).toContainText('Complete');
-    await expect(status('Background sync')).toContainText('In Progress');
+    await expect(status('Background sync')).toContainText('Complete');
     // The privacy section says what cloud sync keeps on the server.
     await expect(page.getByText('its title and the prompt you chose')).toBeVisible();
   });

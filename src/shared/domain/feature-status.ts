@@ -97,14 +97,14 @@ export const FEATURES: readonly TFeature[] = [
     id: 'background_sync',
     name: 'Background sync',
     description:
-      'New recordings are sent on their own while Memento is open, and pick up where they stopped after a lost connection. Sending while the app is closed is not built yet.',
-    status: 'in_progress',
+      'New recordings are sent on their own, and pick up where they stopped after a lost connection. In Chrome, Edge and other Chromium browsers they are sent when the connection returns even if Memento is closed; in Safari and Firefox they are sent while Memento is open, and the dashboard says so.',
+    status: 'complete',
   },
   {
     id: 'enhanced_encryption',
     name: 'Enhanced encryption',
     description:
-      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, open only on your own devices, and come with a printed recovery sheet. Not built yet: sealed messages your recipients can open, and the next of kin’s way back. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
+      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, your recipients open them with cards you make on your device, copies already in the cloud are sealed again, and a printed recovery sheet is your way back. Not built yet: signing in without your password reaching our server, the next of kin’s way back to sealed messages, and importing from a phone while it is on. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
     status: 'in_progress',
   },
   {
