@@ -57,7 +57,10 @@ describe('wrapping a message’s key', () => {
     await expectFailure(unwrapKey(wrapped, recipientKey, forMessage('owner'), 'content'), 'wrap');
     const elsewhere = wrapLabel('content', 'another-message', 'recipient');
     await expectFailure(unwrapKey(wrapped, recipientKey, elsewhere, 'content'), 'wrap');
-    const changed = wrapped.slice(0, -2) + (wrapped.endsWith('A') ? 'B' : 'A') + wrapped.slice(-1);
+    // One character of the sealed key changed (to another one, whatever it was).
+    const replaced = wrapped.at(-2) === 'A' ? 'B' : 'A';
+    const changed = wrapped.slice(0, -2) + replaced + wrapped.slice(-1);
+    expect(changed).not.toBe(wrapped);
     await expectFailure(
       unwrapKey(changed, recipientKey, forMessage('recipient'), 'content'),
       'wrap',
