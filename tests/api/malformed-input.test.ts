@@ -418,6 +418,17 @@ const VIDEO_TYPES_SENT = [
   'video/quicktime',
 ];
 
+/** A key wrap as a browser sends one: 'v1', a 12-byte IV and a sealed 32-byte key, base64url. */
+const wrapShaped = fc
+  .tuple(
+    fc.uint8Array({ minLength: 12, maxLength: 12 }),
+    fc.uint8Array({ minLength: 48, maxLength: 48 }),
+  )
+  .map(
+    ([iv, sealed]) =>
+      `v1.${Buffer.from(iv).toString('base64url')}.${Buffer.from(sealed).toString('base64url')}`,
+  );
+
 /**
  * A value the schema should accept, as a real client sends it: real ids, emails and codes where
  * the world has them, a password that meets the policy where a field is one.
@@ -439,6 +450,8 @@ function cleanFor(node: JsonSchema, key = ''): fc.Arbitrary<unknown> {
       const known = [...pool, ...world.emails].filter(fits);
       const made = (() => {
         // Rules a JSON schema cannot carry (refinements), met by what a real client sends.
+        if (/wrap$/i.test(key)) return wrapShaped;
+        if (/proof$/i.test(key) && node.pattern) return fc.stringMatching(new RegExp(node.pattern));
         if (/password/i.test(key)) return fc.constantFrom(...PASSWORDS);
         if (key === 'deviceId') return fc.constant(OWN_DEVICE);
         if (/mimetype/i.test(key)) return fc.constantFrom(...VIDEO_TYPES_SENT);

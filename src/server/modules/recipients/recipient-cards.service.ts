@@ -90,8 +90,8 @@ export async function listSealedMessages(
 
 /**
  * PUT /api/recipients/:id/sealed-messages: each message's key wrapped for the recipient's current
- * card, stored in one statement, or nothing at all: a card replaced meanwhile (409), or a message
- * that is not one of the owner's sealed messages for this recipient (404, naming none).
+ * card, stored in one statement, or nothing at all: no card or a card replaced meanwhile (409), or
+ * a message that is not one of the owner's sealed messages for this recipient (404, naming none).
  */
 export async function storeCardWraps(
   deps: Deps,
@@ -107,7 +107,8 @@ export async function storeCardWraps(
   return withOwnRecipient(deps, input, async (tx, owner, recipient) => {
     // Locked, so a new card made meanwhile waits, then clears what is stored here.
     const card = await lockRecipientKey(tx, recipient.id);
-    if (!card || card.keyId !== body.keyId.toLowerCase()) {
+    if (!card) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.noCard);
+    if (card.keyId !== body.keyId.toLowerCase()) {
       throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.cardChanged);
     }
     const stored = await storeRecipientWraps(tx, {
