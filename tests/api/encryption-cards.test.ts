@@ -268,6 +268,13 @@ describe('the owner wraps their sealed messages for a card', () => {
 
     const other = await createSealedOwner(t);
     expect((await other.device.get(url)).statusCode).toBe(404);
+    const noCard = await owner.device.request({
+      method: 'PUT',
+      url: `/api/recipients/${owner.nextOfKin.id}/sealed-messages`,
+      payload: { keyId: anna.card.keyId, wraps: [await wrapOf(forKin)] },
+    });
+    expect(noCard.statusCode).toBe(409);
+    expect(noCard.json().message).toBe(ENCRYPTION_MESSAGES.noCard);
   });
 });
 
