@@ -4,11 +4,15 @@
 //      PUT parts, complete with SHA-256 check; the video was indexed when it was saved, before)
 //      vs one raw PUT of the same file to a bare Node HTTP sink;
 //   2. Range playback from file mode vs a bare Node server piping the same byte ranges;
-//   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again.
+//   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again;
+//   4. enhanced encryption's cost: the same video sent and played sealed against plain, in the
+//      browser (scripts/bench/sealed-cloud.ts).
 // It starts the real server (the build `npm start` runs, PGlite, file mode) on a fresh DATA_DIR.
+// BENCH_CLOUD_ONLY=sealed runs only the fourth part; BENCH_CLOUD_ONLY=protocol only the first three.
 import { spawn } from 'node:child_process';
 import { buildServer } from './build-server.mjs';
 import { type Client, signUpOwner, startServer, waitForHealth } from './bench-support';
+import { runSealedCloud } from './bench/sealed-cloud';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -293,4 +297,6 @@ async function main() {
   }
 }
 
-await main();
+const only = process.env.BENCH_CLOUD_ONLY;
+if (only !== 'sealed') await main();
+if (only !== 'protocol') await runSealedCloud();
