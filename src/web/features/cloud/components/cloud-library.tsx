@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud } from 'lucide-react';
+import { hasCloudSync } from '@shared/domain/plan-limits';
 import type { TUser } from '@shared/schemas/auth';
 import { EncryptionLink } from '@web/components/encryption-link';
 import { Alert } from '@web/components/ui/alert';
@@ -58,7 +59,12 @@ export function CloudLibrary({
   const [playingId, setPlayingId] = useState<string | null>(null);
 
   const cloud = status.data;
-  if (!cloud || (!cloud.hasCloudSync && !cloud.retentionExpiresAt)) return null;
+  const waiting = (local ?? []).filter((video) => video.syncStatus !== 'synced').length;
+  // Offline, the cloud's status cannot be asked: how sending works here is still said.
+  if (!cloud) {
+    return isPrimaryDevice && hasCloudSync(user) ? <SendWhileOpenNote waiting={waiting} /> : null;
+  }
+  if (!cloud.hasCloudSync && !cloud.retentionExpiresAt) return null;
   const items = mergeLibrary(local ?? [], index ?? []);
   const nameOf = (recipientId: number) => {
     const recipient = recipients.data?.recipients.find((candidate) => candidate.id === recipientId);
@@ -84,11 +90,7 @@ export function CloudLibrary({
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           <CloudFillLine />
-          {isPrimaryDevice && cloud.hasCloudSync && (
-            <SendWhileOpenNote
-              waiting={(local ?? []).filter((video) => video.syncStatus !== 'synced').length}
-            />
-          )}
+          {isPrimaryDevice && cloud.hasCloudSync && <SendWhileOpenNote waiting={waiting} />}
           {cloud.retentionExpiresAt && (
             <Alert variant="warm" title="Your plan no longer includes cloud sync">
               <p>
