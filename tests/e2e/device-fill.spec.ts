@@ -112,7 +112,6 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
     // Device B: a new tablet. The older message (the second to come down) is held on its way,
     // so the connection can be lost in the middle.
     const deviceB = await newDevice(browser, server);
-    const held = holdFirstDownload(deviceB, onA[0]!.id);
     await openApp(deviceB, '/auth');
     await submitSignIn(deviceB, owner);
     const denied = deviceB.getByRole('alert', { name: 'Device Access Denied' });
@@ -121,7 +120,12 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
       dataDir: server.dataDir,
     });
     await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
+    // The move ends by opening the dashboard afresh (a whole page load): the download is held
+    // from that page on, not from the one the load replaces.
+    const moved = deviceB.waitForEvent('load');
     await denied.getByRole('button', { name: 'Move my account here' }).click();
+    await moved;
+    const held = holdFirstDownload(deviceB, onA[0]!.id);
     await expect(
       deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
     ).toBeVisible();
