@@ -11,3 +11,4 @@ export * from './legacy';
 export * from './jobs';
 export * from './encryption';
 export * from './transfers';
+export * from './care-homes';

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  customType,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { TConsentBasis, TLogoType, TResidentStatus } from '../../../shared/schemas/care-homes';
+import { createdAt } from './columns';
+import { users } from './users';
+
+/** Care homes: the home, its staff, and its residents' links (each resident owns their account). */
+
+/** Raw bytes; PGlite reads them as a Uint8Array, node-postgres as a Buffer. */
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** A home, owned by its manager's account; its branding is data, never code. */
+export const careHomes = pgTable(
+  'care_homes',
+  {
+    id: serial('id').primaryKey(),
+    managerId: integer('manager_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The home's address in links (`/api/care-homes/{slug}/logo`, the families' sign-in page). */
+    slug: text('slug').notNull(),
+    accentHex: text('accent_hex'),
+    logo: bytea('logo'),
+    logoType: text('logo_type').$type<TLogoType>(),
+    logoUpdatedAt: timestamp('logo_updated_at', { withTimezone: true }),
+    /** The 30-day trial is once per home as well as once per account. */
+    trialUsedAt: timestamp('trial_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('care_homes_manager_idx').on(t.managerId),
+    uniqueIndex('care_homes_slug_idx').on(t.slug),
+  ],
+);
+
+/** Staff: invited by email, each signing in with their own account once they accept. */
+export const careHomeStaff = pgTable(
+  'care_home_staff',
+  {
+    id: serial('id').primaryKey(),
+    careHomeId: integer('care_home_id')
+      .notNull()
+      .references(() => careHomes.id, { onDelete: 'cascade' }),
+    /** The account that accepted the invitation; null until then. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    /** SHA-256 of the invitation's token; cleared once accepted. */
+    inviteTokenHash: text('invite_token_hash'),
+    inviteExpiresAt: timestamp('invite_expires_at', { withTimezone: true }),
+    invitedById: integer('invited_by_id'),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    /** Left the home: kept, not deleted, so the logs still name them. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** The short PIN for the home's tablets (argon2id). */
+    pinHash: text('pin_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('care_home_staff_email_idx').on(t.careHomeId, sql`lower(${t.email})`),
+    uniqueIndex('care_home_staff_token_idx')
+      .on(t.inviteTokenHash)
+      .where(sql`${t.inviteTokenHash} is not null`),
+    index('care_home_staff_user_idx').on(t.userId),
+  ],
+);
+
+/** A resident's link to the home: the account and its messages stay the resident's own. */
+export const careHomeResidents = pgTable(
+  'care_home_residents',
+  {
+    id: serial('id').primaryKey(),
+    careHomeId: integer('care_home_id')
+      .notNull()
+      .references(() => careHomes.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    room: text('room').notNull().default(''),
+    /** Name and room, lower-cased: a second import of the same row finds it here. */
+    importKey: text('import_key').notNull(),
+    consentBasis: text('consent_basis').$type<TConsentBasis>(),
+    attorneyName: text('attorney_name'),
+    consentRecordedAt: timestamp('consent_recorded_at', { withTimezone: true }),
+    status: text('status').$type<TResidentStatus>().notNull().default('active'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('care_home_residents_user_idx').on(t.userId),
+    uniqueIndex('care_home_residents_import_key_idx').on(t.careHomeId, t.importKey),
+    check(
+      'care_home_residents_consent_basis_check',
+      sql`${t.consentBasis} in ('resident', 'attorney', 'best_interests')`,
+    ),
+    check('care_home_residents_status_check', sql`${t.status} in ('active', 'left', 'died')`),
+  ],
+);
