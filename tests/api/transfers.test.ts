@@ -174,6 +174,41 @@ describe('moving messages tablet to tablet', () => {
     expect(sender.statusCode).toBe(404);
   });
 
+  it('the hourly clean-up forgets offers nobody took and moves past their hours to resume, never one still going', async () => {
+    const owner = await createOnboardedUser(t);
+    const untaken = await offer(owner);
+    const taken = await offer(owner);
+    const tablet = await moveToNewTablet(owner);
+    const claimed = await tablet.post('/api/transfers/claim', { lookup: taken.lookup });
+    expect(claimed.statusCode).toBe(200);
+    const rowsOf = async () =>
+      (
+        await t.db
+          .select({ id: deviceTransfers.id })
+          .from(deviceTransfers)
+          .where(eq(deviceTransfers.userId, owner.user.id))
+      ).map((row) => row.id);
+
+    expect((await rowsOf()).sort()).toEqual([untaken.transferId, taken.transferId].sort());
+
+    // An hour later (the job runs hourly): the offer nobody took is gone, the taken one stays.
+    expect(await t.app.jobs.runDue(clock.advance(60 * 60_000 + 1000))).toContain(
+      'sessions.cleanup',
+    );
+    expect(await rowsOf()).toEqual([taken.transferId]);
+    const resumed = await tablet.get(`/api/transfers/${taken.transferId}/signal`);
+    expect(resumed.statusCode).toBe(200);
+
+    // Six hours after it was taken, it can no longer resume, and the next run forgets it too.
+    await t.app.jobs.runDue(clock.advance(5 * 60 * 60_000 + 1000));
+    expect(await rowsOf()).toEqual([]);
+    const gone = await owner.device.get(`/api/transfers/${taken.transferId}/signal`, taken.sender);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toBe(ENDED);
+    // The owner's log still says the move started.
+    expect((await auditTypes(owner.user.id)).map((r) => r.eventType)).toEqual(['transfer_started']);
+  });
+
   it('the old device cannot take its own offer, and a failure is on the log', async () => {
     const owner = await createOnboardedUser(t);
     const made = await offer(owner);

@@ -6,6 +6,7 @@ import { runOrphanSweep, type OrphanSweepResult } from '../cloud/orphan-sweep.se
 import { runCloudRetention } from '../cloud/retention.service';
 import { deleteExpiredFlows } from '../external-sign-in/external-sign-in.repository';
 import { runLegacyWork } from '../legacy/legacy-work.service';
+import { deleteExpiredTransfers } from '../transfers/transfers.repository';
 import { JobSchedule, type ScheduledJob } from './job-schedule';
 
 const HOUR_MS = 3600_000;
@@ -35,7 +36,11 @@ export function timedJobs(deps: Deps): ScheduledJob[] {
       name: 'sessions.cleanup',
       everyMs: HOUR_MS,
       run: (now) =>
-        Promise.all([deleteExpiredSessions(deps.db, now), deleteExpiredFlows(deps.db, now)]),
+        Promise.all([
+          deleteExpiredSessions(deps.db, now),
+          deleteExpiredFlows(deps.db, now),
+          deleteExpiredTransfers(deps.db, now),
+        ]),
     },
     { name: 'cloud.retention', everyMs: HOUR_MS, run: (now) => runCloudRetention(deps, now) },
     orphanSweepJob(deps),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { deviceTransfers, videos } from '../../db/schema';
 
@@ -100,5 +100,17 @@ export async function moveIndexRowsToDevice(
     .set({ deviceId: input.deviceId, updatedAt: input.now })
     .where(and(eq(videos.creatorId, input.creatorId), inArray(videos.id, [...input.videoIds])))
     .returning({ id: videos.id });
+  return rows.length;
+}
+
+/**
+ * Forgets the transfers whose time is over: offers nobody took, and moves past their hours to
+ * resume, finished or not (the owner's log keeps when each happened). Answers how many went.
+ */
+export async function deleteExpiredTransfers(db: DbOrTx, now: Date): Promise<number> {
+  const rows = await db
+    .delete(deviceTransfers)
+    .where(lte(deviceTransfers.expiresAt, now))
+    .returning({ id: deviceTransfers.id });
   return rows.length;
 }
