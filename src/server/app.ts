@@ -28,6 +28,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { passwordRoutes } from './modules/auth/passwords.routes';
 import { emergencyRoutes } from './modules/emergency/emergency.routes';
+import { escrowRoutes } from './modules/escrow/escrow.routes';
 import { encryptionRoutes } from './modules/encryption/encryption.routes';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes';
 import { recipientRoutes } from './modules/recipients/recipients.routes';
@@ -230,6 +231,7 @@ async function registerRoutes(
   await app.register(transferRoutes(deps));
   await app.register(onboardingRoutes(deps));
   await app.register(emergencyRoutes(deps));
+  await app.register(escrowRoutes(deps));
   await app.register(auditRoutes);
   await app.register(adminRoutes(deps));
   await app.register(billingRoutes(deps));

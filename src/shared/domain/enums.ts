@@ -101,5 +101,7 @@ export const AUDIT_EVENT_TYPES = [
   'transfer_started',
   'transfer_finished',
   'transfer_failed',
+  // The next of kin's escrow of the account key asked for: handed over only after the release.
+  'next_of_kin_key_opened',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

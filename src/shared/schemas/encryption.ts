@@ -100,6 +100,12 @@ export type TSealedUpload = z.input<typeof ZSealedUpload>;
 export const WRAP_LABEL_PARTS = {
   accountByPassword: (userId: number) => ['account', String(userId), 'password'],
   accountByRecovery: (userId: number) => ['account', String(userId), 'recovery'],
+  accountByNextOfKin: (userId: number, keyId: string) => [
+    'account',
+    String(userId),
+    'next-of-kin',
+    keyId,
+  ],
   accountByDevice: (userId: number, deviceId: string) => [
     'account',
     String(userId),
@@ -135,11 +141,18 @@ export const ZSealedCard = z.object({
   codeProof: ZCodeProof,
   ownerWrap: ZKeyWrap,
   codeWrap: ZKeyWrap,
+  /** A next of kin's card only: the account key under the code's key half, withheld until release. */
+  escrowWrap: ZKeyWrap.optional(),
 });
 export type TSealedCard = z.input<typeof ZSealedCard>;
 
 /** A recipient's key as the owner's devices see it (GET /api/recipients): opened with the account key. */
-export type TRecipientKeyForOwner = { keyId: string; ownerWrap: string };
+export type TRecipientKeyForOwner = {
+  keyId: string;
+  ownerWrap: string;
+  /** The card also holds the account key for the next of kin (GET /api/recipients says). */
+  hasEscrow?: boolean;
+};
 
 /** A recipient's key as the recipient's devices get it at sign-in: opened with the code's key half. */
 export type TRecipientKeyForRecipient = { keyId: string; codeWrap: string };

@@ -34,5 +34,10 @@ export const recipientKeys = pgTable('recipient_keys', {
   keyId: uuid('key_id').notNull(),
   ownerWrap: text('owner_wrap'),
   codeWrap: text('code_wrap'),
+  /**
+   * A next of kin's card only: the owner's account key wrapped under the code's key half.
+   * Withheld until the owner's legacy is released (modules/escrow); null on other cards.
+   */
+  escrowWrap: text('escrow_wrap'),
   createdAt: createdAt(),
 });

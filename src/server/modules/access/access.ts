@@ -50,6 +50,11 @@ export const Permission = {
   EncryptionManage: 'encryption.manage',
   /** Move messages tablet to tablet: the owner on their primary device, old or new. */
   TransferMessages: 'transfer.messages',
+  /**
+   * Ask for the next of kin's escrow of the account key: the next of kin, or the owner's own
+   * account (taken over after break-glass); never a phone or an admin. The code decides the rest.
+   */
+  EscrowOpen: 'escrow.open',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 
@@ -155,6 +160,13 @@ const RULES: { [P in Permission]: Rule<P> } = {
   [Permission.TransferMessages]: {
     allows: isOwnerOnPrimaryDevice,
     refusal: ['FORBIDDEN', TRANSFER_MESSAGES.ownerOnly],
+  },
+  [Permission.EscrowOpen]: {
+    allows: (actor) =>
+      actor.pairingId === null &&
+      !actor.user.isAdmin &&
+      (actor.user.category === 'next_of_kin' || actor.user.category === 'primary'),
+    refusal: ['FORBIDDEN', 'Only a next of kin can open this with their emergency card.'],
   },
 };
 

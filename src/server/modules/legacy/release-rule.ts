@@ -19,3 +19,12 @@ export function isReleased(
       return owner.legacyReleasedAt !== null;
   }
 }
+
+/**
+ * Whether the next of kin's escrow of the account key may be handed to them: on the rule of
+ * 'after my legacy' messages, once a request's waiting period ran out without the owner
+ * cancelling it, and no longer once the owner ends the release.
+ */
+export function isEscrowReleased(owner: { legacyReleasedAt: Date | null }): boolean {
+  return owner.legacyReleasedAt !== null;
+}

@@ -33,12 +33,21 @@ export async function lockRecipientKey(
 /** Makes this card the recipient's one card, in place of any before it. */
 export async function putRecipientKey(
   db: DbOrTx,
-  values: { recipientId: number; keyId: string; ownerWrap: string; codeWrap: string; now: Date },
+  values: {
+    recipientId: number;
+    keyId: string;
+    ownerWrap: string;
+    codeWrap: string;
+    escrowWrap: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   const card = {
     keyId: values.keyId,
     ownerWrap: values.ownerWrap,
     codeWrap: values.codeWrap,
+    // An old card's escrow opens with the old code: it goes with it.
+    escrowWrap: values.escrowWrap,
     createdAt: values.now,
   };
   await db

@@ -41,7 +41,8 @@ const RECIPIENT_LIST_COLUMNS = {
 
 /** The recipient's sealed card as the owner's devices open it (left-joined; null without one). */
 const SEALED_KEY = sql<TRecipientKeyForOwner | null>`case when ${recipientKeys.ownerWrap} is null
-  then null else json_build_object('keyId', ${recipientKeys.keyId}, 'ownerWrap', ${recipientKeys.ownerWrap}) end`;
+  then null else json_build_object('keyId', ${recipientKeys.keyId}, 'ownerWrap', ${recipientKeys.ownerWrap},
+    'hasEscrow', ${recipientKeys.escrowWrap} is not null) end`;
 
 /** Each with the count of videos the database keeps for it, and their sealed card. */
 const RECIPIENT_WITH_COUNT_COLUMNS = {

@@ -12,6 +12,7 @@ import {
   putRecipientKey,
 } from './recipient-keys.repository';
 import { cardInvitationMail } from './sealed-cards.mails';
+import { escrowWrapOf } from '../escrow/escrow-card';
 
 /**
  * Sealed cards: with enhanced encryption on, a recipient's code and key are made in the owner's
@@ -56,6 +57,7 @@ export async function storeSealedCard(
   input: { person: SessionUser; owner: SessionUser; card: TSealedCard; isReplacement: boolean },
 ): Promise<null> {
   const { person, owner, card } = input;
+  const escrowWrap = escrowWrapOf(person, card);
   const now = deps.clock.now();
   const emergencyAccessCodeHash = await hashSecret(card.codeProof);
   await updateUser(tx, person.id, { emergencyAccessCodeHash, accessCodeForm: 'proof' }, now);
@@ -64,6 +66,7 @@ export async function storeSealedCard(
     keyId: card.keyId,
     ownerWrap: card.ownerWrap,
     codeWrap: card.codeWrap,
+    escrowWrap,
     now,
   });
   await clearRecipientWraps(tx, { ownerId: owner.id, recipientId: person.id });

@@ -37,6 +37,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   transfer_started: 'Messages moving to a new device',
   transfer_finished: 'Messages moved to a new device',
   transfer_failed: 'Moving messages stopped',
+  next_of_kin_key_opened: 'Next of kin’s key to the account',
   provider_linked: 'Sign-in provider linked',
   provider_unlinked: 'Sign-in provider removed',
   legacy_settings_changed: 'Legacy release settings saved',

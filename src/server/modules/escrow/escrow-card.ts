@@ -1,0 +1,21 @@
+import { ESCROW_MESSAGES } from '../../../shared/schemas/escrow';
+import type { TSealedCard } from '../../../shared/schemas/encryption';
+import { AppError } from '../../errors';
+import type { SessionUser } from '../users/users.repository';
+
+/**
+ * The escrow a card brings, or null: only a next of kin's card may carry the account key, so no
+ * other card becomes a second way into the account.
+ */
+export function escrowWrapOf(
+  person: Pick<SessionUser, 'category'>,
+  card: Pick<TSealedCard, 'escrowWrap'>,
+): string | null {
+  if (!card.escrowWrap) return null;
+  if (person.category !== 'next_of_kin') {
+    throw new AppError('VALIDATION', ESCROW_MESSAGES.nextOfKinCardOnly, {
+      'sealedCard.escrowWrap': ESCROW_MESSAGES.nextOfKinCardOnly,
+    });
+  }
+  return card.escrowWrap;
+}

@@ -1,0 +1,151 @@
+import { MESSAGES } from '../../../shared/domain/errors';
+import { ESCROW_MESSAGES, type TEscrowOpened } from '../../../shared/schemas/escrow';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../errors';
+import { Permission, requireAccess } from '../access/access';
+import type { Actor } from '../access/actor';
+import {
+  ATTEMPT_POLICIES,
+  isFamiliarDevice,
+  releaseAttempt,
+  reserveAttempt,
+  type AttemptPolicy,
+} from '../audit/attempt-guard';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
+import { throttledMessage } from '../audit/throttle-messages';
+import { isEscrowReleased } from '../legacy/release-rule';
+import { fullName } from '../mail/mail-layout';
+import { findCodeMatch } from '../recipients/access-codes';
+import { findRecipientKey } from '../recipients/recipient-keys.repository';
+import { findNextOfKinByEmail, findUserById, type UserRow } from '../users/users.repository';
+
+/** The part of the app's dependencies this service uses. */
+type Deps = Pick<AppDeps, 'clock' | 'db'>;
+
+/** A guess of the emergency code here counts as one at the break-glass form does. */
+const ESCROW_ATTEMPTS: AttemptPolicy = { ...ATTEMPT_POLICIES.breakGlass, scope: 'escrow' };
+
+interface Pair {
+  owner: UserRow;
+  nextOfKin: UserRow;
+}
+
+/**
+ * Whose escrow the request is about: a next of kin asks for their own owner's; an owner's account
+ * (signed in with the password the next of kin set at break-glass) for its own, naming its next
+ * of kin. Undefined when the email names nobody this account may ask about.
+ */
+async function findPair(deps: Deps, actor: Actor, email: string): Promise<Pair | undefined> {
+  const { user } = actor;
+  if (user.category === 'next_of_kin') {
+    if (email !== user.email.toLowerCase()) {
+      throw new AppError('FORBIDDEN', ESCROW_MESSAGES.ownEmail);
+    }
+    const [nextOfKin, owner] = await Promise.all([
+      findUserById(deps.db, user.id),
+      user.createdById === null ? undefined : findUserById(deps.db, user.createdById),
+    ]);
+    return nextOfKin && owner ? { owner, nextOfKin } : undefined;
+  }
+  const pairs = await findNextOfKinByEmail(deps.db, email);
+  const own = pairs.find((pair) => pair.owner.id === user.id);
+  if (!own) return undefined;
+  const [owner, nextOfKin] = await Promise.all([
+    findUserById(deps.db, own.owner.id),
+    findUserById(deps.db, own.nextOfKin.id),
+  ]);
+  return owner && nextOfKin ? { owner, nextOfKin } : undefined;
+}
+
+/** One line on the owner's log and the next of kin's. */
+async function audit(
+  deps: Deps,
+  context: RequestContext,
+  pair: Pair,
+  input: { successful: boolean; message: string; via: 'next_of_kin' | 'owner_account' },
+): Promise<void> {
+  const details = {
+    message: input.message,
+    actor: `${fullName(pair.nextOfKin)}, next of kin`,
+    via: input.via,
+  };
+  await recordAccountEvent(deps.db, context, pair.owner, {
+    eventType: 'next_of_kin_key_opened',
+    successful: input.successful,
+    details,
+  });
+  await recordAudit(deps.db, context, {
+    eventType: 'next_of_kin_key_opened',
+    userId: pair.nextOfKin.id,
+    username: pair.nextOfKin.email,
+    successful: input.successful,
+    details,
+  });
+}
+
+/**
+ * POST /api/escrow/open: the owner's account key, wrapped under the key half of the next of
+ * kin's emergency code, once their proof of the code matches and the owner's legacy is released.
+ * Never to an admin or a phone (access rule), never before the release (release rule), never to
+ * anyone without the code (the wrap opens only with it).
+ */
+export async function openEscrow(
+  deps: Deps,
+  context: RequestContext & { deviceId: string },
+  input: { actor: Actor; nextOfKinEmail: string; codeProof: string },
+): Promise<TEscrowOpened> {
+  const { actor, nextOfKinEmail } = input;
+  requireAccess(actor, Permission.EscrowOpen);
+  const now = deps.clock.now();
+  const pair = await findPair(deps, actor, nextOfKinEmail);
+  const slot = await reserveAttempt(deps.db, {
+    policy: ESCROW_ATTEMPTS,
+    account: nextOfKinEmail,
+    deviceId: context.deviceId,
+    ip: context.ip,
+    isFamiliarSource: pair
+      ? await isFamiliarDevice(deps.db, [pair.nextOfKin.id], context.deviceId)
+      : false,
+    now,
+  });
+  if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, now));
+  const via = actor.user.category === 'next_of_kin' ? 'next_of_kin' : 'owner_account';
+
+  const { match } = await findCodeMatch(pair ? [pair] : [], (row) => row.nextOfKin, {
+    form: 'proof',
+    proof: input.codeProof,
+  });
+  if (!match) {
+    // A code the server made cannot match a proof, and holds no escrow: that costs no guess.
+    if (pair?.nextOfKin.accessCodeForm === 'code') {
+      await releaseAttempt(deps.db, slot);
+      throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
+    }
+    if (pair) {
+      await audit(deps, context, pair, {
+        successful: false,
+        message: `Someone tried to open your account key with ${fullName(pair.nextOfKin)}’s emergency card: wrong code`,
+        via,
+      });
+    }
+    throw new AppError('INVALID_CODE', MESSAGES.breakGlassInvalid);
+  }
+  await releaseAttempt(deps.db, slot);
+
+  if (!isEscrowReleased(match.owner)) {
+    await audit(deps, context, match, {
+      successful: false,
+      message: `${fullName(match.nextOfKin)} (next of kin) tried to open your account key before the legacy release`,
+      via,
+    });
+    throw new AppError('FORBIDDEN', ESCROW_MESSAGES.notReleased);
+  }
+  const card = await findRecipientKey(deps.db, match.nextOfKin.id);
+  if (!card?.escrowWrap) throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
+  await audit(deps, context, match, {
+    successful: true,
+    message: `${fullName(match.nextOfKin)} (next of kin) opened your account key with their emergency card, after the legacy release`,
+    via,
+  });
+  return { ownerId: match.owner.id, keyId: card.keyId, escrowWrap: card.escrowWrap };
+}
