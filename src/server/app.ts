@@ -22,6 +22,7 @@ import { PaymentProvider } from './modules/billing/payment-provider';
 import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { transferRoutes } from './modules/transfers/transfers.routes';
+import { careHomeRoutes } from './modules/care-homes/care-homes.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -237,6 +238,7 @@ async function registerRoutes(
   await app.register(billingRoutes(deps));
   await app.register(legacyRoutes(deps));
   await app.register(encryptionRoutes(deps));
+  await app.register(careHomeRoutes(deps));
   await registerWebApp(app, {
     webDir,
     publicConfig: toPublicConfig(deps.config, deps.externalProviders.list()),

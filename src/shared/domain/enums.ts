@@ -101,6 +101,14 @@ export const AUDIT_EVENT_TYPES = [
   'transfer_started',
   'transfer_finished',
   'transfer_failed',
+  // Care homes: the manager's own steps on their log; each step about a resident on the resident's.
+  'care_home_saved',
+  'care_home_staff_invited',
+  'care_home_staff_joined',
+  'care_home_staff_disabled',
+  'care_home_residents_imported',
+  'care_home_resident_added',
+  'care_home_consent_recorded',
   // The next of kin's escrow of the account key asked for: handed over only after the release.
   'next_of_kin_key_opened',
 ] as const;

@@ -193,3 +193,8 @@ export const ZConsentBody = z
     path: ['attorneyName'],
   });
 export type TConsentBody = z.input<typeof ZConsentBody>;
+
+/** The plans that run a care home: Professional (its 30-day trial grants it too). */
+export function isCareHomePlan(tier: string): boolean {
+  return tier === 'professional';
+}

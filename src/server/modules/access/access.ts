@@ -5,6 +5,7 @@ import { CLOUD_MESSAGES } from '../../../shared/schemas/cloud';
 import { ENCRYPTION_MESSAGES } from '../../../shared/schemas/encryption';
 import { PAIRING_MESSAGES } from '../../../shared/schemas/pairing';
 import { TRANSFER_MESSAGES } from '../../../shared/schemas/transfers';
+import { CARE_HOME_MESSAGES, isCareHomePlan } from '../../../shared/schemas/care-homes';
 import { AppError } from '../../errors';
 import { isReleased } from '../legacy/release-rule';
 import type { SessionUser } from '../users/users.repository';
@@ -50,6 +51,8 @@ export const Permission = {
   EncryptionManage: 'encryption.manage',
   /** Move messages tablet to tablet: the owner on their primary device, old or new. */
   TransferMessages: 'transfer.messages',
+  /** Set up and run a care home: an owner's account on Professional or its trial, any device. */
+  CareHomeManage: 'care_home.manage',
   /**
    * Ask for the next of kin's escrow of the account key: the next of kin, or the owner's own
    * account (taken over after break-glass); never a phone or an admin. The code decides the rest.
@@ -160,6 +163,13 @@ const RULES: { [P in Permission]: Rule<P> } = {
   [Permission.TransferMessages]: {
     allows: isOwnerOnPrimaryDevice,
     refusal: ['FORBIDDEN', TRANSFER_MESSAGES.ownerOnly],
+  },
+  [Permission.CareHomeManage]: {
+    allows: (actor) =>
+      actor.pairingId === null &&
+      actor.user.category === 'primary' &&
+      isCareHomePlan(actor.user.subscriptionTier),
+    refusal: ['UPGRADE_REQUIRED', CARE_HOME_MESSAGES.planRequired],
   },
   [Permission.EscrowOpen]: {
     allows: (actor) =>
