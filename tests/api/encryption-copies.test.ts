@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploads, videos } from '../../src/server/db/schema';
 import { ENCRYPTION_MESSAGES } from '../../src/shared/schemas/encryption';
-import type { TPlayback } from '../../src/shared/schemas/cloud';
+import { CLOUD_MESSAGES, type TPlayback } from '../../src/shared/schemas/cloud';
+import { compositeChecksumInput } from '../../src/shared/domain/composite-checksum';
 import { TestDevice, useTestApp } from '../setup/app';
 import {
   createPaidOwner,
@@ -176,6 +177,98 @@ describe.each<StorageMode>(['file', 's3'])('sealed copies in %s mode', (mode) =>
     const ranged = await fetchObject(playback.url, 'bytes=1000-1999');
     expect(ranged.status).toBe(206);
     expect(ranged.bytes.equals(sealedBytes.subarray(1000, 2000))).toBe(true);
+  });
+
+  it('keeps a copy sealed while it was sent, declared part by part: each part checked, their composite kept', async () => {
+    const owner = await createPaidOwner(t);
+    const accountKey = await turnOn(owner.device, owner.user.id);
+    const sealedBytes = randomBytes(PART_BYTES * 2 + 321);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, sealedBytes.length);
+    const keyWrap = await contentKeyWrap(accountKey, videoId);
+    const start = () =>
+      owner.device.post('/api/uploads', {
+        videoId,
+        title: 'For Susan',
+        promptId: null,
+        byteSize: sealedBytes.length,
+        sealed: { keyWrap },
+      });
+
+    const created = await start();
+    expect(created.statusCode).toBe(200);
+    const { uploadId } = created.json<{ uploadId: string }>();
+    const [uploadRow] = await t.db.select().from(uploads).where(eq(uploads.id, uploadId));
+    expect(uploadRow!.sha256).toBeNull();
+    // A reload: the same sealing (its key wrap and size) resumes the same upload.
+    expect((await start()).json().uploadId).toBe(uploadId);
+
+    // Completing needs each part's checksum, in file mode too; one that differs discards the copy.
+    const numbers = [1, 2, 3];
+    const signed = await owner.device.post(`/api/uploads/${uploadId}/sign`, {
+      partNumbers: numbers,
+      sha256s: partSums(sealedBytes, numbers),
+    });
+    const parts = [];
+    for (const part of signed.json<{ parts: TSigned[] }>().parts) {
+      const slice = sealedBytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      parts.push({ partNumber: part.partNumber, etag: await putPart(owner.device, part, slice) });
+    }
+    const unsummed = await owner.device.post(`/api/uploads/${uploadId}/complete`, { parts });
+    expect(unsummed.statusCode).toBe(400);
+    expect(unsummed.json()).toMatchObject({ message: CLOUD_MESSAGES.partChecksumsNeeded });
+    const completed = await owner.device.post(`/api/uploads/${uploadId}/complete`, {
+      parts: withSums(sealedBytes, parts),
+    });
+    expect(completed.statusCode).toBe(200);
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    const composite = sha256(Buffer.from(compositeChecksumInput(partSums(sealedBytes, numbers))));
+    expect(row).toMatchObject({ syncStatus: 'synced', sha256: composite });
+    const index = await owner.device.get('/api/videos');
+    expect(index.json<Array<{ id: string; sha256: string }>>()).toContainEqual(
+      expect.objectContaining({ id: videoId, sha256: composite }),
+    );
+    const playback = (await owner.device.get(`/api/videos/${videoId}/playback`)).json<TPlayback>();
+    expect((await fetchObject(playback.url)).bytes.equals(sealedBytes)).toBe(true);
+  });
+
+  it('discards a copy declared part by part when a part that arrived is not the one declared', async () => {
+    const owner = await createPaidOwner(t);
+    const accountKey = await turnOn(owner.device, owner.user.id);
+    const sealedBytes = randomBytes(PART_BYTES + 99);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, sealedBytes.length);
+    const created = await owner.device.post('/api/uploads', {
+      videoId,
+      title: 'For Susan',
+      promptId: null,
+      byteSize: sealedBytes.length,
+      sealed: { keyWrap: await contentKeyWrap(accountKey, videoId) },
+    });
+    const { uploadId } = created.json<{ uploadId: string }>();
+    const numbers = [1, 2];
+    const signed = await owner.device.post(`/api/uploads/${uploadId}/sign`, {
+      partNumbers: numbers,
+      sha256s: partSums(sealedBytes, numbers),
+    });
+    const parts = [];
+    for (const part of signed.json<{ parts: TSigned[] }>().parts) {
+      const slice = sealedBytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      parts.push({ partNumber: part.partNumber, etag: await putPart(owner.device, part, slice) });
+    }
+    // Part 2's checksum declared as part 1's: the bytes held are not what the device says.
+    const [first] = partSums(sealedBytes, [1]);
+    const wrong = await owner.device.post(`/api/uploads/${uploadId}/complete`, {
+      parts: parts.map((part) => ({ ...part, sha256: first })),
+    });
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json()).toMatchObject({ message: CLOUD_MESSAGES.checksumMismatch });
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row).toMatchObject({ syncStatus: 'local_only', cloudPath: null });
   });
 
   it('takes only sealed copies once it is on, and none before', async () => {

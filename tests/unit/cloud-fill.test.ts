@@ -1,12 +1,14 @@
 import 'fake-indexeddb/auto';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compositeChecksumInput } from '@shared/domain/composite-checksum';
+import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { generateWrappingKey } from '@shared/sealing';
 import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { saveDeviceId } from '@web/lib/device-id';
 import { forgetAccountKeys, keepAccountKey } from '@web/lib/encryption/device-keys';
-import { sealForUpload } from '@web/lib/encryption/seal-upload';
+import { prepareSealedCopy, sealCopyPart } from '@web/lib/encryption/seal-upload';
 import { fillFromCloud, type TFillProgress } from '@web/lib/videos/cloud-fill';
 import { getVideo, getVideoBlob, listVideos, saveVideo } from '@web/lib/videos/local-store';
 import { recording } from './sealing-helpers';
@@ -172,15 +174,19 @@ describe('bringing the cloud copies to a new device', () => {
     const accountKey = await generateWrappingKey({ extractable: true });
     await keepAccountKey(userId, accountKey);
     const id = randomUUID();
-    const sealed = await sealForUpload({
+    const sealed = await prepareSealedCopy({
       videoId: id,
       userId,
       blob: new Blob([plain], { type: 'video/webm' }),
       accountKey,
     });
-    const sealedBytes = await bytesOf(sealed.blob);
+    // Sealed while it was sent: the server recorded the composite of its parts' checksums.
+    const part = await sealCopyPart(sealed, 1, UPLOAD_PART_BYTES);
+    const sealedBytes = part.bytes;
+    expect(sealedBytes.length).toBe(sealed.byteSize);
+    const composite = sha256(compositeChecksumInput([sha256(sealedBytes)]));
     const item = {
-      entry: { ...indexEntry(sealedBytes, 1, 'Sealed'), id },
+      entry: { ...indexEntry(sealedBytes, 1, 'Sealed'), id, sha256: composite },
       answers: [sealedBytes],
       sealed: { keyWrap: sealed.keyWrap, holder: 'owner' as const, keyId: null },
     };

@@ -6,6 +6,7 @@ import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
 import {
   generateWrappingKey,
   openStream,
+  partCount,
   SEALED_SEGMENT_BYTES,
   sealedSize,
   segmentPlaintextStart,
@@ -15,7 +16,7 @@ import {
 import { saveDeviceId } from '@web/lib/device-id';
 import { keepAccountKey, getAccountKey, forgetAccountKeys } from '@web/lib/encryption/device-keys';
 import { openSealedCopy, SEALED_PLAYBACK_MESSAGES } from '@web/lib/encryption/open-sealed';
-import { forgetSealing, sealForUpload } from '@web/lib/encryption/seal-upload';
+import { forgetSealing, prepareSealedCopy, sealCopyPart } from '@web/lib/encryption/seal-upload';
 import { localDb } from '@web/lib/videos/local-store';
 import { expectSameBytes, readAll, recording } from './sealing-helpers';
 
@@ -31,6 +32,27 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 
 let accountKey: CryptoKey;
 
+/** The whole sealed copy, each part sealed on its own as the sync engine sends it. */
+async function sealForUpload(input: { blob: Blob }) {
+  const copy = await prepareSealedCopy({
+    videoId: VIDEO_ID,
+    userId: OWNER,
+    blob: input.blob,
+    accountKey,
+  });
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const sums: string[] = [];
+  for (let n = 1; n <= partCount(input.blob.size, UPLOAD_PART_BYTES); n++) {
+    const part = await sealCopyPart(copy, n, UPLOAD_PART_BYTES);
+    expect(part.partNumber).toBe(n);
+    expect(part.sha256).toBe(sha256(part.bytes));
+    parts.push(part.bytes);
+    sums.push(part.sha256);
+  }
+  expect(copy.byteSize).toBe(sealedSize(input.blob.size));
+  return { blob: new Blob(parts), keyWrap: copy.keyWrap, sums };
+}
+
 beforeAll(async () => {
   saveDeviceId('0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8');
   accountKey = await generateWrappingKey({ extractable: true });
@@ -44,7 +66,7 @@ afterEach(() => {
 describe('sealing a cloud copy', () => {
   it('seals byte for byte the same on every attempt, with one key kept for the owner', async () => {
     const blob = new Blob([PLAIN], { type: 'video/webm' });
-    const first = await sealForUpload({ videoId: VIDEO_ID, userId: OWNER, blob, accountKey });
+    const first = await sealForUpload({ blob });
     const sealed = await bytesOf(first.blob);
     expect(sealed.length).toBe(sealedSize(PLAIN.length));
     expect(first.blob.size).toBeGreaterThan(UPLOAD_PART_BYTES);
@@ -60,8 +82,9 @@ describe('sealing a cloud copy', () => {
     expect(Buffer.from(sealed).indexOf(Buffer.from(PLAIN.subarray(0, 64)))).toBe(-1);
 
     // A reload: the kept sealing is used again, so the checksum the server signed still holds.
-    const again = await sealForUpload({ videoId: VIDEO_ID, userId: OWNER, blob, accountKey });
+    const again = await sealForUpload({ blob });
     expect(sha256(await bytesOf(again.blob))).toBe(sha256(sealed));
+    expect(again.sums).toEqual(first.sums);
     expect(again.keyWrap).toBe(first.keyWrap);
     // One sealing for this video (other unit files share the library: isolate is off).
     expect(await localDb.sealings.where('videoId').equals(VIDEO_ID).count()).toBe(1);
@@ -80,12 +103,7 @@ describe('sealing a cloud copy', () => {
   it('gives other bytes under the same id a new key, and forgets a sealing once sent', async () => {
     const before = await localDb.sealings.get(VIDEO_ID);
     const shorter = new Blob([PLAIN.subarray(0, 1000)], { type: 'video/webm' });
-    const copy = await sealForUpload({
-      videoId: VIDEO_ID,
-      userId: OWNER,
-      blob: shorter,
-      accountKey,
-    });
+    const copy = await sealForUpload({ blob: shorter });
     const after = await localDb.sealings.get(VIDEO_ID);
     expect(after?.plaintextLength).toBe(1000);
     expect(after?.noncePrefix).not.toBe(before?.noncePrefix);
@@ -102,7 +120,7 @@ describe('playing a sealed copy', () => {
 
   beforeAll(async () => {
     const blob = new Blob([small], { type: 'video/webm' });
-    const copy = await sealForUpload({ videoId: VIDEO_ID, userId: OWNER, blob, accountKey });
+    const copy = await sealForUpload({ blob });
     keyWrap = copy.keyWrap;
     sealed = await bytesOf(copy.blob);
   });

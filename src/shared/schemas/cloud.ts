@@ -49,14 +49,19 @@ export const ZUploadFields = z.object({
   sealed: ZSealedUpload.optional(),
 });
 
-/** POST /api/uploads: start (or resume) sending one indexed video to the cloud. */
-export const ZCreateUploadBody = ZUploadFields.refine(
-  (body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES,
-  {
+/**
+ * POST /api/uploads: start (or resume) sending one indexed video to the cloud. A copy sealed while
+ * it is sent has no SHA-256 yet: it omits it and sends each part's at completion instead.
+ */
+export const ZCreateUploadBody = ZUploadFields.extend({ sha256: ZSha256.optional() })
+  .refine((body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES, {
     message: 'This video is too large',
     path: ['byteSize'],
-  },
-);
+  })
+  .refine((body) => body.sealed !== undefined || body.sha256 !== undefined, {
+    message: 'Please send the SHA-256 of the video.',
+    path: ['sha256'],
+  });
 export type TCreateUploadBody = z.input<typeof ZCreateUploadBody>;
 
 export type TCreateUploadResult =

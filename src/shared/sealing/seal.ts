@@ -1,4 +1,4 @@
-import { concatBytes, randomBytes, type TBytes } from './bytes';
+import { randomBytes, type TBytes } from './bytes';
 import { SealingError } from './errors';
 import { ExactReader } from './exact-reader';
 import {
@@ -8,6 +8,7 @@ import {
   segmentCount,
   segmentParameters,
   segmentPlaintextRange,
+  segmentSealedRange,
   type TSealedHeader,
 } from './format';
 
@@ -53,8 +54,9 @@ export async function sealSegment(
 
 /**
  * Upload part `partNumber` (1-based) of a recording held in a Blob: the header (first part only)
- * and the whole segments of the part, read from the Blob one segment at a time. Sealing is
- * deterministic, so a part sealed again after a reload is the same bytes and keeps its checksum.
+ * and the whole segments of the part, from one read of the part's plaintext range (a part, never
+ * the recording, in memory). Sealing is deterministic, so a part sealed again after a reload is
+ * the same bytes and keeps its checksum.
  */
 export async function sealPart(
   sealing: TSealing,
@@ -66,13 +68,29 @@ export async function sealPart(
   if (blob.size !== length)
     throw new SealingError('range', 'The recording is not the size sealed.');
   const { first, last } = partSegments(partNumber, length, partBytes);
-  const pieces: TBytes[] = partNumber === 1 ? [sealing.header.bytes] : [];
-  for (let index = first; index <= last; index++) {
-    const { start, end } = segmentPlaintextRange(index, length);
-    const plaintext = new Uint8Array(await blob.slice(start, end).arrayBuffer());
-    pieces.push(await sealSegment(sealing, index, plaintext));
+  const plainStart = segmentPlaintextRange(first, length).start;
+  const plainEnd = segmentPlaintextRange(last, length).end;
+  const plaintext = new Uint8Array(await blob.slice(plainStart, plainEnd).arrayBuffer());
+  if (plaintext.length !== plainEnd - plainStart) {
+    throw new SealingError('truncated', 'The recording is shorter than the size sealed.');
   }
-  return concatBytes(...pieces);
+  const partStart = (partNumber - 1) * partBytes;
+  const out = new Uint8Array(segmentSealedRange(last, length).end - partStart);
+  if (partNumber === 1) out.set(sealing.header.bytes, 0);
+  // All segments of the part at once: WebCrypto works through them without a wait between.
+  await Promise.all(
+    Array.from({ length: last - first + 1 }, async (_, offset) => {
+      const index = first + offset;
+      const { start, end } = segmentPlaintextRange(index, length);
+      const sealed = await sealSegment(
+        sealing,
+        index,
+        plaintext.subarray(start - plainStart, end - plainStart),
+      );
+      out.set(sealed, segmentSealedRange(index, length).start - partStart);
+    }),
+  );
+  return out;
 }
 
 /**

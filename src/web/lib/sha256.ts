@@ -1,3 +1,5 @@
+import { compositeChecksumInput } from '@shared/domain/composite-checksum';
+
 /** SHA-256 as lower-case hex, with WebCrypto (which exists only on https or localhost). */
 export async function sha256HexOfBytes(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
@@ -21,4 +23,9 @@ export async function sha256Hex(blob: Blob): Promise<string> {
 export function releaseBytes(bytes: Uint8Array<ArrayBuffer>): void {
   const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
   buffer.transfer?.(0);
+}
+
+/** The composite checksum of a copy sent part by part: SHA-256 over its parts' digests. */
+export function compositeSha256Hex(partSha256s: readonly string[]): Promise<string> {
+  return sha256HexOfBytes(compositeChecksumInput(partSha256s));
 }

@@ -118,7 +118,8 @@ export const uploads = pgTable(
     byteSize: bigint('byte_size', { mode: 'number' }).notNull(),
     partSize: integer('part_size').notNull(),
     partCount: integer('part_count').notNull(),
-    sha256: text('sha256').notNull(),
+    /** Null for a copy sealed while it is sent: checked part by part, known by their composite. */
+    sha256: text('sha256'),
     /** A sealed copy's key wrap, moved onto the video with its object when the upload completes. */
     sealedKeyWrap: text('sealed_key_wrap'),
     /** The content key for the recipient's card then current; moved onto the video with the rest. */

@@ -30,6 +30,7 @@ import {
   type UploadRow,
 } from './uploads.repository';
 import {
+  compositeSha256,
   CopyMismatchError,
   FileVideoStore,
   newObjectKey,
@@ -138,8 +139,10 @@ export async function createUpload(
 
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
+    // A copy sealed while it is sent declares no checksum: its key wrap names it (a new one
+    // for every sealing), with its size.
     const isSameCopy =
-      existing.sha256 === body.sha256 &&
+      (existing.sha256 ?? undefined) === body.sha256 &&
       existing.byteSize === body.byteSize &&
       existing.sealedKeyWrap === sealedKeyWrap;
     // The same bytes resume; a wrap for a card made since is kept in place of the old one.
@@ -171,7 +174,7 @@ export async function createUpload(
       byteSize: body.byteSize,
       partSize,
       partCount,
-      sha256: body.sha256,
+      sha256: body.sha256 ?? null,
       sealedKeyWrap,
       ...forRecipient,
     });
@@ -270,7 +273,9 @@ export async function completeUpload(
     parts.length === upload.partCount &&
     parts.every((part, index) => part.partNumber === index + 1);
   if (!isComplete) throw new AppError('VALIDATION', CLOUD_MESSAGES.partsMissing);
-  if (needsPartChecksums(deps) && parts.some((part) => !part.sha256)) {
+  // The store checks each part, or the copy was declared part by part (sealed while sent).
+  const isCheckedByParts = needsPartChecksums(deps) || upload.sha256 === null;
+  if (isCheckedByParts && parts.some((part) => !part.sha256)) {
     throw new AppError('VALIDATION', CLOUD_MESSAGES.partChecksumsNeeded);
   }
 
@@ -300,7 +305,8 @@ export async function completeUpload(
     throw error;
   }
 
-  if (stored.sha256 !== claimed.sha256 || stored.byteSize !== claimed.byteSize) {
+  const declared = claimed.sha256 ?? compositeSha256(parts.map((part) => part.sha256 ?? ''));
+  if (stored.sha256 !== declared || stored.byteSize !== claimed.byteSize) {
     await store.deleteObject(claimed.objectKey);
     await deps.db.transaction(async (tx) => {
       await setUploadStatus(tx, claimed.id, 'aborted', deps.clock.now());

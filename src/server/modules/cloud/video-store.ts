@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { compositeChecksumInput } from '../../../shared/domain/composite-checksum';
 
 /** The bookkeeping of one multipart upload, as the store needs it. */
 export interface StoreUpload {
@@ -93,11 +94,20 @@ export interface SentPart {
   sha256?: string | undefined;
 }
 
-/** What the device declared when the upload started. */
+/**
+ * What the device declared when the upload started. A copy sealed while it is sent declares no
+ * SHA-256 (none exists before its last part is sealed): it is checked part by part, and known by
+ * the composite checksum of its parts.
+ */
 export interface UploadShape {
   byteSize: number;
   partSize: number;
-  sha256: string;
+  sha256: string | null;
+}
+
+/** SHA-256 over the parts' digests, in part order (S3's composite checksum); hex. */
+export function compositeSha256(partSha256s: readonly string[]): string {
+  return createHash('sha256').update(compositeChecksumInput(partSha256s)).digest('hex');
 }
 
 /** Every part is the part size but the last, which holds the rest. */
@@ -210,9 +220,18 @@ export class FileVideoStore implements VideoStore {
     }
   }
 
-  async completeMultipart(upload: StoreUpload, parts: readonly SentPart[]): Promise<StoredObject> {
+  /**
+   * Joins the parts in one pass that hashes them: the whole, or (a copy declared part by part)
+   * each part, compared with the device's checksum of it before the object is kept.
+   */
+  async completeMultipart(
+    upload: StoreUpload,
+    parts: readonly SentPart[],
+    expected: UploadShape,
+  ): Promise<StoredObject> {
     const directory = this.uploadDir(upload.id);
     const joined = path.join(directory, `joined.${randomBytes(8).toString('hex')}`);
+    const byParts = expected.sha256 === null;
     const hash = createHash('sha256');
     let byteSize = 0;
     const partPath = (partNumber: number) => this.partPath(upload.id, partNumber);
@@ -220,10 +239,14 @@ export class FileVideoStore implements VideoStore {
     // wholly in the object and the hash, or not at all.
     async function* inOrder() {
       for (const part of parts) {
+        const partHash = byParts ? createHash('sha256') : hash;
         for await (const chunk of createReadStream(partPath(part.partNumber))) {
-          hash.update(chunk as Buffer);
+          partHash.update(chunk as Buffer);
           byteSize += (chunk as Buffer).length;
           yield chunk as Buffer;
+        }
+        if (byParts && partHash.digest('hex') !== part.sha256) {
+          throw new CopyMismatchError(`part ${part.partNumber} differs`);
         }
       }
     }
@@ -239,7 +262,10 @@ export class FileVideoStore implements VideoStore {
     this.forget(upload.id);
     // Only the parts are left; nothing waits for them to go.
     void rm(directory, { recursive: true, force: true }).catch(() => undefined);
-    return { sha256: hash.digest('hex'), byteSize };
+    const sha256 = byParts
+      ? compositeSha256(parts.map((part) => part.sha256 ?? ''))
+      : hash.digest('hex');
+    return { sha256, byteSize };
   }
 
   async abortMultipart(upload: StoreUpload): Promise<void> {

@@ -1,18 +1,20 @@
-import type { TCreateUploadResult, TSignPartsResult } from '@shared/schemas/cloud';
+import type { TCreateUploadResult } from '@shared/schemas/cloud';
 import type { TPlainCopies, TRecipientKeyForOwner } from '@shared/schemas/encryption';
 import type { TRecipientList } from '@shared/schemas/recipients';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, NetworkError } from '@web/lib/api-client';
 import { getAccountKey } from '@web/lib/encryption/device-keys';
 import { recipientWrapForUpload } from '@web/lib/encryption/owner-cards';
-import { forgetSealing, sealForUpload } from '@web/lib/encryption/seal-upload';
-import { partChecksums } from '@web/lib/part-checksums';
-import { partsToSend } from '@web/lib/parts-to-send';
+import {
+  forgetSealing,
+  prepareSealedCopy,
+  type TSealedCopy,
+} from '@web/lib/encryption/seal-upload';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { releaseBytes, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
 import { getVideo, getVideoBlob } from '@web/lib/videos/local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
-import { putPartWithRetry } from './sync-engine';
+import { sendSealedParts } from './send-sealed';
 
 /**
  * Seals again the cloud copies made before enhanced encryption was on, on the owner's device,
@@ -63,27 +65,26 @@ async function plainRecording(entry: TVideoIndexEntry): Promise<Blob> {
   return downloadPlain(entry);
 }
 
-/** Sends the sealed copy through the same upload steps as the sync engine; the server swaps it in. */
-async function uploadSealed(blob: Blob, body: Record<string, unknown>) {
+/**
+ * Sends the sealed copy through the same upload steps as the sync engine, each part sealed as it
+ * goes; the server checks every part and swaps the copy in.
+ */
+async function uploadSealed(copy: TSealedCopy, body: Record<string, unknown>) {
   const created = await apiRequest<TCreateUploadResult>('/api/uploads', { method: 'POST', body });
   if (created.state === 'synced') return;
-  const checksums = partChecksums(blob, created.partSize, created.needsPartChecksums);
-  const sign = async (partNumbers: number[]) =>
-    apiRequest<TSignPartsResult>(`/api/uploads/${created.uploadId}/sign`, {
-      method: 'POST',
-      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
-    });
-  const all = Array.from({ length: created.partCount }, (_, index) => index + 1);
-  const sent: Array<{ partNumber: number; etag: string }> = [];
-  for await (const part of partsToSend(all, created.parts, sign)) {
-    const start = (part.partNumber - 1) * created.partSize;
-    const bytes = blob.slice(start, Math.min(blob.size, start + created.partSize));
-    sent.push({ partNumber: part.partNumber, etag: await putPartWithRetry(part, bytes) });
-  }
-  const sums = await checksums.of(sent.map((part) => part.partNumber));
+  const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
+  await sendSealedParts({
+    copy,
+    upload: created,
+    missing: Array.from({ length: created.partCount }, (_, index) => index + 1),
+    signedAtStart: created.parts,
+    onSent: async (part) => {
+      sent.push(part);
+    },
+  });
   await apiRequest<TVideoIndexEntry>(`/api/uploads/${created.uploadId}/complete`, {
     method: 'POST',
-    body: { parts: sent.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
+    body: { parts: sent },
   });
 }
 
@@ -94,20 +95,19 @@ async function resealOne(
   cards: Map<number, TRecipientKeyForOwner>,
 ): Promise<void> {
   const recording = await plainRecording(entry);
-  const sealed = await sealForUpload({ videoId: entry.id, userId, blob: recording, accountKey });
+  const copy = await prepareSealedCopy({ videoId: entry.id, userId, blob: recording, accountKey });
   const recipientKeyWrap = await recipientWrapForUpload({
     videoId: entry.id,
-    ownerKeyWrap: sealed.keyWrap,
+    ownerKeyWrap: copy.keyWrap,
     accountKey,
     sealedKey: cards.get(entry.recipientId),
   });
-  await uploadSealed(sealed.blob, {
+  await uploadSealed(copy, {
     videoId: entry.id,
     title: entry.title ?? 'A message',
     promptId: null,
-    byteSize: sealed.blob.size,
-    sha256: await sha256Hex(sealed.blob),
-    sealed: { keyWrap: sealed.keyWrap, recipientKeyWrap },
+    byteSize: copy.byteSize,
+    sealed: { keyWrap: copy.keyWrap, recipientKeyWrap },
   });
   await forgetSealing(entry.id);
 }

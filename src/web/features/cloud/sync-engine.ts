@@ -1,16 +1,9 @@
 import { CLOUD_MESSAGES } from '@shared/schemas/cloud-messages';
 import { ENCRYPTION_MESSAGES, type TRecipientKeyForOwner } from '@shared/schemas/encryption';
 import type { TRecipientList } from '@shared/schemas/recipients';
-import type {
-  TCreateUploadResult,
-  TPartReceived,
-  TSignPartsResult,
-  TSignedPart,
-} from '@shared/schemas/cloud';
-import { DEVICE_HEADER } from '@shared/domain/device';
+import type { TCreateUploadResult, TSignPartsResult } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
-import { getDeviceId } from '@web/lib/device-id';
 import { sha256Hex } from '@web/lib/sha256';
 import {
   deleteLocalUpload,
@@ -24,17 +17,16 @@ import {
   type TLocalVideo,
 } from '@web/lib/videos/local-store';
 import { indexPendingVideos } from '@web/lib/videos/index-rows';
-import { partChecksums, partHeaders } from '@web/lib/part-checksums';
+import { partChecksums } from '@web/lib/part-checksums';
 import { partsToSend } from '@web/lib/parts-to-send';
 import { getAccountKey } from '@web/lib/encryption/device-keys';
 import { fetchEncryptionState } from '@web/lib/encryption/encryption-state';
 import { recipientWrapForUpload } from '@web/lib/encryption/owner-cards';
-import { forgetSealing, sealForUpload, type TSealedCopy } from '@web/lib/encryption/seal-upload';
+import { forgetSealing, prepareSealedCopy } from '@web/lib/encryption/seal-upload';
+import { putPartWithRetry } from './put-part';
+import { sendSealedParts } from './send-sealed';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { setSyncProgress } from './sync-progress';
-
-/** How long to wait before trying a part again after a network error or a server hiccup. */
-const RETRY_DELAYS_MS = [1_000, 3_000, 10_000];
 
 const OFFLINE_MESSAGE =
   'Waiting for a connection to send this to the cloud. It is safe on this device.';
@@ -85,53 +77,22 @@ function isSealedOnlyRefusal(error: unknown): boolean {
   );
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * PUTs one part where the server said: its own part endpoint (with this device's header and the
- * session cookie), or a presigned URL of the store (nothing of ours attached). Answers the ETag.
- */
-async function putPart(part: TSignedPart, bytes: Blob): Promise<string> {
-  const response = await fetch(part.url, {
-    method: 'PUT',
-    body: bytes,
-    headers: partHeaders(part, {
-      [DEVICE_HEADER]: getDeviceId() ?? '',
-      'Content-Type': 'application/octet-stream',
-    }),
-    ...(part.isSameOrigin ? { credentials: 'include' as const } : {}),
-  });
-  if (!response.ok) throw new Error(`part ${part.partNumber} answered ${response.status}`);
-  const etag =
-    response.headers.get('etag') ??
-    (part.isSameOrigin ? ((await response.json()) as TPartReceived).etag : null);
-  if (!etag) throw new Error('the store did not say which part arrived (ETag)');
-  return etag;
-}
-
-export async function putPartWithRetry(part: TSignedPart, bytes: Blob): Promise<string> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await putPart(part, bytes);
-    } catch (error) {
-      const delay = RETRY_DELAYS_MS[attempt];
-      if (delay === undefined) throw new NetworkError(error);
-      await wait(delay);
-    }
-  }
-}
-
 function partSlice(blob: Blob, upload: TLocalUpload, partNumber: number): Blob {
   const start = (partNumber - 1) * upload.partSize;
   return blob.slice(start, Math.min(blob.size, start + upload.partSize));
 }
 
+/** What starting an upload declares of the copy: a checksum, or the sealed copy's key wraps. */
+type TCopyToSend = {
+  byteSize: number;
+  sha256?: string;
+  sealed?: { keyWrap: string; recipientKeyWrap?: string | undefined };
+};
+
 /** POST /api/uploads; null when the cloud is full (the message says so). */
 async function createUpload(
   video: TLocalVideo,
-  blob: Blob,
-  sha256: string,
-  sealed: (TSealedCopy & { recipientKeyWrap?: string }) | null,
+  copy: TCopyToSend,
 ): Promise<TCreateUploadResult | null> {
   try {
     return await apiRequest<TCreateUploadResult>('/api/uploads', {
@@ -140,11 +101,7 @@ async function createUpload(
         videoId: video.id,
         title: video.title,
         promptId: video.promptId,
-        byteSize: blob.size,
-        sha256,
-        ...(sealed
-          ? { sealed: { keyWrap: sealed.keyWrap, recipientKeyWrap: sealed.recipientKeyWrap } }
-          : {}),
+        ...copy,
       },
     });
   } catch (error) {
@@ -168,68 +125,83 @@ async function markSynced(videoId: string): Promise<void> {
   setSyncProgress(videoId, null);
 }
 
-/** The sealed copy, its key wrapped for the owner and, when they have a card, the recipient. */
-async function sealWithWraps(
-  video: TLocalVideo,
-  recording: Blob,
-  mode: Extract<TSendMode, { kind: 'sealed' }>,
-) {
-  const { accountKey } = mode;
-  const sealed = await sealForUpload({
-    videoId: video.id,
-    userId: video.creatorId,
-    blob: recording,
-    accountKey,
-  });
-  const recipientKeyWrap = await recipientWrapForUpload({
-    videoId: video.id,
-    ownerKeyWrap: sealed.keyWrap,
-    accountKey,
-    sealedKey: mode.cards.get(video.recipientId),
-  });
-  return { ...sealed, recipientKeyWrap };
+type TUploading = Extract<TCreateUploadResult, { state: 'uploading' }>;
+
+/** The bookkeeping of this upload kept in this browser, or a fresh one when it is another. */
+async function keptUpload(
+  videoId: string,
+  created: TUploading,
+  copy: { sha256: string; keyWrap?: string },
+): Promise<TLocalUpload> {
+  const stored = await getLocalUpload(videoId);
+  const isSame =
+    stored?.uploadId === created.uploadId &&
+    stored.sha256 === copy.sha256 &&
+    stored.keyWrap === copy.keyWrap;
+  if (stored && isSame) return stored;
+  const upload: TLocalUpload = {
+    videoId,
+    uploadId: created.uploadId,
+    partSize: created.partSize,
+    partCount: created.partCount,
+    etags: {},
+    ...copy,
+  };
+  await putLocalUpload(upload);
+  return upload;
+}
+
+/** The bytes of part `partNumber` of a copy of this size. */
+const partLength = (upload: TLocalUpload, byteSize: number, partNumber: number) =>
+  Math.max(0, Math.min(upload.partSize, byteSize - (partNumber - 1) * upload.partSize));
+
+function showSending(videoId: string, upload: TLocalUpload, etags: object, byteSize: number) {
+  const sentBytes = Object.keys(etags).reduce(
+    (total, key) => total + partLength(upload, byteSize, Number(key)),
+    0,
+  );
+  setSyncProgress(videoId, { state: 'sending', sentBytes, totalBytes: byteSize });
+}
+
+/** Joins the parts on the server, which checks them against what was computed here. */
+async function completeUpload(
+  videoId: string,
+  uploadId: string,
+  parts: Array<{ partNumber: number; etag: string; sha256?: string | undefined }>,
+): Promise<void> {
+  setSyncProgress(videoId, { state: 'checking' });
+  try {
+    await apiRequest<TVideoIndexEntry>(`/api/uploads/${uploadId}/complete`, {
+      method: 'POST',
+      body: { parts },
+    });
+  } catch (error) {
+    // The upload ended (or its copy did not match): start afresh next time.
+    if (isApiError(error) && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT')) {
+      await deleteLocalUpload(videoId);
+    }
+    throw error;
+  }
 }
 
 /**
  * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
  * this browser are never sent again. The server checks the SHA-256 of what arrived against the
- * one computed here from what is sent: the local copy, or its sealed copy when the account seals
- * them (sealed again byte for byte on every attempt, so a resumed upload's parts still match).
+ * one computed here from the local copy.
  */
-async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> {
-  const recording = await getVideoBlob(video);
-  if (recording.size === 0) return false;
-  const sealed = mode.kind === 'sealed' ? await sealWithWraps(video, recording, mode) : null;
-  const blob = sealed?.blob ?? recording;
+async function syncPlain(video: TLocalVideo, blob: Blob): Promise<boolean> {
   const sha256 = await sha256Hex(blob);
-
-  const created = await createUpload(video, blob, sha256, sealed);
+  const created = await createUpload(video, { byteSize: blob.size, sha256 });
   if (!created) return false;
   if (created.state === 'synced') {
     await markSynced(video.id);
     return true;
   }
-
-  const stored = await getLocalUpload(video.id);
-  const upload: TLocalUpload =
-    stored && stored.uploadId === created.uploadId && stored.sha256 === sha256
-      ? stored
-      : {
-          videoId: video.id,
-          uploadId: created.uploadId,
-          partSize: created.partSize,
-          partCount: created.partCount,
-          sha256,
-          etags: {},
-        };
-  if (upload !== stored) await putLocalUpload(upload);
+  const upload = await keptUpload(video.id, created, { sha256 });
   await setSyncStatus(video.id, 'pending_sync');
 
   const etags = { ...upload.etags };
-  const sentBytes = () =>
-    Object.keys(etags).reduce((total, key) => total + partSlice(blob, upload, Number(key)).size, 0);
-  setSyncProgress(video.id, { state: 'sending', sentBytes: sentBytes(), totalBytes: blob.size });
-
+  showSending(video.id, upload, etags, blob.size);
   const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
     (partNumber) => !etags[partNumber],
   );
@@ -244,33 +216,95 @@ async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> 
     const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
     etags[part.partNumber] = etag;
     await recordPartSent(video.id, part.partNumber, etag);
-    setSyncProgress(video.id, {
-      state: 'sending',
-      sentBytes: sentBytes(),
-      totalBytes: blob.size,
-    });
+    showSending(video.id, upload, etags, blob.size);
   }
 
-  setSyncProgress(video.id, { state: 'checking' });
-  try {
-    const sent = Object.entries(etags).map(([partNumber, etag]) => ({
-      partNumber: Number(partNumber),
-      etag,
-    }));
-    const sums = await checksums.of(sent.map((part) => part.partNumber));
-    await apiRequest<TVideoIndexEntry>(`/api/uploads/${upload.uploadId}/complete`, {
-      method: 'POST',
-      body: { parts: sent.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
-    });
-  } catch (error) {
-    // The upload ended (or its copy did not match): start afresh next time.
-    if (isApiError(error) && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT')) {
-      await deleteLocalUpload(video.id);
-    }
-    throw error;
-  }
+  const sent = Object.entries(etags).map(([partNumber, etag]) => ({
+    partNumber: Number(partNumber),
+    etag,
+  }));
+  const sums = await checksums.of(sent.map((part) => part.partNumber));
+  await completeUpload(
+    video.id,
+    upload.uploadId,
+    sent.map((part, index) => ({ ...part, sha256: sums?.[index] })),
+  );
   await markSynced(video.id);
   return true;
+}
+
+/**
+ * Sends one saved message sealed, each part sealed as it goes (docs/decisions/078): the upload
+ * declares no checksum at its start, each part's SHA-256 is kept here with its ETag, and the
+ * server checks every part against it when the upload completes. A resumed upload seals again,
+ * byte for byte from the kept key and nonce prefix, only the parts not yet sent.
+ */
+async function syncSealed(
+  video: TLocalVideo,
+  recording: Blob,
+  mode: Extract<TSendMode, { kind: 'sealed' }>,
+): Promise<boolean> {
+  const { accountKey } = mode;
+  const copy = await prepareSealedCopy({
+    videoId: video.id,
+    userId: video.creatorId,
+    blob: recording,
+    accountKey,
+  });
+  const recipientKeyWrap = await recipientWrapForUpload({
+    videoId: video.id,
+    ownerKeyWrap: copy.keyWrap,
+    accountKey,
+    sealedKey: mode.cards.get(video.recipientId),
+  });
+  const created = await createUpload(video, {
+    byteSize: copy.byteSize,
+    sealed: { keyWrap: copy.keyWrap, recipientKeyWrap },
+  });
+  if (!created) return false;
+  if (created.state === 'synced') {
+    await markSynced(video.id);
+    return true;
+  }
+  const upload = await keptUpload(video.id, created, { sha256: '', keyWrap: copy.keyWrap });
+  await setSyncStatus(video.id, 'pending_sync');
+
+  const etags = { ...upload.etags };
+  const sums = { ...upload.partSha256s };
+  showSending(video.id, upload, etags, copy.byteSize);
+  const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
+    (partNumber) => !etags[partNumber] || !sums[partNumber],
+  );
+  await sendSealedParts({
+    copy,
+    upload: { ...upload, needsPartChecksums: created.needsPartChecksums },
+    missing,
+    signedAtStart: created.parts,
+    onSent: async ({ partNumber, etag, sha256 }) => {
+      etags[partNumber] = etag;
+      sums[partNumber] = sha256;
+      await recordPartSent(video.id, partNumber, etag, sha256);
+      showSending(video.id, upload, etags, copy.byteSize);
+    },
+  });
+
+  await completeUpload(
+    video.id,
+    upload.uploadId,
+    Object.entries(etags).map(([partNumber, etag]) => ({
+      partNumber: Number(partNumber),
+      etag,
+      sha256: sums[Number(partNumber)],
+    })),
+  );
+  await markSynced(video.id);
+  return true;
+}
+
+async function syncVideo(video: TLocalVideo, mode: TSendMode): Promise<boolean> {
+  const recording = await getVideoBlob(video);
+  if (recording.size === 0) return false;
+  return mode.kind === 'sealed' ? syncSealed(video, recording, mode) : syncPlain(video, recording);
 }
 
 let running: Promise<number> | null = null;

@@ -1,9 +1,7 @@
-import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
 import {
   generateContentKey,
-  partCount,
-  SEALED_MEDIA_TYPE,
+  sealedSize,
   sealPart,
   segmentsPerPart,
   startSealing,
@@ -13,13 +11,26 @@ import {
   type TSealing,
 } from '@shared/sealing';
 import { fromBase64Url, toBase64Url } from '@shared/sealing/bytes';
+import { sha256HexOfBytes } from '@web/lib/sha256';
 import { localDb, type TSealingRow } from '@web/lib/videos/local-store';
 import { getDeviceKey, thisDeviceId } from './device-keys';
 
-/** A recording's cloud copy, sealed: the bytes to send and the content key for its owner. */
+/**
+ * A recording's cloud copy, to be sealed a part at a time as it is sent: the sealing (kept, so a
+ * resumed upload seals the same bytes), the sealed size and the content key for its owner.
+ */
 export interface TSealedCopy {
-  blob: Blob;
+  sealing: TSealing;
+  recording: Blob;
+  byteSize: number;
   keyWrap: string;
+}
+
+/** One part of a sealed copy, sealed and hashed, ready to send. */
+export interface TSealedPart {
+  partNumber: number;
+  bytes: Uint8Array<ArrayBuffer>;
+  sha256: string;
 }
 
 const onDeviceLabel = (videoId: string, deviceId: string) =>
@@ -85,25 +96,38 @@ async function findOrStartSealing(
 }
 
 /**
- * Seals a recording for the cloud, one upload part at a time: each part is exactly the whole
- * segments the server's part of the same number holds, so a part's checksum is of what is sent.
+ * The sealed copy of a recording, nothing sealed yet: its sealing is found or made (and kept)
+ * here, and each part is sealed only when it is about to be sent.
  */
-export async function sealForUpload(input: {
+export async function prepareSealedCopy(input: {
   videoId: string;
   userId: number;
   blob: Blob;
   accountKey: CryptoKey;
 }): Promise<TSealedCopy> {
-  // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
-  segmentsPerPart(UPLOAD_PART_BYTES);
   const { videoId, userId, blob, accountKey } = input;
   const { sealing, ownerKeyWrap } = await findOrStartSealing(videoId, userId, blob, accountKey);
-  const parts: BlobPart[] = [];
-  const count = partCount(blob.size, UPLOAD_PART_BYTES);
-  for (let partNumber = 1; partNumber <= count; partNumber++) {
-    parts.push(await sealPart(sealing, blob, partNumber, UPLOAD_PART_BYTES));
-  }
-  return { blob: new Blob(parts, { type: SEALED_MEDIA_TYPE }), keyWrap: ownerKeyWrap };
+  return {
+    sealing,
+    recording: blob,
+    byteSize: sealedSize(blob.size),
+    keyWrap: ownerKeyWrap,
+  };
+}
+
+/**
+ * Part `partNumber` of the sealed copy: exactly the whole segments the server's part of the same
+ * number holds, sealed from that part's plaintext alone, with its SHA-256.
+ */
+export async function sealCopyPart(
+  copy: TSealedCopy,
+  partNumber: number,
+  partSize: number,
+): Promise<TSealedPart> {
+  // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
+  segmentsPerPart(partSize);
+  const bytes = await sealPart(copy.sealing, copy.recording, partNumber, partSize);
+  return { partNumber, bytes, sha256: await sha256HexOfBytes(bytes) };
 }
 
 /** Once the copy is in the cloud, its sealing is no longer needed here. */

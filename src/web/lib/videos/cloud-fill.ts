@@ -1,7 +1,8 @@
 import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
-import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
+import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
+import { compositeSha256Hex, releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
 import { getVideo, listVideos, saveVideo } from './local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
 
@@ -107,6 +108,21 @@ async function openChecked(entry: TVideoIndexEntry, copy: Blob, contentKey: Cryp
 }
 
 /**
+ * Whether the copy is the one the server recorded. A copy sealed while it was sent is known by
+ * its parts' composite checksum (no one hashed it whole); older sealed copies by their own.
+ */
+async function matchesChecksum(bytes: Uint8Array<ArrayBuffer>, sha256: string, isSealed: boolean) {
+  if (isSealed) {
+    const sums: string[] = [];
+    for (let start = 0; start < bytes.length || sums.length === 0; start += UPLOAD_PART_BYTES) {
+      sums.push(await sha256HexOfBytes(bytes.subarray(start, start + UPLOAD_PART_BYTES)));
+    }
+    if ((await compositeSha256Hex(sums)) === sha256) return true;
+  }
+  return (await sha256HexOfBytes(bytes)) === sha256;
+}
+
+/**
  * Fetches one message, checks it against its checksum (a copy that does not match is fetched
  * once more, then left: never kept), opens it when sealed and keeps it. A lost connection is
  * thrown. One message's bytes at a time: each buffer is given back as soon as it is copied.
@@ -119,7 +135,7 @@ async function keepOne(entry: TVideoIndexEntry, userId: number): Promise<TOutcom
     const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
     if (key === 'locked' || key === 'failed') return key;
     const bytes = await download(playback.url);
-    if ((await sha256HexOfBytes(bytes)) !== entry.sha256) {
+    if (!(await matchesChecksum(bytes, entry.sha256, Boolean(sealed)))) {
       releaseBytes(bytes);
       continue;
     }

@@ -51,8 +51,13 @@ export interface TLocalUpload {
   uploadId: string;
   partSize: number;
   partCount: number;
+  /** The copy's SHA-256; empty for a copy sealed while it is sent, which `keyWrap` names. */
   sha256: string;
   etags: Record<number, string>;
+  /** A copy sealed while it is sent: its owner's key wrap, new with every sealing. */
+  keyWrap?: string;
+  /** That copy's SHA-256 of each part sent, which completing the upload declares. */
+  partSha256s?: Record<number, string>;
 }
 
 /** A recording still in progress or interrupted (a reload, a crash, a closed tab). */
@@ -284,12 +289,21 @@ export async function putLocalUpload(upload: TLocalUpload): Promise<void> {
   await localDb.uploads.put(upload);
 }
 
-/** Records one part's ETag as soon as it arrives. */
-export async function recordPartSent(videoId: string, partNumber: number, etag: string) {
+/** Records one part's ETag (and, sealed while sent, its SHA-256) as soon as it arrives. */
+export async function recordPartSent(
+  videoId: string,
+  partNumber: number,
+  etag: string,
+  sha256?: string,
+) {
   await localDb.transaction('rw', localDb.uploads, async () => {
     const upload = await localDb.uploads.get(videoId);
     if (!upload) return;
-    await localDb.uploads.put({ ...upload, etags: { ...upload.etags, [partNumber]: etag } });
+    await localDb.uploads.put({
+      ...upload,
+      etags: { ...upload.etags, [partNumber]: etag },
+      ...(sha256 ? { partSha256s: { ...upload.partSha256s, [partNumber]: sha256 } } : {}),
+    });
   });
 }
 
