@@ -50,10 +50,15 @@ export interface TMadeCard {
   card: TSealedCard;
 }
 
-/** A new card for the recipient at this email, its key wrapped for the owner and for the code. */
+/**
+ * A new card for the recipient at this email, its key wrapped for the owner and for the code. A
+ * next of kin's card also carries the account key (given extractable) under the code: the server
+ * withholds it until the owner's legacy is released.
+ */
 export async function makeSealedCard(input: {
   email: string;
   accountKey: CryptoKey;
+  escrow?: { ownerId: number; accountKey: CryptoKey };
 }): Promise<TMadeCard> {
   const code = makeCardCode();
   const keyId = crypto.randomUUID();
@@ -68,6 +73,15 @@ export async function makeSealedCard(input: {
       label(WRAP_LABEL_PARTS.recipientByOwner(keyId)),
     ),
     codeWrap: await wrapKey(recipientKey, keyHalf, label(WRAP_LABEL_PARTS.recipientByCode(keyId))),
+    ...(input.escrow
+      ? {
+          escrowWrap: await wrapKey(
+            input.escrow.accountKey,
+            keyHalf,
+            label(WRAP_LABEL_PARTS.accountByNextOfKin(input.escrow.ownerId, keyId)),
+          ),
+        }
+      : {}),
   };
   return { code: formatCode(code), card };
 }

@@ -50,9 +50,13 @@ export async function keepAccountKey(userId: number, accountKey: CryptoKey): Pro
 
 /**
  * The account key (it cannot be exported), or null when this device must first be unlocked with
- * the password or the recovery sheet.
+ * the password or the recovery sheet. Extractable only to be wrapped at once (the next of kin's
+ * escrow).
  */
-export async function getAccountKey(userId: number): Promise<CryptoKey | null> {
+export async function getAccountKey(
+  userId: number,
+  options: { extractable?: boolean } = {},
+): Promise<CryptoKey | null> {
   const row = await localDb.keys.get(accountRow(userId));
   const deviceKey = await findDeviceKey();
   if (!row || !('wrap' in row) || !deviceKey) return null;
@@ -62,6 +66,7 @@ export async function getAccountKey(userId: number): Promise<CryptoKey | null> {
       deviceKey,
       accountByDeviceLabel(userId, row.deviceId),
       'wrapping',
+      options,
     );
   } catch {
     // A wrap this device key does not open is as good as none: unlocking again replaces it.

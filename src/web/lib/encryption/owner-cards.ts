@@ -5,6 +5,7 @@ import {
   type TSealedCard,
   type TSealedMessageForCard,
 } from '@shared/schemas/encryption';
+import type { TRecipient } from '@shared/schemas/recipients';
 import { apiRequest } from '@web/lib/api-client';
 import { makeSealedCard, openRecipientKeyAsOwner, wrapContentForRecipient } from './cards';
 import type { TMadeCard } from './cards';
@@ -23,9 +24,28 @@ export const CARD_TEXT = {
   needsNewCard: 'Needs a new card',
   needsNewCardWhy:
     'Their code was made before enhanced encryption was turned on, so it cannot open sealed messages.',
+  nextOfKinNeedsNewCardWhy:
+    'Their emergency code was made before enhanced encryption was turned on, so it cannot open sealed messages, nor your account if you ever lose your password, your devices and your recovery sheet.',
+  noEscrowWhy:
+    'Their emergency card was made before it could open your account if you ever lose your password, your devices and your recovery sheet.',
   makeNewCard: 'Make a new card',
   wrapFailed: 'Some messages are not ready for them yet. Open this page again to finish.',
 } as const;
+
+/**
+ * Why this recipient needs a new card, or null when theirs is whole: a code made before
+ * enhanced encryption opens nothing sealed, and a next of kin's card must also carry the account
+ * key (a card made before it did cannot be given it: the code is not kept anywhere).
+ */
+export function cardProblemOf(
+  recipient: Pick<TRecipient, 'category' | 'sealedKey'>,
+): string | null {
+  const isNextOfKin = recipient.category === 'next_of_kin';
+  if (!recipient.sealedKey) {
+    return isNextOfKin ? CARD_TEXT.nextOfKinNeedsNewCardWhy : CARD_TEXT.needsNewCardWhy;
+  }
+  return isNextOfKin && recipient.sealedKey.hasEscrow === false ? CARD_TEXT.noEscrowWhy : null;
+}
 
 /** This device cannot make a card until the owner unlocks it (on the Enhanced encryption page). */
 export class LockedDeviceError extends Error {
@@ -45,15 +65,25 @@ export async function findCardReadiness(userId: number): Promise<TCardReadiness>
   return accountKey ? { state: 'ready', accountKey } : { state: 'locked' };
 }
 
+/** A next of kin's card carries the account key too, so this device opens it exportable once. */
+async function escrowFor(userId: number, isNextOfKin: boolean) {
+  if (!isNextOfKin) return undefined;
+  const accountKey = await getAccountKey(userId, { extractable: true });
+  if (!accountKey) throw new LockedDeviceError();
+  return { ownerId: userId, accountKey };
+}
+
 /** The card to send with a new recipient; null while encryption is off. Throws when locked. */
 export async function cardForNewRecipient(
   userId: number,
   email: string,
+  options: { isNextOfKin?: boolean } = {},
 ): Promise<TMadeCard | null> {
   const readiness = await findCardReadiness(userId);
   if (readiness.state === 'off') return null;
   if (readiness.state === 'locked') throw new LockedDeviceError();
-  return makeSealedCard({ email, accountKey: readiness.accountKey });
+  const escrow = await escrowFor(userId, options.isNextOfKin ?? false);
+  return makeSealedCard({ email, accountKey: readiness.accountKey, escrow });
 }
 
 /** POST /api/recipients/:id/sealed-card: the new card; the old code stops working. */
@@ -66,10 +96,15 @@ export async function replaceCard(input: {
   userId: number;
   recipientId: number;
   email: string;
+  isNextOfKin?: boolean;
 }): Promise<TMadeCard & { accountKey: CryptoKey }> {
   const readiness = await findCardReadiness(input.userId);
   if (readiness.state !== 'ready') throw new LockedDeviceError();
-  const made = await makeSealedCard({ email: input.email, accountKey: readiness.accountKey });
+  const made = await makeSealedCard({
+    email: input.email,
+    accountKey: readiness.accountKey,
+    escrow: await escrowFor(input.userId, input.isNextOfKin ?? false),
+  });
   await sendNewCard(input.recipientId, made.card);
   return { ...made, accountKey: readiness.accountKey };
 }

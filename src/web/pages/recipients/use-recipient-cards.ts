@@ -8,6 +8,7 @@ import { getAccountKey } from '@web/lib/encryption/device-keys';
 import { ENCRYPTION_QUERY_KEY, fetchEncryptionState } from '@web/lib/encryption/encryption-state';
 import {
   CARD_TEXT,
+  cardProblemOf,
   replaceCard,
   wrapMessagesForCard,
   type TWrapProgress,
@@ -81,7 +82,12 @@ export function useRecipientCards(userId: number, recipients: TRecipient[] | und
   /** Makes and sends a new card, then wraps the recipient's messages for it; answers the code. */
   const makeNewCard = useCallback(
     async (target: TShareTarget): Promise<string> => {
-      const made = await replaceCard({ userId, recipientId: target.id, email: target.email });
+      const made = await replaceCard({
+        userId,
+        recipientId: target.id,
+        email: target.email,
+        isNextOfKin: target.category === 'next_of_kin',
+      });
       void queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
       const sealedKey = { keyId: made.card.keyId, ownerWrap: made.card.ownerWrap };
       void wrapFor(target.id, sealedKey, made.accountKey);
@@ -95,8 +101,11 @@ export function useRecipientCards(userId: number, recipients: TRecipient[] | und
     return shown === undefined ? null : progressLine(target.firstName, shown);
   };
 
-  const cardStateOf = (recipient: TRecipient): TCardState | null =>
-    isOn ? { needsNewCard: recipient.sealedKey === null, note: noteFor(recipient) } : null;
+  const cardStateOf = (recipient: TRecipient): TCardState | null => {
+    if (!isOn) return null;
+    const why = cardProblemOf(recipient);
+    return { needsNewCard: why !== null, ...(why ? { why } : {}), note: noteFor(recipient) };
+  };
 
   return { isOn, makeNewCard, cardStateOf, noteFor };
 }

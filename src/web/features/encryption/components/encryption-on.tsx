@@ -3,6 +3,7 @@ import { CircleCheck, LockKeyhole } from 'lucide-react';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { lazyDateFormat } from '@web/lib/date-format';
 import { hasAccountKey } from '@web/lib/encryption/device-keys';
+import { NextOfKinUnlock } from './next-of-kin-unlock';
 import { UnlockDevice } from './unlock-device';
 
 const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
@@ -36,6 +37,7 @@ export function EncryptionOn({ userId, turnedOnAt }: { userId: number; turnedOnA
             </p>
           )}
           {isUnlocked === false && <UnlockDevice userId={userId} />}
+          {isUnlocked === false && <NextOfKinUnlock userId={userId} />}
           <p className="text-lg text-muted-foreground">
             Your recipients open sealed messages with the cards you make for them on the Recipients
             page. Memento cannot make or resend those codes.

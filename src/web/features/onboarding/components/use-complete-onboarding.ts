@@ -40,7 +40,7 @@ export function useCompleteOnboarding({ onCompleted, setError, goTo }: TComplete
       let recipient = saved.current?.key === key ? saved.current.recipient : null;
       if (!recipient) {
         // With enhanced encryption on, the code is made here and only its proof is sent.
-        const card = await cardForNewRecipient(user.id, body.email);
+        const card = await cardForNewRecipient(user.id, body.email, { isNextOfKin: true });
         const created = await createRecipient(card ? { ...body, sealedCard: card.card } : body);
         const code = card?.code ?? created.emergencyAccessCode ?? '';
         recipient = { ...created, emergencyAccessCode: code, isCard: card !== null };

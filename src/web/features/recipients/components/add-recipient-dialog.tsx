@@ -155,7 +155,11 @@ export function AddRecipientDialog({
     try {
       // The code is made here and never sent: the server gets its proof and the wrapped key.
       const made =
-        card.userId === null ? null : await cardForNewRecipient(card.userId, parsed.email);
+        card.userId === null
+          ? null
+          : await cardForNewRecipient(card.userId, parsed.email, {
+              isNextOfKin: parsed.category === 'next_of_kin',
+            });
       const created = await addRecipient({
         firstName: parsed.firstName,
         lastName: parsed.lastName,

@@ -10,6 +10,8 @@ import { cn } from '@web/lib/utils';
 /** With enhanced encryption on: whether their card still needs making, and how its messages go. */
 export interface TCardState {
   needsNewCard: boolean;
+  /** Why they need one, when it is not that their code came before enhanced encryption. */
+  why?: string;
   /** A calm line while their messages are got ready for a new card, or when that is done. */
   note: string | null;
 }
@@ -88,7 +90,7 @@ export function RecipientCard({
       {cardState?.needsNewCard && (
         <div className="flex flex-col gap-3 rounded-lg border-2 border-warm-foreground/25 bg-warm p-4">
           <p className="text-lg font-bold">{CARD_TEXT.needsNewCard}</p>
-          <p>{CARD_TEXT.needsNewCardWhy}</p>
+          <p>{cardState.why ?? CARD_TEXT.needsNewCardWhy}</p>
           <div>
             <Button onClick={onShare} aria-label={`${CARD_TEXT.makeNewCard} for ${name}`}>
               <IdCard aria-hidden="true" />
