@@ -24,14 +24,17 @@ export async function turnOnBody(userId: number, password = GOOD_PASSWORD) {
   const accountKey = await generateWrappingKey({ extractable: true });
   const byPassword = await generateWrappingKey({ extractable: false });
   const bySheet = await generateWrappingKey({ extractable: false });
+  const passwordKdf = newKdfParams('password');
   const body = {
     password,
+    // The sign-in half is really stretched: from now on the account signs in with it.
+    passwordProof: (await splitSecret('password', password, passwordKdf)).signInHalf,
     passwordWrap: await wrapKey(
       accountKey,
       byPassword,
       wrapLabel(...WRAP_LABEL_PARTS.accountByPassword(userId)),
     ),
-    passwordKdf: newKdfParams('password'),
+    passwordKdf,
     recoveryWrap: await wrapKey(
       accountKey,
       bySheet,

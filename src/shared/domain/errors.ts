@@ -17,6 +17,9 @@ export const ERROR_CODES = [
   // A code's proof matched no sealed card, but the email has a code the server made: the browser
   // sends the typed code instead.
   'CODE_NEEDED',
+  // A password's proof was sent for an account that keeps its password plain: the browser sends
+  // the password itself (never for an account with enhanced encryption on).
+  'PASSWORD_NEEDED',
   'USERNAME_TAKEN',
   'EMAIL_TAKEN',
   'UNAUTHENTICATED',
@@ -55,6 +58,11 @@ export const MESSAGES = {
   deviceNotFound: 'Device ID not found',
   deviceInitRequired: 'Device initialization required. Please refresh the page and try again.',
   invalidCredentials: 'Invalid username or password',
+  /** 401 PASSWORD_NEEDED: this account keeps its password plain; send it as typed. */
+  passwordNeeded: 'Please send the password as typed for this account.',
+  /** A plain new password for an account with enhanced encryption on (an old page still open). */
+  passwordMustBeSplit:
+    'With enhanced encryption on, your password is protected on your device first. Please reload Memento and try again.',
   notPrimaryDevice:
     'This account can only be used on its primary device. Please sign in on the device where the account was created.',
   deviceHasPrimaryAccount:

@@ -17,6 +17,7 @@ import {
   isSingleLine,
   zId,
 } from './common';
+import { ZNewPasswordProofFields, oneFormOfPassword } from './derived-password';
 
 export { ADMIN_MESSAGES };
 
@@ -203,7 +204,8 @@ export const ZOverrideTierBody = z.object({
 });
 export type TOverrideTierBody = z.input<typeof ZOverrideTierBody>;
 
-export const ZAdminResetPasswordBody = z.object({
+/** The admin's Reset Password form: a temporary password and the reason. */
+export const ZAdminResetPasswordForm = z.object({
   newPassword: z
     .string({ error: ADMIN_MESSAGES.passwordAndReason })
     .min(1, ADMIN_MESSAGES.passwordAndReason)
@@ -213,9 +215,27 @@ export const ZAdminResetPasswordBody = z.object({
     .trim()
     .min(1, ADMIN_MESSAGES.passwordAndReason)
     .max(500, 'The reason must be at most 500 characters'),
-  /** Ignored: the admin comes from the session. */
-  adminId: z.unknown().optional(),
 });
+export type TAdminResetPasswordForm = z.output<typeof ZAdminResetPasswordForm>;
+
+/** The new password as typed, or (the account has enhanced encryption on) its proof and settings. */
+export const ZAdminResetPasswordBody = z
+  .object({
+    newPassword: z
+      .string({ error: ADMIN_MESSAGES.passwordAndReason })
+      .min(1, ADMIN_MESSAGES.passwordAndReason)
+      .pipe(ZNewPassword)
+      .optional(),
+    ...ZNewPasswordProofFields,
+    reason: z
+      .string({ error: ADMIN_MESSAGES.passwordAndReason })
+      .trim()
+      .min(1, ADMIN_MESSAGES.passwordAndReason)
+      .max(500, 'The reason must be at most 500 characters'),
+    /** Ignored: the admin comes from the session. */
+    adminId: z.unknown().optional(),
+  })
+  .superRefine(oneFormOfPassword('newPassword', 'newPasswordProof', 'newPasswordKdf'));
 export type TAdminResetPasswordBody = z.input<typeof ZAdminResetPasswordBody>;
 
 export const ZSetAdminBody = z.object({ isAdmin: z.boolean() });

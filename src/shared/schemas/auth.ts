@@ -2,6 +2,7 @@ import type { TLegacyRequest } from './legacy';
 import { z } from 'zod';
 import { MESSAGES } from '../domain/errors';
 import { ENCRYPTION_MESSAGES, ZCodeProof, type TRecipientKeyForRecipient } from './encryption';
+import { ZPasswordProof } from './derived-password';
 import type { TRole, TSubscriptionStatus, TTier, TUserCategory } from '../domain/enums';
 import {
   SINGLE_LINE_MESSAGE,
@@ -81,6 +82,8 @@ export const ZLoginBody = z
       .optional(),
     password: z.string({ error: 'Password is required' }).max(256).optional(),
     codeProof: ZCodeProof.optional(),
+    /** An owner's password split in the browser (enhanced encryption on): sent in its place. */
+    passwordProof: ZPasswordProof.optional(),
     method: z
       .enum(['username_password', 'email_access_code'], {
         error: 'This sign-in method is not available',
@@ -108,6 +111,12 @@ export const ZLoginBody = z
         });
       else if (!body.password && !body.codeProof)
         ctx.addIssue({ code: 'custom', path: ['password'], message: 'Access code is required' });
+      if (body.passwordProof)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['passwordProof'],
+          message: 'This sign-in method is not available',
+        });
       return;
     }
     if (body.codeProof)
@@ -118,7 +127,13 @@ export const ZLoginBody = z
       });
     if (!identifier)
       ctx.addIssue({ code: 'custom', path: ['username'], message: 'Username is required' });
-    if (!body.password)
+    if (body.password && body.passwordProof)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['passwordProof'],
+        message: 'Please send the password or its proof, not both.',
+      });
+    else if (!body.password && !body.passwordProof)
       ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
   })
   .transform((body) => ({
@@ -127,6 +142,7 @@ export const ZLoginBody = z
       (body.method === 'email_access_code' ? (body.email ?? body.username) : body.username) ?? '',
     password: body.password ?? '',
     codeProof: body.codeProof,
+    passwordProof: body.passwordProof,
     deviceId: body.deviceId,
   }));
 export type TLoginBody = z.input<typeof ZLoginBody>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SINGLE_LINE_MESSAGE, ZDeviceId, ZOneTimeCode, isSingleLine } from './common';
 import { ZUsername } from './auth';
+import { ZPasswordProof, oneFormOfPassword } from './derived-password';
 
 /** POST /api/device/register: the browser's first call, made before it has a device id. */
 export const ZDeviceRegisterBody = z.object({
@@ -39,6 +40,8 @@ export interface TDeviceStatus {
 export const ZResetDeviceBody = z.object({
   mode: z.enum(['owner', 'emergency']).default('owner'),
   password: z.string().max(256).optional(),
+  /** The password's proof, for an account with enhanced encryption on. */
+  passwordProof: ZPasswordProof.optional(),
 });
 export type TResetDeviceBody = z.input<typeof ZResetDeviceBody>;
 
@@ -56,10 +59,17 @@ export const ZSetPrimaryBody = z.object({ deviceId: ZDeviceId });
 export type TSetPrimaryBody = z.input<typeof ZSetPrimaryBody>;
 
 /** Moving an account to this device when its old one is lost or wiped. */
-export const ZDeviceMoveRequestBody = z.object({
+const ZDeviceMoveFields = z.object({
   username: ZUsername,
-  password: z.string().min(1, 'Password is required').max(256),
+  password: z.string().min(1, 'Password is required').max(256).optional(),
+  /** The password's proof, for an account with enhanced encryption on. */
+  passwordProof: ZPasswordProof.optional(),
   deviceId: ZDeviceId,
 });
+export const ZDeviceMoveRequestBody = ZDeviceMoveFields.superRefine(
+  oneFormOfPassword('password', 'passwordProof'),
+);
 
-export const ZDeviceMoveCompleteBody = ZDeviceMoveRequestBody.extend({ code: ZOneTimeCode });
+export const ZDeviceMoveCompleteBody = ZDeviceMoveFields.extend({ code: ZOneTimeCode }).superRefine(
+  oneFormOfPassword('password', 'passwordProof'),
+);

@@ -61,11 +61,16 @@ export const ZKeyWrap = z
 
 /**
  * POST /api/encryption: turn it on. The password is checked once more (the owner is at the
- * device); the account key arrives only wrapped under the password's key half and the recovery
+ * device): the last time it is sent, since from then on the account signs in with
+ * `passwordProof`, its sign-in half split with `passwordKdf`, the same split whose key half wraps
+ * the account key. The account key arrives only wrapped under that key half and the recovery
  * sheet's.
  */
 export const ZTurnOnEncryptionBody = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+  passwordProof: z
+    .string({ error: ENCRYPTION_MESSAGES.badWrap })
+    .regex(/^[A-Za-z0-9_-]{43}$/, ENCRYPTION_MESSAGES.badWrap),
   passwordWrap: ZKeyWrap,
   passwordKdf: ZKdfParams,
   recoveryWrap: ZKeyWrap,

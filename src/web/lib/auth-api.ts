@@ -11,6 +11,7 @@ import type { TRecipientKeyForRecipient } from '@shared/schemas/encryption';
 import { apiRequest, isApiError } from './api-client';
 import { readJson, removeItem, writeJson } from './browser-storage';
 import { buildFingerprint } from './fingerprint';
+import { sendWithPassword, type TPasswordField } from './encryption/password-proof';
 
 export const USER_QUERY_KEY = ['/api/user'] as const;
 export const DEVICE_STATUS_QUERY_KEY = ['/api/device/status'] as const;
@@ -54,27 +55,44 @@ export type TLoginCredentials = TLoginForm & {
   onRecipientKeys?: (keys: readonly TRecipientKeyForRecipient[]) => Promise<void>;
 };
 
-function sendLogin(credentials: TLoginCredentials, codeProof: string | undefined) {
-  return apiRequest<TUser & { recipientKeys?: TRecipientKeyForRecipient[] }>('/api/login', {
+type TLoginAnswer = TUser & { recipientKeys?: TRecipientKeyForRecipient[] };
+
+function sendLogin(
+  credentials: TLoginCredentials,
+  secret: { codeProof: string } | TPasswordField,
+): Promise<TLoginAnswer> {
+  return apiRequest<TLoginAnswer>('/api/login', {
     method: 'POST',
     buildBody: (deviceId) => ({
       username: credentials.username.trim().toLowerCase(),
-      ...(codeProof ? { codeProof } : { password: credentials.password }),
+      ...secret,
       method: credentials.method ?? 'username_password',
       deviceId,
     }),
   });
 }
 
-export async function loginWithPassword(credentials: TLoginCredentials): Promise<TUser> {
-  const { codeProof } = credentials;
-  const answer = await sendLogin(credentials, codeProof).catch((error: unknown) => {
+function sendCodeLogin(credentials: TLoginCredentials, codeProof: string): Promise<TLoginAnswer> {
+  return sendLogin(credentials, { codeProof }).catch((error: unknown) => {
     // A code the server made (before cards): it asks for the code as typed, once.
-    if (codeProof && isApiError(error, 'CODE_NEEDED')) {
-      return sendLogin(credentials, undefined);
+    if (isApiError(error, 'CODE_NEEDED')) {
+      return sendLogin(credentials, { password: credentials.password });
     }
     throw error;
   });
+}
+
+export async function loginWithPassword(credentials: TLoginCredentials): Promise<TUser> {
+  const { codeProof } = credentials;
+  const isOwner = (credentials.method ?? 'username_password') === 'username_password';
+  const answer = codeProof
+    ? await sendCodeLogin(credentials, codeProof)
+    : isOwner
+      ? // An owner's password: its proof, the password itself only if the account asks for it.
+        await sendWithPassword(credentials.username, credentials.password, (field) =>
+          sendLogin(credentials, field),
+        )
+      : await sendLogin(credentials, { password: credentials.password });
   // The keys are not part of the user kept in this browser: only the device's wraps of them are.
   const { recipientKeys, ...user } = answer;
   if (recipientKeys?.length) await credentials.onRecipientKeys?.(recipientKeys);

@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -18,6 +19,7 @@ import type {
   TTier,
   TUserCategory,
 } from '../../../shared/domain/enums';
+import type { TKdfParams } from '../../../shared/sealing';
 import { createdAt } from './columns';
 
 /** Accounts: owners, recipients and admins. */
@@ -43,6 +45,11 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     username: text('username').notNull(),
     passwordHash: text('password_hash'),
+    /**
+     * Set once enhanced encryption is on: the password is split in the browser, the hash above is
+     * of its sign-in half, and these are the settings the browser derives it with (prelogin).
+     */
+    passwordKdf: jsonb('password_kdf').$type<TKdfParams>(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     email: text('email').notNull(),

@@ -13,7 +13,8 @@ import {
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { hashSecret } from '../../lib/crypto';
+import type { TNewPasswordGiven } from '../../../shared/schemas/derived-password';
+import { newPasswordColumns } from '../auth/derived-password';
 import { SESSION_LIFETIME_MS } from '../../plugins/request-context';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
@@ -206,7 +207,7 @@ export async function returnToBilling(
 export async function resetUserPassword(
   deps: Deps,
   context: RequestContext,
-  input: { admin: SessionUser; userId: number; newPassword: string; reason: string },
+  input: { admin: SessionUser; userId: number; newPassword: TNewPasswordGiven; reason: string },
 ): Promise<{ message: string }> {
   const { admin } = input;
   const target = await findTarget(deps.db, input.userId);
@@ -222,12 +223,13 @@ export async function resetUserPassword(
       'To change your own password, use Reset Password on your dashboard.',
     );
   }
-  const passwordHash = await hashSecret(input.newPassword);
+  // With enhanced encryption on, the admin's browser split the temporary password too.
+  const stored = await newPasswordColumns(deps.db, target.id, input.newPassword);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
       target.id,
-      { passwordHash, firstLogin: true, hasSetPassword: false },
+      { ...stored, firstLogin: true, hasSetPassword: false },
       deps.clock.now(),
     );
     await deleteSessionsOfUser(tx, target.id);

@@ -38,6 +38,7 @@ import {
   verifySecondFactor,
 } from './second-factor.service';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { newPasswordGiven } from '../auth/derived-password';
 
 /** Enrolment and verification: admins only, before the second factor is checked. */
 const secondFactorRoutes =
@@ -125,7 +126,7 @@ const verifiedAdminRoutes =
         resetUserPassword(deps, getRequestContext(request), {
           admin: requireVerifiedAdmin(request),
           userId: request.params.userId,
-          newPassword: request.body.newPassword,
+          newPassword: newPasswordGiven(request.body),
           reason: request.body.reason,
         }),
     );

@@ -17,6 +17,9 @@ import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { codeGiven } from '../recipients/access-codes';
 import { login, logout, register } from './auth.service';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { ZPreloginBody, type TPreloginResponse } from '../../../shared/schemas/derived-password';
+import { findUserByUsername } from '../users/users.repository';
+import { preloginKdf } from './derived-password';
 
 /** The device in the body must be the device in the header: one device per request. */
 function assertSameDevice(headerDeviceId: string, bodyDeviceId: string) {
@@ -84,6 +87,21 @@ export const authRoutes =
         return 'recipientKeys' in signedIn
           ? { ...user, recipientKeys: signedIn.recipientKeys }
           : user;
+      },
+    );
+
+    // Before a sign-in, the settings to split the password with; the same shape for every name.
+    app.post(
+      '/api/auth/prelogin',
+      {
+        schema: { body: ZPreloginBody },
+        config: { rateLimit: perIpLimit(deps.limits.login, MESSAGES.loginRateLimited) },
+      },
+      async (request): Promise<TPreloginResponse> => {
+        requireDevice(request);
+        const { username } = request.body;
+        const stored = await findUserByUsername(deps.db, username);
+        return { kdf: preloginKdf(deps, username, stored) };
       },
     );
 

@@ -4,13 +4,7 @@ import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
 import type { TConfig } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import {
-  hashSecret,
-  randomToken,
-  sha256,
-  verifyAgainstDummy,
-  verifySecret,
-} from '../../lib/crypto';
+import { hashSecret, randomToken, sha256 } from '../../lib/crypto';
 import { sessionLifetimeFor } from '../../plugins/request-context';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
@@ -36,9 +30,11 @@ import {
 } from '../users/users.repository';
 import { deleteSession, insertSession } from './sessions.repository';
 import { lockForTransaction } from '../../db/locks';
+import { isPasswordRight, passwordGiven, passwordNeeded } from './derived-password';
 
 type RegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
-type LoginInput = Required<Pick<TLoginBody, 'username' | 'password'>>;
+type LoginInput = Required<Pick<TLoginBody, 'username' | 'password'>> &
+  Pick<TLoginBody, 'passwordProof'>;
 
 export interface SignedIn {
   user: SessionUser;
@@ -203,9 +199,19 @@ export async function register(
 export async function checkCredentials(
   db: Db,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string; now: Date },
+  input: {
+    device: DeviceRow;
+    username: string;
+    password: string;
+    /** The password's sign-in half, for an account with enhanced encryption on. */
+    passwordProof?: string | undefined;
+    now: Date;
+  },
 ): Promise<UserRow> {
   const user = await findUserByUsername(db, input.username);
+  const given = passwordGiven(input);
+  // Asked for before any attempt is counted: nothing was checked.
+  if (given.form === 'proof' && user?.passwordHash && !user.passwordKdf) throw passwordNeeded();
   const isFamiliarSource =
     user !== undefined && (await isFamiliarDevice(db, [user.id], input.device.id));
   const slot = await reserveAttempt(db, {
@@ -229,12 +235,9 @@ export async function checkCredentials(
     throw throttledError(slot, WAY_PAST_DELAY.signIn, input.now);
   }
 
-  const isPasswordRight =
-    user?.passwordHash != null
-      ? await verifySecret(user.passwordHash, input.password)
-      : await verifyAgainstDummy(input.password);
+  const isRight = await isPasswordRight(user, given);
 
-  if (!user || !isPasswordRight) {
+  if (!user || !isRight) {
     await auditFailure(user ? 'wrong password' : 'unknown username');
     throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials);
   }
@@ -321,6 +324,7 @@ export async function login(
     device,
     username: body.username,
     password: body.password,
+    passwordProof: body.passwordProof,
     now,
   });
   await assertMaySignInHere(db, context, { user, device });

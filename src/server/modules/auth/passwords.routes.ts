@@ -15,6 +15,7 @@ import {
   setupPassword,
 } from './passwords.service';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { newPasswordGiven, passwordGiven } from './derived-password';
 
 export const passwordRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -34,7 +35,7 @@ export const passwordRoutes =
         completePasswordReset(deps, getRequestContext(request), {
           email: request.body.email,
           code: request.body.resetToken,
-          newPassword: request.body.newPassword,
+          newPassword: newPasswordGiven(request.body),
         }),
     );
 
@@ -46,8 +47,12 @@ export const passwordRoutes =
         {
           user,
           sessionIdHash: request.sessionIdHash!,
-          currentPassword: request.body.currentPassword,
-          newPassword: request.body.newPassword,
+          currentPassword: passwordGiven({
+            password: request.body.currentPassword,
+            passwordProof: request.body.currentPasswordProof,
+          }),
+          newPassword: newPasswordGiven(request.body),
+          newPasswordWrap: request.body.newPasswordWrap,
         },
       );
     });
@@ -55,7 +60,7 @@ export const passwordRoutes =
     app.post('/api/setup-password', { schema: { body: ZSetupPasswordBody } }, async (request) =>
       setupPassword(deps, getRequestContext(request), {
         user: requireUser(request),
-        password: request.body.password,
+        password: newPasswordGiven({ ...request.body, newPassword: request.body.password }),
       }),
     );
   };

@@ -15,6 +15,9 @@ import {
 import { consumeKeyAttempt, describeWait, KEY_LIMITS } from '../audit/throttle';
 import { throttledError, throttledMessage, WAY_PAST_DELAY } from '../audit/throttle-messages';
 import { passwordChangedMail, passwordResetCodeMail } from './passwords.mails';
+import type { TNewPasswordGiven, TPasswordGiven } from '../../../shared/schemas/derived-password';
+import { updatePasswordWrap } from '../encryption/encryption.repository';
+import { isPasswordRight, newPasswordColumns, passwordNeeded } from './derived-password';
 import {
   findPrimaryByEmail,
   findUserById,
@@ -99,7 +102,7 @@ export async function requestPasswordReset(
 export async function completePasswordReset(
   deps: Deps,
   context: RequestContext,
-  input: { email: string; code: string; newPassword: string },
+  input: { email: string; code: string; newPassword: TNewPasswordGiven },
 ): Promise<{ message: string }> {
   const { db } = deps;
   const user = await findPrimaryByEmail(db, input.email);
@@ -165,13 +168,14 @@ export async function completePasswordReset(
   }
 
   await releaseAttempt(db, slot);
-  const passwordHash = await hashSecret(input.newPassword);
+  // Asked for a plain password (PASSWORD_NEEDED) before the code is used, so it still works.
+  const stored = await newPasswordColumns(db, user.id, input.newPassword);
   await db.transaction(async (tx) => {
     await retireOneTimeCodes(tx, user.id, 'password_reset', deps.clock.now());
     await updateUser(
       tx,
       user.id,
-      { passwordHash, firstLogin: false, hasSetPassword: true },
+      { ...stored, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
     await deleteSessionsOfUser(tx, user.id);
@@ -196,9 +200,22 @@ export async function completePasswordReset(
 export async function changePassword(
   deps: Deps,
   context: RequestContext & { deviceId: string },
-  input: { user: SessionUser; sessionIdHash: string; currentPassword: string; newPassword: string },
+  input: {
+    user: SessionUser;
+    sessionIdHash: string;
+    currentPassword: TPasswordGiven;
+    newPassword: TNewPasswordGiven;
+    /** Enhanced encryption on: the account key under the new password's key half. */
+    newPasswordWrap?: string | undefined;
+  },
 ): Promise<{ message: string }> {
   const { user } = input;
+  // A request's user does not carry the password hash: read it for this check only.
+  const current = await findUserById(deps.db, user.id);
+  // Asked for before any attempt is counted: nothing was checked.
+  if (input.currentPassword.form === 'proof' && current?.passwordHash && !current.passwordKdf) {
+    throw passwordNeeded();
+  }
   // Counted with this device's sign-ins; the owner's own session is never slowed by others' tries.
   const slot = await reserveAttempt(deps.db, {
     policy: ATTEMPT_POLICIES.login,
@@ -209,9 +226,7 @@ export async function changePassword(
     now: deps.clock.now(),
   });
   if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
-  // A request's user does not carry the password hash: read it for this check only.
-  const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
-  const isRight = stored !== null && (await verifySecret(stored, input.currentPassword));
+  const isRight = await isPasswordRight(current, input.currentPassword);
   if (!isRight) {
     await recordAccountEvent(deps.db, context, user, {
       eventType: 'login_failed',
@@ -224,14 +239,23 @@ export async function changePassword(
   }
   await releaseAttempt(deps.db, slot);
 
-  const passwordHash = await hashSecret(input.newPassword);
+  const stored = await newPasswordColumns(deps.db, user.id, input.newPassword);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
       user.id,
-      { passwordHash, firstLogin: false, hasSetPassword: true },
+      { ...stored, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
+    // The new password opens the account key from now on; without a new wrap (this device could
+    // not open the old one) the recovery sheet and the owner's devices still do.
+    if (stored.passwordKdf && input.newPasswordWrap) {
+      await updatePasswordWrap(tx, user.id, {
+        passwordWrap: input.newPasswordWrap,
+        passwordKdf: stored.passwordKdf,
+        updatedAt: deps.clock.now(),
+      });
+    }
     await deleteOtherSessionsOfUser(tx, user.id, input.sessionIdHash);
     await deps.mail.enqueue(
       tx,
@@ -250,15 +274,15 @@ export async function changePassword(
 export async function setupPassword(
   deps: Deps,
   context: RequestContext,
-  input: { user: SessionUser; password: string },
+  input: { user: SessionUser; password: TNewPasswordGiven },
 ): Promise<{ message: string }> {
   if (!input.user.firstLogin) throw new AppError('VALIDATION', MESSAGES.passwordAlreadySet);
-  const passwordHash = await hashSecret(input.password);
+  const stored = await newPasswordColumns(deps.db, input.user.id, input.password);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
       input.user.id,
-      { passwordHash, firstLogin: false, hasSetPassword: true },
+      { ...stored, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
     await recordAccountEvent(tx, context, input.user, {

@@ -57,7 +57,12 @@ async function assertCanAdd(deps: Deps, user: SessionUser, device: DeviceRow): P
 export async function requestDeviceAdd(
   deps: Deps,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string },
+  input: {
+    device: DeviceRow;
+    username: string;
+    password: string;
+    passwordProof?: string | undefined;
+  },
 ): Promise<{ message: string; maskedEmail: string }> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertCanAdd(deps, user, input.device);
@@ -76,7 +81,13 @@ export async function requestDeviceAdd(
 export async function completeDeviceAdd(
   deps: Deps,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string; code: string },
+  input: {
+    device: DeviceRow;
+    username: string;
+    password: string;
+    passwordProof?: string | undefined;
+    code: string;
+  },
 ): Promise<SignedIn> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertCanAdd(deps, user, input.device);

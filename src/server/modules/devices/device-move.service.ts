@@ -52,7 +52,12 @@ async function assertMovable(deps: Deps, user: SessionUser, device: DeviceRow): 
 export async function requestDeviceMove(
   deps: Deps,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string },
+  input: {
+    device: DeviceRow;
+    username: string;
+    password: string;
+    passwordProof?: string | undefined;
+  },
 ): Promise<{ message: string; maskedEmail: string }> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertMovable(deps, user, input.device);
@@ -151,7 +156,13 @@ export async function checkDeviceCode(
 export async function completeDeviceMove(
   deps: Deps,
   context: RequestContext,
-  input: { device: DeviceRow; username: string; password: string; code: string },
+  input: {
+    device: DeviceRow;
+    username: string;
+    password: string;
+    passwordProof?: string | undefined;
+    code: string;
+  },
 ): Promise<SignedIn> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   const previous = await assertMovable(deps, user, input.device);

@@ -43,7 +43,12 @@ export async function findPrimaryDeviceOfUser(
 /** The primary account bound to a device, if any. */
 export async function findPrimaryAccountOnDevice(db: DbOrTx, deviceId: string) {
   const [row] = await db
-    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+    .select({
+      id: users.id,
+      username: users.username,
+      passwordHash: users.passwordHash,
+      passwordKdf: users.passwordKdf,
+    })
     .from(devices)
     .innerJoin(users, eq(users.id, devices.userId))
     .where(and(eq(devices.id, deviceId), eq(devices.isPrimary, true), eq(users.isPrimary, true)));

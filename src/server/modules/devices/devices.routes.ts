@@ -80,7 +80,8 @@ export const deviceRoutes =
         const signedIn = await complete(deps, getRequestContext(request), {
           device: requireDevice(request),
           username: request.body.username,
-          password: request.body.password,
+          password: request.body.password ?? '',
+          passwordProof: request.body.passwordProof,
           code: request.body.code,
         });
         setSessionCookie(reply, deps.config, signedIn.token, signedIn.expiresAt);
@@ -94,7 +95,8 @@ export const deviceRoutes =
         requestDeviceMove(deps, getRequestContext(request), {
           device: requireDevice(request),
           username: request.body.username,
-          password: request.body.password,
+          password: request.body.password ?? '',
+          passwordProof: request.body.passwordProof,
         }),
     );
 
@@ -106,7 +108,8 @@ export const deviceRoutes =
         requestDeviceAdd(deps, getRequestContext(request), {
           device: requireDevice(request),
           username: request.body.username,
-          password: request.body.password,
+          password: request.body.password ?? '',
+          passwordProof: request.body.passwordProof,
         }),
     );
 

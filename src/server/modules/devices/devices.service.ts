@@ -6,7 +6,8 @@ import type {
 } from '../../../shared/schemas/devices';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { sha256, verifySecret } from '../../lib/crypto';
+import { sha256 } from '../../lib/crypto';
+import { isPasswordRight, passwordGiven } from '../auth/derived-password';
 import { describeUserAgent } from '../../lib/user-agent';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { assertAccountNotThrottled } from '../audit/throttle';
@@ -120,9 +121,8 @@ export async function resetDevice(
   }
   const isPasswordProof =
     !isSignedInOwner &&
-    body.password !== undefined &&
-    bound.passwordHash !== null &&
-    (await verifySecret(bound.passwordHash, body.password));
+    (body.password !== undefined || body.passwordProof !== undefined) &&
+    (await isPasswordRight(bound, passwordGiven(body)));
 
   if (!isSignedInOwner && !isPasswordProof) {
     await recordAccountEvent(db, context, bound, {

@@ -52,7 +52,8 @@ async function performReset(
     await updateUser(
       tx,
       pair.owner.id,
-      { passwordHash, firstLogin: false, hasSetPassword: true },
+      // Chosen by the next of kin and sent as typed: a plain password from now on.
+      { passwordHash, passwordKdf: null, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
     await deleteSessionsOfUser(tx, pair.owner.id);

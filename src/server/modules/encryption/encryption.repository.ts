@@ -31,3 +31,12 @@ export async function insertAccountKeys(
   const [row] = await db.insert(accountKeys).values(values).onConflictDoNothing().returning();
   return row;
 }
+
+/** The account key under a new password's key half, with the settings that password is split by. */
+export async function updatePasswordWrap(
+  db: DbOrTx,
+  userId: number,
+  values: Pick<NewAccountKeysRow, 'passwordWrap' | 'passwordKdf' | 'updatedAt'>,
+): Promise<void> {
+  await db.update(accountKeys).set(values).where(eq(accountKeys.userId, userId));
+}

@@ -6,13 +6,15 @@ import {
 } from '../../../shared/schemas/encryption';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { verifySecret } from '../../lib/crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hashSecret, verifySecret } from '../../lib/crypto';
+import { signInHalfOf } from '../auth/derived-password';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { ATTEMPT_POLICIES, releaseAttempt, reserveAttempt } from '../audit/attempt-guard';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { throttledMessage } from '../audit/throttle-messages';
-import { findUserById, type SessionUser } from '../users/users.repository';
+import { findUserById, updateUser, type SessionUser } from '../users/users.repository';
 import {
   findAccountKeys,
   hasAccountKeys,
@@ -85,6 +87,11 @@ async function requireOwnPassword(
   await releaseAttempt(deps.db, slot);
 }
 
+function isSameText(a: string, b: string): boolean {
+  const [left, right] = [Buffer.from(a), Buffer.from(b)];
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
 /**
  * POST /api/encryption: keeps the account key's two wraps (the server cannot open either) and
  * from then on takes only sealed cloud copies. There is no turning it off in this phase.
@@ -103,6 +110,12 @@ export async function turnOnEncryption(
   }
   if (!isOffered(deps, owner)) throw new AppError('FORBIDDEN', ENCRYPTION_MESSAGES.notOnPlan);
   await requireOwnPassword(deps, context, owner, body.password);
+  // From now on the password itself is never sent: the account signs in with this split of it.
+  const proof = await signInHalfOf(body.password, body.passwordKdf);
+  if (!isSameText(proof, body.passwordProof)) {
+    throw new AppError('VALIDATION', ENCRYPTION_MESSAGES.badWrap);
+  }
+  const passwordHash = await hashSecret(body.passwordProof);
 
   const now = deps.clock.now();
   const stored = await deps.db.transaction(async (tx) => {
@@ -116,6 +129,7 @@ export async function turnOnEncryption(
       updatedAt: now,
     });
     if (row) {
+      await updateUser(tx, owner.id, { passwordHash, passwordKdf: body.passwordKdf }, now);
       await recordAudit(tx, context, {
         eventType: 'enhanced_encryption_turned_on',
         userId: owner.id,

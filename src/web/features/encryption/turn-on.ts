@@ -45,7 +45,15 @@ export async function makeAccountKeys(userId: number, password: string): Promise
     ),
   ]);
   return {
-    body: { password, passwordWrap, passwordKdf, recoveryWrap, recoveryKdf },
+    body: {
+      password,
+      // Signs in from now on, in place of the password: the same split as the key half above.
+      passwordProof: byPassword.signInHalf,
+      passwordWrap,
+      passwordKdf,
+      recoveryWrap,
+      recoveryKdf,
+    },
     accountKey,
     recoveryCode,
   };

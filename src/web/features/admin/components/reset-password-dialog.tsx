@@ -2,8 +2,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound } from 'lucide-react';
 import {
-  ZAdminResetPasswordBody,
-  type TAdminResetPasswordBody,
+  ZAdminResetPasswordForm,
+  type TAdminResetPasswordForm,
   type TAdminUser,
 } from '@shared/schemas/admin';
 import { Button } from '@web/components/ui/button';
@@ -18,6 +18,7 @@ import {
 import { toast } from '@web/components/ui/use-toast';
 import { NewPasswordFields } from '@web/components/new-password-fields';
 import { describeError } from '@web/lib/api-client';
+import { sendWithNewPassword } from '@web/lib/encryption/password-proof';
 import { resetUserPassword } from '../admin-api';
 import { fullName } from '../admin-format';
 import { ReasonField } from './reason-field';
@@ -61,17 +62,17 @@ function ResetPasswordForm({
     handleSubmit,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<TResetForm, unknown, TAdminResetPasswordBody>({
-    resolver: zodResolver(ZAdminResetPasswordBody),
+  } = useForm<TResetForm, unknown, TAdminResetPasswordForm>({
+    resolver: zodResolver(ZAdminResetPasswordForm),
     defaultValues: { newPassword: '', reason: '' },
   });
 
-  async function onSubmit(values: TAdminResetPasswordBody) {
+  async function onSubmit(values: TAdminResetPasswordForm) {
     try {
-      const { message } = await resetUserPassword(user.id, {
-        newPassword: values.newPassword,
-        reason: values.reason,
-      });
+      // For an account with enhanced encryption on, only the password's proof is sent.
+      const { message } = await sendWithNewPassword(values.newPassword, (field) =>
+        resetUserPassword(user.id, { ...field, reason: values.reason }),
+      );
       toast({
         variant: 'success',
         title: RESET_TOASTS.success,
