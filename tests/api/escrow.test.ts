@@ -20,6 +20,7 @@ import {
   recipientSignedIn,
   type SealedOwner,
 } from './support/cards';
+import { deliverMailTo } from './support/mail';
 import { signInWithCode } from './support/recipients';
 
 // The next of kin's escrow: the owner's browser wraps the account key under the key half of the
@@ -80,10 +81,16 @@ describe('the next of kin’s escrow', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(ESCROW_MESSAGES.notReleased);
 
-    // Asked for, and still waiting.
+    // Asked for, and still waiting; the owner is told the card would then open everything.
     expect((await kinPhone.post('/api/legacy/requests', { codeProof: kin.proof })).statusCode).toBe(
       201,
     );
+    const mail = await deliverMailTo(
+      t,
+      owner.user.email,
+      /has asked to release your Memento legacy$/,
+    );
+    expect(mail.text).toContain('emergency card will also open all your sealed messages');
     clock.advance(3 * DAY_MS);
     expect((await openEscrow(kinPhone, kin)).statusCode).toBe(403);
 

@@ -1,6 +1,8 @@
 import { ESCROW_MESSAGES } from '../../../shared/schemas/escrow';
 import type { TSealedCard } from '../../../shared/schemas/encryption';
+import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
+import { findRecipientKey } from '../recipients/recipient-keys.repository';
 import type { SessionUser } from '../users/users.repository';
 
 /**
@@ -18,4 +20,9 @@ export function escrowWrapOf(
     });
   }
   return card.escrowWrap;
+}
+
+/** Whether this next of kin's card holds the account key (a legacy release would hand it over). */
+export async function holdsAccountKey(db: DbOrTx, nextOfKinId: number): Promise<boolean> {
+  return Boolean((await findRecipientKey(db, nextOfKinId))?.escrowWrap);
 }

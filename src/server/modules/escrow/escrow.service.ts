@@ -119,9 +119,21 @@ export async function openEscrow(
     // A code the server made cannot match a proof, and holds no escrow: that costs no guess.
     if (pair?.nextOfKin.accessCodeForm === 'code') {
       await releaseAttempt(deps.db, slot);
+      await audit(deps, context, pair, {
+        successful: false,
+        message: `${fullName(pair.nextOfKin)}’s emergency code was made before enhanced encryption, so it cannot open your account key`,
+        via,
+      });
       throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
     }
-    if (pair) {
+    if (!pair) {
+      await recordAudit(deps.db, context, {
+        eventType: 'next_of_kin_key_opened',
+        username: nextOfKinEmail,
+        successful: false,
+        details: { reason: 'no next of kin with this email for this account', via },
+      });
+    } else {
       await audit(deps, context, pair, {
         successful: false,
         message: `Someone tried to open your account key with ${fullName(pair.nextOfKin)}’s emergency card: wrong code`,
@@ -141,7 +153,14 @@ export async function openEscrow(
     throw new AppError('FORBIDDEN', ESCROW_MESSAGES.notReleased);
   }
   const card = await findRecipientKey(deps.db, match.nextOfKin.id);
-  if (!card?.escrowWrap) throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
+  if (!card?.escrowWrap) {
+    await audit(deps, context, match, {
+      successful: false,
+      message: `${fullName(match.nextOfKin)}’s emergency card was made before it could hold your account key`,
+      via,
+    });
+    throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
+  }
   await audit(deps, context, match, {
     successful: true,
     message: `${fullName(match.nextOfKin)} (next of kin) opened your account key with their emergency card, after the legacy release`,

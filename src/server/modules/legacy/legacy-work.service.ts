@@ -17,6 +17,7 @@ import { requestCancelledWithRemovalMail } from './release-end.mails';
 import { cancelOrphanedReleases } from './release-requests.repository';
 import { askAgainAfterDays } from './release-requests.service';
 import { cancelToken, cancelUrl } from './waiting-release.service';
+import { holdsAccountKey } from '../escrow/escrow-card';
 
 const BATCH = 50;
 
@@ -120,6 +121,7 @@ async function remind(
       releasesAt: release.releasesAt,
       cancelUrl: cancelUrl(deps, cancelToken(deps, release)),
       askAgainAfterDays: askAgainAfterDays(owner),
+      isKeyHandedOver: nextOfKin ? await holdsAccountKey(tx, nextOfKin.id) : false,
       reminder: kind,
     }),
   );

@@ -41,6 +41,8 @@ interface ReleaseMailInput {
   cancelUrl: string;
   /** How long the asker must wait before asking again after a cancel. */
   askAgainAfterDays: number;
+  /** The asker's emergency card holds the account key: the release hands it to them. */
+  isKeyHandedOver?: boolean;
 }
 
 /** To the owner at once, and again halfway and the day before. */
@@ -59,6 +61,11 @@ export function releaseRequestedMail(
     greeting: `Dear ${input.owner.firstName},`,
     paragraphs: [
       `${fullName(input.nextOfKin)}, your next of kin, has asked to release your legacy on Memento. If you do nothing, the messages you set to open 'After my legacy is released' will open for the people you recorded them for on ${when}.`,
+      ...(input.isKeyHandedOver
+        ? [
+            `From then on, ${input.nextOfKin.firstName}’s emergency card will also open all your sealed messages.`,
+          ]
+        : []),
       `If you are well and do not want this, cancel it with the button below. One click is enough; you do not need your password. You can also cancel from Memento on any of your devices.`,
       `If you did expect this, there is nothing to do.`,
       `After you cancel, ${input.nextOfKin.firstName} cannot ask again for ${input.askAgainAfterDays} days. If you do not want ${input.nextOfKin.firstName} to ask at all, sign in to Memento, open Legacy release and choose 'Stop ${input.nextOfKin.firstName} from asking'. You can allow it again at any time.`,

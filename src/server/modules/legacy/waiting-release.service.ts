@@ -24,6 +24,7 @@ import { getLegacyState, nextOfKinLegacy, type LegacyDeps } from './legacy.servi
 import { releaseCancelledMail, releaseRequestedMail } from './legacy.mails';
 import { askAgainAfterDays, assertMayAsk } from './release-requests.service';
 import { codeNeeded, findCodeMatch, type TCodeGiven } from '../recipients/access-codes';
+import { holdsAccountKey } from '../escrow/escrow-card';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -144,6 +145,7 @@ async function openWaitingRelease(
       releasesAt,
       cancelUrl: cancelUrl(deps, token),
       askAgainAfterDays: askAgainAfterDays(owner),
+      isKeyHandedOver: await holdsAccountKey(tx, nextOfKin.id),
       reminder: 'none',
     }),
   );
