@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { accountKeys, auditLogs, users } from '../../src/server/db/schema';
+import { hashSecret } from '../../src/server/lib/crypto';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { newKdfParams, splitSecret, type TKdfParams } from '../../src/shared/sealing';
 import { createOnboardedUser, GOOD_PASSWORD, setTier, TestDevice, useTestApp } from '../setup/app';
@@ -245,5 +246,92 @@ describe('new passwords for an account with enhanced encryption on', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((await storedUser(owner.user.id)).passwordKdf).toBeNull();
+  });
+});
+
+describe('other places the owner types their password, with enhanced encryption on', () => {
+  it('moves the account to a new device with the proof; the password itself opens nothing', async () => {
+    const owner = await encryptedOwner();
+    const { username } = owner.user;
+    const tablet = await TestDevice.create(t.app);
+    const plain = await tablet.post('/api/device/move/request', {
+      username,
+      password: GOOD_PASSWORD,
+      deviceId: tablet.deviceId,
+    });
+    expect(plain.statusCode).toBe(401);
+    const proof = { username, passwordProof: await proofFor(tablet, username, GOOD_PASSWORD) };
+    expect(
+      (await signIn(tablet, username, { passwordProof: proof.passwordProof })).json().code,
+    ).toBe('NOT_PRIMARY_DEVICE');
+    const request = await tablet.post('/api/device/move/request', {
+      ...proof,
+      deviceId: tablet.deviceId,
+    });
+    expect(request.statusCode).toBe(200);
+    const code = extractCode(
+      await t.smtp.waitFor(
+        (m) => m.to.includes(owner.user.email) && m.subject.includes('new device'),
+      ),
+      8,
+    );
+    const done = await tablet.post('/api/device/move/complete', {
+      ...proof,
+      deviceId: tablet.deviceId,
+      code,
+    });
+    expect(done.statusCode).toBe(200);
+  });
+
+  it('frees a device with the proof of the password of the account tied to it', async () => {
+    const owner = await encryptedOwner();
+    const device = owner.device.withoutCookies();
+    // The settings of the account tied to this device, as for its name.
+    const kdf = await device.post('/api/auth/prelogin', { boundToThisDevice: true });
+    expect(kdf.json().kdf).toEqual(owner.kdf);
+    const plain = await device.post('/api/reset-device', {
+      mode: 'owner',
+      password: GOOD_PASSWORD,
+    });
+    expect(plain.statusCode).toBe(403);
+    const res = await device.post('/api/reset-device', {
+      mode: 'owner',
+      passwordProof: (await splitSecret('password', GOOD_PASSWORD, owner.kdf)).signInHalf,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ reset: true, username: owner.user.username });
+  });
+
+  it('a first password after an admin reset is chosen as a proof', async () => {
+    const owner = await encryptedOwner();
+    // As an admin reset leaves it: a temporary password (split by the admin's browser) to replace.
+    const temporaryKdf = newKdfParams('password');
+    const temporary = await splitSecret('password', 'Temporary-Pass-2027', temporaryKdf);
+    await t.db
+      .update(users)
+      .set({
+        passwordHash: await hashSecret(temporary.signInHalf),
+        passwordKdf: temporaryKdf,
+        firstLogin: true,
+      })
+      .where(eq(users.id, owner.user.id));
+    const device = owner.device;
+    expect(
+      (await signIn(device, owner.user.username, { passwordProof: temporary.signInHalf }))
+        .statusCode,
+    ).toBe(200);
+    const plainTry = await device.post('/api/setup-password', { password: NEW_PASSWORD });
+    expect(plainTry.statusCode).toBe(400);
+    const newKdf = newKdfParams('password');
+    const next = await splitSecret('password', NEW_PASSWORD, newKdf);
+    const res = await device.post('/api/setup-password', {
+      newPasswordProof: next.signInHalf,
+      newPasswordKdf: newKdf,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await storedUser(owner.user.id)).toMatchObject({
+      passwordKdf: newKdf,
+      firstLogin: false,
+    });
   });
 });

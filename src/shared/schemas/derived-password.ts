@@ -14,10 +14,19 @@ export const ZPasswordProof = z
   .string({ error: PASSWORD_PROOF_MESSAGE })
   .regex(/^[A-Za-z0-9_-]{43}$/, PASSWORD_PROOF_MESSAGE);
 
-/** POST /api/auth/prelogin: the settings to derive a password with, for a name as typed. */
-export const ZPreloginBody = z.object({
-  username: z.string({ error: 'Username is required' }).trim().toLowerCase().min(1).max(254),
-});
+/**
+ * POST /api/auth/prelogin: the settings to derive a password with, for a name as typed, or for
+ * the account this device is tied to (resetting a device asks only for the password).
+ */
+export const ZPreloginBody = z.union(
+  [
+    z.object({
+      username: z.string({ error: 'Username is required' }).trim().toLowerCase().min(1).max(254),
+    }),
+    z.object({ boundToThisDevice: z.literal(true) }),
+  ],
+  { error: 'Username is required' },
+);
 export type TPreloginBody = z.input<typeof ZPreloginBody>;
 /** Every name gets settings of this shape: a name without an account, or with a plain password, too. */
 export type TPreloginResponse = { kdf: z.output<typeof ZKdfParams> };

@@ -19,6 +19,7 @@ import { login, logout, register } from './auth.service';
 import { perIpLimit } from '../../plugins/rate-limit';
 import { ZPreloginBody, type TPreloginResponse } from '../../../shared/schemas/derived-password';
 import { findUserByUsername } from '../users/users.repository';
+import { findPrimaryAccountOnDevice } from '../devices/devices.repository';
 import { preloginKdf } from './derived-password';
 
 /** The device in the body must be the device in the header: one device per request. */
@@ -98,10 +99,14 @@ export const authRoutes =
         config: { rateLimit: perIpLimit(deps.limits.login, MESSAGES.loginRateLimited) },
       },
       async (request): Promise<TPreloginResponse> => {
-        requireDevice(request);
-        const { username } = request.body;
-        const stored = await findUserByUsername(deps.db, username);
-        return { kdf: preloginKdf(deps, username, stored) };
+        const device = requireDevice(request);
+        const { body } = request;
+        if ('username' in body) {
+          const stored = await findUserByUsername(deps.db, body.username);
+          return { kdf: preloginKdf(deps, body.username, stored) };
+        }
+        const bound = await findPrimaryAccountOnDevice(deps.db, device.id);
+        return { kdf: preloginKdf(deps, `device:${device.id}`, bound) };
       },
     );
 

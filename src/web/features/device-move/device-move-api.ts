@@ -1,6 +1,7 @@
 import type { TUser } from '@shared/schemas/auth';
 import { apiRequest } from '@web/lib/api-client';
 import type { TMoveCredentials } from '@web/lib/auth-api';
+import { sendWithPassword } from '@web/lib/encryption/password-proof';
 
 /** Move the account here from a lost device, or add this device beside the others (paid plans). */
 export type TDeviceAction = 'move' | 'add';
@@ -10,14 +11,16 @@ export function requestDeviceMove(
   credentials: TMoveCredentials,
   action: TDeviceAction = 'move',
 ): Promise<{ message: string; maskedEmail: string }> {
-  return apiRequest(`/api/device/${action}/request`, {
-    method: 'POST',
-    buildBody: (deviceId) => ({
-      username: credentials.username.trim().toLowerCase(),
-      password: credentials.password,
-      deviceId,
+  return sendWithPassword(credentials.username, credentials.password, (field) =>
+    apiRequest(`/api/device/${action}/request`, {
+      method: 'POST',
+      buildBody: (deviceId) => ({
+        username: credentials.username.trim().toLowerCase(),
+        ...field,
+        deviceId,
+      }),
     }),
-  });
+  );
 }
 
 /** Step 2: the code moves the account here (or adds this device) and signs it in here. */
@@ -26,13 +29,15 @@ export function completeDeviceMove(
   code: string,
   action: TDeviceAction = 'move',
 ): Promise<TUser> {
-  return apiRequest(`/api/device/${action}/complete`, {
-    method: 'POST',
-    buildBody: (deviceId) => ({
-      username: credentials.username.trim().toLowerCase(),
-      password: credentials.password,
-      deviceId,
-      code,
+  return sendWithPassword(credentials.username, credentials.password, (field) =>
+    apiRequest<TUser>(`/api/device/${action}/complete`, {
+      method: 'POST',
+      buildBody: (deviceId) => ({
+        username: credentials.username.trim().toLowerCase(),
+        ...field,
+        deviceId,
+        code,
+      }),
     }),
-  });
+  );
 }

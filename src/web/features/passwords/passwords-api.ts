@@ -1,4 +1,5 @@
 import { apiRequest } from '@web/lib/api-client';
+import { splitPasswordChange, sendWithNewPassword } from '@web/lib/encryption/password-proof';
 
 interface TMessage {
   message: string;
@@ -9,25 +10,47 @@ export function requestPasswordReset(email: string): Promise<TMessage> {
   return apiRequest('/api/temporary-password-reset', { method: 'POST', body: { email } });
 }
 
+/** With enhanced encryption on, only the new password's proof is sent (see password-proof). */
 export function completePasswordReset(input: {
   email: string;
   resetToken: string;
   newPassword: string;
 }): Promise<TMessage> {
-  return apiRequest('/api/complete-temporary-reset', { method: 'POST', body: input });
+  const { newPassword, ...rest } = input;
+  return sendWithNewPassword(newPassword, (field) =>
+    apiRequest<TMessage>('/api/complete-temporary-reset', {
+      method: 'POST',
+      body: { ...rest, ...field },
+    }),
+  );
 }
 
-/** The dashboard dialog: the current password proves it is the owner. */
-export function changePassword(input: {
+/**
+ * The dashboard dialog: the current password proves it is the owner. With enhanced encryption on
+ * both passwords go as proofs, and the account key moves to the new password.
+ */
+export async function changePassword(input: {
+  userId: number;
+  username: string;
   currentPassword: string;
   newPassword: string;
 }): Promise<TMessage> {
-  return apiRequest('/api/reset-password', { method: 'POST', body: input });
+  const send = (body: object) =>
+    apiRequest<TMessage>('/api/reset-password', { method: 'POST', body });
+  const split = await splitPasswordChange(input);
+  if (!split)
+    return send({ currentPassword: input.currentPassword, newPassword: input.newPassword });
+  return split.send(send);
 }
 
 /** First login: choose the password of an account someone else set up. */
 export function setupPassword(password: string): Promise<TMessage> {
-  return apiRequest('/api/setup-password', { method: 'POST', body: { password } });
+  return sendWithNewPassword(password, (field) =>
+    apiRequest<TMessage>('/api/setup-password', {
+      method: 'POST',
+      body: 'newPassword' in field ? { password: field.newPassword } : field,
+    }),
+  );
 }
 
 export const PASSWORD_TEXT = {

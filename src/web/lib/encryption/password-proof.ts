@@ -1,6 +1,16 @@
 import type { TPreloginResponse } from '@shared/schemas/derived-password';
-import { newKdfParams, splitSecret, type TKdfParams } from '@shared/sealing';
+import { WRAP_LABEL_PARTS, type TEncryptionState } from '@shared/schemas/encryption';
+import {
+  isSealingError,
+  newKdfParams,
+  splitSecret,
+  unwrapKey,
+  wrapKey,
+  wrapLabel,
+  type TKdfParams,
+} from '@shared/sealing';
 import { apiRequest, isApiError } from '@web/lib/api-client';
+import { fetchEncryptionState } from './encryption-state';
 
 /**
  * A password is never sent for an account with enhanced encryption on: the browser splits it
@@ -16,18 +26,21 @@ export type TPasswordField = { passwordProof: string } | { password: string };
 export type TNewPasswordField =
   { newPasswordProof: string; newPasswordKdf: TKdfParams } | { newPassword: string };
 
-/** POST /api/auth/prelogin: the settings this name's password is split with. */
-export async function fetchPasswordKdf(username: string): Promise<TKdfParams> {
+/** Whose password: a name as typed, or the account this device is tied to. */
+type TPasswordOwner = string | { boundToThisDevice: true };
+
+/** POST /api/auth/prelogin: the settings this account's password is split with. */
+export async function fetchPasswordKdf(owner: TPasswordOwner): Promise<TKdfParams> {
   const { kdf } = await apiRequest<TPreloginResponse>('/api/auth/prelogin', {
     method: 'POST',
-    body: { username: username.trim().toLowerCase() },
+    body: typeof owner === 'string' ? { username: owner.trim().toLowerCase() } : owner,
   });
   return kdf;
 }
 
-/** The password's sign-in half for this name (PBKDF2: about a second). */
-export async function provePassword(username: string, password: string): Promise<string> {
-  const kdf = await fetchPasswordKdf(username);
+/** The password's sign-in half for this account (PBKDF2: about a second). */
+export async function provePassword(owner: TPasswordOwner, password: string): Promise<string> {
+  const kdf = await fetchPasswordKdf(owner);
   return (await splitSecret('password', password, kdf)).signInHalf;
 }
 
@@ -36,11 +49,11 @@ export async function provePassword(username: string, password: string): Promise
  * account keeps its password plain and says so.
  */
 export async function sendWithPassword<T>(
-  username: string,
+  owner: TPasswordOwner,
   password: string,
   send: (field: TPasswordField) => Promise<T>,
 ): Promise<T> {
-  const passwordProof = await provePassword(username, password);
+  const passwordProof = await provePassword(owner, password);
   try {
     return await send({ passwordProof });
   } catch (error) {
@@ -65,4 +78,66 @@ export async function sendWithNewPassword<T>(
     if (isApiError(error, 'PASSWORD_NEEDED')) return send({ newPassword });
     throw error;
   }
+}
+
+type TMessageSender<T> = (body: object) => Promise<T>;
+
+/**
+ * A password change for an account with enhanced encryption on, made ready in the browser: both
+ * passwords split, and the account key (opened with the current password) wrapped under the new
+ * one's key half, so the new password unlocks devices from then on. Null when it is off: both
+ * passwords then go as typed, as always.
+ */
+export async function splitPasswordChange(input: {
+  userId: number;
+  username: string;
+  currentPassword: string;
+  newPassword: string;
+}): Promise<{ send: <T>(send: TMessageSender<T>) => Promise<T> } | null> {
+  let state: TEncryptionState;
+  try {
+    state = await fetchEncryptionState();
+  } catch (error) {
+    // Not the account's owner: there is no encryption of theirs to keep the password from.
+    if (isApiError(error, 'FORBIDDEN')) return null;
+    throw error;
+  }
+  if (state.state !== 'on') return null;
+  const kdf = await fetchPasswordKdf(input.username);
+  const newPasswordKdf = newKdfParams('password');
+  const [current, next] = await Promise.all([
+    splitSecret('password', input.currentPassword, kdf),
+    splitSecret('password', input.newPassword, newPasswordKdf),
+  ]);
+  const label = wrapLabel(...WRAP_LABEL_PARTS.accountByPassword(input.userId));
+  const byWrap =
+    JSON.stringify(state.passwordKdf) === JSON.stringify(kdf)
+      ? current
+      : await splitSecret('password', input.currentPassword, state.passwordKdf);
+  let newPasswordWrap: string | undefined;
+  try {
+    const accountKey = await unwrapKey(state.passwordWrap, byWrap.keyHalf, label, 'wrapping', {
+      extractable: true,
+    });
+    newPasswordWrap = await wrapKey(accountKey, next.keyHalf, label);
+  } catch (error) {
+    // The wrap is of an earlier password (a reset): the recovery sheet still opens the key.
+    if (!isSealingError(error)) throw error;
+  }
+  const newFields = {
+    newPasswordProof: next.signInHalf,
+    newPasswordKdf,
+    ...(newPasswordWrap ? { newPasswordWrap } : {}),
+  };
+  return {
+    async send(send) {
+      try {
+        return await send({ currentPasswordProof: current.signInHalf, ...newFields });
+      } catch (error) {
+        // The current password was set by a next of kin and kept plain: it is asked for once.
+        if (!isApiError(error, 'PASSWORD_NEEDED')) throw error;
+        return send({ currentPassword: input.currentPassword, ...newFields });
+      }
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { PendingSafeDialog } from '@web/components/pending-safe-dialog';
 import { toast } from '@web/components/ui/use-toast';
 import { FormErrorAlert } from '@web/components/form-parts';
 import { describeError, isApiError } from '@web/lib/api-client';
+import { useAuth } from '@web/lib/auth-provider';
 import { changePassword, PASSWORD_TEXT } from '../passwords-api';
 
 type TChangePasswordForm = z.input<typeof ZChangePasswordForm>;
@@ -34,9 +35,15 @@ export function ResetPasswordDialog({ open, onOpenChange }: ResetPasswordDialogP
     defaultValues: EMPTY,
   });
 
+  const { user } = useAuth();
   const change = useMutation({
     mutationFn: (values: TChangePasswordForm) =>
-      changePassword({ currentPassword: values.currentPassword, newPassword: values.newPassword }),
+      changePassword({
+        userId: user?.id ?? 0,
+        username: user?.username ?? '',
+        currentPassword: values.currentPassword,
+        newPassword: values.newPassword,
+      }),
     onSuccess: (result) => {
       toast({
         variant: 'success',
