@@ -123,6 +123,11 @@ test.describe('accessibility on a phone and on a laptop', () => {
       ).toBeVisible();
       await scanAtBothSizes(page, testInfo, `${path} signed in`);
     }
+    // A care home's page for an account not on Professional: the way to the plan.
+    await page.goto('/care-home');
+    await expect(page.getByRole('heading', { level: 1, name: 'Your care home' })).toBeVisible();
+    await expect(page.getByText('Care-home tools come with Professional')).toBeVisible();
+    await scanAtBothSizes(page, testInfo, '/care-home without Professional');
     await page.goto('/features');
     await page.getByRole('button', { name: 'Choose Standard' }).click();
     await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
@@ -361,7 +366,7 @@ test.describe('reflow on a 320 px screen', () => {
     }
 
     await registerUser(page);
-    for (const path of ['/', '/recipients', '/record', '/audit-logs']) {
+    for (const path of ['/', '/recipients', '/record', '/audit-logs', '/care-home']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(await overflow(page), `${path} signed in`).toEqual({ width: 320, wider: [] });

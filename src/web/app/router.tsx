@@ -30,6 +30,8 @@ const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'
 const LegacyPage = lazyPage(() => import('@web/pages/legacy/legacy-page'));
 const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-page'));
 const EncryptionPage = lazyPage(() => import('@web/pages/encryption/encryption-page'));
+const CareHomePage = lazyPage(() => import('@web/pages/care-home/care-home-page'));
+const CareHomeJoinPage = lazyPage(() => import('@web/pages/care-home/care-home-join-page'));
 const MoveMessagesPage = lazyPage(() => import('@web/pages/move-messages/move-messages-page'));
 const ReceiveMessagesPage = lazyPage(
   () => import('@web/pages/move-messages/receive-messages-page'),
@@ -126,6 +128,25 @@ export const routes: RouteObject[] = [
                   <EncryptionPage />
                 </NeedsConnection>
               </RequireAuth>
+            ),
+          },
+          {
+            path: '/care-home',
+            element: (
+              <RequireAuth>
+                <NeedsConnection>
+                  <CareHomePage />
+                </NeedsConnection>
+              </RequireAuth>
+            ),
+          },
+          {
+            // Signed in or not: the page itself asks for a sign-in, keeping the token in the link.
+            path: '/care-home/join',
+            element: (
+              <NeedsConnection>
+                <CareHomeJoinPage />
+              </NeedsConnection>
             ),
           },
           {

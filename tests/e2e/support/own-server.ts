@@ -27,7 +27,7 @@ export interface OwnServer {
    * server runs; the embedded database has one process at a time, so there the server stops and
    * starts again around the write.
    */
-  setTier(username: string, tier: 'free' | 'premium'): Promise<void>;
+  setTier(username: string, tier: 'free' | 'premium' | 'professional'): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import {
+  Building2,
   HardDrive,
   Hourglass,
   KeyRound,
@@ -138,6 +139,14 @@ export function AccountCard({
               Legacy release
             </Link>
           </Button>
+          {user.category === 'primary' && user.subscriptionTier === 'professional' && (
+            <Button asChild variant="outline">
+              <Link to="/care-home">
+                <Building2 aria-hidden="true" />
+                Your care home
+              </Link>
+            </Button>
+          )}
           <Button variant="outline" onClick={onSignOut}>
             <LogOut aria-hidden="true" />
             Sign Out

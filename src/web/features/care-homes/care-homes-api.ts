@@ -1,0 +1,73 @@
+import { useQuery } from '@tanstack/react-query';
+import { DEVICE_HEADER } from '@shared/domain/device';
+import type {
+  TCareHome,
+  TCareHomeAnswer,
+  TCareHomeBody,
+  TImportResult,
+  TInviteStaffBody,
+  TResidentProgress,
+  TStaffMember,
+} from '@shared/schemas/care-homes';
+import { apiRequest } from '@web/lib/api-client';
+import { readApiError } from '@web/lib/api-error';
+import { getDeviceId, initDeviceId } from '@web/lib/device-id';
+
+export const CARE_HOME_KEY = ['/api/care-home'] as const;
+export const STAFF_KEY = ['/api/care-home/staff'] as const;
+export const RESIDENTS_KEY = ['/api/care-home/residents'] as const;
+
+export function useCareHome() {
+  return useQuery<TCareHomeAnswer>({ queryKey: CARE_HOME_KEY, staleTime: 0 });
+}
+
+export function useStaff(isEnabled: boolean) {
+  return useQuery<TStaffMember[]>({ queryKey: STAFF_KEY, enabled: isEnabled });
+}
+
+export function useResidents(isEnabled: boolean) {
+  return useQuery<TResidentProgress[]>({ queryKey: RESIDENTS_KEY, enabled: isEnabled });
+}
+
+export function saveCareHome(body: TCareHomeBody): Promise<TCareHome> {
+  return apiRequest<TCareHome>('/api/care-home', { method: 'PUT', body });
+}
+
+/** The logo goes as the picture itself, not as JSON, so the server can check its bytes. */
+export async function uploadLogo(file: File): Promise<TCareHome> {
+  const deviceId = getDeviceId() ?? (await initDeviceId());
+  const response = await fetch('/api/care-home/logo', {
+    method: 'PUT',
+    credentials: 'include',
+    headers: { [DEVICE_HEADER]: deviceId, 'Content-Type': file.type || 'application/octet-stream' },
+    body: file,
+  });
+  if (!response.ok) throw await readApiError(response);
+  return (await response.json()) as TCareHome;
+}
+
+export function removeLogo(): Promise<TCareHome> {
+  return apiRequest<TCareHome>('/api/care-home/logo', { method: 'DELETE' });
+}
+
+export function inviteStaff(body: TInviteStaffBody): Promise<TStaffMember> {
+  return apiRequest<TStaffMember>('/api/care-home/staff', { method: 'POST', body });
+}
+
+export function disableStaff(id: number): Promise<TStaffMember> {
+  return apiRequest<TStaffMember>(`/api/care-home/staff/${id}/disable`, { method: 'POST' });
+}
+
+export function acceptStaffInvite(token: string): Promise<{ homeName: string }> {
+  return apiRequest<{ homeName: string }>('/api/care-home/staff/accept', {
+    method: 'POST',
+    body: { token },
+  });
+}
+
+export function importResidents(csv: string, dryRun: boolean): Promise<TImportResult> {
+  return apiRequest<TImportResult>('/api/care-home/residents/import', {
+    method: 'POST',
+    body: { csv, dryRun },
+  });
+}

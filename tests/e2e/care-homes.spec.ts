@@ -1,0 +1,131 @@
+import type { Browser, Page } from '@playwright/test';
+import { CARE_HOME_MESSAGES } from '../../src/shared/schemas/care-homes';
+import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { startOwnServer, type OwnServer } from './support/own-server';
+
+// A care home's manager on Professional sets the home up, invites a carer and imports residents
+// from a file, checked first, on a server of the test's own (the plan is written to its database).
+
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1366, height: 768 },
+} as const;
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const HEADER =
+  'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name';
+const RESIDENTS = [
+  HEADER,
+  'Margaret,Hill,12,Susan,Hill,susan.hill@example.test,Daughter,resident,',
+  'Arthur,Jones,14B,Peter,Jones,peter.jones@example.test,Son,attorney,Peter Jones',
+  'Edith,Brown,3,Ann,Brown,not-an-email,Niece,,',
+].join('\n');
+
+const csvFile = (name: string, text: string) => ({
+  name,
+  mimeType: 'text/csv',
+  buffer: Buffer.from(text),
+});
+
+async function scanAtBothSizes(page: Page, label: string) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, test.info(), `${label} (${name})`);
+  }
+  await page.setViewportSize(VIEWPORTS.phone);
+}
+
+async function newPage(browser: Browser, server: OwnServer) {
+  const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS.phone });
+  return context.newPage();
+}
+
+test.describe('a care home on Professional', () => {
+  let server: OwnServer;
+  test.beforeAll(async () => {
+    // Another address is the installation's admin, so the manager is an ordinary account.
+    server = await startOwnServer({ env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL } });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('the manager sets the home up, invites a carer and imports residents', async ({
+    browser,
+  }) => {
+    test.setTimeout(240_000);
+    const page = await newPage(browser, server);
+    const manager = await registerUser(page, { firstName: 'Joan' });
+    await server.setTier(manager.username, 'professional');
+    await reloadAfterRestart(page);
+    await page.getByRole('link', { name: 'Your care home' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your care home' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Set up your care home' })).toBeVisible();
+    await scanAtBothSizes(page, 'care home set-up');
+
+    await page.getByLabel('Care home name').fill('Rosewood House');
+    await page.getByLabel('Accent colour (optional)').fill('#1d4ed8');
+    await expect(
+      page.getByText('This colour is too light to read (6.3:1; it needs 7:1).'),
+    ).toBeVisible();
+    await scanAtBothSizes(page, 'a colour too light');
+    await page.getByRole('button', { name: 'Use the darker shade #1b48c8' }).click();
+    await expect(page.getByLabel('Accent colour (optional)')).toHaveValue('#1b48c8');
+    await page.getByRole('button', { name: 'Set up care home' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Rosewood House' })).toBeVisible();
+
+    await page
+      .getByLabel('Choose a logo (PNG or JPEG, up to 256 KB)')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    const logo = page.getByRole('img', { name: 'Rosewood House logo' });
+    await expect(logo).toBeVisible();
+    expect(await logo.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(1);
+
+    await page.getByLabel('First name').fill('Jane');
+    await page.getByLabel('Last name').fill('Doe');
+    await page.getByLabel('Email').fill('jane.doe@example.test');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(page.getByText('jane.doe@example.test · Invited')).toBeVisible();
+
+    const fileField = page.getByLabel('Residents file (CSV)');
+    await fileField.setInputFiles(csvFile('residents.csv', RESIDENTS));
+    await expect(
+      page.getByText('2 ready to import, 0 already in your home, 1 to correct.'),
+    ).toBeVisible();
+    await expect(page.getByText('Next of kin’s email is not a valid email address.')).toBeVisible();
+    await scanAtBothSizes(page, 'an import preview');
+    await page.getByRole('button', { name: 'Import 2 residents' }).click();
+    await expect(page.getByText('2 imported, 0 already in your home, 1 to correct.')).toBeVisible();
+
+    const progress = page.getByRole('table', { name: 'Each resident’s progress' });
+    const margaret = progress.getByRole('row', { name: /Margaret Hill/ });
+    await expect(margaret).toContainText('s•••••••••@example.test');
+    await expect(margaret).toContainText('0 of 1');
+    await expect(progress).not.toContainText('susan.hill@example.test');
+    await scanAtBothSizes(page, 'the progress table');
+
+    // The same file again adds nobody.
+    await fileField.setInputFiles(csvFile('residents-again.csv', RESIDENTS));
+    await expect(
+      page.getByText('0 ready to import, 2 already in your home, 1 to correct.'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Import \d/ })).toHaveCount(0);
+
+    // Files over the limits are refused in words: too large here, too many lines by the server.
+    await fileField.setInputFiles(csvFile('big.csv', `${HEADER}\n${'x'.repeat(300 * 1024)}`));
+    await expect(page.getByText(CARE_HOME_MESSAGES.importTooLarge)).toBeVisible();
+    const many = Array.from(
+      { length: 201 },
+      (_, i) => `Resident,Number${i},${i},Kin,Number${i},kin${i}@example.test,,resident,`,
+    );
+    await fileField.setInputFiles(csvFile('many.csv', [HEADER, ...many].join('\n')));
+    await expect(page.getByText(CARE_HOME_MESSAGES.importTooManyRows)).toBeVisible();
+    await expect(progress.getByRole('row')).toHaveCount(3);
+  });
+});
