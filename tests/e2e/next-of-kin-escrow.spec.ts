@@ -1,0 +1,235 @@
+import { randomInt } from 'node:crypto';
+import type { Browser, Locator, Page, TestInfo } from '@playwright/test';
+import {
+  EMERGENCY_CODE_PATTERN,
+  LONG_WAIT,
+  expect,
+  openApp,
+  registerPremiumUser,
+  reloadAfterRestart,
+  submitSignIn,
+  test,
+  type RegisteredUser,
+} from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { readCode, waitForMail } from './support/outbox';
+import { startOwnServer, type OwnServer } from './support/own-server';
+import { signInAsRecipient } from './support/recipients';
+import { recordMessage } from './support/recording';
+
+// The next of kin's way back: with enhanced encryption on, the owner gives their next of kin a
+// new emergency card made in the browser, which also carries the account key for the server to
+// withhold. The next of kin asks for the legacy release; once its waiting period has run out
+// unanswered, they reset the owner's password (break-glass) and, on a device that has never held
+// the key, their emergency card opens the owner's sealed library.
+
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1280, height: 800 };
+const NEW_PASSWORD = 'Bluebells&Scones-2028';
+
+async function newDevice(browser: Browser, server: OwnServer, viewport = LAPTOP) {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport,
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    },
+  });
+  return context.newPage();
+}
+
+async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {
+  for (const [name, viewport] of Object.entries({ phone: PHONE, laptop: LAPTOP })) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, testInfo, `${label} (${name})`);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
+/** The owner turns it on as on the Enhanced encryption page, keeping the recovery sheet. */
+async function turnOnEncryption(page: Page, owner: RegisteredUser) {
+  await page.goto('/encryption');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('textbox', { name: 'Your password' }).fill(owner.password);
+  await page.getByRole('button', { name: 'Turn on enhanced encryption' }).click();
+  await expect(page.getByRole('region', { name: 'Your Memento recovery sheet' })).toBeVisible({
+    timeout: 20_000,
+  });
+  await page
+    .getByRole('checkbox', { name: 'I have printed or written down my recovery sheet' })
+    .check();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
+}
+
+async function expectCloudCopyPlays(player: Locator) {
+  await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
+  await expect
+    .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(3);
+}
+
+test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
+  let server: OwnServer;
+  let owner: RegisteredUser;
+  let ownerPage: Page;
+  let kinPage: Page;
+  let kinCode = '';
+  let kinName = '';
+
+  test.beforeAll(async () => {
+    server = await startOwnServer({
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('the owner gives the next of kin a new emergency card and records a sealed message', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    ownerPage = await newDevice(browser, server);
+    owner = await registerPremiumUser(ownerPage, server, { firstName: 'Edith' });
+    kinName = `${owner.nextOfKin.firstName} ${owner.nextOfKin.lastName}`;
+    await turnOnEncryption(ownerPage, owner);
+
+    // The code the server made at sign-up cannot hold the key: the page says so, and why.
+    await ownerPage.goto('/recipients');
+    const card = ownerPage
+      .getByRole('listitem')
+      .filter({ has: ownerPage.getByRole('heading', { name: kinName }) });
+    await expect(card.getByText('Needs a new card')).toBeVisible();
+    await expect(
+      card.getByText(/nor your account if you ever lose your password, your devices/),
+    ).toBeVisible();
+    await scanAtBothSizes(ownerPage, testInfo, 'the next of kin needs a new card');
+    await card.getByRole('button', { name: `Make a new card for ${kinName}` }).click();
+    await ownerPage
+      .getByRole('dialog', { name: `A new card for ${owner.nextOfKin.firstName}` })
+      .getByRole('button', { name: 'Make a new card' })
+      .click();
+    const shown = ownerPage.getByRole('dialog', {
+      name: `${owner.nextOfKin.firstName}’s Memento card`,
+    });
+    await expect(shown).toBeVisible({ timeout: 20_000 });
+    kinCode = ((await shown.getByTestId('access-code').textContent()) ?? '').trim();
+    expect(kinCode).toMatch(EMERGENCY_CODE_PATTERN);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect(card.getByText('Needs a new card')).toHaveCount(0);
+
+    await ownerPage.goto('/');
+    await recordMessage(ownerPage, {
+      recipientName: kinName,
+      title: 'Sealed for later',
+      seconds: 6,
+    });
+    await expect(
+      ownerPage.getByRole('main').getByRole('listitem').filter({ hasText: 'Sealed for later' }),
+    ).toContainText('In the cloud and on this device', { timeout: 120_000 });
+  });
+
+  test('the next of kin asks for the legacy release, and the waiting period runs out', async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    kinPage = await newDevice(browser, server, PHONE);
+    await signInAsRecipient(kinPage, owner.nextOfKin.email, kinCode);
+    await kinPage
+      .getByRole('button', { name: "Ask to release Edith's legacy" })
+      .click({ timeout: 30_000 });
+    const form = kinPage.getByRole('form', { name: "Ask to release Edith's legacy" });
+    await form.getByLabel('Emergency code').fill(kinCode);
+    await form.getByRole('button', { name: 'Send request' }).click();
+    await expect(kinPage.getByText(/Unless Edith cancels, it is released on/)).toBeVisible();
+
+    // The waiting period ends while the server is down; the legacy check runs once it is back.
+    await server.writeWhileStopped(
+      `with ended as (
+         update legacy_releases set releases_at = now() - interval '1 minute'
+          where status = 'waiting' returning id)
+       update scheduled_jobs set next_run_at = now() - interval '1 minute'
+        where name = 'legacy' and exists (select 1 from ended)`,
+      [],
+    );
+    await expect
+      .poll(
+        async () => {
+          await reloadAfterRestart(kinPage);
+          return kinPage
+            .getByText("Edith's legacy was released")
+            .waitFor({ timeout: 5_000 })
+            .then(
+              () => true,
+              () => false,
+            );
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+  });
+
+  test('after break-glass, the emergency card opens the sealed library on a new device', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    // The next of kin sets a new password for Edith with their emergency card.
+    const helper = await newDevice(browser, server);
+    await openApp(helper, '/auth');
+    await helper.getByRole('button', { name: 'Emergency access for next of kin' }).click();
+    await helper.getByLabel('Your email').fill(owner.nextOfKin.email);
+    await helper.getByLabel('Emergency code', { exact: true }).fill(kinCode);
+    await helper.getByLabel('New password for their account', { exact: true }).fill(NEW_PASSWORD);
+    const confirm = helper.getByLabel('Confirm new password');
+    if ((await confirm.count()) > 0) await confirm.fill(NEW_PASSWORD);
+    await helper.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(helper.getByText(/The password has been reset/).first()).toBeVisible({
+      timeout: 20_000,
+    });
+
+    // A device that never held the key signs in with the new password.
+    const tablet = await newDevice(browser, server);
+    await openApp(tablet, '/auth');
+    await submitSignIn(tablet, { username: owner.username, password: NEW_PASSWORD });
+    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(owner.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(
+      tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+
+    await tablet.goto('/encryption');
+    await expect(
+      tablet.getByRole('region', { name: 'Unlock sealed messages on this device' }),
+    ).toBeVisible();
+    await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
+    const byCard = tablet.getByRole('region', { name: 'With your next of kin’s emergency card' });
+    await byCard.getByLabel('Next of kin’s email').fill(owner.nextOfKin.email);
+    // A mistyped code opens nothing, and says so.
+    const wrong = kinCode.startsWith('A') ? `B${kinCode.slice(1)}` : `A${kinCode.slice(1)}`;
+    await byCard.getByLabel('Emergency code').fill(wrong);
+    await byCard.getByRole('button', { name: 'Unlock with the emergency card' }).click();
+    await expect(byCard.getByText('The email address or emergency code is not right')).toBeVisible({
+      timeout: 20_000,
+    });
+    await scanAtBothSizes(tablet, testInfo, 'unlocking with the emergency card');
+    await byCard.getByLabel('Emergency code').fill(kinCode);
+    await byCard.getByRole('button', { name: 'Unlock with the emergency card' }).click();
+    await expect(
+      tablet.getByText('This device can open and send your sealed messages.'),
+    ).toBeVisible({ timeout: 20_000 });
+
+    await tablet.goto('/');
+    const message = tablet.getByRole('listitem').filter({ hasText: 'Sealed for later' });
+    await message.getByRole('button', { name: /^Play/ }).click();
+    await expectCloudCopyPlays(message.getByTestId('video-player'));
+  });
+});
