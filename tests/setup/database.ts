@@ -40,16 +40,24 @@ export async function createServerTestDatabase(
   options: { connectPort?: number; migrate?: (database: Database) => Promise<void> } = {},
 ): Promise<Database & { url: string }> {
   const name = `memento_test_${randomBytes(6).toString('hex')}`;
+  // A copy of the run's migrated template when it is on this server (global-setup.ts); the
+  // migrations themselves otherwise, or the test's own (an upgrade from an older schema).
+  const template = inject('postgresTemplateName');
+  const copy = !options.migrate && template && serverUrl === process.env.TEST_DATABASE_URL;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(
+    copy ? `create database ${name} template ${template}` : `create database ${name}`,
+  );
   await admin.end();
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const direct = createPostgresDatabase(url.toString());
-  await (options.migrate ? options.migrate(direct) : direct.migrate());
-  await direct.close();
+  if (!copy) {
+    const direct = createPostgresDatabase(url.toString());
+    await (options.migrate ? options.migrate(direct) : direct.migrate());
+    await direct.close();
+  }
   if (options.connectPort) url.port = String(options.connectPort);
   const database = createPostgresDatabase(url.toString());
   return {
