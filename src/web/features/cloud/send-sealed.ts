@@ -22,7 +22,7 @@ export async function sendSealedParts(input: {
   const { copy, upload, missing, onSent } = input;
   const signed = new Map(input.signedAtStart.map((part) => [part.partNumber, part]));
   // S3 binds a part's checksum into its link, so a part is signed only once it is sealed.
-  const linkFor = async (part: TSealedPart): Promise<TSignedPart> => {
+  const linkFor = async (part: Omit<TSealedPart, 'bytes'>): Promise<TSignedPart> => {
     const ready = upload.needsPartChecksums ? undefined : signed.get(part.partNumber);
     if (ready) return ready;
     const answer = await apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
@@ -38,18 +38,21 @@ export async function sendSealedParts(input: {
   };
   const prepare = async (partNumber: number) => {
     const part = await sealCopyPart(copy, partNumber, upload.partSize);
-    return { part, link: await linkFor(part) };
+    // Sent as a Blob: the browser keeps its bytes outside the page, which gives its own back now
+    // (a buffer body would also be copied whole to any attached inspector, seconds a part).
+    const body = new Blob([part.bytes], { type: 'application/octet-stream' });
+    releaseBytes(part.bytes);
+    return { partNumber, sha256: part.sha256, body, link: await linkFor(part) };
   };
 
   let next = missing[0] === undefined ? null : prepare(missing[0]);
   for (let index = 0; next; index += 1) {
-    const { part, link } = await next;
+    const { partNumber, sha256, body, link } = await next;
     const following = missing[index + 1];
     next = following === undefined ? null : prepare(following);
     // Its failure is thrown when it is awaited; a send that fails first leaves it unheard.
     next?.catch(() => undefined);
-    const etag = await putPartWithRetry(link, part.bytes);
-    await onSent({ partNumber: part.partNumber, etag, sha256: part.sha256 });
-    releaseBytes(part.bytes);
+    const etag = await putPartWithRetry(link, body);
+    await onSent({ partNumber, etag, sha256 });
   }
 }
