@@ -83,6 +83,7 @@ describe('adding someone with a card', () => {
     expect(byId.get(anna.id)!.sealedKey).toEqual({
       keyId: anna.card.keyId,
       ownerWrap: anna.card.body.ownerWrap,
+      hasEscrow: false,
     });
     expect(byId.get(owner.nextOfKin.id)!.sealedKey).toBeNull();
   });
