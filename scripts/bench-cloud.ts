@@ -6,12 +6,15 @@
 //   2. Range playback from file mode vs a bare Node server piping the same byte ranges;
 //   3. the server killed (SIGKILL) mid-upload and restarted: how many parts are sent again;
 //   4. enhanced encryption's cost: the same video sent and played sealed against plain, in the
-//      browser (scripts/bench/sealed-cloud.ts).
+//      browser (scripts/bench/sealed-cloud.ts);
+//   5. a new tablet filling itself from the cloud vs plain fetch of the same objects
+//      (scripts/bench/cloud-fill.ts).
 // It starts the real server (the build `npm start` runs, PGlite, file mode) on a fresh DATA_DIR.
-// BENCH_CLOUD_ONLY=sealed runs only the fourth part; BENCH_CLOUD_ONLY=protocol only the first three.
+// BENCH_CLOUD_ONLY=protocol runs only the first three parts, =sealed the fourth, =fill the fifth.
 import { spawn } from 'node:child_process';
 import { buildServer } from './build-server.mjs';
 import { type Client, signUpOwner, startServer, waitForHealth } from './bench-support';
+import { runCloudFill } from './bench/cloud-fill';
 import { runSealedCloud } from './bench/sealed-cloud';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -298,5 +301,6 @@ async function main() {
 }
 
 const only = process.env.BENCH_CLOUD_ONLY;
-if (only !== 'sealed') await main();
-if (only !== 'protocol') await runSealedCloud();
+if (!only || only === 'protocol') await main();
+if (!only || only === 'sealed') await runSealedCloud();
+if (!only || only === 'fill') await runCloudFill();

@@ -139,11 +139,32 @@ export function createInbox(channel: RTCDataChannel, abort?: AbortSignal) {
 }
 export type TInbox = ReturnType<typeof createInbox>;
 
-/** Sends without filling the browser's buffer: waits while more than 1 MiB is queued. */
+/** Sending waits while more than this is queued in the browser's buffer... */
+export const SEND_HIGH_WATER_BYTES = 1024 * 1024;
+/** ...and carries on as soon as it has drained to this. */
+export const SEND_LOW_WATER_BYTES = 256 * 1024;
+
+/**
+ * Sends without filling the browser's buffer: above the high-water mark it waits for the channel
+ * to say it drained to the low one (no timer: a busy tablet sends as soon as it can).
+ */
 export async function sendPaced(channel: RTCDataChannel, data: ArrayBuffer): Promise<void> {
-  while (channel.bufferedAmount > 1024 * 1024) {
-    if (channel.readyState !== 'open') throw new Error('The connection was lost.');
-    await wait(20);
+  if (channel.bufferedAmount > SEND_HIGH_WATER_BYTES) {
+    channel.bufferedAmountLowThreshold = SEND_LOW_WATER_BYTES;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        channel.removeEventListener('bufferedamountlow', done);
+        channel.removeEventListener('close', lost);
+        resolve();
+      };
+      const lost = () => {
+        channel.removeEventListener('bufferedamountlow', done);
+        reject(new Error('The connection was lost.'));
+      };
+      channel.addEventListener('bufferedamountlow', done);
+      channel.addEventListener('close', lost, { once: true });
+    });
   }
+  if (channel.readyState !== 'open') throw new Error('The connection was lost.');
   channel.send(data);
 }

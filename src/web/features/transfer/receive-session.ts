@@ -1,17 +1,23 @@
 import type { TRelease } from '@shared/domain/legacy';
-import { sha256Hex } from '@web/lib/sha256';
 import { getVideo, getVideoBlob, saveVideo } from '@web/lib/videos/local-store';
 import { createInbox, sendPaced, type TInbox, type TPeer } from './peer';
+import { createPieceChecker, matchesManifest } from './pieces';
 import {
   forgetChunks,
-  keepChunk,
+  keepChunks,
   listChunkIndexes,
   missingChunks,
   readChunks,
 } from './received-chunks';
 import type { TSignalling } from './transfer-api';
 import { finishTransfer, noteArrival } from './transfer-api';
-import { openFrame, readJson, sealJson, type TManifestVideo } from './transfer-frames';
+import {
+  openFrame,
+  PIECE_CHUNKS,
+  readJson,
+  sealJson,
+  type TManifestVideo,
+} from './transfer-frames';
 
 export interface TReceiveProgress {
   arrived: number;
@@ -19,35 +25,61 @@ export interface TReceiveProgress {
   current: number;
 }
 
-/** A message already whole here (from an interrupted move): the same bytes, by its checksum. */
+/** A message already whole here (from an interrupted move): the same bytes, by its checksums. */
 async function isAlreadyHere(video: TManifestVideo): Promise<boolean> {
   const local = await getVideo(video.id);
   if (!local || local.byteSize !== video.byteSize) return false;
-  return (await sha256Hex(await getVideoBlob(local))) === video.sha256;
+  return matchesManifest(await getVideoBlob(local), video);
 }
 
-/** Receives the chunks asked for until the old device says that message is all sent. */
+/**
+ * Receives the chunks asked for until the old device says that message is all sent; answers the
+ * pieces already found right on the way.
+ */
 async function receiveChunks(
+  peer: TPeer,
   inbox: TInbox,
   key: CryptoKey,
   video: TManifestVideo,
   onChunk: (have: number) => void,
-): Promise<void> {
+): Promise<ReadonlySet<number>> {
   let have = (await listChunkIndexes(video.id)).length;
+  let kept = 0;
+  const checker = createPieceChecker(video);
+  // Kept a piece's worth at a time: one write instead of sixteen.
+  let pending: { index: number; data: Blob }[] = [];
+  const keepPending = async () => {
+    await keepChunks(video.id, pending);
+    kept += pending.length;
+    have += pending.length;
+    pending = [];
+    onChunk(have);
+  };
   for (;;) {
     const { header, body } = await openFrame(key, await inbox.next());
-    if (header.t === 'end') return;
+    if (header.t === 'end') {
+      await keepPending();
+      return checker.checked;
+    }
     if (header.t !== 'chunk' || header.v !== video.id) continue;
-    await keepChunk(video.id, header.i, new Blob([body]));
-    have += 1;
-    onChunk(have);
+    pending.push({ index: header.i, data: new Blob([body]) });
+    await checker.add(header.i, body);
+    if (pending.length === PIECE_CHUNKS) {
+      await keepPending();
+      // Says how far it got, so the old device sends no faster than this one keeps.
+      await sendPaced(peer.channel, await sealJson(key, { t: 'got' }, { n: kept }));
+    }
   }
 }
 
-/** Puts the checked message in the library; false when its bytes do not match the checksum. */
-async function keepIfWhole(video: TManifestVideo, creatorId: number): Promise<boolean> {
+/** Puts the checked message in the library; false when its bytes do not match the checksums. */
+async function keepIfWhole(
+  video: TManifestVideo,
+  creatorId: number,
+  checked: ReadonlySet<number>,
+): Promise<boolean> {
   const blob = new Blob(await readChunks(video.id), { type: video.mimeType });
-  const isWhole = blob.size === video.byteSize && (await sha256Hex(blob)) === video.sha256;
+  const isWhole = await matchesManifest(blob, video, checked);
   if (isWhole) {
     await saveVideo({
       id: video.id,
@@ -66,6 +98,20 @@ async function keepIfWhole(video: TManifestVideo, creatorId: number): Promise<bo
   return isWhole;
 }
 
+/** The old device's list, in as many frames as it took. */
+async function receiveManifest(inbox: TInbox, key: CryptoKey): Promise<TManifestVideo[]> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for (;;) {
+    const { header, body } = await openFrame(key, await inbox.next());
+    if (header.t !== 'manifest' || header.i !== parts.length) {
+      throw new Error('The old device sent something unexpected.');
+    }
+    parts.push(body);
+    if (parts.length === header.n) break;
+  }
+  return readJson<TManifestVideo[]>(new Uint8Array(await new Blob(parts).arrayBuffer()));
+}
+
 /**
  * One connection's worth of receiving: the old device's list, then each message not yet here,
  * asked for by its missing chunks, checked and kept. Ends when every message is here.
@@ -80,9 +126,7 @@ export async function runReceiveSession(input: {
 }): Promise<number> {
   const { peer, key } = input;
   const inbox = createInbox(peer.channel);
-  const first = await openFrame(key, await inbox.next());
-  if (first.header.t !== 'manifest') throw new Error('The old device sent something unexpected.');
-  const manifest = readJson<TManifestVideo[]>(first.body);
+  const manifest = await receiveManifest(inbox, key);
   const total = manifest.length;
   let arrived = 0;
   for (const video of manifest) {
@@ -94,10 +138,10 @@ export async function runReceiveSession(input: {
         peer.channel,
         await sealJson(key, { t: 'want' }, { id: video.id, chunks, arrived }),
       );
-      await receiveChunks(inbox, key, video, (have) =>
+      const checked = await receiveChunks(peer, inbox, key, video, (have) =>
         input.onProgress({ arrived, total, current: have / video.chunkCount }),
       );
-      isHere = await keepIfWhole(video, input.creatorId);
+      isHere = await keepIfWhole(video, input.creatorId, checked);
       if (isHere) await noteArrival(input.transferId, video.id);
       else await input.signalling.reportFailure('checksum');
     }

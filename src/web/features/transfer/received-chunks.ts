@@ -21,8 +21,9 @@ class ReceivedChunksDb extends Dexie {
 
 const db = new ReceivedChunksDb();
 
-export function keepChunk(videoId: string, index: number, data: Blob) {
-  return db.chunks.put({ videoId, index, data });
+/** Keeps a few chunks of one message in one write. */
+export function keepChunks(videoId: string, chunks: readonly { index: number; data: Blob }[]) {
+  return db.chunks.bulkPut(chunks.map((chunk) => ({ videoId, ...chunk })));
 }
 
 export async function listChunkIndexes(videoId: string): Promise<number[]> {

@@ -1,11 +1,14 @@
 import { getVideoBlob, type TLocalVideo } from '@web/lib/videos/local-store';
-import { sha256Hex } from '@web/lib/sha256';
 import { createInbox, sendPaced, type TPeer } from './peer';
+import { pieceChecksums } from './pieces';
 import {
   openFrame,
   readJson,
   sealFrame,
   sealJson,
+  PIECE_BYTES,
+  sealManifest,
+  SEND_WINDOW_CHUNKS,
   TRANSFER_CHUNK_BYTES,
   type TManifestVideo,
 } from './transfer-frames';
@@ -26,7 +29,7 @@ export interface TWant {
   arrived: number;
 }
 
-/** The manifest of this device's messages, each with its SHA-256, made once before connecting. */
+/** The manifest of this device's messages, each with its pieces' SHA-256, made before connecting. */
 export async function buildManifest(videos: readonly TLocalVideo[]): Promise<TManifestVideo[]> {
   const manifest: TManifestVideo[] = [];
   for (const video of videos) {
@@ -42,11 +45,27 @@ export async function buildManifest(videos: readonly TLocalVideo[]): Promise<TMa
       createdAt: video.createdAt,
       indexedAt: video.indexedAt,
       release: video.release,
-      sha256: await sha256Hex(blob),
+      pieceSha256: await pieceChecksums(blob),
       chunkCount: Math.max(1, Math.ceil(blob.size / TRANSFER_CHUNK_BYTES)),
     });
   }
   return manifest;
+}
+
+/** A message's chunks, read from the library a piece at a time: one read for sixteen chunks. */
+function createPieceReader(blob: Blob) {
+  let start = -1;
+  let piece = new Uint8Array(0);
+  return {
+    async chunk(index: number): Promise<Uint8Array<ArrayBuffer>> {
+      const at = index * TRANSFER_CHUNK_BYTES;
+      if (start < 0 || at < start || at >= start + piece.length) {
+        start = at - (at % PIECE_BYTES);
+        piece = new Uint8Array(await blob.slice(start, start + PIECE_BYTES).arrayBuffer());
+      }
+      return piece.slice(at - start, at - start + TRANSFER_CHUNK_BYTES);
+    },
+  };
 }
 
 /**
@@ -65,7 +84,7 @@ export async function runSendSession(input: {
   const { peer, key, manifest } = input;
   const inbox = createInbox(peer.channel, input.abort);
   const total = manifest.length;
-  await sendPaced(peer.channel, await sealJson(key, { t: 'manifest' }, manifest));
+  for (const frame of await sealManifest(key, manifest)) await sendPaced(peer.channel, frame);
   for (;;) {
     const { header, body } = await openFrame(key, await inbox.next());
     if (header.t === 'done') {
@@ -76,14 +95,16 @@ export async function runSendSession(input: {
     const want = readJson<TWant>(body);
     const video = input.videos.find((v) => v.id === want.id);
     if (!video) continue;
-    const blob = await getVideoBlob(video);
+    const reader = createPieceReader(await getVideoBlob(video));
     let sent = 0;
+    let kept = 0;
     for (const index of want.chunks) {
       if (input.abort.aborted) throw new Error('The new device started again.');
-      const start = index * TRANSFER_CHUNK_BYTES;
-      const bytes = new Uint8Array(
-        await blob.slice(start, start + TRANSFER_CHUNK_BYTES).arrayBuffer(),
-      );
+      while (sent - kept >= SEND_WINDOW_CHUNKS) {
+        const { header: said, body: count } = await openFrame(key, await inbox.next());
+        if (said.t === 'got') kept = readJson<{ n: number }>(count).n;
+      }
+      const bytes = await reader.chunk(index);
       await sendPaced(
         peer.channel,
         await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),

@@ -16,19 +16,34 @@ export interface TManifestVideo {
   createdAt: string;
   indexedAt: string | null;
   release?: unknown;
-  sha256: string;
+  /** The SHA-256 of each piece of the message (PIECE_BYTES each, the last one shorter), in order. */
+  pieceSha256: string[];
   chunkCount: number;
 }
 
 export type TFrameHeader =
-  | { t: 'manifest' }
+  /** Part `i` of `n` of the manifest's JSON: a large library's list outgrows one message. */
+  | { t: 'manifest'; i: number; n: number }
   | { t: 'want' }
   | { t: 'chunk'; v: string; i: number }
+  /** The new device has kept `n` of the chunks asked for: the old one may send more. */
+  | { t: 'got' }
   | { t: 'end' }
   | { t: 'done' };
 
 /** Small enough for every browser's data channel messages. */
 export const TRANSFER_CHUNK_BYTES = 60 * 1024;
+/**
+ * A message is checked piece by piece, never read whole: a tablet holds one piece (under 1 MiB)
+ * to check it, however long the message.
+ */
+export const PIECE_CHUNKS = 16;
+export const PIECE_BYTES = TRANSFER_CHUNK_BYTES * PIECE_CHUNKS;
+/**
+ * The old device sends at most this many chunks ahead of what the new one says it kept: a data
+ * channel cannot be paused, so a slower new device would otherwise queue the rest in memory.
+ */
+export const SEND_WINDOW_CHUNKS = 4 * PIECE_CHUNKS;
 const IV_BYTES = 12;
 
 export async function sealFrame(
@@ -74,4 +89,19 @@ export function sealJson(key: CryptoKey, header: TFrameHeader, value: unknown) {
 
 export function readJson<T>(body: Uint8Array<ArrayBuffer>): T {
   return JSON.parse(new TextDecoder().decode(body)) as T;
+}
+
+/** The manifest as frames of at most one chunk's size each. */
+export async function sealManifest(
+  key: CryptoKey,
+  manifest: readonly TManifestVideo[],
+): Promise<ArrayBuffer[]> {
+  const bytes = new TextEncoder().encode(JSON.stringify(manifest));
+  const n = Math.max(1, Math.ceil(bytes.length / TRANSFER_CHUNK_BYTES));
+  const frames: ArrayBuffer[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const part = bytes.slice(i * TRANSFER_CHUNK_BYTES, (i + 1) * TRANSFER_CHUNK_BYTES);
+    frames.push(await sealFrame(key, { t: 'manifest', i, n }, part));
+  }
+  return frames;
 }

@@ -1,0 +1,145 @@
+// bench:cloud's fill part: a paying owner's new tablet bringing every cloud copy down by itself
+// (src/web/lib/videos/cloud-fill.ts) against plain fetch of the same objects in the same page, in
+// the same run (goal: at least 0.8x). The old tablet's library is written into its IndexedDB and
+// sent by the app's own sync; the owner then moves the account to the new tablet with the emailed
+// code, and the dashboard fills it. The time runs from the fill's first request for a copy to
+// 'All N messages are on this device.'; plain fetch asks for each copy's address and reads its
+// bytes, one after another, twice (the faster counts).
+//
+// BENCH_FILL_MB (default 256) sets the library's size, BENCH_MESSAGE_MB (default 64) each message's.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { buildServerUnlessCurrent } from '../build-server.mjs';
+import { buildWebUnlessCurrent } from '../build-web.mjs';
+import { startServer, stopServer, waitForHealth } from '../bench-support';
+import { withMemoryPeaks, type TMemoryPeaks } from './browser-memory';
+import { makePremium, openDashboard, signUpInPage } from './sealed-owners';
+import { launchDevice, moveAccountHere, writeLibrary, type TDevice } from './transfer-devices';
+
+const MB = 1024 * 1024;
+const LIBRARY_MB = Number(process.env.BENCH_FILL_MB ?? 256);
+const MESSAGE_MB = Number(process.env.BENCH_MESSAGE_MB ?? 64);
+const port = Number(process.env.BENCH_FILL_PORT ?? 5173);
+const base = `http://127.0.0.1:${port}`;
+
+/** Asks the app to send what waits, until every message of the library is in the cloud. */
+function sendAllToCloud(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const read = () =>
+      new Promise<{ syncStatus: string }[]>((resolve, reject) => {
+        const open = indexedDB.open('memento-videos');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('videos').objectStore('videos').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(all.result as { syncStatus: string }[]);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      });
+    const started = performance.now();
+    for (let round = 0; ; round += 1) {
+      if (round % 50 === 0) window.dispatchEvent(new Event('memento:sync-request'));
+      const rows = await read();
+      if (rows.every((row) => row.syncStatus === 'synced')) break;
+      if (performance.now() - started > 30 * 60_000) throw new Error('the upload did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return (performance.now() - started) / 1000;
+  });
+}
+
+/** Plain fetch of every copy, one after another: its address, then its bytes. */
+function plainFetchAll(page: Page): Promise<{ bytes: number; seconds: number }> {
+  return page.evaluate(async () => {
+    const deviceId = localStorage.getItem('deviceId') ?? '';
+    const headers = { 'X-Device-ID': deviceId, Accept: 'application/json' };
+    const index = (await (await fetch('/api/videos', { headers })).json()) as { id: string }[];
+    let bytes = 0;
+    const started = performance.now();
+    for (const entry of index) {
+      const playback = (await (
+        await fetch(`/api/videos/${entry.id}/playback`, { headers })
+      ).json()) as { url: string };
+      const body = await (await fetch(playback.url, { credentials: 'same-origin' })).arrayBuffer();
+      bytes += body.byteLength;
+    }
+    return { bytes, seconds: (performance.now() - started) / 1000 };
+  });
+}
+
+const rate = (bytesPerSecond: number) => `${(bytesPerSecond / MB).toFixed(0)} MB/s`;
+const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
+const describe = (peaks: TMemoryPeaks) =>
+  `JS heap ${mb(peaks.heap)}, ArrayBuffers ${mb(peaks.buffers)}, renderers ${mb(peaks.renderers)}, ` +
+  `browser process ${mb(peaks.browser)}`;
+
+export async function runCloudFill(): Promise<void> {
+  // BENCH_SERVER_ENTRY names a build made beforehand (with its own dist/web beside it).
+  if (!process.env.BENCH_SERVER_ENTRY) {
+    await buildServerUnlessCurrent();
+    await buildWebUnlessCurrent();
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-cloud-fill-'));
+  const start = () => startServer({ port, dataDir, env: { ADMIN_EMAIL: 'admin@bench.invalid' } });
+  let server: ChildProcess = start();
+  const devices: TDevice[] = [];
+  try {
+    devices.push(await launchDevice('fill-old'), await launchDevice('fill-new'));
+    const [oldTablet, newTablet] = devices as [TDevice, TDevice];
+    await waitForHealth(base);
+    const owner = await signUpInPage(oldTablet.page, base, `benchfill${process.pid}`);
+    server = await makePremium(server, dataDir, [owner.username], async () => {
+      const restarted = start();
+      await waitForHealth(base);
+      return restarted;
+    });
+    const count = Math.max(1, Math.round(LIBRARY_MB / MESSAGE_MB));
+    const bytes = Math.round((LIBRARY_MB * MB) / count);
+    await writeLibrary(oldTablet.page, owner, { count, bytes });
+    await openDashboard(oldTablet.page, base);
+    const uploadSeconds = await sendAllToCloud(oldTablet.page);
+    console.log(
+      `new device fill: ${count} messages of ${mb(bytes)} in the cloud (sent in ${uploadSeconds.toFixed(0)} s)`,
+    );
+
+    let firstCopyAsked = 0;
+    newTablet.page.on('request', (request) => {
+      if (!firstCopyAsked && /\/api\/videos\/[^/]+\/playback$/.test(request.url())) {
+        firstCopyAsked = performance.now();
+      }
+    });
+    const filled = await withMemoryPeaks(
+      newTablet.context,
+      newTablet.page,
+      newTablet.profileDir,
+      async () => {
+        await moveAccountHere(newTablet.page, base, owner, dataDir);
+        await newTablet.page
+          .getByText(`All ${count} messages are on this device.`)
+          .waitFor({ timeout: 30 * 60_000 });
+        return (performance.now() - firstCopyAsked) / 1000;
+      },
+    );
+    const plain = [await plainFetchAll(newTablet.page), await plainFetchAll(newTablet.page)];
+    const fill = (count * bytes) / filled.value;
+    const fetchRate = Math.max(...plain.map((run) => run.bytes / run.seconds));
+    if (plain.some((run) => run.bytes !== count * bytes)) throw new Error('plain fetch fell short');
+    console.log(
+      `  fill ${rate(fill)} (${filled.value.toFixed(1)} s) vs plain fetch ${rate(fetchRate)} = ${(fill / fetchRate).toFixed(2)}x (goal >= 0.8x)`,
+    );
+    console.log(`  new tablet while filling, peak above idle: ${describe(filled.peaks)}`);
+  } finally {
+    for (const device of devices) {
+      await device.context.close().catch(() => undefined);
+      rmSync(device.profileDir, { recursive: true, force: true });
+    }
+    await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
