@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXTERNAL_PROVIDERS, type TExternalProvider } from '../domain/enums';
 import { MESSAGES } from '../domain/errors';
+import { ZPasswordProof } from './derived-password';
 
 /** Sign-in with Google, Apple or an installation's own OpenID Connect provider. */
 export const ZExternalProvider = z.enum(EXTERNAL_PROVIDERS, {
@@ -49,6 +50,8 @@ export const ZExternalFinishBody = z.object({
   tosAccepted: z.literal(true, { error: MESSAGES.tosRequired }).optional(),
   tosAcceptedAt: z.iso.datetime({ error: MESSAGES.tosRequired }).optional(),
   password: z.string().max(256).optional(),
+  /** step link: the password's proof, for an account with enhanced encryption on. */
+  passwordProof: ZPasswordProof.optional(),
   /** step link, instead of the password: the code from POST /api/auth/external/link-code. */
   code: z.string().max(64).optional(),
 });

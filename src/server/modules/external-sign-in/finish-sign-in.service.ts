@@ -105,7 +105,7 @@ async function linkAndSignIn(
   const { returned, session, body } = input;
   const { flow, settings, identity } = returned;
   const { device, auditDetails } = session;
-  if (!body.password && !body.code) {
+  if (!body.password && !body.passwordProof && !body.code) {
     throw new AppError('VALIDATION', 'Password is required', {
       password: 'Password is required',
     });
@@ -120,7 +120,8 @@ async function linkAndSignIn(
     user = await checkCredentials(deps.db, context, {
       device,
       username: input.user.username,
-      password: body.password!,
+      password: body.password ?? '',
+      passwordProof: body.passwordProof,
       now: deps.clock.now(),
     });
     await assertMaySignInHere(deps.db, context, { user, device, auditDetails });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { sendWithPassword } from '@web/lib/encryption/password-proof';
 import { CircleAlert, UserRoundPlus } from 'lucide-react';
 import type { TExternalFinishBody } from '@shared/schemas/external-sign-in';
 import { Alert } from '@web/components/ui/alert';
@@ -34,7 +35,15 @@ export function ExternalSignInContinuation({
   });
   const [isTermsOpen, setIsTermsOpen] = useState(false);
   const finish = useMutation({
-    mutationFn: (body: TExternalFinishBody) => finishExternalSignIn(body),
+    mutationFn: ({ password, ...rest }: TExternalFinishBody) => {
+      const username = pending.data?.username;
+      // The account's name known: its password goes as its proof when the account asks for that.
+      return password && username
+        ? sendWithPassword(username, password, (field) =>
+            finishExternalSignIn({ ...rest, ...field }),
+          )
+        : finishExternalSignIn({ ...rest, ...(password ? { password } : {}) });
+    },
     // A full load, so everything starts afresh as this account (set-up steps come next).
     onSuccess: () => window.location.assign('/'),
     onError: (error, body) => {
