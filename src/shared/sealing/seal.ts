@@ -88,9 +88,20 @@ export async function sealPart(
         plaintext.subarray(start - plainStart, end - plainStart),
       );
       out.set(sealed, segmentSealedRange(index, length).start - partStart);
+      giveBack(sealed);
     }),
   );
+  giveBack(plaintext);
   return out;
+}
+
+/**
+ * Frees a buffer nothing reads again now, not at some later collection: a long recording sealed
+ * part after part otherwise leaves a garbage part per part in memory until then. Where
+ * `ArrayBuffer.prototype.transfer` is missing it is freed by the collector, as before.
+ */
+function giveBack(bytes: TBytes): void {
+  (bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }
 
 /**
