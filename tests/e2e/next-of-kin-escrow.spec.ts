@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Browser, Locator, Page, TestInfo } from '@playwright/test';
+import type { Browser, Locator, Page, Request, TestInfo } from '@playwright/test';
 import {
   EMERGENCY_CODE_PATTERN,
   LONG_WAIT,
@@ -63,6 +63,15 @@ async function turnOnEncryption(page: Page, owner: RegisteredUser) {
   await expect(page.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
 }
 
+/** Whether a request carries this text in its address (never its fragment), headers or body. */
+async function carries(request: Request, text: string): Promise<boolean> {
+  const url = new URL(request.url());
+  url.hash = '';
+  const headers = JSON.stringify(await request.allHeaders().catch(() => request.headers()));
+  const body = request.postDataBuffer() ?? Buffer.alloc(0);
+  return url.href.includes(text) || headers.includes(text) || body.includes(text);
+}
+
 async function expectCloudCopyPlays(player: Locator) {
   await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
   await expect
@@ -79,6 +88,8 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
   let kinPage: Page;
   let kinCode = '';
   let kinName = '';
+  const requests: Request[] = [];
+  const watch = (page: Page) => page.context().on('request', (r) => requests.push(r));
 
   test.beforeAll(async () => {
     server = await startOwnServer({
@@ -119,6 +130,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     await expect(shown).toBeVisible({ timeout: 20_000 });
     kinCode = ((await shown.getByTestId('access-code').textContent()) ?? '').trim();
     expect(kinCode).toMatch(EMERGENCY_CODE_PATTERN);
+    watch(ownerPage);
     await shown.getByRole('button', { name: 'Done' }).click();
     await expect(card.getByText('Needs a new card')).toHaveCount(0);
 
@@ -138,6 +150,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
   }) => {
     test.setTimeout(180_000);
     kinPage = await newDevice(browser, server, PHONE);
+    watch(kinPage);
     await signInAsRecipient(kinPage, owner.nextOfKin.email, kinCode);
     await kinPage
       .getByRole('button', { name: "Ask to release Edith's legacy" })
@@ -179,6 +192,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     test.setTimeout(240_000);
     // The next of kin sets a new password for Edith with their emergency card.
     const helper = await newDevice(browser, server);
+    watch(helper);
     await openApp(helper, '/auth');
     await helper.getByRole('button', { name: 'Emergency access for next of kin' }).click();
     await helper.getByLabel('Your email').fill(owner.nextOfKin.email);
@@ -193,6 +207,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
 
     // A device that never held the key signs in with the new password.
     const tablet = await newDevice(browser, server);
+    watch(tablet);
     await openApp(tablet, '/auth');
     await submitSignIn(tablet, { username: owner.username, password: NEW_PASSWORD });
     const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
@@ -231,5 +246,14 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     const message = tablet.getByRole('listitem').filter({ hasText: 'Sealed for later' });
     await message.getByRole('button', { name: /^Play/ }).click();
     await expectCloudCopyPlays(message.getByTestId('video-player'));
+  });
+
+  test('no request of any browser carried the emergency code', async () => {
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) {
+      for (const spelling of [kinCode, kinCode.replace(/-/g, ''), kinCode.replace(/-/g, ' ')]) {
+        expect(await carries(request, spelling), `${request.url()} carries the code`).toBe(false);
+      }
+    }
   });
 });
