@@ -335,3 +335,35 @@ describe('other places the owner types their password, with enhanced encryption 
     });
   });
 });
+
+describe('a next of kin’s emergency reset of an owner with enhanced encryption on', () => {
+  it('sets the new password from its proof; for an owner without, the proof is answered PASSWORD_NEEDED', async () => {
+    const owner = await encryptedOwner();
+    const device = await TestDevice.create(t.app);
+    const newKdf = newKdfParams('password');
+    const next = await splitSecret('password', NEW_PASSWORD, newKdf);
+    const res = await device.post('/api/break-glass-reset', {
+      nextOfKinEmail: owner.nextOfKin.email,
+      emergencyCode: owner.nextOfKin.emergencyAccessCode,
+      newPasswordProof: next.signInHalf,
+      newPasswordKdf: newKdf,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await storedUser(owner.user.id)).passwordKdf).toEqual(newKdf);
+    expect(
+      (await signIn(owner.device, owner.user.username, { passwordProof: next.signInHalf }))
+        .statusCode,
+    ).toBe(200);
+
+    const plain = await createOnboardedUser(t);
+    const asked = await device.post('/api/break-glass-reset', {
+      nextOfKinEmail: plain.nextOfKin.email,
+      emergencyCode: plain.nextOfKin.emergencyAccessCode,
+      newPasswordProof: next.signInHalf,
+      newPasswordKdf: newKdf,
+    });
+    expect(asked.statusCode).toBe(401);
+    expect(asked.json().code).toBe('PASSWORD_NEEDED');
+    expect((await storedUser(plain.user.id)).passwordKdf).toBeNull();
+  });
+});

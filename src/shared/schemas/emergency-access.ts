@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EMERGENCY_CODE_LENGTH, isWellFormedCode } from '../domain/codes';
 import { ZEmail, ZNewPassword, confirmsPassword } from './common';
 import { ENCRYPTION_MESSAGES, ZCodeProof } from './encryption';
+import { ZNewPasswordProofFields, oneFormOfPassword } from './derived-password';
 
 const ZEmergencyCode = z
   .string({ error: 'Emergency code is required' })
@@ -22,12 +23,15 @@ export const ZEmergencyAccessBody = z
     nextOfKinEmail: ZEmail,
     emergencyCode: ZEmergencyCode.optional(),
     codeProof: ZCodeProof.optional(),
-    newPassword: ZNewPassword,
+    newPassword: ZNewPassword.optional(),
+    /** The owner's account has enhanced encryption on: the new password's proof and settings. */
+    ...ZNewPasswordProofFields,
   })
   .refine((body) => !(body.emergencyCode && body.codeProof), {
     message: ENCRYPTION_MESSAGES.proofOrCode,
     path: ['codeProof'],
-  });
+  })
+  .superRefine(oneFormOfPassword('newPassword', 'newPasswordProof', 'newPasswordKdf'));
 export type TEmergencyAccessBody = z.input<typeof ZEmergencyAccessBody>;
 
 export const ZEmergencyAccessForm = z

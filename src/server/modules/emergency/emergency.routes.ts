@@ -6,6 +6,7 @@ import { getRequestContext, requireUser } from '../../plugins/request-context';
 import { breakGlassFromSession, breakGlassWithCode } from './emergency.service';
 import { codeGiven } from '../recipients/access-codes';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { newPasswordGiven } from '../auth/derived-password';
 
 export const emergencyRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
@@ -19,7 +20,8 @@ export const emergencyRoutes =
         },
       },
       async (request) => {
-        const { nextOfKinEmail, emergencyCode, codeProof, newPassword } = request.body;
+        const { nextOfKinEmail, emergencyCode, codeProof } = request.body;
+        const newPassword = newPasswordGiven(request.body);
         const context = getRequestContext(request);
         if (emergencyCode || codeProof) {
           return breakGlassWithCode(deps, context, {

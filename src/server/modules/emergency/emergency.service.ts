@@ -2,6 +2,8 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { hashSecret } from '../../lib/crypto';
+import type { TNewPasswordGiven } from '../../../shared/schemas/derived-password';
+import { newPasswordColumns } from '../auth/derived-password';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
   ATTEMPT_POLICIES,
@@ -45,15 +47,18 @@ async function performReset(
   deps: Deps,
   context: RequestContext,
   pair: Pair,
-  input: { newPassword: string; variant: 'code' | 'dashboard' },
+  input: { newPassword: TNewPasswordGiven; variant: 'code' | 'dashboard' },
 ): Promise<{ isCardKept: boolean }> {
-  const passwordHash = await hashSecret(input.newPassword);
+  // Split in the browser when the owner has enhanced encryption on (asked for plain otherwise).
+  const stored =
+    input.newPassword.form === 'proof'
+      ? await newPasswordColumns(deps.db, pair.owner.id, input.newPassword)
+      : { passwordHash: await hashSecret(input.newPassword.password), passwordKdf: null };
   const isCardKept = await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
       pair.owner.id,
-      // Chosen by the next of kin and sent as typed: a plain password from now on.
-      { passwordHash, passwordKdf: null, firstLogin: false, hasSetPassword: true },
+      { ...stored, firstLogin: false, hasSetPassword: true },
       deps.clock.now(),
     );
     await deleteSessionsOfUser(tx, pair.owner.id);
@@ -94,7 +99,7 @@ function successMessage(owner: SessionUser, reset: { isCardKept: boolean }) {
 export async function breakGlassWithCode(
   deps: Deps,
   context: RequestContext,
-  input: { email: string; given: TCodeGiven; newPassword: string },
+  input: { email: string; given: TCodeGiven; newPassword: TNewPasswordGiven },
 ): Promise<{ message: string }> {
   const { db } = deps;
   const pairs = await findNextOfKinByEmail(db, input.email);
@@ -183,7 +188,7 @@ export async function breakGlassFromSession(
     sessionMethod: string | null;
     sessionCreatedAt: Date | null;
     email: string;
-    newPassword: string;
+    newPassword: TNewPasswordGiven;
   },
 ): Promise<{ message: string }> {
   const { user } = input;

@@ -1,14 +1,24 @@
 import type { TEmergencyAccessBody } from '@shared/schemas/emergency-access';
 import { apiRequest, isApiError } from '@web/lib/api-client';
 import { proveCode } from '@web/lib/encryption/code-sign-in';
+import { sendWithNewPassword } from '@web/lib/encryption/password-proof';
 
 /**
  * POST /api/break-glass-reset. With a code: the /auth form. Without: the dashboard variant, only
  * for a next of kin signed in with their access code in the last 15 minutes: a session alone
  * must not be a takeover key.
  */
-export function resetWithEmergencyCode(body: TEmergencyAccessBody): Promise<{ message: string }> {
-  return apiRequest('/api/break-glass-reset', { method: 'POST', body });
+export function resetWithEmergencyCode(
+  body: Omit<TEmergencyAccessBody, 'newPassword'> & { newPassword: string },
+): Promise<{ message: string }> {
+  const { newPassword, ...rest } = body;
+  // For an owner with enhanced encryption on, only the new password's proof is sent.
+  return sendWithNewPassword(newPassword, (field) =>
+    apiRequest<{ message: string }>('/api/break-glass-reset', {
+      method: 'POST',
+      body: { ...rest, ...field },
+    }),
+  );
 }
 
 /**
