@@ -43,7 +43,7 @@ async function callAsPage<T>(page: Page, method: string, url: string, body?: unk
 }
 
 /** The owner's account key, opened with their password as an unlocked device opens it. */
-async function openAccountKey(page: Page, password: string) {
+export async function openAccountKey(page: Page, password: string) {
   const { id: userId } = await callAsPage<{ id: number }>(page, 'GET', '/api/user');
   const state = await callAsPage<TEncryptionState>(page, 'GET', '/api/encryption');
   if (state.state !== 'on') throw new Error('enhanced encryption is not on');
