@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { recordMessage } from './support/recording';
@@ -118,7 +119,9 @@ test.describe('sending after the tab closes', LONG_WAIT, () => {
     await context.close();
   });
 
-  test('without Background Sync, the dashboard says to keep Memento open', async ({ browser }) => {
+  test('without Background Sync, the dashboard says to keep Memento open', async ({
+    browser,
+  }, testInfo) => {
     const page = await newDevice(browser, server);
     // As Safari and Firefox: no SyncManager.
     await page.addInitScript(() => {
@@ -135,6 +138,14 @@ test.describe('sending after the tab closes', LONG_WAIT, () => {
       .getByTestId('send-while-open')
       .evaluate((line) => parseFloat(getComputedStyle(line).fontSize));
     expect(fontSize).toBeGreaterThanOrEqual(18);
+    for (const [name, viewport] of Object.entries({
+      phone: { width: 390, height: 844 },
+      laptop: { width: 1366, height: 768 },
+    })) {
+      await page.setViewportSize(viewport);
+      await expect(page.getByText(SEND_WHILE_OPEN)).toBeVisible();
+      await expectNoSeriousViolations(page, testInfo, `dashboard, send while open (${name})`);
+    }
     await page.context().setOffline(false);
     const message = page.getByRole('listitem').filter({ hasText: 'For Tom, while open' });
     await expect(message).toContainText('In the cloud and on this device', { timeout: 60_000 });

@@ -5,11 +5,14 @@ import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
+import { startS3Server } from '../setup/s3';
 import { recordMessage } from './support/recording';
 
 // A premium owner moves their account to a new tablet: every message in the cloud comes down
 // to it by itself, checked, while the old device keeps its own copies. The server is the test's
 // own, so the owner can be put on a paid plan.
+
+type TestS3 = Awaited<ReturnType<typeof startS3Server>>;
 
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
@@ -170,5 +173,63 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
     ).toBeVisible();
     await expect(deviceB.getByTestId('cloud-fill')).toBeEmpty();
     expect(await readLocalCopies(deviceB)).toHaveLength(2);
+  });
+});
+
+test.describe.serial('in S3 mode, a new device fills itself from the bucket', () => {
+  let s3: TestS3;
+  let server: OwnServer;
+
+  test.beforeAll(async () => {
+    // A real S3-compatible server: recordings go up to it and come down from it, signed.
+    s3 = await startS3Server();
+    server = await startOwnServer({ env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ...s3.env } });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await s3?.close();
+  });
+
+  test('every message comes down from the bucket, checked, once each', async ({ browser }) => {
+    test.setTimeout(180_000);
+    const deviceA = await newDevice(browser, server);
+    const owner = await registerPremiumUser(deviceA, server, { firstName: 'Walter' });
+    for (const title of ['For Ruth, from Dad', 'For Sam, when you are grown']) {
+      await recordMessage(deviceA, { title, seconds: 3 });
+      await expect(deviceA.getByRole('listitem').filter({ hasText: title })).toContainText(
+        'In the cloud and on this device',
+        { timeout: 60_000 },
+      );
+    }
+    const onA = await readLocalCopies(deviceA);
+
+    const deviceB = await newDevice(browser, server);
+    const fromBucket: string[] = [];
+    deviceB.on('requestfinished', (request) => {
+      if (request.url().startsWith(s3.endpoint) && request.method() === 'GET') {
+        fromBucket.push(new URL(request.url()).pathname);
+      }
+    });
+    await openApp(deviceB, '/auth');
+    await submitSignIn(deviceB, owner);
+    const denied = deviceB.getByRole('alert', { name: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Use this device instead' }).click();
+    const mail = await waitForMail(owner.email, /code to use a new device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Move my account here' }).click();
+    const line = deviceB
+      .getByRole('status')
+      .filter({ hasText: /Bringing your messages|on this device\./ });
+    await expect(line).toHaveText('All 2 messages are on this device.', { timeout: 90_000 });
+
+    // Each copy came from the bucket, once; each message is here once, byte for byte.
+    expect(fromBucket).toHaveLength(2);
+    expect(new Set(fromBucket).size).toBe(2);
+    expect(await readLocalCopies(deviceB)).toEqual(
+      onA.map((copy) => ({ ...copy, syncStatus: 'synced' })),
+    );
+    expect(await readLocalCopies(deviceA)).toEqual(onA);
   });
 });

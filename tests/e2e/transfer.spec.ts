@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, Page, Route } from '@playwright/test';
-import { expect, openApp, registerUser, submitSignIn, test } from './fixtures';
+import { expect, openApp, registerUser, submitSignIn, test, type RegisteredUser } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
@@ -65,6 +65,133 @@ function readLocalCopies(page: Page): Promise<TLocalCopy[]> {
 function holdFirstArrival(page: Page): Promise<Route> {
   return new Promise((resolve) => {
     void page.route(/\/api\/transfers\/[^/]+\/arrived$/, (route) => resolve(route));
+  });
+}
+
+/** The owner signs in on the new tablet and moves the account there with the emailed code. */
+async function moveAccountTo(tablet: Page, owner: RegisteredUser, server: OwnServer) {
+  await openApp(tablet, '/auth');
+  await submitSignIn(tablet, owner);
+  const denied = tablet.getByRole('alert', { name: 'Device Access Denied' });
+  await denied.getByRole('button', { name: 'Use this device instead' }).click();
+  const mail = await waitForMail(owner.email, /code to use a new device/, {
+    dataDir: server.dataDir,
+  });
+  await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
+  await denied.getByRole('button', { name: 'Move my account here' }).click();
+  await expect(tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible();
+}
+
+/** The old tablet shows its code; answers it as shown. */
+async function showCode(oldTablet: Page): Promise<string> {
+  await oldTablet.getByRole('link', { name: 'Move my messages to a new device' }).click();
+  await oldTablet.getByRole('button', { name: 'Show the code' }).click();
+  const code = oldTablet.getByTestId('transfer-code');
+  await expect(code).toHaveText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, {
+    timeout: 30_000,
+  });
+  return (await code.textContent()) ?? '';
+}
+
+/**
+ * A long message of `bytes` random bytes, kept as the app keeps a recording (rows of 4 MiB), for
+ * the same owner and recipient as the message already in the library.
+ */
+async function addLongMessage(page: Page, title: string, bytes: number): Promise<void> {
+  await page.evaluate(
+    async ({ title, bytes }) => {
+      const settle = <R>(request: IDBRequest<R>) =>
+        new Promise<R>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const db = await settle(indexedDB.open('memento-videos'));
+      const [first] = (await settle(db.transaction('videos').objectStore('videos').getAll())) as {
+        creatorId: number;
+        recipientId: number;
+      }[];
+      const id = crypto.randomUUID();
+      const CHUNK = 4 * 1024 * 1024;
+      const chunkCount = Math.ceil(bytes / CHUNK);
+      const tx = db.transaction(['chunks', 'videos'], 'readwrite');
+      for (let index = 0; index < chunkCount; index += 1) {
+        const part = new Uint8Array(Math.min(CHUNK, bytes - index * CHUNK));
+        for (let at = 0; at < part.length; at += 65_536) {
+          crypto.getRandomValues(part.subarray(at, at + 65_536));
+        }
+        tx.objectStore('chunks').put({ videoId: id, index, data: new Blob([part]) });
+      }
+      tx.objectStore('videos').put({
+        id,
+        creatorId: first!.creatorId,
+        recipientId: first!.recipientId,
+        title,
+        promptId: null,
+        mimeType: 'video/webm',
+        byteSize: bytes,
+        durationMs: 60_000,
+        chunkCount,
+        createdAt: new Date().toISOString(),
+        syncStatus: 'local_only',
+        indexedAt: null,
+      });
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { title, bytes },
+  );
+}
+
+/**
+ * Waits until part of a message has arrived on the new tablet (its chunks kept aside) and the
+ * message is not yet in its library; answers how many of its chunks are here.
+ */
+async function waitForHalfAMessage(page: Page): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const found = await page.evaluate(async () => {
+      const settle = <R>(request: IDBRequest<R>) =>
+        new Promise<R>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const names = (await indexedDB.databases()).map((db) => db.name);
+      if (!names.includes('memento-transfer')) return 0;
+      const db = await settle(indexedDB.open('memento-transfer'));
+      const rows = (await settle(
+        db.transaction('chunks').objectStore('chunks').index('videoId').getAllKeys(),
+      )) as unknown as [string, number][];
+      db.close();
+      const videoId = rows[0]?.[0];
+      if (!videoId || rows.length < 32) return 0;
+      const library = await settle(indexedDB.open('memento-videos'));
+      const kept = await settle(library.transaction('videos').objectStore('videos').get(videoId));
+      library.close();
+      return kept ? 0 : rows.filter(([id]) => id === videoId).length;
+    });
+    if (found > 0) return found;
+    if (Date.now() > deadline) throw new Error('No message was ever half way across');
+    await page.waitForTimeout(25);
+  }
+}
+
+/**
+ * As a network that lets no packet through between the two tablets: each one's connection details
+ * reach the other with no address in them (the handshake itself still crosses).
+ */
+async function withoutAPath(page: Page): Promise<void> {
+  await page.route(/\/api\/transfers\/[^/]+\/signal$/, async (route) => {
+    const request = route.request();
+    if (request.method() !== 'PUT') return route.continue();
+    const body = request.postDataJSON() as { description: string };
+    const description = JSON.parse(body.description) as { sdp: string };
+    description.sdp = description.sdp.replace(/a=(end-of-)?candidate[^\r\n]*\r\n/g, '');
+    return route.continue({
+      postData: JSON.stringify({ ...body, description: JSON.stringify(description) }),
+    });
   });
 }
 
@@ -157,5 +284,88 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
 
     expect(await readLocalCopies(reopened)).toEqual(onOld);
     expect(await readLocalCopies(oldTablet)).toEqual(onOld);
+  });
+
+  test('a message cut half way through arrives whole once the page is back, each message once', async ({
+    browser,
+  }) => {
+    test.setTimeout(240_000);
+    const oldTablet = await newDevice(browser, server);
+    const owner = await registerUser(oldTablet, { firstName: 'Arthur' });
+    await recordMessage(oldTablet, { title: 'For Anne, a short one', seconds: 3 });
+    // Long enough (640 chunks) to close the page while it is half way across.
+    await addLongMessage(oldTablet, 'For Anne, a long one', 40 * 1024 * 1024);
+    await oldTablet.reload();
+    const onOld = await readLocalCopies(oldTablet);
+    expect(onOld.map((copy) => copy.title)).toEqual([
+      'For Anne, a long one',
+      'For Anne, a short one',
+    ]);
+    const shown = await showCode(oldTablet);
+
+    const newTablet = await newDevice(browser, server);
+    await moveAccountTo(newTablet, owner, server);
+    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
+    await newTablet.getByLabel('Code from your old device').fill(shown);
+    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
+    const chunksHere = await waitForHalfAMessage(newTablet);
+    const context = newTablet.context();
+    await newTablet.close();
+    expect(chunksHere).toBeGreaterThanOrEqual(32);
+
+    const reopened = await context.newPage();
+    await reopened.goto(`/receive-messages#code=${shown.replaceAll('-', '')}`);
+    await expect(
+      reopened.getByRole('status').filter({ hasText: /messages|Receiving/ }),
+    ).toContainText('All 2 messages are now on this device.', { timeout: 120_000 });
+    await expect(oldTablet.getByRole('status').filter({ hasText: /new device/ })).toContainText(
+      'All 2 messages are on your new device. They are still on this device too.',
+      { timeout: 30_000 },
+    );
+    // Each message once, byte for byte; nothing left aside half way.
+    expect(await readLocalCopies(reopened)).toEqual(onOld);
+    expect(await readLocalCopies(oldTablet)).toEqual(onOld);
+    const leftAside = await reopened.evaluate(async () => {
+      const open = indexedDB.open('memento-transfer');
+      const db = await new Promise<IDBDatabase>(
+        (resolve) => (open.onsuccess = () => resolve(open.result)),
+      );
+      const request = db.transaction('chunks').objectStore('chunks').count();
+      const count = await new Promise<number>(
+        (resolve) => (request.onsuccess = () => resolve(request.result)),
+      );
+      db.close();
+      return count;
+    });
+    expect(leftAside).toBe(0);
+  });
+
+  test('on a network that lets no connection through, both tablets say so and offer the backup file', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const oldTablet = await newDevice(browser, server);
+    const owner = await registerUser(oldTablet, { firstName: 'Mabel' });
+    await recordMessage(oldTablet, { title: 'For Joan', seconds: 2 });
+    await withoutAPath(oldTablet);
+    const shown = await showCode(oldTablet);
+    const newTablet = await newDevice(browser, server);
+    await withoutAPath(newTablet);
+    await moveAccountTo(newTablet, owner, server);
+    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
+    await newTablet.getByLabel('Code from your old device').fill(shown);
+    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
+
+    for (const tablet of [newTablet, oldTablet]) {
+      const note = tablet.getByRole('alert').filter({
+        hasText: 'These two devices cannot reach each other.',
+      });
+      await expect(note).toBeVisible({ timeout: 60_000 });
+      await expect(note).toContainText('use a backup file instead');
+      await expect(note.getByRole('button', { name: 'Download Backup' })).toBeVisible();
+    }
+    await scanAtBothSizes(newTablet, testInfo, 'receive messages, cannot connect');
+    await scanAtBothSizes(oldTablet, testInfo, 'move my messages, cannot connect');
+    expect(await readLocalCopies(newTablet)).toEqual([]);
   });
 });

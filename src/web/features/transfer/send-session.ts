@@ -7,6 +7,7 @@ import {
   sealFrame,
   sealJson,
   PIECE_BYTES,
+  PIECE_CHUNKS,
   sealManifest,
   SEND_WINDOW_CHUNKS,
   TRANSFER_CHUNK_BYTES,
@@ -110,7 +111,10 @@ export async function runSendSession(input: {
         await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
       );
       sent += 1;
-      input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
+      // Once a piece: the screen moves on as often as anyone can see, not once a chunk.
+      if (sent % PIECE_CHUNKS === 0 || sent === want.chunks.length) {
+        input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
+      }
     }
     await sendPaced(peer.channel, await sealJson(key, { t: 'end' }, { id: video.id }));
   }
