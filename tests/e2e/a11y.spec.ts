@@ -48,6 +48,21 @@ const SIGNED_OUT_PAGES = [
 ] as const;
 
 /**
+ * Shows another route in the app already open, as its own links do (the router follows the
+ * address), scrolled to the top as a fresh page is. Each route's own full load is opened by the
+ * public-site and shell tests; loading the whole app again for every route scanned here cost
+ * more of the browser's time than the scans (docs/benchmarks.md, 'CI time').
+ */
+async function showRoute(page: Page, path: string) {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL(path);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
  * Scans the page as it stands at each size, a phone's and then a laptop's, and leaves it at the
  * phone's. The layout is CSS alone (no script reads the window's size), so a page resized is laid
  * out exactly as one opened at that size; each flow is walked once and every state of it scanned
@@ -78,7 +93,7 @@ test.describe('accessibility on a phone and on a laptop', () => {
     test.slow();
     await openApp(page, '/auth');
     for (const { path, heading } of SIGNED_OUT_PAGES) {
-      await page.goto(path);
+      await showRoute(page, path);
       await expect(
         page.getByRole('heading', { level: 1, name: heading, exact: true }),
       ).toBeVisible();
@@ -98,14 +113,14 @@ test.describe('accessibility on a phone and on a laptop', () => {
     while ((await questions.count()) > 0) await questions.first().click();
     await scanAtBothSizes(page, testInfo, 'every FAQ answer open');
 
-    await page.goto('/support');
+    await showRoute(page, '/support');
     await page.getByLabel('Your location').selectOption({ label: 'Asia' });
     await expect(
       page.getByText('We have not yet been able to check services in Asia'),
     ).toBeVisible();
     await scanAtBothSizes(page, testInfo, 'support without services');
 
-    await page.goto('/marketing');
+    await showRoute(page, '/marketing');
     for (let slide = 2; slide <= 8; slide += 1) {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
@@ -117,18 +132,18 @@ test.describe('accessibility on a phone and on a laptop', () => {
     test.slow();
     await registerUser(page);
     for (const { path, heading } of PUBLIC_PAGES) {
-      await page.goto(path);
+      await showRoute(page, path);
       await expect(
         page.getByRole('heading', { level: 1, name: heading, exact: true }),
       ).toBeVisible();
       await scanAtBothSizes(page, testInfo, `${path} signed in`);
     }
     // A care home's page for an account not on Professional: the way to the plan.
-    await page.goto('/care-home');
+    await showRoute(page, '/care-home');
     await expect(page.getByRole('heading', { level: 1, name: 'Your care home' })).toBeVisible();
     await expect(page.getByText('Care-home tools come with Professional')).toBeVisible();
     await scanAtBothSizes(page, testInfo, '/care-home without Professional');
-    await page.goto('/features');
+    await showRoute(page, '/features');
     await page.getByRole('button', { name: 'Choose Standard' }).click();
     await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
     await scanAtBothSizes(page, testInfo, 'a chosen plan');
@@ -352,13 +367,13 @@ test.describe('reflow on a 320 px screen', () => {
     });
     // The public pages are among the signed-out pages: each is laid out once.
     for (const { path, heading } of SIGNED_OUT_PAGES) {
-      await page.goto(path);
+      await showRoute(page, path);
       await expect(
         page.getByRole('heading', { level: 1, name: heading, exact: true }),
       ).toBeVisible();
       expect(await overflow(page), path).toEqual({ width: 320, wider: [] });
     }
-    await page.goto('/marketing');
+    await showRoute(page, '/marketing');
     for (let slide = 2; slide <= 8; slide += 1) {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect(page.getByTestId('slide-counter')).toHaveText(`Slide ${slide} of 8`);
@@ -367,7 +382,7 @@ test.describe('reflow on a 320 px screen', () => {
 
     await registerUser(page);
     for (const path of ['/', '/recipients', '/record', '/audit-logs', '/care-home']) {
-      await page.goto(path);
+      await showRoute(page, path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(await overflow(page), `${path} signed in`).toEqual({ width: 320, wider: [] });
     }
