@@ -36,7 +36,12 @@ function databaseUrlFor(name) {
 }
 
 async function createDatabase() {
-  await withAdminClient((client) => client.query(`CREATE DATABASE "${databaseName}"`));
+  await withAdminClient(async (client) => {
+    await client.query(`CREATE DATABASE "${databaseName}"`);
+    // Commits do not wait for their flush to disk: sessions see the same data, and no test
+    // crashes PostgreSQL itself (tests/setup/database.ts).
+    await client.query(`ALTER DATABASE "${databaseName}" SET synchronous_commit = off`);
+  });
   console.log(`[e2e] created PostgreSQL database ${databaseName}`);
   return databaseUrlFor(databaseName);
 }

@@ -75,6 +75,8 @@ export async function startOwnServer(
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query(`CREATE DATABASE "${databaseName}"`);
+    // As the run's own server's database (e2e-server.mjs): commits do not wait for the disk.
+    await client.query(`ALTER DATABASE "${databaseName}" SET synchronous_commit = off`);
     await client.end();
     const parsed = new URL(adminUrl);
     parsed.pathname = `/${databaseName}`;
