@@ -35,6 +35,8 @@ const ZEnv = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().toLowerCase().optional()),
+  /** Where care homes' support requests are emailed; unset: every admin's own address. */
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().toLowerCase().optional()),
   DONATION_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SOURCE_CODE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   ANALYTICS_SCRIPT_URL: z.preprocess(emptyToUndefined, optionalUrl),

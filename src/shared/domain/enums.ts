@@ -111,5 +111,8 @@ export const AUDIT_EVENT_TYPES = [
   'care_home_consent_recorded',
   // The next of kin's escrow of the account key asked for: handed over only after the release.
   'next_of_kin_key_opened',
+  // A care home's request for help, and an operator marking it answered.
+  'support_request_sent',
+  'admin_support_answered',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -12,3 +12,4 @@ export * from './jobs';
 export * from './encryption';
 export * from './transfers';
 export * from './care-homes';
+export * from './support';

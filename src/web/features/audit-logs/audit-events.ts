@@ -45,6 +45,8 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   care_home_resident_added: 'Added by a care home',
   care_home_consent_recorded: 'Consent recorded by a care home',
   next_of_kin_key_opened: 'Next of kin’s key to the account',
+  support_request_sent: 'Asked Memento for help',
+  admin_support_answered: 'Support request marked answered',
   provider_linked: 'Sign-in provider linked',
   provider_unlinked: 'Sign-in provider removed',
   legacy_settings_changed: 'Legacy release settings saved',
