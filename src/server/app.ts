@@ -23,6 +23,7 @@ import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { transferRoutes } from './modules/transfers/transfers.routes';
 import { careHomeRoutes } from './modules/care-homes/care-homes.routes';
+import { stationRoutes } from './modules/care-homes/stations.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
@@ -240,6 +241,7 @@ async function registerRoutes(
   await app.register(legacyRoutes(deps));
   await app.register(encryptionRoutes(deps));
   await app.register(careHomeRoutes(deps));
+  await app.register(stationRoutes(deps));
   await app.register(supportRoutes(deps));
   await registerWebApp(app, {
     webDir,

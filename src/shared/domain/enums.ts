@@ -109,6 +109,12 @@ export const AUDIT_EVENT_TYPES = [
   'care_home_residents_imported',
   'care_home_resident_added',
   'care_home_consent_recorded',
+  'care_home_station_made',
+  'care_home_pin_set',
+  'care_home_pin_refused',
+  'care_home_station_session',
+  'care_home_recording_saved',
+  'care_home_paused',
   // The next of kin's escrow of the account key asked for: handed over only after the release.
   'next_of_kin_key_opened',
   // A care home's request for help, and an operator marking it answered.

@@ -9,9 +9,11 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { TConsentBasis, TLogoType, TResidentStatus } from '../../../shared/schemas/care-homes';
 import { createdAt } from './columns';
+import { devices } from './devices';
 import { users } from './users';
 
 /** Care homes: the home, its staff, and its residents' links (each resident owns their account). */
@@ -67,6 +69,9 @@ export const careHomeStaff = pgTable(
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** The short PIN for the home's tablets (argon2id). */
     pinHash: text('pin_hash'),
+    /** Wrong PINs in a row; a few lock the PIN for a while. */
+    pinFailures: integer('pin_failures').notNull().default(0),
+    pinLockedUntil: timestamp('pin_locked_until', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -97,6 +102,8 @@ export const careHomeResidents = pgTable(
     consentRecordedAt: timestamp('consent_recorded_at', { withTimezone: true }),
     status: text('status').$type<TResidentStatus>().notNull().default('active'),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    /** "Pause Memento for me": not offered at stations while set. */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -108,4 +115,47 @@ export const careHomeResidents = pgTable(
     ),
     check('care_home_residents_status_check', sql`${t.status} in ('active', 'left', 'died')`),
   ],
+);
+
+/** A tablet of the home kept as a recording station: no account is bound to it. */
+export const careHomeStations = pgTable(
+  'care_home_stations',
+  {
+    deviceId: uuid('device_id')
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    careHomeId: integer('care_home_id')
+      .notNull()
+      .references(() => careHomes.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('care_home_stations_home_idx').on(t.careHomeId)],
+);
+
+/**
+ * A staff member's session on a station (the id is the SHA-256 of its cookie token); once a
+ * resident is picked it is record-only for that resident.
+ */
+export const careHomeStationSessions = pgTable(
+  'care_home_station_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    careHomeId: integer('care_home_id')
+      .notNull()
+      .references(() => careHomes.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => careHomeStaff.id, { onDelete: 'cascade' }),
+    residentUserId: integer('resident_user_id').references(() => users.id, {
+      onDelete: 'cascade',
+    }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('care_home_station_sessions_device_idx').on(t.deviceId)],
 );

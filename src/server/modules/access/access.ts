@@ -89,7 +89,11 @@ const OWNERS_ONLY = 'Only the account owner can change legacy release.';
 
 const RULES: { [P in Permission]: Rule<P> } = {
   [Permission.MessageAdd]: {
-    allows: (actor) => actor.pairingId !== null || isOwnerOnPrimaryDevice(actor),
+    // A station session a carer opened for this resident records for them, and nothing else.
+    allows: (actor) =>
+      actor.pairingId !== null ||
+      isOwnerOnPrimaryDevice(actor) ||
+      actor.stationSessionId !== undefined,
     refusal: ['FORBIDDEN', MESSAGES.primaryOnlyRecord],
   },
   [Permission.MessagesChange]: {

@@ -14,6 +14,8 @@ export interface Actor {
   readonly isPrimaryDevice: boolean;
   /** The pairing a phone asks through; null for a signed-in device. */
   readonly pairingId: string | null;
+  /** A care home's recording station acting for a resident: record-only. */
+  readonly stationSessionId?: string;
 }
 
 /** Whether the device is this account's own primary device (the one place this is decided). */

@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { deviceResets, devices, users } from '../../db/schema';
+import { careHomes, careHomeStations, deviceResets, devices, users } from '../../db/schema';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -91,7 +91,13 @@ export async function countDevicesOfUser(
 ): Promise<number> {
   const query = db.select({ id: devices.id }).from(devices).where(eq(devices.userId, userId));
   const rows = options.lock ? await query.for('update') : await query;
-  return rows.length;
+  // A manager's limit counts the home's recording stations too.
+  const stations = await db
+    .select({ id: careHomeStations.deviceId })
+    .from(careHomeStations)
+    .innerJoin(careHomes, eq(careHomes.id, careHomeStations.careHomeId))
+    .where(eq(careHomes.managerId, userId));
+  return rows.length + stations.length;
 }
 
 /** Moves the primary role: the old primary first (one primary per account is a unique index). */

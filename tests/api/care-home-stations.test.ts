@@ -1,0 +1,295 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  auditLogs,
+  careHomeResidents,
+  careHomeStaff,
+  careHomes,
+  devices,
+  users,
+  videos,
+} from '../../src/server/db/schema';
+import { STATION_MESSAGES } from '../../src/shared/schemas/stations';
+import {
+  createPrimaryUser,
+  createSessionFor,
+  TestClock,
+  TestDevice,
+  useTestApp,
+} from '../setup/app';
+
+// A care home's recording station: the manager makes it, a carer signs in with a PIN, picks a
+// resident, and the session can record for that resident and nothing else.
+
+const clock = new TestClock();
+const t = useTestApp({ mail: true, clock });
+
+const HEADER =
+  'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name';
+
+type Person = Awaited<ReturnType<typeof createPrimaryUser>>;
+
+async function makeHome(name: string) {
+  const manager = await createPrimaryUser(t);
+  await t.db
+    .update(users)
+    .set({ subscriptionTier: 'professional' })
+    .where(eq(users.id, manager.user.id));
+  const saved = await manager.device.request({
+    method: 'PUT',
+    url: '/api/care-home',
+    payload: { name },
+  });
+  expect(saved.statusCode).toBe(200);
+  const tag = manager.user.username;
+  const csv = [
+    HEADER,
+    `Margaret,Hill,12,Susan,Hill,susan.${tag}@example.test,Daughter,resident,`,
+    `Arthur,Jones,14,Tom,Jones,tom.${tag}@example.test,Son,resident,`,
+    `Ivy,Green,7,Rose,Green,rose.${tag}@example.test,Niece,resident,`,
+    '',
+  ].join('\r\n');
+  const imported = await manager.device.post('/api/care-home/residents/import', {
+    csv,
+    dryRun: false,
+  });
+  expect(imported.statusCode).toBe(200);
+  const [home] = await t.db
+    .select()
+    .from(careHomes)
+    .where(eq(careHomes.managerId, manager.user.id));
+  const residents = await t.db
+    .select({ linkId: careHomeResidents.id, userId: users.id, firstName: users.firstName })
+    .from(careHomeResidents)
+    .innerJoin(users, eq(users.id, careHomeResidents.userId))
+    .where(eq(careHomeResidents.careHomeId, home!.id));
+  const byName = (first: string) => residents.find((row) => row.firstName === first)!;
+  return {
+    manager,
+    home: home!,
+    margaret: byName('Margaret'),
+    arthur: byName('Arthur'),
+    ivy: byName('Ivy'),
+  };
+}
+
+/** A carer invited by the manager, joined with their own account, with a PIN of their own. */
+async function makeCarer(manager: Person, pin = '4821') {
+  const email = `carer.${manager.user.username}@example.test`;
+  const invited = await manager.device.post('/api/care-home/staff', {
+    firstName: 'Jane',
+    lastName: 'Doe',
+    email,
+  });
+  expect(invited.statusCode).toBe(201);
+  const mail = await t.smtp.waitFor((m) => m.to.includes(email));
+  const token = /\/care-home\/join#([\w-]+)/.exec(mail.text)![1]!;
+  const carer = await createPrimaryUser(t, { email });
+  expect((await carer.device.post('/api/care-home/staff/accept', { token })).statusCode).toBe(200);
+  const set = await carer.device.request({
+    method: 'PUT',
+    url: '/api/care-home/pin',
+    payload: { pin },
+  });
+  expect(set.statusCode).toBe(204);
+  return { carer, staffId: invited.json<{ id: number }>().id };
+}
+
+/** The manager signs in on the home's tablet and makes it the station. */
+async function makeStation(manager: Person, name = 'Lounge tablet') {
+  const tablet = await TestDevice.create(t.app);
+  await createSessionFor(t, {
+    userId: manager.user.id,
+    device: tablet,
+    method: 'username_password',
+  });
+  const made = await tablet.post('/api/care-home/station', { name });
+  expect(made.statusCode).toBe(201);
+  return tablet;
+}
+
+async function logOf(userId: number) {
+  return t.db.select().from(auditLogs).where(eq(auditLogs.userId, userId));
+}
+
+const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
+
+function saveRecording(tablet: TestDevice, recipientId: number) {
+  return tablet.request({
+    method: 'POST',
+    url: `/api/station/recordings?recipientId=${recipientId}&durationMs=4000`,
+    payload: WEBM,
+    headers: { 'content-type': 'video/webm' },
+  });
+}
+
+describe('recording stations', () => {
+  it('a carer signs in with a PIN, records for one resident, and the session reaches nothing else', async () => {
+    const { manager, margaret, arthur } = await makeHome('Rosewood House');
+    const { staffId } = await makeCarer(manager);
+    const tablet = await makeStation(manager);
+
+    // The manager's own sign-in ended there; the tablet belongs to no account.
+    expect((await tablet.get('/api/care-home')).statusCode).toBe(401);
+    const [device] = await t.db.select().from(devices).where(eq(devices.id, tablet.deviceId));
+    expect(device!.userId).toBeNull();
+
+    const station = await tablet.get('/api/station');
+    expect(station.json()).toMatchObject({
+      station: { name: 'Lounge tablet' },
+      home: { name: 'Rosewood House' },
+      staff: [{ id: staffId, name: 'Jane Doe' }],
+      session: null,
+    });
+    expect((await tablet.get('/api/station/residents')).statusCode).toBe(401);
+
+    const signedIn = await tablet.post('/api/station/sign-in', { staffId, pin: '4821' });
+    expect(signedIn.statusCode).toBe(204);
+    const residents = await tablet.get('/api/station/residents');
+    // Names only, by last name.
+    expect(residents.json()).toEqual([
+      { id: expect.any(Number), name: 'Ivy Green' },
+      { id: margaret.userId, name: 'Margaret Hill' },
+      { id: arthur.userId, name: 'Arthur Jones' },
+    ]);
+
+    // Before a resident is picked, nothing of anyone's is reachable.
+    expect((await tablet.get('/api/station/recipients')).statusCode).toBe(403);
+
+    const picked = await tablet.post('/api/station/resident', { residentId: margaret.userId });
+    expect(picked.json()).toEqual({ id: margaret.userId, name: 'Margaret Hill' });
+    const recipients = await tablet.get('/api/station/recipients');
+    expect(recipients.statusCode).toBe(200);
+    const list = recipients.json<{ id: number; name: string }[]>();
+    expect(list).toEqual([{ id: expect.any(Number), name: 'Susan Hill' }]);
+    expect(recipients.body).not.toContain('@');
+
+    const saved = await saveRecording(tablet, list[0]!.id);
+    expect(saved.statusCode).toBe(201);
+    expect(saved.json()).toEqual({ saved: true, recipientName: 'Susan Hill' });
+    const [video] = await t.db.select().from(videos).where(eq(videos.creatorId, margaret.userId));
+    expect(video).toMatchObject({
+      recipientId: list[0]!.id,
+      syncStatus: 'synced',
+      byteSize: WEBM.length,
+    });
+
+    // Every other route refuses the station: earlier messages, next of kin, legacy, codes,
+    // the log, settings.
+    for (const url of [
+      '/api/videos',
+      '/api/recipients',
+      '/api/legacy',
+      '/api/audit-logs',
+      '/api/user',
+      '/api/encryption',
+      '/api/cloud/status',
+    ]) {
+      const res = await tablet.get(url);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.body, url).not.toContain('Susan');
+    }
+    const codes = await tablet.post(`/api/recipients/${list[0]!.id}/reshare-code`, {});
+    expect(codes.statusCode).toBe(401);
+    const legacyEnd = await tablet.post('/api/legacy/end', {});
+    expect(legacyEnd.statusCode).toBe(401);
+
+    // The resident's own log names the carer for every step.
+    const finished = await tablet.post('/api/station/finish');
+    expect(finished.statusCode).toBe(204);
+    expect((await tablet.get('/api/station/recipients')).statusCode).toBe(401);
+    const messages = (await logOf(margaret.userId)).map(
+      (row) => (row.details as { message?: string }).message,
+    );
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'Jane Doe (carer) opened a recording session on Lounge tablet',
+        'Jane Doe (carer) helped save a message for Susan Hill on Lounge tablet',
+        'Jane Doe (carer) finished the recording session on Lounge tablet',
+      ]),
+    );
+  });
+
+  it('refuses another home’s resident, and offers no one paused or without consent', async () => {
+    const { manager, margaret, arthur, ivy } = await makeHome('Oak Lodge');
+    const other = await makeHome('Elm House');
+    const { staffId } = await makeCarer(manager, '1357');
+    const tablet = await makeStation(manager);
+
+    // No consent basis: not offered. Paused by the manager: not offered.
+    const cleared = await manager.device.request({
+      method: 'PUT',
+      url: `/api/care-home/residents/${arthur.linkId}/consent`,
+      payload: { consentBasis: null },
+    });
+    expect(cleared.statusCode).toBe(204);
+    const paused = await manager.device.request({
+      method: 'PUT',
+      url: `/api/care-home/residents/${ivy.userId}/pause`,
+      payload: { paused: true },
+    });
+    expect(paused.json()).toEqual({ paused: true });
+
+    await tablet.post('/api/station/sign-in', { staffId, pin: '1357' });
+    expect((await tablet.get('/api/station/residents')).json()).toEqual([
+      { id: margaret.userId, name: 'Margaret Hill' },
+    ]);
+    for (const residentId of [arthur.userId, ivy.userId, other.margaret.userId]) {
+      const refused = await tablet.post('/api/station/resident', { residentId });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ message: STATION_MESSAGES.residentNotOffered });
+    }
+
+    // The resident themself may pause at the station: the session ends with it.
+    await tablet.post('/api/station/resident', { residentId: margaret.userId });
+    expect((await tablet.post('/api/station/pause')).statusCode).toBe(204);
+    expect((await tablet.get('/api/station/recipients')).statusCode).toBe(401);
+    const [link] = await t.db
+      .select()
+      .from(careHomeResidents)
+      .where(eq(careHomeResidents.userId, margaret.userId));
+    expect(link!.pausedAt).not.toBeNull();
+    expect((await logOf(ivy.userId)).map((row) => row.eventType)).toContain('care_home_paused');
+  });
+
+  it('rests a PIN after five wrong tries, each written down', async () => {
+    const { manager } = await makeHome('Willow Court');
+    const { carer, staffId } = await makeCarer(manager, '2468');
+    const tablet = await makeStation(manager);
+    const badFormat = await tablet.post('/api/station/sign-in', { staffId, pin: '12' });
+    expect(badFormat.statusCode).toBe(400);
+    for (let i = 0; i < 4; i += 1) {
+      const wrong = await tablet.post('/api/station/sign-in', { staffId, pin: '0000' });
+      expect(wrong.json()).toMatchObject({ message: STATION_MESSAGES.wrongPin });
+    }
+    const locked = await tablet.post('/api/station/sign-in', { staffId, pin: '0000' });
+    expect(locked.statusCode).toBe(429);
+    const stillLocked = await tablet.post('/api/station/sign-in', { staffId, pin: '2468' });
+    expect(stillLocked.json()).toMatchObject({ message: STATION_MESSAGES.pinLocked });
+    const refusals = await t.db
+      .select()
+      .from(auditLogs)
+      .where(
+        and(eq(auditLogs.userId, carer.user.id), eq(auditLogs.eventType, 'care_home_pin_refused')),
+      );
+    expect(refusals).toHaveLength(5);
+    clock.advance(16 * 60_000);
+    expect((await tablet.post('/api/station/sign-in', { staffId, pin: '2468' })).statusCode).toBe(
+      204,
+    );
+    const [row] = await t.db.select().from(careHomeStaff).where(eq(careHomeStaff.id, staffId));
+    expect(row!.pinHash).not.toContain('2468');
+  });
+
+  it('counts stations toward the manager’s device limit, and never on the manager’s main device', async () => {
+    const { manager } = await makeHome('Beech House');
+    const onMain = await manager.device.post('/api/care-home/station', { name: 'Hall tablet' });
+    expect(onMain.statusCode).toBe(409);
+    expect(onMain.json()).toMatchObject({ message: STATION_MESSAGES.ownMainDevice });
+    await makeStation(manager, 'Lounge tablet');
+    await makeStation(manager, 'Garden room tablet');
+    const { countDevicesOfUser } =
+      await import('../../src/server/modules/devices/devices.repository');
+    expect(await countDevicesOfUser(t.db, manager.user.id)).toBe(3);
+  });
+});
