@@ -35,6 +35,7 @@ describe('GET /api/config', () => {
       donationUrl: null,
       sourceCodeUrl: null,
       billingEnabled: false,
+      passwordsSplitInBrowser: false,
       externalProviders: [],
     });
   });
