@@ -32,6 +32,7 @@ const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-
 const EncryptionPage = lazyPage(() => import('@web/pages/encryption/encryption-page'));
 const CareHomePage = lazyPage(() => import('@web/pages/care-home/care-home-page'));
 const CareHomeJoinPage = lazyPage(() => import('@web/pages/care-home/care-home-join-page'));
+const StationPage = lazyPage(() => import('@web/pages/station/station-page'));
 const MoveMessagesPage = lazyPage(() => import('@web/pages/move-messages/move-messages-page'));
 const ReceiveMessagesPage = lazyPage(
   () => import('@web/pages/move-messages/receive-messages-page'),
@@ -146,6 +147,15 @@ export const routes: RouteObject[] = [
             element: (
               <NeedsConnection>
                 <CareHomeJoinPage />
+              </NeedsConnection>
+            ),
+          },
+          {
+            // A care home's tablet: no account is signed in on it, the carer's PIN opens it.
+            path: '/station',
+            element: (
+              <NeedsConnection>
+                <StationPage />
               </NeedsConnection>
             ),
           },

@@ -7,6 +7,7 @@ import { acceptStaffInvite } from '@web/features/care-homes/care-homes-api';
 import { describeError } from '@web/lib/api-client';
 import { useAuth } from '@web/lib/auth-provider';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { StationPinSection } from './station-section';
 
 const PAGE_TITLE = 'Join a care home’s staff';
 
@@ -48,12 +49,15 @@ export default function CareHomeJoinPage() {
           </Button>
         </Alert>
       ) : joined ? (
-        <Alert variant="success" title={`You are on ${joined}’s staff`}>
-          <p>Your manager can now see you in the staff list.</p>
-          <Button asChild className="self-start">
-            <Link to="/">Go to Memento</Link>
-          </Button>
-        </Alert>
+        <>
+          <Alert variant="success" title={`You are on ${joined}’s staff`}>
+            <p>Your manager can now see you in the staff list.</p>
+            <Button asChild className="self-start">
+              <Link to="/">Go to Memento</Link>
+            </Button>
+          </Alert>
+          <StationPinSection />
+        </>
       ) : (
         <>
           <p className="text-lg">

@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { Navigate, Link } from 'react-router';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { useCareHome } from '@web/features/care-homes/care-homes-api';
+import { useHomeSupport } from '@web/features/support/support-api';
 import { describeError } from '@web/lib/api-client';
 import { useAuth } from '@web/lib/auth-provider';
 import { usePageTitle } from '@web/lib/use-page-title';
@@ -12,6 +14,8 @@ import { HomeSetup } from './home-setup';
 import { ProgressTable } from './progress-table';
 import { ResidentsImport } from './residents-import';
 import { StaffSection } from './staff-section';
+import { StationPinSection, StationSection } from './station-section';
+import { SupportSection } from './support-section';
 
 const PAGE_TITLE = 'Your care home';
 
@@ -28,7 +32,14 @@ export default function CareHomePage() {
 
 function CareHome() {
   const { data, isLoading, error } = useCareHome();
+  // Staff have no home of their own here, but may ask for help for the home they work at.
+  const { data: support, refetch: refetchSupport } = useHomeSupport();
   const home = data?.home ?? null;
+  const homeId = home?.id;
+  // A home just set up may now ask for help.
+  useEffect(() => {
+    if (homeId !== undefined) void refetchSupport();
+  }, [homeId, refetchSupport]);
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
       <BackHomeLink />
@@ -45,7 +56,7 @@ function CareHome() {
           <p>{describeError(error, 'Please try again.')}</p>
         </Alert>
       )}
-      {data && !data.hasPlan && (
+      {data && !data.hasPlan && !support && (
         <Alert variant="warm" title="Care-home tools come with Professional">
           <p>{CARE_HOME_MESSAGES.planRequired}</p>
           <Button asChild className="self-start">
@@ -59,8 +70,11 @@ function CareHome() {
           <StaffSection />
           <ResidentsImport />
           <ProgressTable />
+          <StationSection />
         </>
       )}
+      {data && !data.hasPlan && <StationPinSection />}
+      {support && <SupportSection support={support} />}
     </div>
   );
 }
