@@ -1,14 +1,15 @@
 import { useSearchParams } from 'react-router';
-import { Mail, MonitorSmartphone, Users } from 'lucide-react';
+import { LifeBuoy, Mail, MonitorSmartphone, Users } from 'lucide-react';
 import { BackHomeLink } from '@web/components/back-home-link';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui/tabs';
 import { DevicesTab } from '@web/features/admin/components/devices-tab';
 import { EmailTab } from '@web/features/admin/components/email-tab';
 import { SecondFactorGate } from '@web/features/admin/components/second-factor-gate';
+import { SupportTab } from './support-tab';
 import { UsersTab } from '@web/features/admin/components/users-tab';
 import { usePageTitle } from '@web/lib/use-page-title';
 
-const TABS = ['users', 'devices', 'email'] as const;
+const TABS = ['users', 'devices', 'email', 'support'] as const;
 type TTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is TTab {
@@ -49,6 +50,10 @@ function AdminTabs() {
           <Mail aria-hidden="true" />
           Email
         </TabsTrigger>
+        <TabsTrigger value="support">
+          <LifeBuoy aria-hidden="true" />
+          Support
+        </TabsTrigger>
       </TabsList>
       <TabsContent value="users">
         <TabHeading title="Users">
@@ -68,6 +73,13 @@ function AdminTabs() {
           Check that messages from Memento reach the people they are meant for.
         </TabHeading>
         <EmailTab />
+      </TabsContent>
+      <TabsContent value="support">
+        <TabHeading title="Support">
+          Care homes&rsquo; requests for help: open ones first, Professional homes first, then the
+          earliest due. Answer by email, then mark the request answered.
+        </TabHeading>
+        <SupportTab />
       </TabsContent>
     </Tabs>
   );
