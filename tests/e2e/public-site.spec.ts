@@ -286,7 +286,9 @@ test('every page that sells Professional marks its unbuilt parts with the featur
     }
     // What the word means, on the card (or once under a slide's plans).
     await expect(
-      page.getByText(/^Parts marked .*Planned.* are not finished yet\.$/).first(),
+      page
+        .getByText(/^Parts marked .*(Planned|Started|In Progress).* are not finished yet\.$/)
+        .first(),
     ).toBeVisible();
     await expectNoSeriousViolations(page, testInfo, where);
   };

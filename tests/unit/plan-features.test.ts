@@ -27,12 +27,13 @@ describe('what the plans sell', () => {
     const sold = professional.map((line) => [line.text, line.featureId, statusOf(line)]);
     expect(sold).toEqual(
       expect.arrayContaining([
-        ['Custom branding', 'custom_branding', 'planned'],
-        ['Bulk management', 'bulk_management', 'planned'],
-        ['Priority support', 'priority_support', 'planned'],
+        ['Custom branding', 'custom_branding', 'started'],
+        ['Bulk management', 'bulk_management', 'in_progress'],
+        ['Priority support', 'priority_support', 'in_progress'],
       ]),
     );
-    expect(FEATURE_STATUS_LABELS.planned).toBe('Planned');
+    expect(FEATURE_STATUS_LABELS.started).toBe('Started');
+    expect(FEATURE_STATUS_LABELS.in_progress).toBe('In Progress');
   });
 
   it('the paid plans keep the product’s own words for what they add', () => {

@@ -124,22 +124,23 @@ export const FEATURES: readonly TFeature[] = [
   {
     id: 'custom_branding',
     name: 'Custom branding for organisations',
-    description: 'A care home’s own name and colours on the screens its residents use.',
-    status: 'planned',
+    description:
+      'A care home sets its name, an accent colour the server checks is easy to read, and its logo, shown on its own care-home page. Not built yet: the home’s name and logo on the families’ sign-in page, in family emails, on letters and on residents’ screens.',
+    status: 'started',
   },
   {
     id: 'bulk_management',
     name: 'Bulk management for organisations',
     description:
-      'Setting up and looking after many residents’ accounts from one place. Today each account is set up on its own.',
-    status: 'planned',
+      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. Not built yet: printed invitation letters for families, leavers and deaths, and exporting the progress table.',
+    status: 'in_progress',
   },
   {
     id: 'priority_support',
     name: 'Priority support for organisations',
     description:
-      'A quicker way for organisations to reach our team. There is no separate line for them yet.',
-    status: 'planned',
+      'A care home’s manager and staff ask for help from the app and see when to expect a reply: on Professional, urgent within 4 working hours and otherwise within 1 working day (Monday to Friday, 9am to 5pm UK time). Requests reach the installation’s operators by email and in the admin dashboard, Professional first. Answers come by email; there is no phone line, and bank holidays are not yet counted.',
+    status: 'in_progress',
   },
 ];
 
