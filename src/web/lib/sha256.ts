@@ -6,12 +6,12 @@ export async function sha256HexOfBytes(bytes: Uint8Array<ArrayBuffer>): Promise<
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** A Blob's SHA-256, read whole (WebCrypto hashes one buffer) and that buffer given back at once. */
+/**
+ * A Blob's SHA-256, read whole (WebCrypto hashes one buffer). The buffer is only dropped, never
+ * given back with `releaseBytes`: the browser made it, and still holds it after that.
+ */
 export async function sha256Hex(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  const sha256 = await sha256HexOfBytes(bytes);
-  releaseBytes(bytes);
-  return sha256;
+  return sha256HexOfBytes(new Uint8Array(await blob.arrayBuffer()));
 }
 
 /**
@@ -19,6 +19,11 @@ export async function sha256Hex(blob: Blob): Promise<string> {
  * that reads one 100 MB video after another otherwise kept a gigabyte of finished buffers alive
  * at once, too much for a tablet. Only for bytes nothing will read again: the buffer is emptied.
  * A browser without `ArrayBuffer.prototype.transfer` frees it at the next collection, as before.
+ *
+ * Never for a buffer the browser made (`blob.arrayBuffer()`, `response.arrayBuffer()`): Chromium
+ * keeps its own reference to those, so emptying one only hides it from the collector until some
+ * later collection, and the page's memory grew by every byte read (a 1 GB library read to move
+ * it kept about 1 GB). Dropped, they count towards the next collection and go with it.
  */
 export function releaseBytes(bytes: Uint8Array<ArrayBuffer>): void {
   const buffer = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
