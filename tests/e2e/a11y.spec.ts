@@ -38,6 +38,7 @@ const PUBLIC_PAGES = [
   { path: '/marketing', heading: 'Memento for Care Homes' },
   { path: '/premium', heading: 'Upgrade to Premium' },
   { path: '/import-from-mobile', heading: 'Import from Mobile' },
+  { path: '/station', heading: 'Recording station' },
   { path: '/no-such-page', heading: 'Page Not Found' },
 ] as const;
 

@@ -5,6 +5,7 @@ import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId, saveDeviceId } from '@web/lib/device-id';
 
 export const STATION_KEY = ['/api/station'] as const;
+const KEPT_LOCAL_KEY = 'cookieConsent';
 
 export function makeStation(name: string): Promise<{ name: string }> {
   return apiRequest('/api/care-home/station', { method: 'POST', body: { name } });
@@ -70,8 +71,11 @@ export async function finishAtStation(): Promise<void> {
   const deviceId = getDeviceId();
   await apiRequest('/api/station/finish', { method: 'POST' }).catch(() => undefined);
   try {
+    // The cookie choice belongs to the tablet, not to anyone who used it.
+    const consent = window.localStorage.getItem(KEPT_LOCAL_KEY);
     window.sessionStorage.clear();
     window.localStorage.clear();
+    if (consent !== null) window.localStorage.setItem(KEPT_LOCAL_KEY, consent);
   } catch {
     // Storage turned off: there is nothing in it to clear.
   }

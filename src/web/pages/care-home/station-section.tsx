@@ -113,7 +113,7 @@ export function StationPinSection() {
               </Alert>
             )}
             <FormField
-              label="PIN"
+              label="Your PIN (4 to 6 numbers)"
               type="password"
               inputMode="numeric"
               autoComplete="new-password"

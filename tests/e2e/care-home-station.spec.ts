@@ -1,0 +1,158 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, openApp, registerUser, reloadAfterRestart, submitSignIn, test } from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { readCode, waitForMail } from './support/outbox';
+import { startOwnServer, type OwnServer } from './support/own-server';
+
+// A care home's recording station: the manager makes the home's tablet a station, a carer signs
+// in there with their PIN, a resident records and saves for their daughter, and after "Finish"
+// the tablet's browser holds no video and no session.
+
+const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  laptop: { width: 1366, height: 768 },
+} as const;
+
+const RESIDENTS = [
+  'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name',
+  'Margaret,Hill,12,Susan,Hill,susan.hill@example.test,Daughter,resident,',
+  'Arthur,Jones,14,Peter,Jones,peter.jones@example.test,Son,,',
+].join('\n');
+
+async function scanAtBothSizes(page: Page, label: string) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    await expectNoSeriousViolations(page, test.info(), `${label} (${name})`);
+  }
+  await page.setViewportSize(VIEWPORTS.laptop);
+}
+
+async function newPage(browser: Browser, server: OwnServer) {
+  const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS.laptop });
+  return context.newPage();
+}
+
+test.describe('a care home’s recording station', () => {
+  let server: OwnServer;
+  test.beforeAll(async () => {
+    server = await startOwnServer({ env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL } });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('a carer signs in with a PIN, a resident records and saves, and Finish leaves nothing', async ({
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    // The manager sets up the home, invites a carer and imports two residents (one without a
+    // consent basis yet).
+    const office = await newPage(browser, server);
+    const manager = await registerUser(office, { firstName: 'Joan' });
+    await server.setTier(manager.username, 'professional');
+    await reloadAfterRestart(office);
+    await office.getByRole('link', { name: 'Your care home' }).click();
+    await office.getByLabel('Care home name').fill('Rosewood House');
+    await office.getByRole('button', { name: 'Set up care home' }).click();
+    await expect(office.getByRole('heading', { level: 2, name: 'Rosewood House' })).toBeVisible();
+    await office.getByLabel('First name').fill('Jane');
+    await office.getByLabel('Last name').fill('Doe');
+    await office.getByLabel('Email').fill('jane.doe@example.test');
+    await office.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(office.getByText('jane.doe@example.test · Invited')).toBeVisible();
+    await office.getByLabel('Residents file (CSV)').setInputFiles({
+      name: 'residents.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(RESIDENTS),
+    });
+    await office.getByRole('button', { name: 'Import 2 residents' }).click();
+    await expect(
+      office.getByText('2 imported, 0 already in your home, 0 to correct.'),
+    ).toBeVisible();
+
+    // The carer joins with their own account and sets their PIN.
+    const carerPage = await newPage(browser, server);
+    await registerUser(carerPage, {
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane.doe@example.test',
+    });
+    const invitation = await waitForMail('jane.doe@example.test', /invites you/, {
+      dataDir: server.dataDir,
+    });
+    const link = /https?:\/\/\S+\/care-home\/join#[\w-]+/.exec(invitation.text)![0];
+    await carerPage.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+    await carerPage.getByRole('button', { name: 'Accept the invitation' }).click();
+    await expect(carerPage.getByText('You are on Rosewood House’s staff')).toBeVisible();
+    await carerPage.getByLabel('Your PIN (4 to 6 numbers)').fill('4821');
+    await carerPage.getByRole('button', { name: 'Save my PIN' }).click();
+    await expect(carerPage.getByText('Your PIN is saved')).toBeVisible();
+
+    // The manager, on the home's tablet, makes it the station.
+    const tablet = await newPage(browser, server);
+    await openApp(tablet, '/auth');
+    await submitSignIn(tablet, manager);
+    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(manager.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(tablet.getByRole('heading', { name: 'Welcome, Joan' })).toBeVisible();
+    await tablet.goto('/care-home');
+    await tablet.getByLabel("The tablet's name").fill('Lounge tablet');
+    await tablet.getByRole('button', { name: 'Make this tablet a recording station' }).click();
+    await scanAtBothSizes(tablet, 'making a station');
+    await tablet.getByRole('button', { name: 'Yes, make it a station' }).click();
+
+    // The carer signs in with their PIN; only Margaret is offered.
+    await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();
+    await scanAtBothSizes(tablet, 'station sign-in');
+    await tablet.getByRole('button', { name: 'Jane Doe' }).click();
+    await tablet.getByLabel('Jane Doe, please type your PIN').fill('4821');
+    await tablet.getByRole('button', { name: 'Sign in' }).click();
+    await expect(tablet.getByRole('heading', { name: 'Who is recording?' })).toBeVisible();
+    await expect(tablet.getByRole('button', { name: 'Arthur Jones' })).toHaveCount(0);
+    await scanAtBothSizes(tablet, 'choosing a resident');
+    await tablet.getByRole('button', { name: 'Margaret Hill' }).click();
+
+    // Margaret records, watches it back and saves it for Susan.
+    await expect(
+      tablet.getByRole('heading', { name: 'Recording for Margaret Hill' }),
+    ).toBeVisible();
+    await scanAtBothSizes(tablet, 'recording for a resident');
+    await tablet.getByRole('button', { name: 'Start recording' }).click();
+    await expect(tablet.getByRole('button', { name: 'Stop recording' })).toBeVisible();
+    await tablet.waitForTimeout(2500);
+    await tablet.getByRole('button', { name: 'Stop recording' }).click();
+    await expect(tablet.getByRole('heading', { name: 'Watch it back' })).toBeVisible();
+    await tablet.getByRole('radio', { name: 'Susan Hill' }).check();
+    await scanAtBothSizes(tablet, 'reviewing a take');
+    await tablet.getByRole('button', { name: 'Save the message' }).click();
+    await expect(tablet.getByText('Your message for Susan Hill is saved.')).toBeVisible({
+      timeout: 30_000,
+    });
+
+    // Finish: nothing of Margaret's is left in the tablet's browser.
+    await tablet.getByRole('button', { name: 'Finish' }).click();
+    await expect(tablet.getByText('The station is clear.')).toBeVisible();
+    const left = await tablet.evaluate(async () => ({
+      databases: (await indexedDB.databases()).map((db) => db.name),
+      caches: await caches.keys(),
+      session: Object.keys(sessionStorage),
+      local: Object.keys(localStorage),
+    }));
+    expect(left.databases).toEqual([]);
+    expect(left.caches).toEqual([]);
+    expect(left.session.every((key) => /device/i.test(key))).toBe(true);
+    expect(left.local.every((key) => /device|cookieConsent/i.test(key))).toBe(true);
+    const cookies = await tablet.context().cookies();
+    expect(cookies.map((cookie) => cookie.name)).not.toContain('memento_station');
+    expect(cookies.map((cookie) => cookie.name)).not.toContain('memento_session');
+    // And the tablet's server session is gone too: back at the staff list.
+    await tablet.reload();
+    await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();
+  });
+});
