@@ -252,6 +252,31 @@ describe('recording stations', () => {
     expect((await logOf(ivy.userId)).map((row) => row.eventType)).toContain('care_home_paused');
   });
 
+  it('refuses to save when neither the home nor the resident has cloud sync, and ends a disabled carer', async () => {
+    const { manager, margaret } = await makeHome('Ash Grove');
+    const { staffId } = await makeCarer(manager, '9753');
+    const tablet = await makeStation(manager);
+    await tablet.post('/api/station/sign-in', { staffId, pin: '9753' });
+    await tablet.post('/api/station/resident', { residentId: margaret.userId });
+    const [susan] = (await tablet.get('/api/station/recipients')).json<{ id: number }[]>();
+    // The home's plan lapsed: Margaret is on Community Edition, whose messages stay local.
+    await t.db.update(users).set({ subscriptionTier: 'free' }).where(eq(users.id, manager.user.id));
+    const refused = await saveRecording(tablet, susan!.id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ message: STATION_MESSAGES.noCloud });
+    expect(await t.db.select().from(videos).where(eq(videos.creatorId, margaret.userId))).toEqual(
+      [],
+    );
+
+    await t.db
+      .update(users)
+      .set({ subscriptionTier: 'professional' })
+      .where(eq(users.id, manager.user.id));
+    const disabled = await manager.device.post(`/api/care-home/staff/${staffId}/disable`);
+    expect(disabled.statusCode).toBe(200);
+    expect((await tablet.get('/api/station/recipients')).statusCode).toBe(401);
+  });
+
   it('rests a PIN after five wrong tries, each written down', async () => {
     const { manager } = await makeHome('Willow Court');
     const { carer, staffId } = await makeCarer(manager, '2468');
