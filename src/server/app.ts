@@ -25,6 +25,7 @@ import { transferRoutes } from './modules/transfers/transfers.routes';
 import { careHomeRoutes } from './modules/care-homes/care-homes.routes';
 import { stationRoutes } from './modules/care-homes/stations.routes';
 import { supportRoutes } from './modules/support/support.routes';
+import { familyPageRoutes } from './modules/care-homes/family-page.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
 import { wordEarlierAuditEntries } from './modules/audit/audit.repository';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -243,6 +244,7 @@ async function registerRoutes(
   await app.register(careHomeRoutes(deps));
   await app.register(stationRoutes(deps));
   await app.register(supportRoutes(deps));
+  await app.register(familyPageRoutes(deps));
   await registerWebApp(app, {
     webDir,
     publicConfig: toPublicConfig(deps.config, deps.externalProviders.list()),

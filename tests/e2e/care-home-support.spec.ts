@@ -109,5 +109,17 @@ test.describe('priority support for a care home', () => {
     await expect(page.getByRole('list', { name: 'Your requests' })).toContainText(
       'A resident cannot record · Answered',
     );
+
+    // The home's families see its name before they sign in, and who holds their data.
+    const family = await newPage(browser, server, '10.251.0.3');
+    await family.goto('/r/rosewood-house#email=susan.hill%40example.test&code=ABCD-EFGH');
+    await expect(family.getByRole('heading', { level: 1, name: 'Rosewood House' })).toBeVisible();
+    await expect(family.getByText('Powered by Memento')).toBeVisible();
+    await expect(family.getByText(/held by Memento, not by Rosewood House/)).toBeVisible();
+    await expect(family.getByRole('link', { name: 'Sign in to watch' })).toHaveAttribute(
+      'href',
+      '/auth#email=susan.hill%40example.test&code=ABCD-EFGH',
+    );
+    await scanAtBothSizes(family, 'a care home’s page for families');
   });
 });

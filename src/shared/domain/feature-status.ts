@@ -125,7 +125,7 @@ export const FEATURES: readonly TFeature[] = [
     id: 'custom_branding',
     name: 'Custom branding for organisations',
     description:
-      'A care home sets its name, an accent colour the server checks is easy to read, and its logo, shown on its own care-home page. Not built yet: the home’s name and logo on the families’ sign-in page, in family emails, on letters and on residents’ screens.',
+      'A care home sets its name, an accent colour the server checks is easy to read, and its logo; its families’ page at /r/ and the home’s address shows them, always with ‘Powered by Memento’. Not built yet: the home’s name and logo in family emails, on letters and on residents’ screens.',
     status: 'started',
   },
   {

@@ -8,6 +8,7 @@ import { NeedsConnection } from '@web/features/offline/needs-connection';
 // Every page is its own chunk, so the first screen only downloads what it shows.
 const HomePage = lazyPage(() => import('@web/pages/home/home-page'));
 const AuthPage = lazyPage(() => import('@web/pages/auth/auth-page'));
+const FamilySignInPage = lazyPage(() => import('@web/pages/care-home/family-sign-in-page'));
 const OnboardingPage = lazyPage(() => import('@web/pages/onboarding/onboarding-page'));
 const SetupPasswordPage = lazyPage(() => import('@web/pages/setup-password/setup-password-page'));
 const RecipientsPage = lazyPage(() => import('@web/pages/recipients/recipients-page'));
@@ -139,6 +140,15 @@ export const routes: RouteObject[] = [
                   <CareHomePage />
                 </NeedsConnection>
               </RequireAuth>
+            ),
+          },
+          {
+            // A care home's families, not yet signed in: its name and logo, then the sign-in.
+            path: '/r/:slug',
+            element: (
+              <NeedsConnection>
+                <FamilySignInPage />
+              </NeedsConnection>
             ),
           },
           {

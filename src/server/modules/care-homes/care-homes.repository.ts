@@ -35,6 +35,14 @@ export async function findHomeById(db: DbOrTx, id: number): Promise<HomeSummaryR
   return row;
 }
 
+export async function findHomeBySlug(
+  db: DbOrTx,
+  slug: string,
+): Promise<HomeSummaryRow | undefined> {
+  const [row] = await db.select(HOME_COLUMNS).from(careHomes).where(eq(careHomes.slug, slug));
+  return row;
+}
+
 export async function isSlugTaken(db: DbOrTx, slug: string): Promise<boolean> {
   const [row] = await db
     .select({ id: careHomes.id })
