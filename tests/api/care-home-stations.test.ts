@@ -213,7 +213,7 @@ describe('recording stations', () => {
   it('refuses another home’s resident, and offers no one paused or without consent', async () => {
     const { manager, margaret, arthur, ivy } = await makeHome('Oak Lodge');
     const other = await makeHome('Elm House');
-    const { staffId } = await makeCarer(manager, '1357');
+    const { carer, staffId } = await makeCarer(manager, '1357');
     const tablet = await makeStation(manager);
 
     // No consent basis: not offered. Paused by the manager: not offered.
@@ -225,7 +225,7 @@ describe('recording stations', () => {
     expect(cleared.statusCode).toBe(204);
     const paused = await manager.device.request({
       method: 'PUT',
-      url: `/api/care-home/residents/${ivy.userId}/pause`,
+      url: `/api/care-home/residents/${ivy.linkId}/pause`,
       payload: { paused: true },
     });
     expect(paused.json()).toEqual({ paused: true });
@@ -250,6 +250,24 @@ describe('recording stations', () => {
       .where(eq(careHomeResidents.userId, margaret.userId));
     expect(link!.pausedAt).not.toBeNull();
     expect((await logOf(ivy.userId)).map((row) => row.eventType)).toContain('care_home_paused');
+
+    // A carer, with their own account, resumes Ivy; only residents pause themselves.
+    const resumed = await carer.device.request({
+      method: 'PUT',
+      url: `/api/care-home/residents/${ivy.linkId}/pause`,
+      payload: { paused: false },
+    });
+    expect(resumed.json()).toEqual({ paused: false });
+    const notResident = await manager.device.request({
+      method: 'PUT',
+      url: '/api/care-home/my-pause',
+      payload: { paused: true },
+    });
+    expect(notResident.statusCode).toBe(404);
+    const ivyLog = (await logOf(ivy.userId)).map((row) => row.details as { actor?: string });
+    expect(ivyLog.map((details) => details.actor)).toEqual(
+      expect.arrayContaining(['Jane Doe, carer', expect.stringMatching(/, manager of Oak Lodge$/)]),
+    );
   });
 
   it('refuses to save when neither the home nor the resident has cloud sync, and ends a disabled carer', async () => {

@@ -99,10 +99,24 @@ export const stationRoutes =
       { schema: { params: ZCareHomeIdParams, body: ZPauseBody }, config: change },
       async (request) =>
         setPaused(deps, getRequestContext(request), {
-          residentUserId: request.params.id,
+          linkId: request.params.id,
           paused: request.body.paused,
           who: { actor: requireActor(request) },
         }),
+    );
+
+    // "Pause Memento for me", from the resident's own device.
+    app.put(
+      '/api/care-home/my-pause',
+      { schema: { body: ZPauseBody }, config: change },
+      async (request) => {
+        const actor = requireActor(request);
+        return setPaused(deps, getRequestContext(request), {
+          residentUserId: actor.user.id,
+          paused: request.body.paused,
+          who: { actor },
+        });
+      },
     );
 
     app.get(STATION_PATH, { config: read }, async (request) =>

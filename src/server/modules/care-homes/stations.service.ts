@@ -539,8 +539,7 @@ export async function finishStationSession(
 export async function setPaused(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   context: RequestContext,
-  input: {
-    residentUserId: number;
+  input: ({ residentUserId: number } | { linkId: number }) & {
     paused: boolean;
     who: { actor: Actor } | { session: StationSessionRow };
   },
@@ -550,7 +549,11 @@ export async function setPaused(
     .from(careHomeResidents)
     .innerJoin(careHomes, eq(careHomes.id, careHomeResidents.careHomeId))
     .innerJoin(users, eq(users.id, careHomeResidents.userId))
-    .where(eq(careHomeResidents.userId, input.residentUserId));
+    .where(
+      'linkId' in input
+        ? eq(careHomeResidents.id, input.linkId)
+        : eq(careHomeResidents.userId, input.residentUserId),
+    );
   if (!link) throw new AppError('NOT_FOUND', STATION_MESSAGES.residentNotOffered);
   let actorName: string;
   if ('session' in input.who) {
@@ -571,7 +574,8 @@ export async function setPaused(
       const staff = await findActiveStaffOfUser(deps.db, actor.user.id);
       if (!staff || staff.staff.careHomeId !== link.home.id)
         throw new AppError('NOT_FOUND', STATION_MESSAGES.residentNotOffered);
-      actorName = `${fullName(actor.user)}, carer`;
+      // Named as the home knows them, as at the stations.
+      actorName = `${fullName(staff.staff)}, carer`;
     }
   }
   const now = deps.clock.now();
