@@ -54,6 +54,7 @@ test.describe('a care home’s recording station', () => {
     await reloadAfterRestart(office);
     await office.getByRole('link', { name: 'Your care home' }).click();
     await office.getByLabel('Care home name').fill('Rosewood House');
+    await office.getByLabel('Accent colour (optional)').fill('#1b48c8');
     await office.getByRole('button', { name: 'Set up care home' }).click();
     await expect(office.getByRole('heading', { level: 2, name: 'Rosewood House' })).toBeVisible();
     await office.getByLabel('First name').fill('Jane');
@@ -109,6 +110,11 @@ test.describe('a care home’s recording station', () => {
 
     // The carer signs in with their PIN; only Margaret is offered.
     await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();
+    // In the home's own colour.
+    await expect(tablet.getByRole('button', { name: 'Jane Doe' })).toHaveCSS(
+      'color',
+      'rgb(27, 72, 200)',
+    );
     await scanAtBothSizes(tablet, 'station sign-in');
     await tablet.getByRole('button', { name: 'Jane Doe' }).click();
     await tablet.getByLabel('Jane Doe, please type your PIN').fill('4821');

@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FormEvent,
+} from 'react';
 import type { TStationAnswer, TStationRecipient, TStationResident } from '@shared/schemas/stations';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -68,14 +75,29 @@ export default function StationPage() {
   const home = step.name === 'loading' || step.name === 'not-station' ? null : step.station.home;
 
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 text-lg">
+    <div
+      className="mx-auto flex w-full max-w-3xl flex-col gap-6 text-lg"
+      // The home's accent (checked at 7:1 when saved) takes the place of the primary colour here.
+      style={
+        home?.accentHex
+          ? ({
+              '--color-primary': home.accentHex,
+              '--color-primary-hover': home.accentHex,
+            } as CSSProperties)
+          : undefined
+      }
+    >
       {home && (
-        <p
-          className="text-xl font-semibold"
-          style={home.accentHex ? { color: home.accentHex } : {}}
-        >
-          {home.name}
-        </p>
+        <div className="flex items-center gap-3">
+          {home.hasLogo && (
+            <img
+              src={`/api/care-homes/${home.slug}/logo`}
+              alt={`${home.name} logo`}
+              className="max-h-12 w-auto"
+            />
+          )}
+          <p className="text-xl font-semibold text-primary">{home.name}</p>
+        </div>
       )}
       {step.name === 'loading' && <PageSpinner label="Getting the station ready" />}
       {step.name === 'not-station' && (
