@@ -2,8 +2,8 @@ import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
 import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
-import { compositeSha256Hex, releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
-import { getVideo, listVideos, saveVideo } from './local-store';
+import { compositeSha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { getVideo, listVideos, MAX_CHUNK_BYTES, saveVideo } from './local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
 
 /**
@@ -122,45 +122,79 @@ async function matchesChecksum(bytes: Uint8Array<ArrayBuffer>, sha256: string, i
   return (await sha256HexOfBytes(bytes)) === sha256;
 }
 
-/**
- * Fetches one message, checks it against its checksum (a copy that does not match is fetched
- * once more, then left: never kept), opens it when sealed and keeps it. A lost connection is
- * thrown. One message's bytes at a time: each buffer is given back as soon as it is copied.
- */
-async function keepOne(entry: TVideoIndexEntry, userId: number): Promise<TOutcome> {
+function isOutcome(value: unknown): value is TOutcome {
+  return typeof value === 'string';
+}
+
+/** A copy as it arrived, still to be checked, opened (when sealed) and kept. */
+interface TArrived {
+  bytes: Uint8Array<ArrayBuffer>;
+  key: CryptoKey | null;
+  isSealed: boolean;
+}
+
+/** Fetches one message's copy, not yet checked. A lost connection is thrown. */
+async function fetchCopy(entry: TVideoIndexEntry, userId: number): Promise<TArrived | TOutcome> {
   if (!entry.sha256) return 'failed';
+  const playback = await fetchPlayback(entry.id);
+  const { sealed } = playback;
+  const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
+  if (key === 'locked' || key === 'failed') return key;
+  // The browser made these bytes: dropped when done, not given back (see `releaseBytes`).
+  return { bytes: await download(playback.url), key, isSealed: Boolean(sealed) };
+}
+
+/**
+ * Checks a copy against its checksum and keeps it; a copy that does not match is fetched once
+ * more, then left: never kept. A lost connection is thrown.
+ */
+async function checkAndKeep(
+  entry: TVideoIndexEntry,
+  userId: number,
+  arrived: TArrived,
+): Promise<TOutcome> {
+  let copy: TArrived | TOutcome = arrived;
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const playback = await fetchPlayback(entry.id);
-    const { sealed } = playback;
-    const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
-    if (key === 'locked' || key === 'failed') return key;
-    const bytes = await download(playback.url);
-    if (!(await matchesChecksum(bytes, entry.sha256, Boolean(sealed)))) {
-      releaseBytes(bytes);
-      continue;
+    if (attempt > 0) copy = await fetchCopy(entry, userId);
+    if (isOutcome(copy)) return copy;
+    if (await matchesChecksum(copy.bytes, entry.sha256 ?? '', copy.isSealed)) {
+      return keepChecked(entry, userId, copy);
     }
-    const copy = new Blob([bytes], {
-      type: key ? 'application/octet-stream' : entry.metadata.mimeType,
-    });
-    releaseBytes(bytes);
-    const video = key ? await openChecked(entry, copy, key) : copy;
-    if (!video) return 'failed';
-    await saveVideo({
-      id: entry.id,
-      creatorId: userId,
-      recipientId: entry.recipientId,
-      title: entry.title ?? 'A message',
-      promptId: null,
-      blob: video,
-      durationMs: entry.metadata.durationMs,
-      createdAt: entry.createdAt,
-      indexedAt: new Date().toISOString(),
-      syncStatus: 'synced',
-      release: entry.release,
-    });
-    return 'kept';
   }
   return 'failed';
+}
+
+/** Opens a checked copy when sealed and keeps it. */
+async function keepChecked(
+  entry: TVideoIndexEntry,
+  userId: number,
+  { bytes, key }: TArrived,
+): Promise<TOutcome> {
+  // Made of blobs the size of the library's chunks, which the library then keeps as they are: one
+  // copy of a whole message would be paged to disk by the browser before being written again.
+  const parts: Blob[] = [];
+  for (let at = 0; at < bytes.length; at += MAX_CHUNK_BYTES) {
+    parts.push(new Blob([bytes.subarray(at, at + MAX_CHUNK_BYTES)]));
+  }
+  const copy = new Blob(parts, {
+    type: key ? 'application/octet-stream' : entry.metadata.mimeType,
+  });
+  const video = key ? await openChecked(entry, copy, key) : copy;
+  if (!video) return 'failed';
+  await saveVideo({
+    id: entry.id,
+    creatorId: userId,
+    recipientId: entry.recipientId,
+    title: entry.title ?? 'A message',
+    promptId: null,
+    blob: video,
+    durationMs: entry.metadata.durationMs,
+    createdAt: entry.createdAt,
+    indexedAt: new Date().toISOString(),
+    syncStatus: 'synced',
+    release: entry.release,
+  });
+  return 'kept';
 }
 
 /** Until the connection is back ('online'), or a while when the browser thinks it never left. */
@@ -176,20 +210,21 @@ function waitForConnection(): Promise<void> {
   });
 }
 
-/** One message, waiting out lost connections: offline it pauses for as long as it takes. */
-async function keepWithPauses(
-  entry: TVideoIndexEntry,
-  userId: number,
+/**
+ * Runs `step` for one message, waiting out lost connections: offline it pauses for as long as it
+ * takes; with a connection that fails anyway, a few tries.
+ */
+async function withPauses<T>(
+  step: () => Promise<T | TOutcome>,
   onPause: (isPaused: boolean) => void,
-): Promise<TOutcome> {
+): Promise<T | TOutcome> {
   for (let troubles = 0; ;) {
     try {
-      return await keepOne(entry, userId);
+      return await step();
     } catch (error) {
       // Deleted meanwhile; or signed out, or the plan no longer reaches the cloud.
       if (isApiError(error) && error.status === 404) return 'gone';
       if (isApiError(error) && (error.status === 401 || error.status === 403)) return 'stopped';
-      // Known to be offline, it waits as long as it takes; otherwise a few tries.
       if (navigator.onLine !== false) troubles += 1;
       if (troubles > MAX_TROUBLES) return 'failed';
       onPause(true);
@@ -218,21 +253,38 @@ async function runFill(
     onProgress({ ...progress });
   };
   report({});
-  for (const entry of missing) {
-    // Played (and so kept) since the list was read.
-    if (await getVideo(entry.id)) {
-      report({ kept: progress.kept + 1 });
-      continue;
-    }
-    const outcome = await keepWithPauses(entry, userId, (isPaused) =>
-      report({ state: isPaused ? 'paused' : 'filling' }),
-    );
-    if (outcome === 'stopped') break;
+  const onPause = (isPaused: boolean) => report({ state: isPaused ? 'paused' : 'filling' });
+  /**
+   * Two stages, two messages at most in hand: while one is checked and kept, the next one
+   * arrives; messages are kept one at a time, newest first.
+   */
+  let keeping: Promise<TOutcome> | null = null;
+  // Said as soon as a message is kept, even while the next one waits for the connection.
+  const tell = (outcome: TOutcome) => {
     if (outcome === 'kept') report({ kept: progress.kept + 1 });
     if (outcome === 'locked') report({ locked: progress.locked + 1 });
     if (outcome === 'failed') report({ failed: progress.failed + 1 });
     if (outcome === 'gone') report({ total: progress.total - 1 });
+    return outcome;
+  };
+  const settle = async () => {
+    const outcome = await keeping;
+    keeping = null;
+    return outcome;
+  };
+  for (const entry of missing) {
+    // Played (and so kept) since the list was read.
+    const isHere = Boolean(await getVideo(entry.id));
+    const arrived = isHere ? 'kept' : await withPauses(() => fetchCopy(entry, userId), onPause);
+    if ((await settle()) === 'stopped') break;
+    if (isOutcome(arrived)) {
+      if (arrived === 'stopped') break;
+      tell(arrived);
+      continue;
+    }
+    keeping = withPauses(() => checkAndKeep(entry, userId, arrived), onPause).then(tell);
   }
+  await settle();
   report({ state: 'done' });
   return { ...progress };
 }
@@ -241,11 +293,11 @@ let running: Promise<TFillProgress | null> | null = null;
 const listeners = new Set<(progress: TFillProgress) => void>();
 
 /**
- * Brings every cloud copy of this account that is not on this device here, newest first and one
- * at a time (a tablet holds one message's bytes at once). One run per tab: a second caller joins
- * the run under way and hears its progress too; across tabs, when the browser has Web Locks, a
- * tab finding another one at it does nothing (answers null). A reload starts again where it
- * stopped, since whatever is already here is skipped. Answers how it ended.
+ * Brings every cloud copy of this account that is not on this device here, newest first, the
+ * next one arriving while the last is kept (a tablet holds two messages' bytes at most). One run
+ * per tab: a second caller joins the run under way and hears its progress too; across tabs, when
+ * the browser has Web Locks, a tab finding another one at it does nothing (answers null). A reload
+ * starts again where it stopped, since whatever is already here is skipped. Answers how it ended.
  */
 export function fillFromCloud(
   userId: number,
