@@ -23,7 +23,10 @@ import { cloudRoutes } from './modules/cloud/cloud.routes';
 import { pairingRoutes } from './modules/pairing/pairing.routes';
 import { transferRoutes } from './modules/transfers/transfers.routes';
 import { careHomeRoutes } from './modules/care-homes/care-homes.routes';
-import { stationRoutes } from './modules/care-homes/stations.routes';
+import { careHomeResidentRoutes } from './modules/care-homes/residents.routes';
+import { careHomeStaffRoutes } from './modules/care-homes/staff.routes';
+import { stationRecordingRoutes } from './modules/care-homes/station-recording.routes';
+import { stationSignInRoutes } from './modules/care-homes/station-sign-in.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { familyPageRoutes } from './modules/care-homes/family-page.routes';
 import { createVideoStore } from './modules/cloud/create-video-store';
@@ -242,7 +245,10 @@ async function registerRoutes(
   await app.register(legacyRoutes(deps));
   await app.register(encryptionRoutes(deps));
   await app.register(careHomeRoutes(deps));
-  await app.register(stationRoutes(deps));
+  await app.register(careHomeStaffRoutes(deps));
+  await app.register(careHomeResidentRoutes(deps));
+  await app.register(stationSignInRoutes(deps));
+  await app.register(stationRecordingRoutes(deps));
   await app.register(supportRoutes(deps));
   await app.register(familyPageRoutes(deps));
   await registerWebApp(app, {

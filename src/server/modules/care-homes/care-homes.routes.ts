@@ -1,23 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CARE_HOME_MESSAGES,
-  IMPORT_MAX_BYTES,
-  LOGO_TYPES,
-  ZAcceptInviteBody,
-  ZCareHomeBody,
-  ZCareHomeIdParams,
-  ZConsentBody,
-  ZImportBody,
-  ZInviteStaffBody,
-} from '../../../shared/schemas/care-homes';
+import { CARE_HOME_MESSAGES, LOGO_TYPES, ZCareHomeBody } from '../../../shared/schemas/care-homes';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
 import { getCareHome, readLogo, removeLogo, saveCareHome, saveLogo } from './care-homes.service';
-import { getProgress, importResidents, recordConsent } from './residents.service';
-import { acceptStaffInvite, disableStaff, getStaff, inviteStaff } from './staff.service';
 
 /**
  * Per IP: a home's office shares one address among its managers; the logo is fetched by every
@@ -26,21 +14,17 @@ import { acceptStaffInvite, disableStaff, getStaff, inviteStaff } from './staff.
 const LIMITS = {
   read: { max: 600, timeWindow: 15 * 60_000 },
   change: { max: 120, timeWindow: 15 * 60_000 },
-  import: { max: 30, timeWindow: 15 * 60_000 },
-  accept: { max: 30, timeWindow: 15 * 60_000 },
   logo: { max: 2000, timeWindow: 15 * 60_000 },
 };
 
 /** A phone's photo is let in far enough to be told, in words, that it is too large. */
 const LOGO_BODY_LIMIT = 8 * 1024 * 1024;
-/** JSON doubles some characters of a CSV file (quotes); past this Fastify refuses on its own. */
-const IMPORT_BODY_LIMIT = 4 * IMPORT_MAX_BYTES;
 
 const ZSlugParams = z.object({
   slug: z.string().regex(/^[a-z0-9-]{1,60}$/, CARE_HOME_MESSAGES.notFound),
 });
 
-/** The care home's manager and staff: set-up, branding, staff, residents, progress. */
+/** The care home's manager: set-up and branding (staff and residents have their own routes). */
 export const careHomeRoutes =
   (deps: AppDeps): FastifyPluginAsyncZod =>
   async (app) => {
@@ -106,73 +90,6 @@ export const careHomeRoutes =
           .header('cross-origin-resource-policy', 'cross-origin')
           .header('cache-control', 'public, max-age=300')
           .send(logo.bytes);
-      },
-    );
-
-    app.get('/api/care-home/staff', { config: read }, async (request) =>
-      getStaff(deps, requireActor(request)),
-    );
-
-    app.post(
-      '/api/care-home/staff',
-      { schema: { body: ZInviteStaffBody }, config: change },
-      async (request, reply) => {
-        const member = await inviteStaff(deps, getRequestContext(request), {
-          actor: requireActor(request),
-          body: request.body,
-        });
-        return reply.status(201).send(member);
-      },
-    );
-
-    app.post(
-      '/api/care-home/staff/:id/disable',
-      { schema: { params: ZCareHomeIdParams }, config: change },
-      async (request) =>
-        disableStaff(deps, getRequestContext(request), {
-          actor: requireActor(request),
-          staffId: request.params.id,
-        }),
-    );
-
-    app.post(
-      '/api/care-home/staff/accept',
-      { schema: { body: ZAcceptInviteBody }, config: { rateLimit: perIpLimit(LIMITS.accept) } },
-      async (request) =>
-        acceptStaffInvite(deps, getRequestContext(request), {
-          actor: requireActor(request),
-          token: request.body.token,
-        }),
-    );
-
-    app.get('/api/care-home/residents', { config: read }, async (request) =>
-      getProgress(deps, requireActor(request)),
-    );
-
-    app.post(
-      '/api/care-home/residents/import',
-      {
-        schema: { body: ZImportBody },
-        config: { rateLimit: perIpLimit(LIMITS.import) },
-        bodyLimit: IMPORT_BODY_LIMIT,
-      },
-      async (request) =>
-        importResidents(deps, getRequestContext(request), {
-          actor: requireActor(request),
-          body: request.body,
-        }),
-    );
-
-    app.put(
-      '/api/care-home/residents/:id/consent',
-      { schema: { params: ZCareHomeIdParams, body: ZConsentBody }, config: change },
-      async (request, reply) => {
-        await recordConsent(deps, getRequestContext(request), {
-          actor: requireActor(request),
-          residentId: request.params.id,
-          body: request.body,
-        });
-        return reply.status(204).send();
       },
     );
   };
