@@ -59,7 +59,9 @@ async function databaseAt(lastTag: string): Promise<Database> {
   return database;
 }
 
-describe('upgrading an installation', () => {
+// Each test builds a fresh PGlite cluster and runs every migration into it, twice over: seconds
+// alone, but more than the default budget on a 2-core machine busy with the rest of the suite.
+describe('upgrading an installation', { timeout: 90_000 }, () => {
   it('gives the videos indexed before migration 0008 their index entries', async () => {
     const database = await databaseAt('0007_admin_search');
     const { db } = database;
