@@ -126,40 +126,26 @@ function isOutcome(value: unknown): value is TOutcome {
   return typeof value === 'string';
 }
 
-/** A copy as it arrived, still to be checked, opened (when sealed) and kept. */
-interface TArrived {
+/** A checked copy, ready to be opened (when sealed) and kept. */
+interface TChecked {
   bytes: Uint8Array<ArrayBuffer>;
   key: CryptoKey | null;
-  isSealed: boolean;
-}
-
-/** Fetches one message's copy, not yet checked. A lost connection is thrown. */
-async function fetchCopy(entry: TVideoIndexEntry, userId: number): Promise<TArrived | TOutcome> {
-  if (!entry.sha256) return 'failed';
-  const playback = await fetchPlayback(entry.id);
-  const { sealed } = playback;
-  const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
-  if (key === 'locked' || key === 'failed') return key;
-  // The browser made these bytes: dropped when done, not given back (see `releaseBytes`).
-  return { bytes: await download(playback.url), key, isSealed: Boolean(sealed) };
 }
 
 /**
- * Checks a copy against its checksum and keeps it; a copy that does not match is fetched once
- * more, then left: never kept. A lost connection is thrown.
+ * Fetches one message and checks it against its checksum (a copy that does not match is fetched
+ * once more, then left: never kept). A lost connection is thrown.
  */
-async function checkAndKeep(
-  entry: TVideoIndexEntry,
-  userId: number,
-  arrived: TArrived,
-): Promise<TOutcome> {
-  let copy: TArrived | TOutcome = arrived;
+async function fetchChecked(entry: TVideoIndexEntry, userId: number): Promise<TChecked | TOutcome> {
+  if (!entry.sha256) return 'failed';
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    if (attempt > 0) copy = await fetchCopy(entry, userId);
-    if (isOutcome(copy)) return copy;
-    if (await matchesChecksum(copy.bytes, entry.sha256 ?? '', copy.isSealed)) {
-      return keepChecked(entry, userId, copy);
-    }
+    const playback = await fetchPlayback(entry.id);
+    const { sealed } = playback;
+    const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
+    if (key === 'locked' || key === 'failed') return key;
+    const bytes = await download(playback.url);
+    // The browser made these bytes: dropped when done, not given back (see `releaseBytes`).
+    if (await matchesChecksum(bytes, entry.sha256, Boolean(sealed))) return { bytes, key };
   }
   return 'failed';
 }
@@ -168,7 +154,7 @@ async function checkAndKeep(
 async function keepChecked(
   entry: TVideoIndexEntry,
   userId: number,
-  { bytes, key }: TArrived,
+  { bytes, key }: TChecked,
 ): Promise<TOutcome> {
   // Made of blobs the size of the library's chunks, which the library then keeps as they are: one
   // copy of a whole message would be paged to disk by the browser before being written again.
@@ -254,37 +240,41 @@ async function runFill(
   };
   report({});
   const onPause = (isPaused: boolean) => report({ state: isPaused ? 'paused' : 'filling' });
+  let isStopped = false;
   /**
-   * Two stages, two messages at most in hand: while one is checked and kept, the next one
-   * arrives; messages are kept one at a time, newest first.
+   * One message: fetched and checked as soon as it starts, kept only once the message before it
+   * is settled, so messages are kept newest first and the next download runs while one is saved.
    */
-  let keeping: Promise<TOutcome> | null = null;
-  // Said as soon as a message is kept, even while the next one waits for the connection.
-  const tell = (outcome: TOutcome) => {
+  const bring = async (entry: TVideoIndexEntry, before: Promise<unknown>): Promise<TOutcome> => {
+    // Played (and so kept) since the list was read.
+    if (await getVideo(entry.id)) {
+      await before.catch(() => undefined);
+      return 'kept';
+    }
+    const checked = await withPauses(() => fetchChecked(entry, userId), onPause);
+    await before.catch(() => undefined);
+    if (isOutcome(checked)) return checked;
+    if (isStopped) return 'stopped';
+    // The checked bytes are still whole: a save that failed is tried again with them.
+    return withPauses(() => keepChecked(entry, userId, checked), onPause);
+  };
+  // Two messages at most in hand: the one being kept and the next one arriving.
+  let next: Promise<TOutcome> | null = missing[0] ? bring(missing[0], Promise.resolve()) : null;
+  for (let at = 0; next; at += 1) {
+    const current = next;
+    const following = missing[at + 1];
+    next = following ? bring(following, current) : null;
+    const outcome = await current;
+    if (outcome === 'stopped') {
+      isStopped = true;
+      await next?.catch(() => undefined);
+      break;
+    }
     if (outcome === 'kept') report({ kept: progress.kept + 1 });
     if (outcome === 'locked') report({ locked: progress.locked + 1 });
     if (outcome === 'failed') report({ failed: progress.failed + 1 });
     if (outcome === 'gone') report({ total: progress.total - 1 });
-    return outcome;
-  };
-  const settle = async () => {
-    const outcome = await keeping;
-    keeping = null;
-    return outcome;
-  };
-  for (const entry of missing) {
-    // Played (and so kept) since the list was read.
-    const isHere = Boolean(await getVideo(entry.id));
-    const arrived = isHere ? 'kept' : await withPauses(() => fetchCopy(entry, userId), onPause);
-    if ((await settle()) === 'stopped') break;
-    if (isOutcome(arrived)) {
-      if (arrived === 'stopped') break;
-      tell(arrived);
-      continue;
-    }
-    keeping = withPauses(() => checkAndKeep(entry, userId, arrived), onPause).then(tell);
   }
-  await settle();
   report({ state: 'done' });
   return { ...progress };
 }
