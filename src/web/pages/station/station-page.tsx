@@ -1,12 +1,5 @@
-import {
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  type CSSProperties,
-  type FormEvent,
-} from 'react';
-import type { TStationAnswer, TStationRecipient, TStationResident } from '@shared/schemas/stations';
+import { useCallback, useEffect, useState, type CSSProperties, type FormEvent } from 'react';
+import type { TStationAnswer, TStationResident } from '@shared/schemas/stations';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
@@ -15,15 +8,14 @@ import { PageSpinner } from '@web/components/ui/spinner';
 import {
   finishAtStation,
   getStation,
-  listStationRecipients,
   listStationResidents,
   pauseAtStation,
   pickStationResident,
-  saveStationRecording,
   signInAtStation,
 } from '@web/features/stations/stations-api';
-import { describeError, isApiError } from '@web/lib/api-client';
+import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';
+import { RecordForResident } from './record-for-resident';
 
 const PAGE_TITLE = 'Recording station';
 /** Nobody has touched the screen for this long: the station finishes on its own. */
@@ -308,209 +300,6 @@ function ResidentPicker({
       <Button size="lg" variant="secondary" className="self-start" onClick={onFinish}>
         Finish
       </Button>
-    </section>
-  );
-}
-
-type TTake = { blob: Blob; url: string; durationMs: number };
-
-function RecordForResident({
-  resident,
-  onFinish,
-  onPause,
-}: {
-  resident: TStationResident;
-  onFinish: () => void;
-  onPause: () => Promise<void>;
-}) {
-  const previewRef = useRef<HTMLVideoElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const recorderRef = useRef<MediaRecorder | null>(null);
-  const [isRecording, setIsRecording] = useState(false);
-  const [take, setTake] = useState<TTake | null>(null);
-  const [recipients, setRecipients] = useState<TStationRecipient[]>([]);
-  const [recipientId, setRecipientId] = useState<number | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
-  const [isPausing, setIsPausing] = useState(false);
-
-  useEffect(() => {
-    listStationRecipients()
-      .then(setRecipients)
-      .catch((caught: unknown) => setError(describeError(caught, 'Please try again.')));
-  }, []);
-
-  const stopCamera = useCallback(() => {
-    streamRef.current?.getTracks().forEach((track) => track.stop());
-    streamRef.current = null;
-  }, []);
-
-  // The take lives in memory only, and goes when the screen does.
-  useEffect(() => () => stopCamera(), [stopCamera]);
-  useEffect(() => () => (take ? URL.revokeObjectURL(take.url) : undefined), [take]);
-
-  async function start() {
-    setError(null);
-    setSaved(null);
-    try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
-      streamRef.current = stream;
-      if (previewRef.current) previewRef.current.srcObject = stream;
-      const chunks: Blob[] = [];
-      const recorder = new MediaRecorder(stream);
-      const startedAt = performance.now();
-      recorder.ondataavailable = (event) => {
-        if (event.data.size > 0) chunks.push(event.data);
-      };
-      recorder.onstop = () => {
-        stopCamera();
-        const blob = new Blob(chunks, { type: recorder.mimeType || 'video/webm' });
-        setTake({
-          blob,
-          url: URL.createObjectURL(blob),
-          durationMs: performance.now() - startedAt,
-        });
-      };
-      recorderRef.current = recorder;
-      recorder.start(1000);
-      setIsRecording(true);
-    } catch (caught) {
-      setError(
-        caught instanceof DOMException
-          ? 'The camera could not start. Please check it is allowed for this page.'
-          : describeError(caught, 'Please try again.'),
-      );
-    }
-  }
-
-  function stop() {
-    recorderRef.current?.stop();
-    setIsRecording(false);
-  }
-
-  async function save() {
-    if (!take || !recipientId) return;
-    setIsBusy(true);
-    setError(null);
-    try {
-      const answer = await saveStationRecording({
-        blob: take.blob,
-        recipientId,
-        durationMs: take.durationMs,
-      });
-      setSaved(answer.recipientName);
-      setTake(null);
-      setRecipientId(null);
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : describeError(caught, 'Please try again.'));
-    } finally {
-      setIsBusy(false);
-    }
-  }
-
-  return (
-    <section aria-labelledby="station-record" className="flex flex-col gap-5">
-      <h1 id="station-record" className="text-3xl font-bold tracking-tight sm:text-4xl">
-        Recording for {resident.name}
-      </h1>
-      {saved && (
-        <Alert variant="success" title="Saved">
-          <p>Your message for {saved} is saved.</p>
-        </Alert>
-      )}
-      {error && (
-        <Alert variant="destructive" title="Something went wrong">
-          <p>{error}</p>
-        </Alert>
-      )}
-      {!take && (
-        <>
-          <video
-            ref={previewRef}
-            autoPlay
-            muted
-            playsInline
-            aria-label="What the camera sees"
-            className="aspect-video w-full rounded-lg bg-black"
-          />
-          {isRecording ? (
-            <Button size="lg" variant="destructive" className="self-start" onClick={stop}>
-              Stop recording
-            </Button>
-          ) : (
-            <Button size="lg" className="self-start" onClick={() => void start()}>
-              {saved ? 'Record another message' : 'Start recording'}
-            </Button>
-          )}
-        </>
-      )}
-      {take && (
-        <>
-          <h2 className="text-2xl font-bold">Watch it back</h2>
-          <video
-            src={take.url}
-            controls
-            playsInline
-            aria-label="Your message"
-            className="aspect-video w-full rounded-lg bg-black"
-          />
-          <fieldset className="flex flex-col gap-3">
-            <legend className="mb-2 text-2xl font-bold">Who is this message for?</legend>
-            {recipients.map((recipient) => (
-              <label
-                key={recipient.id}
-                className="flex min-h-14 cursor-pointer items-center gap-3 rounded-lg border-2 px-4 text-lg"
-              >
-                <input
-                  type="radio"
-                  name="station-recipient"
-                  className="size-6"
-                  checked={recipientId === recipient.id}
-                  onChange={() => setRecipientId(recipient.id)}
-                />
-                {recipient.name}
-              </label>
-            ))}
-          </fieldset>
-          <div className="flex flex-wrap gap-3">
-            <Button size="lg" disabled={!recipientId || isBusy} onClick={() => void save()}>
-              {isBusy ? 'Saving…' : 'Save the message'}
-            </Button>
-            <Button size="lg" variant="outline" disabled={isBusy} onClick={() => setTake(null)}>
-              Record again
-            </Button>
-          </div>
-        </>
-      )}
-      <div className="mt-4 flex flex-wrap gap-3 border-t pt-5">
-        <Button size="lg" variant="secondary" onClick={onFinish} disabled={isRecording || isBusy}>
-          Finish
-        </Button>
-        {isPausing ? (
-          <>
-            <p className="w-full">
-              Pause Memento for {resident.name}? They will not be offered here until it is turned
-              back on.
-            </p>
-            <Button size="lg" variant="destructive" onClick={() => void onPause()}>
-              Yes, pause
-            </Button>
-            <Button size="lg" variant="ghost" onClick={() => setIsPausing(false)}>
-              Keep going
-            </Button>
-          </>
-        ) : (
-          <Button
-            size="lg"
-            variant="ghost"
-            onClick={() => setIsPausing(true)}
-            disabled={isRecording}
-          >
-            Pause Memento for me
-          </Button>
-        )}
-      </div>
     </section>
   );
 }

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'react';
+import type { TStationRecipient, TStationResident } from '@shared/schemas/stations';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { listStationRecipients, saveStationRecording } from '@web/features/stations/stations-api';
+import { describeError, isApiError } from '@web/lib/api-client';
+import { TakeReview } from './take-review';
+import { StationFinishBar } from './station-finish-bar';
+import { useTakeRecorder } from './use-take-recorder';
+
+/** The resident records, watches it back, chooses who it is for, and saves. */
+export function RecordForResident({
+  resident,
+  onFinish,
+  onPause,
+}: {
+  resident: TStationResident;
+  onFinish: () => void;
+  onPause: () => Promise<void>;
+}) {
+  const { previewRef, isRecording, take, clearTake, start, stop } = useTakeRecorder();
+  const [recipients, setRecipients] = useState<TStationRecipient[]>([]);
+  const [recipientId, setRecipientId] = useState<number | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  useEffect(() => {
+    listStationRecipients()
+      .then(setRecipients)
+      .catch((caught: unknown) => setError(describeError(caught, 'Please try again.')));
+  }, []);
+
+  async function begin() {
+    setError(null);
+    setSaved(null);
+    try {
+      await start();
+    } catch (caught) {
+      setError(
+        caught instanceof DOMException
+          ? 'The camera could not start. Please check it is allowed for this page.'
+          : describeError(caught, 'Please try again.'),
+      );
+    }
+  }
+
+  async function save() {
+    if (!take || !recipientId) return;
+    setIsBusy(true);
+    setError(null);
+    try {
+      const answer = await saveStationRecording({
+        blob: take.blob,
+        recipientId,
+        durationMs: take.durationMs,
+      });
+      setSaved(answer.recipientName);
+      clearTake();
+      setRecipientId(null);
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : describeError(caught, 'Please try again.'));
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="station-record" className="flex flex-col gap-5">
+      <h1 id="station-record" className="text-3xl font-bold tracking-tight sm:text-4xl">
+        Recording for {resident.name}
+      </h1>
+      {saved && (
+        <Alert variant="success" title="Saved">
+          <p>Your message for {saved} is saved.</p>
+        </Alert>
+      )}
+      {error && (
+        <Alert variant="destructive" title="Something went wrong">
+          <p>{error}</p>
+        </Alert>
+      )}
+      {!take && (
+        <>
+          <video
+            ref={previewRef}
+            autoPlay
+            muted
+            playsInline
+            aria-label="What the camera sees"
+            className="aspect-video w-full rounded-lg bg-black"
+          />
+          {isRecording ? (
+            <Button size="lg" variant="destructive" className="self-start" onClick={stop}>
+              Stop recording
+            </Button>
+          ) : (
+            <Button size="lg" className="self-start" onClick={() => void begin()}>
+              {saved ? 'Record another message' : 'Start recording'}
+            </Button>
+          )}
+        </>
+      )}
+      {take && (
+        <>
+          <TakeReview
+            takeUrl={take.url}
+            recipients={recipients}
+            recipientId={recipientId}
+            isBusy={isBusy}
+            onChoose={setRecipientId}
+            onSave={() => void save()}
+            onRecordAgain={clearTake}
+          />
+        </>
+      )}
+      <StationFinishBar
+        residentName={resident.name}
+        isBusy={isBusy}
+        isRecording={isRecording}
+        onFinish={onFinish}
+        onPause={onPause}
+      />
+    </section>
+  );
+}
