@@ -137,26 +137,32 @@ export function SupportSection({ support }: { support: TSupportAnswer }) {
               {isSending ? 'Sending…' : 'Send request'}
             </Button>
           </form>
-          {support.requests.length > 0 && (
-            <ul className="flex flex-col gap-3" aria-label="Your requests">
-              {support.requests.map((request) => (
-                <li key={request.id} className="rounded-lg border-2 border-border p-4">
-                  <p className="text-lg font-semibold">
-                    {SUPPORT_CATEGORY_LABELS[request.category]} ·{' '}
-                    {request.status === 'answered' ? 'Answered' : 'Received'}
-                  </p>
-                  <p className="text-base text-muted-foreground">
-                    Sent {dateTime(request.createdAt)} by {request.requesterName}.{' '}
-                    {request.status === 'answered'
-                      ? `Answered ${dateTime(request.answeredAt!)}.`
-                      : `${request.target} Due by ${dateTime(request.dueAt)}.`}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
+          <SupportRequestList requests={support.requests} />
         </CardContent>
       </section>
     </Card>
+  );
+}
+
+/** The home's requests so far, with when each was answered or is due. */
+function SupportRequestList({ requests }: { requests: TSupportAnswer['requests'] }) {
+  if (requests.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-3" aria-label="Your requests">
+      {requests.map((request) => (
+        <li key={request.id} className="rounded-lg border-2 border-border p-4">
+          <p className="text-lg font-semibold">
+            {SUPPORT_CATEGORY_LABELS[request.category]} ·{' '}
+            {request.status === 'answered' ? 'Answered' : 'Received'}
+          </p>
+          <p className="text-base text-muted-foreground">
+            Sent {dateTime(request.createdAt)} by {request.requesterName}.{' '}
+            {request.status === 'answered'
+              ? `Answered ${dateTime(request.answeredAt!)}.`
+              : `${request.target} Due by ${dateTime(request.dueAt)}.`}
+          </p>
+        </li>
+      ))}
+    </ul>
   );
 }
