@@ -33,7 +33,6 @@ export function ExternalSignInContinuation({
     retry: false,
     staleTime: Infinity,
   });
-  const [isTermsOpen, setIsTermsOpen] = useState(false);
   const finish = useMutation({
     mutationFn: ({ password, ...rest }: TExternalFinishBody) => {
       const username = pending.data?.username;
@@ -94,42 +93,17 @@ export function ExternalSignInContinuation({
 
   if (step === 'terms') {
     return (
-      <section
-        aria-labelledby="new-account-heading"
-        className="flex flex-col gap-4 rounded-xl border-2 border-primary/30 bg-primary-soft p-5"
-      >
-        <h2 id="new-account-heading" className="flex items-center gap-3 text-2xl font-bold">
-          <UserRoundPlus className="size-7 text-primary" aria-hidden="true" />
-          {firstName ? `Welcome, ${firstName}` : 'Welcome to Memento'}
-        </h2>
-        <p>
-          You signed in with {providerName} as{' '}
-          <span className="font-semibold break-all">{email}</span>. We will create your Memento
-          account for this email address, tied to this device.
-        </p>
-        <p>Please read and accept the Terms of Service to continue.</p>
-        {finishError && (
-          <p role="alert" className="font-semibold text-destructive">
-            {finishError}
-          </p>
-        )}
-        <div className="flex flex-col gap-3 sm:flex-row">
-          <Button size="lg" onClick={() => setIsTermsOpen(true)} disabled={finish.isPending}>
-            {finish.isPending ? 'Creating account...' : 'Create My Account'}
-          </Button>
-          <Button size="lg" variant="ghost" onClick={onCancel} disabled={finish.isPending}>
-            Cancel
-          </Button>
-        </div>
-        <TermsOfServiceDialog
-          open={isTermsOpen}
-          onOpenChange={setIsTermsOpen}
-          onAccept={() => {
-            setIsTermsOpen(false);
-            finish.mutate({ tosAccepted: true, tosAcceptedAt: new Date().toISOString() });
-          }}
-        />
-      </section>
+      <NewAccountStep
+        providerName={providerName}
+        email={email}
+        firstName={firstName}
+        error={finishError}
+        isPending={finish.isPending}
+        onCancel={onCancel}
+        onAccept={() =>
+          finish.mutate({ tosAccepted: true, tosAcceptedAt: new Date().toISOString() })
+        }
+      />
     );
   }
 
@@ -166,5 +140,64 @@ function NotSignedIn({ message, onCancel }: { message: string; onCancel: () => v
         </Button>
       </div>
     </Alert>
+  );
+}
+
+/** A new account: who the provider says this is, and the Terms of Service to accept first. */
+function NewAccountStep({
+  providerName,
+  email,
+  firstName,
+  error,
+  isPending,
+  onCancel,
+  onAccept,
+}: {
+  providerName: string;
+  email: string | null;
+  firstName: string | null;
+  error: string | null;
+  isPending: boolean;
+  onCancel: () => void;
+  onAccept: () => void;
+}) {
+  const [isTermsOpen, setIsTermsOpen] = useState(false);
+  return (
+    <section
+      aria-labelledby="new-account-heading"
+      className="flex flex-col gap-4 rounded-xl border-2 border-primary/30 bg-primary-soft p-5"
+    >
+      <h2 id="new-account-heading" className="flex items-center gap-3 text-2xl font-bold">
+        <UserRoundPlus className="size-7 text-primary" aria-hidden="true" />
+        {firstName ? `Welcome, ${firstName}` : 'Welcome to Memento'}
+      </h2>
+      <p>
+        You signed in with {providerName} as{' '}
+        <span className="font-semibold break-all">{email}</span>. We will create your Memento
+        account for this email address, tied to this device.
+      </p>
+      <p>Please read and accept the Terms of Service to continue.</p>
+      {error && (
+        <p role="alert" className="font-semibold text-destructive">
+          {error}
+        </p>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button size="lg" onClick={() => setIsTermsOpen(true)} disabled={isPending}>
+          {isPending ? 'Creating account...' : 'Create My Account'}
+        </Button>
+        <Button size="lg" variant="ghost" onClick={onCancel} disabled={isPending}>
+          Cancel
+        </Button>
+      </div>
+      <TermsOfServiceDialog
+        open={isTermsOpen}
+        onOpenChange={setIsTermsOpen}
+        onAccept={() => {
+          setIsTermsOpen(false);
+          onAccept();
+        }}
+      />
+    </section>
   );
 }
