@@ -116,9 +116,8 @@ export async function writeBackupArchive(
       if (blob.size !== byteSize) throw new Error(`${meta.file} changed while it was read`);
       await plain.addBlob(meta.file, blob, { date, onBytes, crc32 });
     } else if (sealing && bytes) {
+      // Read from the video's Blob: dropped after, never emptied (see releaseBytes).
       await sealing.addBytes(meta.file, bytes, { date, onBytes });
-      // Sealed and written: nothing reads these bytes again.
-      releaseBytes(bytes);
     } else {
       // Never listed in the manifest without its entry in the file.
       throw new Error(`${meta.file} was not measured for this kind of backup`);
@@ -300,9 +299,7 @@ export async function readVerifiedVideo(
     if (stored) {
       const bytes = new Uint8Array(await stored.arrayBuffer());
       onBytes?.(bytes.length);
-      const sha256 = await hashBytes(bytes);
-      releaseBytes(bytes);
-      return sha256 === video.sha256 ? stored : null;
+      return (await hashBytes(bytes)) === video.sha256 ? stored : null;
     }
     // One buffer of the video's size, which the hash needs whole anyway: no Blob is read back.
     // The SHA-256 from the manifest (itself checked by the zip, and authenticated when sealed)

@@ -1,4 +1,4 @@
-import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
+import { sha256HexOfBytes } from '@web/lib/sha256';
 import { BACKUP_MESSAGES, BackupError } from './backup-manifest';
 import { updateCrc32 } from './crc32';
 
@@ -32,7 +32,6 @@ export async function measureBlob(blob: Blob, isPlain: boolean): Promise<TMeasur
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const sha256 = await hashBytes(bytes);
   if (!isPlain) return { bytes, byteSize: bytes.length, sha256, crc32: null };
-  const measured = { bytes: null, byteSize: bytes.length, sha256, crc32: updateCrc32(0, bytes) };
-  releaseBytes(bytes);
-  return measured;
+  // Read from a Blob: dropped, never emptied (see releaseBytes).
+  return { bytes: null, byteSize: bytes.length, sha256, crc32: updateCrc32(0, bytes) };
 }

@@ -11,7 +11,7 @@ import {
   type TSealedCopy,
 } from '@web/lib/encryption/seal-upload';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
-import { releaseBytes, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
 import { getVideo, getVideoBlob } from '@web/lib/videos/local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { sendSealedParts } from './send-sealed';
@@ -49,8 +49,8 @@ async function downloadPlain(entry: TVideoIndexEntry): Promise<Blob> {
   if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const matches = (await sha256HexOfBytes(bytes)) === entry.sha256;
+  // The response's own buffer: dropped, never emptied (see releaseBytes).
   const blob = new Blob([bytes], { type: entry.metadata.mimeType });
-  releaseBytes(bytes);
   if (!matches) throw new CopyUnavailableError('the copy did not match its checksum');
   return blob;
 }
