@@ -1,3 +1,4 @@
+import { CONFIG_ELEMENT_ID } from '@shared/domain/first-paint';
 import type { TPublicConfig } from '@shared/schemas/config';
 import type { TPreloginResponse } from '@shared/schemas/derived-password';
 import { WRAP_LABEL_PARTS, type TEncryptionState } from '@shared/schemas/encryption';
@@ -24,8 +25,14 @@ import { fetchEncryptionState } from './encryption-state';
 
 let splitting: Promise<boolean> | undefined;
 
-/** Whether this installation may hold accounts whose password is split (asked once a page). */
+/**
+ * Whether this installation may hold accounts whose password is split: from the config a rendered
+ * sign-in page arrives with, else asked once a page.
+ */
 function passwordsMayBeSplit(): Promise<boolean> {
+  const embedded = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
+  if (embedded)
+    return Promise.resolve((JSON.parse(embedded) as TPublicConfig).passwordsSplitInBrowser);
   splitting ??= apiRequest<TPublicConfig>('/api/config').then(
     (config) => config.passwordsSplitInBrowser,
     (error: unknown) => {
