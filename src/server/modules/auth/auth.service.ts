@@ -196,17 +196,19 @@ export async function register(
  * slow unfamiliar devices by seconds rather than locking the account: the owner on
  * a device of their own is never kept out by a stranger's guesses.
  */
+/** A device's sign-in as typed there: the name and the password, or its sign-in half. */
+export interface TCredentials {
+  device: DeviceRow;
+  username: string;
+  password: string;
+  /** The password's sign-in half, for an account with enhanced encryption on. */
+  passwordProof?: string | undefined;
+}
+
 export async function checkCredentials(
   db: Db,
   context: RequestContext,
-  input: {
-    device: DeviceRow;
-    username: string;
-    password: string;
-    /** The password's sign-in half, for an account with enhanced encryption on. */
-    passwordProof?: string | undefined;
-    now: Date;
-  },
+  input: TCredentials & { now: Date },
 ): Promise<UserRow> {
   const user = await findUserByUsername(db, input.username);
   const given = passwordGiven(input);

@@ -4,7 +4,12 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { KEY_LIMITS } from '../audit/throttle';
-import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
+import {
+  checkCredentials,
+  createSession,
+  type SignedIn,
+  type TCredentials,
+} from '../auth/auth.service';
 import { addOneTimeCode, retireOneTimeCodes } from '../auth/one-time-codes.repository';
 import { deviceAddCodeMail, deviceAddedMail, primaryDeviceChangedMail } from './devices.mails';
 import type { SessionUser } from '../users/users.repository';
@@ -81,13 +86,7 @@ export async function requestDeviceAdd(
 export async function completeDeviceAdd(
   deps: Deps,
   context: RequestContext,
-  input: {
-    device: DeviceRow;
-    username: string;
-    password: string;
-    passwordProof?: string | undefined;
-    code: string;
-  },
+  input: TCredentials & { code: string },
 ): Promise<SignedIn> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   await assertCanAdd(deps, user, input.device);

@@ -6,7 +6,12 @@ import { generateCode } from '../../lib/codes';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { consumeKeyAttempt, describeWait, KEY_LIMITS, type KeyLimit } from '../audit/throttle';
-import { checkCredentials, createSession, type SignedIn } from '../auth/auth.service';
+import {
+  checkCredentials,
+  createSession,
+  type SignedIn,
+  type TCredentials,
+} from '../auth/auth.service';
 import {
   findLiveOneTimeCodes,
   markOneTimeCodeUsed,
@@ -156,13 +161,7 @@ export async function checkDeviceCode(
 export async function completeDeviceMove(
   deps: Deps,
   context: RequestContext,
-  input: {
-    device: DeviceRow;
-    username: string;
-    password: string;
-    passwordProof?: string | undefined;
-    code: string;
-  },
+  input: TCredentials & { code: string },
 ): Promise<SignedIn> {
   const user = await checkCredentials(deps.db, context, { ...input, now: deps.clock.now() });
   const previous = await assertMovable(deps, user, input.device);
