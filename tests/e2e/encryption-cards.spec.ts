@@ -8,6 +8,7 @@ import {
   test,
   type RegisteredUser,
 } from './fixtures';
+import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readMailTo, waitForMail } from './support/outbox';
@@ -68,20 +69,6 @@ async function shoot(page: Page, testInfo: TestInfo, name: string, isOnScreenOnl
 }
 
 /** The owner turns it on as on the Enhanced encryption page, keeping the recovery sheet. */
-async function turnOnEncryption(page: Page, owner: RegisteredUser) {
-  await page.goto('/encryption');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('textbox', { name: 'Your password' }).fill(owner.password);
-  await page.getByRole('button', { name: 'Turn on enhanced encryption' }).click();
-  await expect(page.getByRole('region', { name: 'Your Memento recovery sheet' })).toBeVisible({
-    timeout: 20_000,
-  });
-  await page
-    .getByRole('checkbox', { name: 'I have printed or written down my recovery sheet' })
-    .check();
-  await page.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
-}
 
 /** The player plays the message from the cloud, its length known (the messages are 6 s long). */
 async function expectCloudCopyPlays(player: Locator) {

@@ -1,14 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import type { TPlayback } from '../../src/shared/schemas/cloud';
-import {
-  EMERGENCY_CODE_PATTERN,
-  LONG_WAIT,
-  expect,
-  registerPremiumUser,
-  test,
-  type RegisteredUser,
-} from './fixtures';
+import { EMERGENCY_CODE_PATTERN, LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
+import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -28,21 +22,6 @@ async function newDevice(browser: Browser, server: OwnServer, width = 1280, heig
     },
   });
   return context.newPage();
-}
-
-async function turnOnEncryption(page: Page, owner: RegisteredUser) {
-  await page.goto('/encryption');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('textbox', { name: 'Your password' }).fill(owner.password);
-  await page.getByRole('button', { name: 'Turn on enhanced encryption' }).click();
-  await expect(page.getByRole('region', { name: 'Your Memento recovery sheet' })).toBeVisible({
-    timeout: 20_000,
-  });
-  await page
-    .getByRole('checkbox', { name: 'I have printed or written down my recovery sheet' })
-    .check();
-  await page.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('heading', { name: 'Enhanced encryption is on' })).toBeVisible();
 }
 
 /** The first bytes of the message's cloud copy, fetched as the owner's page would. */
