@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TStationRecipient, TStationResident } from '@shared/schemas/stations';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -24,6 +24,7 @@ export function RecordForResident({
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
+  const isSaving = useRef(false);
 
   useEffect(() => {
     listStationRecipients()
@@ -46,7 +47,9 @@ export function RecordForResident({
   }
 
   async function save() {
-    if (!take || !recipientId) return;
+    // A second tap before the button shows it is busy must not save the message twice.
+    if (!take || !recipientId || isSaving.current) return;
+    isSaving.current = true;
     setIsBusy(true);
     setError(null);
     try {
@@ -61,6 +64,7 @@ export function RecordForResident({
     } catch (caught) {
       setError(isApiError(caught) ? caught.message : describeError(caught, 'Please try again.'));
     } finally {
+      isSaving.current = false;
       setIsBusy(false);
     }
   }
