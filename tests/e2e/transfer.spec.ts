@@ -1,6 +1,14 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, Page, Route } from '@playwright/test';
-import { expect, openApp, registerUser, submitSignIn, test, type RegisteredUser } from './fixtures';
+import {
+  expect,
+  LONG_WAIT,
+  openApp,
+  registerUser,
+  submitSignIn,
+  test,
+  type RegisteredUser,
+} from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
@@ -207,7 +215,7 @@ async function scanAtBothSizes(
   await page.setViewportSize(VIEWPORTS.laptop);
 }
 
-test.describe.serial('a Community Edition owner moves messages tablet to tablet', () => {
+test.describe.serial('a Community Edition owner moves messages tablet to tablet', LONG_WAIT, () => {
   let server: OwnServer;
 
   test.beforeAll(async () => {
@@ -307,10 +315,14 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     await moveAccountTo(newTablet, owner, server);
     await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
     await newTablet.getByLabel('Code from your old device').fill(shown);
+    // An old, slow tablet: on loopback the whole message would cross before the page could close.
+    const oldTabletCpu = await oldTablet.context().newCDPSession(oldTablet);
+    await oldTabletCpu.send('Emulation.setCPUThrottlingRate', { rate: 20 });
     await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
     const chunksHere = await waitForHalfAMessage(newTablet);
     const context = newTablet.context();
     await newTablet.close();
+    await oldTabletCpu.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     expect(chunksHere).toBeGreaterThanOrEqual(32);
 
     const reopened = await context.newPage();

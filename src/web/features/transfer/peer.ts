@@ -44,6 +44,11 @@ function opened(channel: RTCDataChannel, deadline: number): Promise<void> {
 export interface TPeer {
   pc: RTCPeerConnection;
   channel: RTCDataChannel;
+  /**
+   * The channel's messages, listened for from the moment the channel exists: the other side may
+   * send as soon as it opens, and a message with no listener yet is gone.
+   */
+  inbox: TInbox;
   attempt: number;
 }
 
@@ -55,6 +60,7 @@ export async function connectAsReceiver(
   const pc = new RTCPeerConnection({ iceServers });
   const channel = pc.createDataChannel('messages', { ordered: true });
   channel.binaryType = 'arraybuffer';
+  const inbox = createInbox(channel);
   try {
     await pc.setLocalDescription(await pc.createOffer());
     const { attempt } = await signalling.write({ description: await gathered(pc) });
@@ -65,7 +71,7 @@ export async function connectAsReceiver(
       if (signal.description) {
         await pc.setRemoteDescription(JSON.parse(signal.description) as RTCSessionDescriptionInit);
         await opened(channel, deadline);
-        return { pc, channel, attempt };
+        return { pc, channel, inbox, attempt };
       }
       await wait(POLL_MS);
     }
@@ -83,31 +89,33 @@ export async function connectAsSender(
   offer: { attempt: number; description: string },
 ): Promise<TPeer> {
   const pc = new RTCPeerConnection({ iceServers });
-  const channelReady = new Promise<RTCDataChannel>((resolve) => {
-    pc.addEventListener('datachannel', (event) => resolve(event.channel));
+  const channelReady = new Promise<{ channel: RTCDataChannel; inbox: TInbox }>((resolve) => {
+    pc.addEventListener('datachannel', (event) => {
+      event.channel.binaryType = 'arraybuffer';
+      resolve({ channel: event.channel, inbox: createInbox(event.channel) });
+    });
   });
   try {
     await pc.setRemoteDescription(JSON.parse(offer.description) as RTCSessionDescriptionInit);
     await pc.setLocalDescription(await pc.createAnswer());
     await signalling.write({ attempt: offer.attempt, description: await gathered(pc) });
     const deadline = Date.now() + CONNECT_TIMEOUT_MS;
-    const channel = await Promise.race([
+    const { channel, inbox } = await Promise.race([
       channelReady,
       wait(CONNECT_TIMEOUT_MS).then(() => {
         throw new CannotConnectError();
       }),
     ]);
-    channel.binaryType = 'arraybuffer';
     await opened(channel, deadline);
-    return { pc, channel, attempt: offer.attempt };
+    return { pc, channel, inbox, attempt: offer.attempt };
   } catch (error) {
     pc.close();
     throw error;
   }
 }
 
-/** The channel's messages one at a time; `next` rejects once the channel closes or `abort` fires. */
-export function createInbox(channel: RTCDataChannel, abort?: AbortSignal) {
+/** The channel's messages one at a time; `next` rejects once the channel closes or `close` is called. */
+function createInbox(channel: RTCDataChannel) {
   const queue: ArrayBuffer[] = [];
   let waiting: { resolve: (data: ArrayBuffer) => void; reject: (error: Error) => void } | null =
     null;
@@ -125,15 +133,30 @@ export function createInbox(channel: RTCDataChannel, abort?: AbortSignal) {
   };
   channel.addEventListener('close', close);
   channel.addEventListener('error', close);
-  // A channel whose other end vanished may never say 'close'; the caller can end it here.
-  abort?.addEventListener('abort', close);
   return {
-    next(): Promise<ArrayBuffer> {
+    /**
+     * The next message. With `silenceMs`, a wait longer than that ends the connection: a peer that
+     * stopped answering without closing would otherwise hold this side for ever.
+     */
+    next(silenceMs?: number): Promise<ArrayBuffer> {
       const data = queue.shift();
       if (data) return Promise.resolve(data);
       if (isClosed) return Promise.reject(new Error('The connection was lost.'));
-      return new Promise((resolve, reject) => (waiting = { resolve, reject }));
+      return new Promise((resolve, reject) => {
+        const timer = silenceMs === undefined ? undefined : setTimeout(() => close(), silenceMs);
+        waiting = {
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+      });
     },
+    /** Ends the wait: a channel whose other end vanished may never say 'close'. */
     close,
   };
 }
@@ -146,23 +169,37 @@ export const SEND_LOW_WATER_BYTES = 256 * 1024;
 
 /**
  * Sends without filling the browser's buffer: above the high-water mark it waits for the channel
- * to say it drained to the low one (no timer: a busy tablet sends as soon as it can).
+ * to say it drained to the low one (no timer: a busy tablet sends as soon as it can). `abort`
+ * ends the wait: a channel whose other end vanished may stay 'closing' and never drain.
  */
-export async function sendPaced(channel: RTCDataChannel, data: ArrayBuffer): Promise<void> {
+export async function sendPaced(
+  channel: RTCDataChannel,
+  data: ArrayBuffer,
+  abort?: AbortSignal,
+): Promise<void> {
+  // A channel that closed before this call says 'close' no more: waiting on it would never end.
+  if (channel.readyState !== 'open' || abort?.aborted) {
+    throw new Error('The connection was lost.');
+  }
   if (channel.bufferedAmount > SEND_HIGH_WATER_BYTES) {
     channel.bufferedAmountLowThreshold = SEND_LOW_WATER_BYTES;
     await new Promise<void>((resolve, reject) => {
-      const done = () => {
+      const stop = () => {
         channel.removeEventListener('bufferedamountlow', done);
         channel.removeEventListener('close', lost);
+        abort?.removeEventListener('abort', lost);
+      };
+      const done = () => {
+        stop();
         resolve();
       };
       const lost = () => {
-        channel.removeEventListener('bufferedamountlow', done);
+        stop();
         reject(new Error('The connection was lost.'));
       };
       channel.addEventListener('bufferedamountlow', done);
-      channel.addEventListener('close', lost, { once: true });
+      channel.addEventListener('close', lost);
+      abort?.addEventListener('abort', lost);
     });
   }
   if (channel.readyState !== 'open') throw new Error('The connection was lost.');

@@ -1,6 +1,6 @@
 import type { TRelease } from '@shared/domain/legacy';
 import { getVideo, getVideoBlob, saveVideo } from '@web/lib/videos/local-store';
-import { createInbox, sendPaced, type TInbox, type TPeer } from './peer';
+import { sendPaced, type TInbox, type TPeer } from './peer';
 import { createPieceChecker, matchesManifest } from './pieces';
 import {
   forgetChunks,
@@ -18,6 +18,12 @@ import {
   sealJson,
   type TManifestVideo,
 } from './transfer-frames';
+
+/**
+ * The old device streams once asked; this long with nothing from it and the connection counts as
+ * lost, so the new device starts again where it stopped.
+ */
+const SILENCE_MS = 20_000;
 
 export interface TReceiveProgress {
   arrived: number;
@@ -56,7 +62,7 @@ async function receiveChunks(
     onChunk(have);
   };
   for (;;) {
-    const { header, body } = await openFrame(key, await inbox.next());
+    const { header, body } = await openFrame(key, await inbox.next(SILENCE_MS));
     if (header.t === 'end') {
       await keepPending();
       return checker.checked;
@@ -102,7 +108,7 @@ async function keepIfWhole(
 async function receiveManifest(inbox: TInbox, key: CryptoKey): Promise<TManifestVideo[]> {
   const parts: Uint8Array<ArrayBuffer>[] = [];
   for (;;) {
-    const { header, body } = await openFrame(key, await inbox.next());
+    const { header, body } = await openFrame(key, await inbox.next(SILENCE_MS));
     if (header.t !== 'manifest' || header.i !== parts.length) {
       throw new Error('The old device sent something unexpected.');
     }
@@ -125,7 +131,7 @@ export async function runReceiveSession(input: {
   onProgress: (progress: TReceiveProgress) => void;
 }): Promise<number> {
   const { peer, key } = input;
-  const inbox = createInbox(peer.channel);
+  const { inbox } = peer;
   const manifest = await receiveManifest(inbox, key);
   const total = manifest.length;
   let arrived = 0;

@@ -1,5 +1,5 @@
 import { getVideoBlob, type TLocalVideo } from '@web/lib/videos/local-store';
-import { createInbox, sendPaced, type TPeer } from './peer';
+import { sendPaced, type TPeer } from './peer';
 import { pieceChecksums } from './pieces';
 import {
   openFrame,
@@ -83,9 +83,12 @@ export async function runSendSession(input: {
   abort: AbortSignal;
 }): Promise<void> {
   const { peer, key, manifest } = input;
-  const inbox = createInbox(peer.channel, input.abort);
+  const { inbox } = peer;
+  input.abort.addEventListener('abort', inbox.close);
   const total = manifest.length;
-  for (const frame of await sealManifest(key, manifest)) await sendPaced(peer.channel, frame);
+  for (const frame of await sealManifest(key, manifest)) {
+    await sendPaced(peer.channel, frame, input.abort);
+  }
   for (;;) {
     const { header, body } = await openFrame(key, await inbox.next());
     if (header.t === 'done') {
@@ -109,6 +112,7 @@ export async function runSendSession(input: {
       await sendPaced(
         peer.channel,
         await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
+        input.abort,
       );
       sent += 1;
       // Once a piece: the screen moves on as often as anyone can see, not once a chunk.
@@ -116,6 +120,6 @@ export async function runSendSession(input: {
         input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
       }
     }
-    await sendPaced(peer.channel, await sealJson(key, { t: 'end' }, { id: video.id }));
+    await sendPaced(peer.channel, await sealJson(key, { t: 'end' }, { id: video.id }), input.abort);
   }
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '@web/lib/api-client';
-import { CannotConnectError, connectAsReceiver, type TPeer } from './peer';
+import { CannotConnectError, connectAsReceiver, POLL_MS, wait, type TPeer } from './peer';
 import { runReceiveSession, type TReceiveProgress } from './receive-session';
 import { claimTransfer, receiverSignalling } from './transfer-api';
 import {
@@ -18,6 +18,9 @@ export interface TReceiveState {
   progress: TReceiveProgress;
   error: string | null;
 }
+
+/** How many connections in a row may be lost before the person is asked to carry on. */
+const AUTOMATIC_RESUMES = 3;
 
 export const CODE_FORMAT_MESSAGE = 'The code has 16 letters and numbers, like ABCD-EFGH-JKMN-PQRS';
 
@@ -53,29 +56,36 @@ export function useReceiveMessages(creatorId: number) {
         return update({ phase: 'refused', error: describeError(error, 'Please try again.') });
       }
       const signalling = receiverSignalling(claimed.transferId);
-      let peer: TPeer | null = null;
-      try {
-        peer = await connectAsReceiver(signalling, claimed.iceServers);
-        update({ phase: 'receiving' });
-        await runReceiveSession({
-          peer,
-          key: await deriveTransferKey(code),
-          transferId: claimed.transferId,
-          creatorId,
-          signalling,
-          onProgress: (progress) => update({ progress }),
-        });
-        update({ phase: 'done' });
-      } catch (error) {
-        if (error instanceof CannotConnectError) {
-          update({ phase: 'cannot-connect' });
-          await signalling.reportFailure('no_connection').catch(() => undefined);
-        } else {
-          update({ phase: 'interrupted' });
+      const key = await deriveTransferKey(code);
+      // A lost connection is tried again by itself a few times, from where it stopped, before
+      // the person is asked to.
+      for (let attempt = 0; !isStopped.current; attempt += 1) {
+        if (attempt > 0) update({ phase: 'connecting' });
+        let peer: TPeer | null = null;
+        try {
+          peer = await connectAsReceiver(signalling, claimed.iceServers);
+          update({ phase: 'receiving' });
+          await runReceiveSession({
+            peer,
+            key,
+            transferId: claimed.transferId,
+            creatorId,
+            signalling,
+            onProgress: (progress) => update({ progress }),
+          });
+          return update({ phase: 'done' });
+        } catch (error) {
+          if (error instanceof CannotConnectError) {
+            update({ phase: 'cannot-connect' });
+            await signalling.reportFailure('no_connection').catch(() => undefined);
+            return;
+          }
           await signalling.reportFailure('interrupted').catch(() => undefined);
+          if (attempt + 1 >= AUTOMATIC_RESUMES) return update({ phase: 'interrupted' });
+          await wait(POLL_MS);
+        } finally {
+          peer?.pc.close();
         }
-      } finally {
-        peer?.pc.close();
       }
     },
     [creatorId, update],
