@@ -52,10 +52,10 @@ export default defineConfig({
   // Each test is queued on its own (a file's tests spread over the workers) except where a file
   // asks for serial mode.
   fullyParallel: true,
-  // One worker more than the machine has cores: a test spends part of its time waiting (on the
-  // server, a timer, the mail), so with one worker a core the machine sat partly idle
-  // (docs/benchmarks.md, 'CI time'). `E2E_WORKERS` sets another number.
-  workers: Number(process.env.E2E_WORKERS ?? Math.min(4, availableParallelism() + 1)),
+  // Two workers a core and one more: a test spends much of its time waiting (on the server, a
+  // timer, the mail, a WebRTC peer), so with fewer the machine sat partly idle; with five on two
+  // cores both stay busy (docs/benchmarks.md, 'CI time'). `E2E_WORKERS` sets another number.
+  workers: Number(process.env.E2E_WORKERS ?? Math.min(6, availableParallelism() * 2 + 1)),
   // One folder per engine: CI runs both at once, and each run empties its own at the start.
   outputDir: path.join('test-results', process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'),
   retries: 0,
