@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -114,10 +115,10 @@ async function logOf(userId: number) {
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
 
-function saveRecording(tablet: TestDevice, recipientId: number) {
+function saveRecording(tablet: TestDevice, recipientId: number, takeId = randomUUID()) {
   return tablet.request({
     method: 'POST',
-    url: `/api/station/recordings?recipientId=${recipientId}&durationMs=4000`,
+    url: `/api/station/recordings?takeId=${takeId}&recipientId=${recipientId}&durationMs=4000`,
     payload: WEBM,
     headers: { 'content-type': 'video/webm' },
   });
@@ -164,10 +165,29 @@ describe('recording stations', () => {
     expect(list).toEqual([{ id: expect.any(Number), name: 'Susan Hill' }]);
     expect(recipients.body).not.toContain('@');
 
-    const saved = await saveRecording(tablet, list[0]!.id);
+    const takeId = randomUUID();
+    const saved = await saveRecording(tablet, list[0]!.id, takeId);
     expect(saved.statusCode).toBe(201);
     expect(saved.json()).toEqual({ saved: true, recipientName: 'Susan Hill' });
-    const [video] = await t.db.select().from(videos).where(eq(videos.creatorId, margaret.userId));
+    // The same take sent again (an answer lost on the way back): still one message, one log line.
+    const again = await saveRecording(tablet, list[0]!.id, takeId);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual({ saved: true, recipientName: 'Susan Hill' });
+    const kept = await t.db.select().from(videos).where(eq(videos.creatorId, margaret.userId));
+    expect(kept).toHaveLength(1);
+    const savedLines = (await logOf(margaret.userId)).filter(
+      (row) => row.eventType === 'care_home_recording_saved',
+    );
+    expect(savedLines).toHaveLength(1);
+    const noTake = await tablet.request({
+      method: 'POST',
+      url: `/api/station/recordings?recipientId=${list[0]!.id}&durationMs=4000`,
+      payload: WEBM,
+      headers: { 'content-type': 'video/webm' },
+    });
+    expect(noTake.statusCode).toBe(400);
+    expect(noTake.body).toContain(STATION_MESSAGES.saveFailed);
+    const [video] = kept;
     expect(video).toMatchObject({
       recipientId: list[0]!.id,
       syncStatus: 'synced',

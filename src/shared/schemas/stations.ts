@@ -45,6 +45,8 @@ export const ZPickResidentBody = z.object({
   residentId: z.number().int().positive(STATION_MESSAGES.residentNotOffered),
 });
 export const ZStationRecordingQuery = z.object({
+  /** Chosen by the station for each take: saving the same take again saves nothing more. */
+  takeId: z.uuid({ error: STATION_MESSAGES.saveFailed }),
   recipientId: z.coerce.number().int().positive(STATION_MESSAGES.recipientNotFound),
   durationMs: z.coerce.number().int().min(0).max(3_600_000),
 });

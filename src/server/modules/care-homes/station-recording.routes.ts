@@ -75,6 +75,7 @@ export const stationRecordingRoutes =
         const mimeType = (request.headers['content-type'] ?? '').split(';')[0]!.trim();
         const saved = await saveStationRecording(deps, getRequestContext(request), {
           session: open,
+          takeId: request.query.takeId,
           recipientId: request.query.recipientId,
           durationMs: request.query.durationMs,
           mimeType,

@@ -1,4 +1,4 @@
-import { randomUUID, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, eq, isNull } from 'drizzle-orm';
 import { hasCloudSync } from '../../../shared/domain/plan-limits';
@@ -124,12 +124,15 @@ async function residentActor(
 /**
  * Saves the take to the resident's cloud library in one request; the station keeps nothing once
  * the copy is checked. A plan without cloud sync is refused in words: the station may not keep it.
+ * The take's id is the message's: a retry of a take already saved answers 'saved' and adds
+ * nothing, and one cut off part way carries on.
  */
 export async function saveStationRecording(
   deps: Deps,
   context: RequestContext,
   input: {
     session: StationSessionRow;
+    takeId: string;
     recipientId: number;
     durationMs: number;
     mimeType: string;
@@ -143,9 +146,9 @@ export async function saveStationRecording(
   const recipient = recipients.find((row) => row.id === input.recipientId);
   if (!recipient) throw new AppError('NOT_FOUND', STATION_MESSAGES.recipientNotFound);
 
-  const videoId = randomUUID();
+  const videoId = input.takeId;
   const sha = createHash('sha256').update(input.bytes).digest('hex');
-  await indexVideo(deps, {
+  const { row } = await indexVideo(deps, {
     actor,
     body: {
       id: videoId,
@@ -157,6 +160,10 @@ export async function saveStationRecording(
       },
     },
   });
+  // The same take sent again for someone else is not the same message.
+  if (row.recipientId !== recipient.id) {
+    throw new AppError('CONFLICT', STATION_MESSAGES.saveFailed);
+  }
   const started = await createUpload(deps, {
     actor,
     body: {
@@ -167,6 +174,7 @@ export async function saveStationRecording(
       promptId: null,
     },
   });
+  if (started.state === 'synced') return { saved: true, recipientName: fullName(recipient) };
   if (started.state === 'uploading') {
     const parts: SentPart[] = [];
     for (let number = 1; number <= started.partCount; number += 1) {

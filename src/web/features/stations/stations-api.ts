@@ -41,12 +41,14 @@ export function pauseAtStation(): Promise<void> {
 
 /** The take goes as the video itself, straight to the resident's library; nothing stays here. */
 export async function saveStationRecording(input: {
+  takeId: string;
   blob: Blob;
   recipientId: number;
   durationMs: number;
 }): Promise<{ saved: true; recipientName: string }> {
   const deviceId = getDeviceId() ?? (await initDeviceId());
   const query = new URLSearchParams({
+    takeId: input.takeId,
     recipientId: String(input.recipientId),
     durationMs: String(Math.round(input.durationMs)),
   });

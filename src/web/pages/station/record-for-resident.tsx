@@ -54,6 +54,7 @@ export function RecordForResident({
     setError(null);
     try {
       const answer = await saveStationRecording({
+        takeId: take.id,
         blob: take.blob,
         recipientId,
         durationMs: take.durationMs,

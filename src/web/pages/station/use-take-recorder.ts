@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-export type TTake = { blob: Blob; url: string; durationMs: number };
+/** One take; its id goes with every try to save it, so a retry never saves it twice. */
+export type TTake = { id: string; blob: Blob; url: string; durationMs: number };
 
 /** The camera and one take, held in memory only: both go when the screen does. */
 export function useTakeRecorder() {
@@ -33,6 +34,7 @@ export function useTakeRecorder() {
       stopCamera();
       const blob = new Blob(chunks, { type: recorder.mimeType || 'video/webm' });
       setTake({
+        id: crypto.randomUUID(),
         blob,
         url: URL.createObjectURL(blob),
         durationMs: performance.now() - startedAt,
