@@ -249,6 +249,12 @@ describe('recording stations', () => {
       payload: { paused: true },
     });
     expect(paused.json()).toEqual({ paused: true });
+    // The manager's table says who is paused.
+    const rows = (await manager.device.get('/api/care-home/residents')).json<
+      { id: number; paused: boolean }[]
+    >();
+    expect(rows.find((row) => row.id === ivy.linkId)?.paused).toBe(true);
+    expect(rows.find((row) => row.id === margaret.linkId)?.paused).toBe(false);
 
     await tablet.post('/api/station/sign-in', { staffId, pin: '1357' });
     expect((await tablet.get('/api/station/residents')).json()).toEqual([

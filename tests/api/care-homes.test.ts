@@ -372,6 +372,7 @@ describe('residents', () => {
       messages: { recorded: 1, sent: 1 },
       lastSessionAt: null,
       needsHelp: [],
+      paused: false,
     });
     expect(Object.keys(row).sort()).toEqual(
       [
@@ -385,6 +386,7 @@ describe('residents', () => {
         'messages',
         'needsHelp',
         'nextOfKin',
+        'paused',
         'room',
         'status',
       ].sort(),

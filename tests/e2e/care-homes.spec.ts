@@ -108,7 +108,18 @@ test.describe('a care home on Professional', () => {
     await expect(margaret).toContainText('s•••••••••@example.test');
     await expect(margaret).toContainText('0 of 1');
     await expect(progress).not.toContainText('susan.hill@example.test');
+    await expect(margaret).toContainText('Offered');
     await scanAtBothSizes(page, 'the progress table');
+
+    // Anyone may pause: the stations stop offering her until she is turned back on.
+    await margaret.getByRole('button', { name: 'Pause Memento for Margaret Hill' }).click();
+    const turnBackOn = margaret.getByRole('button', {
+      name: 'Turn Memento back on for Margaret Hill',
+    });
+    await expect(turnBackOn).toBeVisible();
+    await expect(margaret).toContainText('Paused');
+    await turnBackOn.click();
+    await expect(margaret).toContainText('Offered');
 
     // The same file again adds nobody.
     await fileField.setInputFiles(csvFile('residents-again.csv', RESIDENTS));

@@ -179,6 +179,8 @@ export interface TResidentProgress {
   lastSessionAt: string | null;
   addedAt: string;
   needsHelp: string[];
+  /** Paused by the resident, a carer or the manager: not offered at the stations. */
+  paused: boolean;
 }
 
 export const ZConsentBody = z

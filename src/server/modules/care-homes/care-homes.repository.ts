@@ -198,6 +198,7 @@ export function findProgressRows(db: DbOrTx, careHomeId: number) {
       room: careHomeResidents.room,
       status: careHomeResidents.status,
       consentBasis: careHomeResidents.consentBasis,
+      pausedAt: careHomeResidents.pausedAt,
       addedAt: careHomeResidents.createdAt,
       recorded: sql<number>`(select count(*)::int from videos v where v.creator_id = ${users.id})`,
       sent: sql<number>`(select count(*)::int from videos v

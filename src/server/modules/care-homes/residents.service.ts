@@ -307,6 +307,7 @@ export async function getProgress(deps: Deps, actor: Actor): Promise<TResidentPr
       lastSessionAt: row.lastSessionAt?.toISOString() ?? null,
       addedAt: row.addedAt.toISOString(),
       needsHelp: needsHelp(row, Boolean(nextOfKin), now),
+      paused: row.pausedAt !== null,
     };
   });
 }

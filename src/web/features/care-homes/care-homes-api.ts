@@ -29,6 +29,14 @@ export function useResidents(isEnabled: boolean) {
   return useQuery<TResidentProgress[]>({ queryKey: RESIDENTS_KEY, enabled: isEnabled });
 }
 
+/** Pauses a resident (not offered at the stations) or turns Memento back on for them. */
+export function setResidentPaused(linkId: number, paused: boolean): Promise<{ paused: boolean }> {
+  return apiRequest(`/api/care-home/residents/${linkId}/pause`, {
+    method: 'PUT',
+    body: { paused },
+  });
+}
+
 export function saveCareHome(body: TCareHomeBody): Promise<TCareHome> {
   return apiRequest<TCareHome>('/api/care-home', { method: 'PUT', body });
 }

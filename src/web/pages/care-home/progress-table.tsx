@@ -1,9 +1,59 @@
-import { CONSENT_LABELS } from '@shared/schemas/care-homes';
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CONSENT_LABELS, type TResidentProgress } from '@shared/schemas/care-homes';
+import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
-import { useResidents } from '@web/features/care-homes/care-homes-api';
+import {
+  RESIDENTS_KEY,
+  setResidentPaused,
+  useResidents,
+} from '@web/features/care-homes/care-homes-api';
+import { describeError } from '@web/lib/api-client';
 import { formatShortDate } from '@web/lib/date-format';
 import { SectionHeading } from './section-heading';
+
+/** Whether the stations offer the resident, with the one button that changes it. */
+function StationsCell({ resident }: { resident: TResidentProgress }) {
+  const queryClient = useQueryClient();
+  const [isBusy, setIsBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const name = `${resident.firstName} ${resident.lastName}`;
+
+  async function toggle() {
+    setIsBusy(true);
+    setError(null);
+    try {
+      await setResidentPaused(resident.id, !resident.paused);
+      await queryClient.invalidateQueries({ queryKey: RESIDENTS_KEY });
+    } catch (caught) {
+      setError(describeError(caught, 'Please try again.'));
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-start gap-2">
+      <span>{resident.paused ? 'Paused' : resident.consentBasis ? 'Offered' : 'Not offered'}</span>
+      <Button
+        variant="outline"
+        disabled={isBusy}
+        aria-label={
+          resident.paused ? `Turn Memento back on for ${name}` : `Pause Memento for ${name}`
+        }
+        onClick={() => void toggle()}
+      >
+        {resident.paused ? 'Turn back on' : 'Pause'}
+      </Button>
+      {error && (
+        <p role="alert" className="text-base text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** One row a resident: counts and dates only, never a message's title or a way to watch it. */
 export function ProgressTable() {
@@ -39,6 +89,7 @@ export function ProgressTable() {
                       'Messages sent',
                       'Last session',
                       'Needs help',
+                      'At the stations',
                     ].map((heading) => (
                       <th key={heading} scope="col" className="p-3 whitespace-nowrap">
                         {heading}
@@ -82,6 +133,9 @@ export function ProgressTable() {
                       </td>
                       <td className="p-3">
                         {resident.needsHelp.length > 0 ? resident.needsHelp.join('; ') : 'No'}
+                      </td>
+                      <td className="p-3">
+                        <StationsCell resident={resident} />
                       </td>
                     </tr>
                   ))}
