@@ -121,6 +121,19 @@ describe('moving messages tablet to tablet', () => {
       'transfer_started',
       'transfer_finished',
     ]);
+
+    // The page opened again on the new tablet hears that the move is done; no other device does.
+    const reopened = await tablet.post('/api/transfers/claim', { lookup: made.lookup });
+    expect(reopened.statusCode).toBe(200);
+    expect(reopened.json()).toEqual({
+      transferId: made.transferId,
+      iceServers: [],
+      isFinished: true,
+    });
+    const third = await moveToNewTablet(owner);
+    const refused = await third.post('/api/transfers/claim', { lookup: made.lookup });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().message).toBe(CODE_NOT_VALID);
   });
 
   it('refuses a stranger: signed out, or signed in to another account', async () => {

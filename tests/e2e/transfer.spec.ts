@@ -289,6 +289,11 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
       { timeout: 30_000 },
     );
     await scanAtBothSizes(reopened, testInfo, 'receive messages, all arrived');
+    // Opened again later from the same address: told the move is done, never 'code not valid'.
+    await reopened.reload();
+    await expect(receiverStatus).toHaveText(
+      'This move is finished: your messages are already on this device.',
+    );
 
     expect(await readLocalCopies(reopened)).toEqual(onOld);
     expect(await readLocalCopies(oldTablet)).toEqual(onOld);

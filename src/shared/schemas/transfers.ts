@@ -53,6 +53,8 @@ export type TClaimTransferBody = z.infer<typeof ZClaimTransferBody>;
 export interface TTransferClaimed {
   transferId: string;
   iceServers: TIceServer[];
+  /** This device already received every message of this move (a page opened again after). */
+  isFinished?: true;
 }
 
 export type TTransferState = 'waiting' | 'taken' | 'finished';

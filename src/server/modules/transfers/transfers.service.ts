@@ -94,6 +94,10 @@ export async function claimTransfer(
   requireAccess(actor, Permission.TransferMessages);
   const now = deps.clock.now();
   const row = await findTransferByLookupHash(deps.db, sha256(body.lookup));
+  // The device that received everything, opening the page again, is told so, not refused.
+  if (row?.finishedAt && row.userId === actor.user.id && row.receiverDeviceId === actor.deviceId) {
+    return { transferId: row.id, iceServers: [], isFinished: true };
+  }
   if (!row || row.userId !== actor.user.id || row.finishedAt || row.expiresAt <= now) {
     throw codeNotValid();
   }

@@ -11,7 +11,14 @@ import {
 } from './transfer-code';
 
 export type TReceivePhase =
-  'idle' | 'connecting' | 'receiving' | 'interrupted' | 'cannot-connect' | 'done' | 'refused';
+  | 'idle'
+  | 'connecting'
+  | 'receiving'
+  | 'interrupted'
+  | 'cannot-connect'
+  | 'done'
+  | 'already-here'
+  | 'refused';
 
 export interface TReceiveState {
   phase: TReceivePhase;
@@ -55,6 +62,7 @@ export function useReceiveMessages(creatorId: number) {
       } catch (error) {
         return update({ phase: 'refused', error: describeError(error, 'Please try again.') });
       }
+      if (claimed.isFinished) return update({ phase: 'already-here' });
       const signalling = receiverSignalling(claimed.transferId);
       const key = await deriveTransferKey(code);
       // A lost connection is tried again by itself a few times, from where it stopped, before

@@ -20,6 +20,8 @@ function statusText(state: TReceiveState): string {
       return 'The connection was lost. Choose "Receive my messages" to carry on where it stopped.';
     case 'done':
       return `All ${total} messages are now on this device.`;
+    case 'already-here':
+      return 'This move is finished: your messages are already on this device.';
     default:
       return '';
   }
@@ -59,7 +61,7 @@ export function ReceiveMessagesPanel({
 
   return (
     <div className="flex flex-col gap-5">
-      {state.phase !== 'done' && (
+      {state.phase !== 'done' && state.phase !== 'already-here' && (
         <form onSubmit={onSubmit} className="flex flex-col gap-3" noValidate>
           <Label htmlFor={inputId} className="text-lg font-semibold">
             Code from your old device
