@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { accountKeys, auditLogs, users } from '../../src/server/db/schema';
 import { hashSecret } from '../../src/server/lib/crypto';
 import { MESSAGES } from '../../src/shared/domain/errors';
-import { newKdfParams, splitSecret, type TKdfParams } from '../../src/shared/sealing';
+import { ENCRYPTION_MESSAGES, WRAP_LABEL_PARTS } from '../../src/shared/schemas/encryption';
+import {
+  newKdfParams,
+  splitSecret,
+  unwrapKey,
+  wrapKey,
+  wrapLabel,
+  type TKdfParams,
+} from '../../src/shared/sealing';
 import { createOnboardedUser, GOOD_PASSWORD, setTier, TestDevice, useTestApp } from '../setup/app';
 import { turnOnBody } from '../setup/encryption';
 import { extractCode } from '../setup/smtp';
@@ -33,10 +41,10 @@ async function proofFor(device: TestDevice, username: string, password: string) 
 async function encryptedOwner() {
   const owner = await createOnboardedUser(t);
   await setTier(t, owner.user.id, 'premium');
-  const { body } = await turnOnBody(owner.user.id);
+  const { body, accountKey } = await turnOnBody(owner.user.id);
   const res = await owner.device.post('/api/encryption', body);
   expect(res.statusCode).toBe(200);
-  return { ...owner, kdf: body.passwordKdf };
+  return { ...owner, kdf: body.passwordKdf, accountKey };
 }
 
 function signIn(device: TestDevice, username: string, secret: Record<string, string>) {
@@ -220,6 +228,58 @@ describe('new passwords for an account with enhanced encryption on', () => {
       (await signIn(owner.device, owner.user.username, { passwordProof: next.signInHalf }))
         .statusCode,
     ).toBe(200);
+
+    // The account key is still wrapped under the old password until the owner's browser, holding
+    // the key, wraps it under the new one, proving the new password.
+    const state = (await owner.device.get('/api/encryption')).json<{
+      isPasswordWrapCurrent: boolean;
+    }>();
+    expect(state.isPasswordWrapCurrent).toBe(false);
+    const label = wrapLabel(...WRAP_LABEL_PARTS.accountByPassword(owner.user.id));
+    const passwordWrap = await wrapKey(owner.accountKey, next.keyHalf, label);
+    const old = await splitSecret('password', GOOD_PASSWORD, owner.kdf);
+    const wrong = await owner.device.request({
+      method: 'PUT',
+      url: '/api/encryption/password-wrap',
+      payload: {
+        passwordProof: old.signInHalf,
+        passwordWrap,
+      },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe(ENCRYPTION_MESSAGES.wrongPassword);
+    const renewed = await owner.device.request({
+      method: 'PUT',
+      url: '/api/encryption/password-wrap',
+      payload: {
+        passwordProof: next.signInHalf,
+        passwordWrap,
+      },
+    });
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json()).toMatchObject({ passwordWrap, isPasswordWrapCurrent: true });
+    const [keys] = await t.db
+      .select()
+      .from(accountKeys)
+      .where(eq(accountKeys.userId, owner.user.id));
+    expect(keys!.passwordKdf).toEqual(newKdf);
+    // What was stored opens with the new password's key half, as a device unlocking would.
+    const opened = await unwrapKey(keys!.passwordWrap, next.keyHalf, label, 'wrapping', {
+      extractable: true,
+    });
+    expect(opened.type).toBe('secret');
+    const again = await owner.device.request({
+      method: 'PUT',
+      url: '/api/encryption/password-wrap',
+      payload: {
+        passwordProof: next.signInHalf,
+        passwordWrap,
+      },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(ENCRYPTION_MESSAGES.passwordWrapCurrent);
+    const log = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, owner.user.id));
+    expect(log.map((row) => row.eventType)).toContain('encryption_password_renewed');
   });
 
   it('keeps the code usable when an account without encryption is sent a proof', async () => {

@@ -85,6 +85,7 @@ describe('POST /api/encryption', () => {
       turnedOnAt: expect.any(String),
       passwordWrap: body.passwordWrap,
       passwordKdf: body.passwordKdf,
+      isPasswordWrapCurrent: true,
       recoveryWrap: body.recoveryWrap,
       recoveryKdf: body.recoveryKdf,
     };

@@ -9,8 +9,9 @@ import {
   submitSignIn,
   test,
 } from './fixtures';
+import { ENCRYPTION_MESSAGES } from '../../src/shared/schemas/encryption';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readMailTo, waitForMail } from './support/outbox';
+import { readCode, readMailTo, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 
 // Once enhanced encryption is on, the owner's password and recovery code never leave the
@@ -18,6 +19,7 @@ import { startOwnServer, type OwnServer } from './support/own-server';
 // request the page makes is kept and searched.
 
 const NEW_PASSWORD = 'Snowdrops-in-February-2028';
+const RESET_PASSWORD = 'Primroses-in-March-2029';
 
 /** The texts a request carries: address, headers and body. */
 function textOf(request: Request): string {
@@ -113,7 +115,58 @@ test.describe.serial('the password never leaves the browser', LONG_WAIT, () => {
       { timeout: 30_000 },
     );
 
-    const secrets = [owner.password, NEW_PASSWORD, ...spellingsOf(recoveryCode)];
+    // Forgotten and reset by an emailed code: the new password does not open the messages until
+    // a device holding the key (here, one unlocked with the recovery sheet) lets it.
+    await page.goto('/');
+    await signOutFromDashboard(page);
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
+    await page.getByRole('button', { name: 'Send Reset Code' }).click();
+    const code = readCode(
+      await waitForMail(owner.email, /password reset code/, { dataDir: server.dataDir }),
+    );
+    await page.getByLabel('Reset code', { exact: true }).fill(code);
+    await page.getByLabel('New password', { exact: true }).fill(RESET_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(RESET_PASSWORD);
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByRole('alert', { name: 'Password Reset Successful' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await submitSignIn(page, { username: owner.username, password: RESET_PASSWORD });
+    await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.goto('/encryption');
+    await unlock.getByLabel('Your password').fill(RESET_PASSWORD);
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    await expect(unlock.getByText(ENCRYPTION_MESSAGES.passwordWrapOld)).toBeVisible({
+      timeout: 30_000,
+    });
+    await unlock.getByRole('button', { name: 'Use my recovery sheet instead' }).click();
+    await unlock.getByLabel('Recovery code').fill(recoveryCode);
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    const renew = page.getByRole('region', { name: 'Let your new password open your messages' });
+    await renew.getByLabel('Your password').fill(RESET_PASSWORD);
+    await renew.getByRole('button', { name: 'Use my password' }).click();
+    await expect(renew).toBeHidden({ timeout: 30_000 });
+    await expect(
+      page.getByText('This device can open and send your sealed messages.'),
+    ).toBeVisible();
+    // Signed in afresh (this browser's key forgotten), the reset password unlocks by itself.
+    await page.goto('/');
+    await signOutFromDashboard(page);
+    await submitSignIn(page, { username: owner.username, password: RESET_PASSWORD });
+    await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.goto('/encryption');
+    await unlock.getByLabel('Your password').fill(RESET_PASSWORD);
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    await expect(page.getByText('This device can open and send your sealed messages.')).toBeVisible(
+      { timeout: 30_000 },
+    );
+
+    const secrets = [owner.password, NEW_PASSWORD, RESET_PASSWORD, ...spellingsOf(recoveryCode)];
     for (const request of requests.slice(afterTurnOn)) {
       const text = textOf(request);
       for (const secret of secrets) {

@@ -31,6 +31,7 @@ function onState(body: Awaited<ReturnType<typeof makeAccountKeys>>['body']): TEn
     turnedOnAt: '2026-12-02T10:00:00.000Z',
     passwordWrap: body.passwordWrap,
     passwordKdf: body.passwordKdf,
+    isPasswordWrapCurrent: true,
     recoveryWrap: body.recoveryWrap,
     recoveryKdf: body.recoveryKdf,
   };

@@ -95,6 +95,8 @@ export const AUDIT_EVENT_TYPES = [
   'legacy_requests_allowed',
   // Enhanced encryption, turned on once by the owner (there is no turning it off yet).
   'enhanced_encryption_turned_on',
+  // After a reset, the owner's browser wrapped the account key under the new password.
+  'encryption_password_renewed',
   // A recipient's card made anew on the owner's device: the old code and its wraps end.
   'recipient_card_replaced',
   // Messages moved tablet to tablet: the server only introduces the two devices.

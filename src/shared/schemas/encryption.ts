@@ -16,6 +16,10 @@ export const ENCRYPTION_MESSAGES = {
     'This account seals every cloud copy. Please reload Memento so this device seals it too.',
   badWrap: 'This key could not be read. Please try again.',
   wrongPassword: 'That password is not right.',
+  /** Unlocking with a password set by an emailed code, an admin or the next of kin. */
+  passwordWrapOld:
+    'Your password was reset since your messages were sealed, so it does not open them yet. Unlock once with your recovery sheet (or use a device that is still unlocked), then let your new password open them again.',
+  passwordWrapCurrent: 'Your password already opens your sealed messages.',
   ownerOnly: 'Only the account owner can use enhanced encryption.',
   primaryDeviceOnly: 'Please turn on enhanced encryption on your primary device.',
   phoneImportUnavailable:
@@ -78,6 +82,16 @@ export const ZTurnOnEncryptionBody = z.object({
 });
 export type TTurnOnEncryptionBody = z.input<typeof ZTurnOnEncryptionBody>;
 
+/**
+ * PUT /api/encryption/password-wrap: after a reset the account key is wrapped again, in the
+ * browser, under the new password's key half; the password's sign-in half proves who asks.
+ */
+export const ZRenewPasswordWrapBody = z.object({
+  passwordProof: ZTurnOnEncryptionBody.shape.passwordProof,
+  passwordWrap: ZKeyWrap,
+});
+export type TRenewPasswordWrapBody = z.input<typeof ZRenewPasswordWrapBody>;
+
 /** GET /api/encryption (and the answer of turning it on). */
 export type TEncryptionState =
   | { state: 'off'; /** The account's plan allows turning it on. */ isOffered: boolean }
@@ -86,6 +100,8 @@ export type TEncryptionState =
       turnedOnAt: string;
       passwordWrap: string;
       passwordKdf: z.output<typeof ZKdfParams>;
+      /** False after a reset: the wrap is of an earlier password until it is wrapped again. */
+      isPasswordWrapCurrent: boolean;
       recoveryWrap: string;
       recoveryKdf: z.output<typeof ZKdfParams>;
     };

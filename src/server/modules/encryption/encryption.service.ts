@@ -2,8 +2,10 @@ import { hasCloudSync } from '../../../shared/domain/plan-limits';
 import {
   ENCRYPTION_MESSAGES,
   type TEncryptionState,
+  type TRenewPasswordWrapBody,
   type TTurnOnEncryptionBody,
 } from '../../../shared/schemas/encryption';
+import type { TKdfParams } from '../../../shared/sealing';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { timingSafeEqual } from 'node:crypto';
@@ -19,6 +21,7 @@ import {
   findAccountKeys,
   hasAccountKeys,
   insertAccountKeys,
+  updatePasswordWrap,
   type AccountKeysRow,
 } from './encryption.repository';
 
@@ -33,12 +36,21 @@ function isOffered(deps: Deps, user: SessionUser): boolean {
   return deps.config.ENHANCED_ENCRYPTION_PREVIEW && hasCloudSync(user);
 }
 
-function toOnState(keys: AccountKeysRow): TEncryptionState {
+/** A reset gives the password a new split (a new salt); the wrap keeps the old one's until renewed. */
+function isSameKdf(a: TKdfParams | null | undefined, b: TKdfParams | null | undefined): boolean {
+  return a?.algorithm === b?.algorithm && a?.iterations === b?.iterations && a?.salt === b?.salt;
+}
+
+function toOnState(
+  keys: AccountKeysRow,
+  userPasswordKdf: TKdfParams | null | undefined,
+): TEncryptionState {
   return {
     state: 'on',
     turnedOnAt: keys.createdAt.toISOString(),
     passwordWrap: keys.passwordWrap,
     passwordKdf: keys.passwordKdf,
+    isPasswordWrapCurrent: isSameKdf(keys.passwordKdf, userPasswordKdf),
     recoveryWrap: keys.recoveryWrap,
     recoveryKdf: keys.recoveryKdf,
   };
@@ -48,7 +60,52 @@ function toOnState(keys: AccountKeysRow): TEncryptionState {
 export async function getEncryptionState(deps: Deps, actor: Actor): Promise<TEncryptionState> {
   requireAccess(actor, Permission.EncryptionRead);
   const keys = await findAccountKeys(deps.db, actor.user.id);
-  return keys ? toOnState(keys) : { state: 'off', isOffered: isOffered(deps, actor.user) };
+  if (!keys) return { state: 'off', isOffered: isOffered(deps, actor.user) };
+  return toOnState(keys, (await findUserById(deps.db, actor.user.id))?.passwordKdf);
+}
+
+/**
+ * PUT /api/encryption/password-wrap: after an emailed, admin or next-of-kin reset, the owner's
+ * browser (holding the account key) wraps it under the new password; only while the stored wrap
+ * is of an earlier password, and only with the current password's proof.
+ */
+export async function renewPasswordWrap(
+  deps: Deps,
+  context: RequestContext & { deviceId: string },
+  input: { actor: Actor; body: TRenewPasswordWrapBody },
+): Promise<TEncryptionState> {
+  const { actor, body } = input;
+  requireAccess(actor, Permission.EncryptionRead);
+  requireAccess(actor, Permission.EncryptionManage);
+  const keys = await findAccountKeys(deps.db, actor.user.id);
+  if (!keys) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.notOn);
+  const userKdf = (await findUserById(deps.db, actor.user.id))?.passwordKdf;
+  if (!userKdf || isSameKdf(keys.passwordKdf, userKdf)) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.passwordWrapCurrent);
+  }
+  await requireOwnPassword(
+    deps,
+    context,
+    actor.user,
+    body.passwordProof,
+    'renewing the password’s key',
+  );
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await updatePasswordWrap(tx, actor.user.id, {
+      passwordWrap: body.passwordWrap,
+      passwordKdf: userKdf,
+      updatedAt: now,
+    });
+    await recordAudit(tx, context, {
+      eventType: 'encryption_password_renewed',
+      userId: actor.user.id,
+      username: actor.user.username,
+      details: { message: 'The new password opens the sealed messages again' },
+    });
+  });
+  const stored = await findAccountKeys(deps.db, actor.user.id);
+  return toOnState(stored!, userKdf);
 }
 
 /**
@@ -60,6 +117,8 @@ async function requireOwnPassword(
   context: RequestContext & { deviceId: string },
   user: SessionUser,
   password: string,
+  /** What the password was asked for, in the log of a wrong one. */
+  purpose = 'turning on enhanced encryption',
 ): Promise<void> {
   const slot = await reserveAttempt(deps.db, {
     policy: ATTEMPT_POLICIES.login,
@@ -78,7 +137,7 @@ async function requireOwnPassword(
       userId: user.id,
       username: user.username,
       successful: false,
-      details: { reason: 'wrong password when turning on enhanced encryption' },
+      details: { reason: `wrong password when ${purpose}` },
     });
     throw new AppError('VALIDATION', ENCRYPTION_MESSAGES.wrongPassword, {
       password: ENCRYPTION_MESSAGES.wrongPassword,
@@ -140,7 +199,7 @@ export async function turnOnEncryption(
   });
   // Another window turned it on a moment before: its keys stand.
   if (!stored) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.alreadyOn);
-  return toOnState(stored);
+  return toOnState(stored, body.passwordKdf);
 }
 
 /**

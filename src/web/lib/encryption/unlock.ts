@@ -5,11 +5,14 @@ import {
   isSealingError,
   splitSecret,
   unwrapKey,
+  wrapKey,
   wrapLabel,
   type TRecoveryCodeCheck,
   type TSecretKind,
 } from '@shared/sealing';
-import { keepAccountKey } from './device-keys';
+import { apiRequest, isApiError } from '@web/lib/api-client';
+import { getAccountKey, keepAccountKey } from './device-keys';
+import { fetchPasswordKdf } from './password-proof';
 import { fetchEncryptionState } from './encryption-state';
 
 export const UNLOCK_MESSAGES = {
@@ -19,6 +22,7 @@ export const UNLOCK_MESSAGES = {
   notOn: 'Enhanced encryption is not on for this account.',
   unsafeSettings:
     'Your account’s key settings are not safe to use, so this device did not use them. Please contact support.',
+  unlockFirst: 'Please unlock this device with your recovery sheet first.',
   codeLength:
     'A recovery code has 24 letters and numbers, in six groups of four. Please check it against your recovery sheet.',
 } as const;
@@ -84,7 +88,13 @@ export async function openAccountKey(
     await keepAccountKey(userId, accountKey);
   } catch (error) {
     if (isSealingError(error, 'kdf')) throw new UnlockError(UNLOCK_MESSAGES.unsafeSettings);
-    if (isSealingError(error, 'wrap')) throw new UnlockError(UNLOCK_MESSAGES[wrong]);
+    if (isSealingError(error, 'wrap')) {
+      // After a reset the wrap is still the earlier password's, which is not the one typed.
+      const isOldWrap = kind === 'password' && !on.isPasswordWrapCurrent;
+      throw new UnlockError(
+        isOldWrap ? ENCRYPTION_MESSAGES.passwordWrapOld : UNLOCK_MESSAGES[wrong],
+      );
+    }
     throw error;
   }
 }
@@ -101,4 +111,34 @@ export async function unlockWithRecoveryCode(userId: number, typed: string): Pro
   const problem = describeRecoveryCodeProblem(check);
   if (problem || !check.isValid) throw new UnlockError(problem ?? UNLOCK_MESSAGES.codeLength);
   await openAccountKey(await fetchEncryptionState(), userId, 'recovery', check.code);
+}
+
+/**
+ * After a reset: this device, holding the account key, wraps it under the new password, so the
+ * password opens sealed messages on other devices again. The server takes it with the password's
+ * sign-in half as proof.
+ */
+export async function renewPasswordWrap(
+  userId: number,
+  username: string,
+  password: string,
+): Promise<void> {
+  if (!password) throw new UnlockError('Please type your password.');
+  const accountKey = await getAccountKey(userId, { extractable: true });
+  if (!accountKey) throw new UnlockError(UNLOCK_MESSAGES.unlockFirst);
+  const { signInHalf, keyHalf } = await splitSecret(
+    'password',
+    password,
+    await fetchPasswordKdf(username),
+  );
+  const label = wrapLabel(...WRAP_LABEL_PARTS.accountByPassword(userId));
+  try {
+    await apiRequest('/api/encryption/password-wrap', {
+      method: 'PUT',
+      body: { passwordProof: signInHalf, passwordWrap: await wrapKey(accountKey, keyHalf, label) },
+    });
+  } catch (error) {
+    if (isApiError(error)) throw new UnlockError(error.message);
+    throw error;
+  }
 }

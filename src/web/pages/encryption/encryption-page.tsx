@@ -66,7 +66,12 @@ function EnhancedEncryption({ user, isPrimaryDevice }: { user: TUser; isPrimaryD
         </Alert>
       ) : data.state === 'on' ? (
         <>
-          <EncryptionOn userId={user.id} turnedOnAt={data.turnedOnAt} />
+          <EncryptionOn
+            userId={user.id}
+            username={user.username}
+            turnedOnAt={data.turnedOnAt}
+            isPasswordWrapCurrent={data.isPasswordWrapCurrent}
+          />
           <ResealSection userId={user.id} isPrimaryDevice={isPrimaryDevice} />
         </>
       ) : !data.isOffered ? (

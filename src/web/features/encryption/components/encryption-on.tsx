@@ -4,12 +4,24 @@ import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { lazyDateFormat } from '@web/lib/date-format';
 import { hasAccountKey } from '@web/lib/encryption/device-keys';
 import { NextOfKinUnlock } from './next-of-kin-unlock';
+import { RenewPassword } from './renew-password';
 import { UnlockDevice } from './unlock-device';
 
 const dateFormat = lazyDateFormat(undefined, { dateStyle: 'long' });
 
 /** Enhanced encryption is on: since when, and whether this device holds the key. */
-export function EncryptionOn({ userId, turnedOnAt }: { userId: number; turnedOnAt: string }) {
+export function EncryptionOn({
+  userId,
+  username,
+  turnedOnAt,
+  isPasswordWrapCurrent,
+}: {
+  userId: number;
+  username: string;
+  turnedOnAt: string;
+  /** False after a reset, until an unlocked device wraps the key under the new password. */
+  isPasswordWrapCurrent: boolean;
+}) {
   // Watched, so the page changes by itself once this device is unlocked (here or in another tab).
   const isUnlocked = useLiveQuery(() => hasAccountKey(userId), [userId]);
 
@@ -35,6 +47,9 @@ export function EncryptionOn({ userId, turnedOnAt }: { userId: number; turnedOnA
               <CircleCheck className="mt-0.5 size-6 shrink-0 text-success" aria-hidden="true" />
               This device can open and send your sealed messages.
             </p>
+          )}
+          {isUnlocked === true && !isPasswordWrapCurrent && (
+            <RenewPassword userId={userId} username={username} />
           )}
           {isUnlocked === false && <UnlockDevice userId={userId} />}
           {isUnlocked === false && <NextOfKinUnlock userId={userId} />}
