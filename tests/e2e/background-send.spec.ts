@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { OFFLINE_MESSAGES } from '../../src/web/features/offline/offline-messages';
 import { LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
@@ -89,6 +90,7 @@ test.describe('sending after the tab closes', LONG_WAIT, () => {
     await expect.poll(() => registrations.get(origin)).toBeTruthy();
 
     await context.setOffline(true);
+    await expect(page.getByText(OFFLINE_MESSAGES.safe)).toBeVisible();
     await recordMessage(page, { title: 'For Susan, sent later', seconds: 3 });
     const message = page.getByRole('listitem').filter({ hasText: 'For Susan, sent later' });
     await expect(message).toBeVisible();
@@ -132,6 +134,9 @@ test.describe('sending after the tab closes', LONG_WAIT, () => {
     await openControlledByWorker(page, '/');
     await expect(page.getByText(SEND_WHILE_OPEN)).toHaveCount(0);
     await page.context().setOffline(true);
+    // The offline line arrives at the top of the page and moves everything below it: a click
+    // made while it arrives lands where the button was.
+    await expect(page.getByText(OFFLINE_MESSAGES.safe)).toBeVisible();
     await recordMessage(page, { title: 'For Tom, while open', seconds: 2 });
     await expect(page.getByText(SEND_WHILE_OPEN)).toBeVisible();
     const fontSize = await page
