@@ -1,16 +1,20 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accountKeys } from '../../db/schema';
+import { accountKeys, users } from '../../db/schema';
 
 export type AccountKeysRow = typeof accountKeys.$inferSelect;
 export type NewAccountKeysRow = typeof accountKeys.$inferInsert;
 
-/** The account's key wraps; none while enhanced encryption is off. */
-export async function findAccountKeys(
-  db: DbOrTx,
-  userId: number,
-): Promise<AccountKeysRow | undefined> {
-  const [row] = await db.select().from(accountKeys).where(eq(accountKeys.userId, userId));
+/**
+ * The account's key wraps with the settings its password is split with now, in one read: a reset
+ * changes the latter, and the password's wrap is current only while the two agree.
+ */
+export async function findAccountKeysAndPasswordKdf(db: DbOrTx, userId: number) {
+  const [row] = await db
+    .select({ keys: accountKeys, passwordKdf: users.passwordKdf })
+    .from(accountKeys)
+    .innerJoin(users, eq(users.id, accountKeys.userId))
+    .where(eq(accountKeys.userId, userId));
   return row;
 }
 

@@ -18,7 +18,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { throttledMessage } from '../audit/throttle-messages';
 import { findUserById, updateUser, type SessionUser } from '../users/users.repository';
 import {
-  findAccountKeys,
+  findAccountKeysAndPasswordKdf,
   hasAccountKeys,
   insertAccountKeys,
   updatePasswordWrap,
@@ -59,9 +59,9 @@ function toOnState(
 /** GET /api/encryption: the owner's state, with the wraps their devices open the account key from. */
 export async function getEncryptionState(deps: Deps, actor: Actor): Promise<TEncryptionState> {
   requireAccess(actor, Permission.EncryptionRead);
-  const keys = await findAccountKeys(deps.db, actor.user.id);
-  if (!keys) return { state: 'off', isOffered: isOffered(deps, actor.user) };
-  return toOnState(keys, (await findUserById(deps.db, actor.user.id))?.passwordKdf);
+  const found = await findAccountKeysAndPasswordKdf(deps.db, actor.user.id);
+  if (!found) return { state: 'off', isOffered: isOffered(deps, actor.user) };
+  return toOnState(found.keys, found.passwordKdf);
 }
 
 /**
@@ -77,9 +77,9 @@ export async function renewPasswordWrap(
   const { actor, body } = input;
   requireAccess(actor, Permission.EncryptionRead);
   requireAccess(actor, Permission.EncryptionManage);
-  const keys = await findAccountKeys(deps.db, actor.user.id);
-  if (!keys) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.notOn);
-  const userKdf = (await findUserById(deps.db, actor.user.id))?.passwordKdf;
+  const found = await findAccountKeysAndPasswordKdf(deps.db, actor.user.id);
+  if (!found) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.notOn);
+  const { keys, passwordKdf: userKdf } = found;
   if (!userKdf || isSameKdf(keys.passwordKdf, userKdf)) {
     throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.passwordWrapCurrent);
   }
@@ -104,8 +104,10 @@ export async function renewPasswordWrap(
       details: { message: 'The new password opens the sealed messages again' },
     });
   });
-  const stored = await findAccountKeys(deps.db, actor.user.id);
-  return toOnState(stored!, userKdf);
+  return toOnState(
+    { ...keys, passwordWrap: body.passwordWrap, passwordKdf: userKdf, updatedAt: now },
+    userKdf,
+  );
 }
 
 /**
