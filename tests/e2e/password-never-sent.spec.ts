@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import {
   LONG_WAIT,
   expect,
@@ -20,6 +20,19 @@ import { startOwnServer, type OwnServer } from './support/own-server';
 
 const NEW_PASSWORD = 'Snowdrops-in-February-2028';
 const RESET_PASSWORD = 'Primroses-in-March-2029';
+
+/** Signs in with `password` and opens the encryption page. */
+async function signInToEncryptionPage(
+  page: Page,
+  owner: { username: string; firstName: string },
+  password: string,
+) {
+  await submitSignIn(page, { username: owner.username, password });
+  await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.goto('/encryption');
+}
 
 /** The texts a request carries: address, headers and body. */
 function textOf(request: Request): string {
@@ -103,11 +116,7 @@ test.describe.serial('the password never leaves the browser', LONG_WAIT, () => {
 
     // Out and in with the new password, then this device unlocked with it.
     await signOutFromDashboard(page);
-    await submitSignIn(page, { username: owner.username, password: NEW_PASSWORD });
-    await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
-      timeout: 30_000,
-    });
-    await page.goto('/encryption');
+    await signInToEncryptionPage(page, owner, NEW_PASSWORD);
     const unlock = page.getByRole('region', { name: 'Unlock sealed messages on this device' });
     await unlock.getByLabel('Your password').fill(NEW_PASSWORD);
     await unlock.getByRole('button', { name: 'Unlock this device' }).click();
@@ -132,11 +141,7 @@ test.describe.serial('the password never leaves the browser', LONG_WAIT, () => {
     await expect(page.getByRole('alert', { name: 'Password Reset Successful' })).toBeVisible({
       timeout: 30_000,
     });
-    await submitSignIn(page, { username: owner.username, password: RESET_PASSWORD });
-    await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
-      timeout: 30_000,
-    });
-    await page.goto('/encryption');
+    await signInToEncryptionPage(page, owner, RESET_PASSWORD);
     await unlock.getByLabel('Your password').fill(RESET_PASSWORD);
     await unlock.getByRole('button', { name: 'Unlock this device' }).click();
     await expect(unlock.getByText(ENCRYPTION_MESSAGES.passwordWrapOld)).toBeVisible({
@@ -155,11 +160,7 @@ test.describe.serial('the password never leaves the browser', LONG_WAIT, () => {
     // Signed in afresh (this browser's key forgotten), the reset password unlocks by itself.
     await page.goto('/');
     await signOutFromDashboard(page);
-    await submitSignIn(page, { username: owner.username, password: RESET_PASSWORD });
-    await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible({
-      timeout: 30_000,
-    });
-    await page.goto('/encryption');
+    await signInToEncryptionPage(page, owner, RESET_PASSWORD);
     await unlock.getByLabel('Your password').fill(RESET_PASSWORD);
     await unlock.getByRole('button', { name: 'Unlock this device' }).click();
     await expect(page.getByText('This device can open and send your sealed messages.')).toBeVisible(
