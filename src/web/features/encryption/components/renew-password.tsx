@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { FormField } from '@web/components/ui/form-field';
 import { ENCRYPTION_QUERY_KEY } from '@web/lib/encryption/encryption-state';
 import { renewPasswordWrap } from '@web/lib/encryption/unlock';
-import { UnlockForm, useUnlockAttempt } from './unlock-form';
+import { OwnPasswordField, UnlockForm, useUnlockAttempt } from './unlock-form';
 
 /**
  * After a reset (an emailed code, an admin or the next of kin): this unlocked device lets the new
@@ -29,13 +28,10 @@ export function RenewPassword({ userId, username }: { userId: number; username: 
         })
       }
     >
-      <FormField
-        label="Your password"
-        type="password"
-        autoComplete="current-password"
+      <OwnPasswordField
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={error ?? undefined}
+        onChange={setPassword}
+        error={error}
         disabled={isWorking}
       />
     </UnlockForm>

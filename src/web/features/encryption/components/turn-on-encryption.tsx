@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TEncryptionState } from '@shared/schemas/encryption';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
-import { FormField } from '@web/components/ui/form-field';
+import { OwnPasswordField } from './unlock-form';
 import { Spinner } from '@web/components/ui/spinner';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { keepAccountKey } from '@web/lib/encryption/device-keys';
@@ -126,13 +126,10 @@ function PasswordStep({
         Type the password you sign in with. Memento checks it once more, and this browser uses it to
         lock the key to your messages.
       </p>
-      <FormField
-        label="Your password"
-        type="password"
-        autoComplete="current-password"
+      <OwnPasswordField
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={error ?? undefined}
+        onChange={setPassword}
+        error={error}
         disabled={isWorking}
       />
       {isWorking && (

@@ -3,7 +3,7 @@ import { KeyRound } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form-field';
 import { unlockWithPassword, unlockWithRecoveryCode } from '@web/lib/encryption/unlock';
-import { UnlockForm, useUnlockAttempt } from './unlock-form';
+import { OwnPasswordField, UnlockForm, useUnlockAttempt } from './unlock-form';
 
 type TMethod = 'password' | 'recovery';
 
@@ -56,14 +56,11 @@ export function UnlockDevice({ userId }: { userId: number }) {
       }
     >
       {method === 'password' ? (
-        <FormField
+        <OwnPasswordField
           key="password"
-          label="Your password"
-          type="password"
-          autoComplete="current-password"
           value={secret}
-          onChange={(event) => setSecret(event.target.value)}
-          error={error ?? undefined}
+          onChange={setSecret}
+          error={error}
           disabled={isWorking}
         />
       ) : (

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form-field';
 import { Spinner } from '@web/components/ui/spinner';
 import { describeError } from '@web/lib/api-client';
 import { requestCloudSync } from '@web/lib/sync-request';
@@ -76,5 +77,30 @@ export function UnlockForm({
         </div>
       </form>
     </section>
+  );
+}
+
+/** 'Your password', as the owner signs in with it: the field each of these forms asks with. */
+export function OwnPasswordField({
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  disabled: boolean;
+}) {
+  return (
+    <FormField
+      label="Your password"
+      type="password"
+      autoComplete="current-password"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      error={error ?? undefined}
+      disabled={disabled}
+    />
   );
 }
