@@ -7,7 +7,13 @@ import {
 import type { TPlayback } from '../../src/shared/schemas/cloud';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { TestClock, TestDevice, useTestApp } from '../setup/app';
-import { codeProof, makeSealedCard, openCodeWrap, recipientWrap } from '../setup/encryption';
+import {
+  codeProof,
+  makeSealedCard,
+  newPasswordSplit,
+  openCodeWrap,
+  recipientWrap,
+} from '../setup/encryption';
 import {
   addWithCard,
   createSealedOwner,
@@ -129,9 +135,10 @@ describe('the next of kin’s emergency code', () => {
     expect(res.statusCode).toBe(200);
     return card;
   }
+  const NEW_PASSWORD = 'Daffodils&Jam-2027';
   const breakGlass = (body: object) =>
     TestDevice.create(t.app).then((device) =>
-      device.post('/api/break-glass-reset', { newPassword: 'Daffodils&Jam-2027', ...body }),
+      device.post('/api/break-glass-reset', { newPassword: NEW_PASSWORD, ...body }),
     );
 
   it('resets the password with the proof; the card stays, and its code never works', async () => {
@@ -141,7 +148,18 @@ describe('the next of kin’s emergency code', () => {
     const typed = await breakGlass({ nextOfKinEmail, emergencyCode: card.code });
     expect(typed.statusCode).toBe(400);
     expect(typed.json().message).toBe(MESSAGES.breakGlassInvalid);
-    const res = await breakGlass({ nextOfKinEmail, codeProof: card.proof });
+    const plain = await breakGlass({ nextOfKinEmail, codeProof: card.proof });
+    // A typed password for a sealed owner would reach the server: refused, nothing changed.
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json().message).toBe(MESSAGES.passwordMustBeSplit);
+    expect((await owner.device.get('/api/user')).statusCode).toBe(200);
+    const split = await newPasswordSplit(NEW_PASSWORD);
+    const res = await breakGlass({
+      nextOfKinEmail,
+      codeProof: card.proof,
+      newPassword: undefined,
+      ...split.body,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(
       'The password has been reset. Margaret has been signed out everywhere and emailed. Your emergency card still works until Margaret makes you a new one.',
@@ -149,7 +167,7 @@ describe('the next of kin’s emergency code', () => {
     expect((await owner.device.get('/api/user')).statusCode).toBe(401);
     const signIn = await owner.device.post('/api/login', {
       username: owner.user.username,
-      password: 'Daffodils&Jam-2027',
+      passwordProof: split.signInProof,
       deviceId: owner.device.deviceId,
     });
     expect(signIn.statusCode).toBe(200);
@@ -165,7 +183,12 @@ describe('the next of kin’s emergency code', () => {
     });
     expect(proof.statusCode).toBe(401);
     expect(proof.json().code).toBe('CODE_NEEDED');
-    const typed = await breakGlass({ nextOfKinEmail: email, emergencyCode: emergencyAccessCode });
+    const typed = await breakGlass({
+      nextOfKinEmail: email,
+      emergencyCode: emergencyAccessCode,
+      newPassword: undefined,
+      ...(await newPasswordSplit(NEW_PASSWORD)).body,
+    });
     expect(typed.statusCode).toBe(200);
     expect(typed.json().message).toMatch(/a new emergency code is on its way to you\.$/);
   });

@@ -12,7 +12,7 @@ import {
 } from '../../src/shared/sealing';
 import { toBase64Url } from '../../src/shared/sealing/bytes';
 import { GOOD_PASSWORD, TestClock, TestDevice, createSessionFor, useTestApp } from '../setup/app';
-import { codeProof, makeSealedCard } from '../setup/encryption';
+import { codeProof, makeSealedCard, newPasswordSplit } from '../setup/encryption';
 import {
   addWithCard,
   createSealedOwner,
@@ -192,19 +192,20 @@ describe('the next of kin’s escrow', () => {
     const kin = await giveNextOfKinCard(owner);
     const { device: kinPhone } = await recipientSignedIn(t, kin.email, kin);
     await releaseLegacy(kinPhone, kin);
+    const newPassword = await newPasswordSplit(NEW_PASSWORD);
     const reset = await (
       await TestDevice.create(t.app)
     ).post('/api/break-glass-reset', {
       nextOfKinEmail: kin.email,
       codeProof: kin.proof,
-      newPassword: NEW_PASSWORD,
+      ...newPassword.body,
     });
     expect(reset.statusCode).toBe(200);
     // The owner's own tablet, whose browser kept no key, signs in with the new password.
     const tablet = owner.device;
     const signIn = await tablet.post('/api/login', {
       username: owner.user.username,
-      password: NEW_PASSWORD,
+      passwordProof: newPassword.signInProof,
       deviceId: tablet.deviceId,
     });
     expect(signIn.statusCode).toBe(200);

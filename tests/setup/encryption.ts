@@ -45,6 +45,16 @@ export async function turnOnBody(userId: number, password = GOOD_PASSWORD) {
   return { body, accountKey };
 }
 
+/**
+ * A new password as the browser sends it for an account with enhanced encryption on: its
+ * sign-in half and settings (`body`), and the proof that signs in with it afterwards.
+ */
+export async function newPasswordSplit(password: string) {
+  const newPasswordKdf = newKdfParams('password');
+  const newPasswordProof = (await splitSecret('password', password, newPasswordKdf)).signInHalf;
+  return { body: { newPasswordProof, newPasswordKdf }, signInProof: newPasswordProof };
+}
+
 /** Turns enhanced encryption on for the owner signed in on `device`; answers the account key. */
 export async function turnOn(device: TestDevice, userId: number): Promise<CryptoKey> {
   const { body, accountKey } = await turnOnBody(userId);

@@ -1,7 +1,6 @@
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
-import { hashSecret } from '../../lib/crypto';
 import type { TNewPasswordGiven } from '../../../shared/schemas/derived-password';
 import { newPasswordColumns } from '../auth/derived-password';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
@@ -49,11 +48,9 @@ async function performReset(
   pair: Pair,
   input: { newPassword: TNewPasswordGiven; variant: 'code' | 'dashboard' },
 ): Promise<{ isCardKept: boolean }> {
-  // Split in the browser when the owner has enhanced encryption on (asked for plain otherwise).
-  const stored =
-    input.newPassword.form === 'proof'
-      ? await newPasswordColumns(deps.db, pair.owner.id, input.newPassword)
-      : { passwordHash: await hashSecret(input.newPassword.password), passwordKdf: null };
+  // Split in the browser when the owner has enhanced encryption on (a plain one is refused);
+  // plain otherwise, as for every other new password.
+  const stored = await newPasswordColumns(deps.db, pair.owner.id, input.newPassword);
   const isCardKept = await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,

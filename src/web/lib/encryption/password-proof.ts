@@ -160,7 +160,7 @@ export async function splitPasswordChange(input: {
       try {
         return await send({ currentPasswordProof: current.signInHalf, ...newFields });
       } catch (error) {
-        // The current password was set by a next of kin and kept plain: it is asked for once.
+        // A next of kin's reset of an earlier version kept it plain: it is asked for once.
         if (!isApiError(error, 'PASSWORD_NEEDED')) throw error;
         return send({ currentPassword: input.currentPassword, ...newFields });
       }
