@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacyReleases } from '../../src/server/db/schema';
 import type { TUser } from '../../src/shared/schemas/auth';
@@ -5,23 +6,20 @@ import { buildTestApp, createOnboardedUser, type TestApp } from '../setup/app';
 import { createDeviceSignedInByCode } from './support/recipients';
 
 /**
- * Every statement the app sends while `run` runs, as Drizzle executes it: its session's logger is
- * told of each execution, prepared or not, on either engine. Set before the app's first request,
- * so every prepared statement carries it.
+ * Every statement the app sends for `run`, as Drizzle executes it: its session's logger is told
+ * of each execution, prepared or not, on either engine. Only statements made in `run`'s own async
+ * context count, so a background job's poll landing in the same moment is not one of them. Set
+ * before the app's first request, so every prepared statement carries it.
  */
 function statementCounter(testApp: TestApp) {
-  let seen: string[] | null = null;
+  const running = new AsyncLocalStorage<string[]>();
   (testApp.db as unknown as { session: { logger: unknown } }).session.logger = {
-    logQuery: (query: string) => seen?.push(query),
+    logQuery: (query: string) => running.getStore()?.push(query),
   };
   return async <T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> => {
-    seen = [];
-    try {
-      const result = await run();
-      return { result, statements: seen };
-    } finally {
-      seen = null;
-    }
+    const seen: string[] = [];
+    const result = await running.run(seen, run);
+    return { result, statements: seen };
   };
 }
 
