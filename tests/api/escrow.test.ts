@@ -1,24 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/shared/domain/errors';
-import { WRAP_LABEL_PARTS } from '../../src/shared/schemas/encryption';
 import { ESCROW_MESSAGES, type TEscrowOpened } from '../../src/shared/schemas/escrow';
-import {
-  codeKdfParams,
-  splitSecret,
-  unwrapKey,
-  wrapKey,
-  wrapLabel,
-} from '../../src/shared/sealing';
+import { codeKdfParams, splitSecret, unwrapKey } from '../../src/shared/sealing';
 import { toBase64Url } from '../../src/shared/sealing/bytes';
 import { GOOD_PASSWORD, TestClock, TestDevice, createSessionFor, useTestApp } from '../setup/app';
 import { codeProof, makeSealedCard, newPasswordSplit } from '../setup/encryption';
 import {
   addWithCard,
   createSealedOwner,
+  giveNextOfKinCard,
+  labelOf,
+  type KinCard,
   person,
   recipientSignedIn,
-  type SealedOwner,
 } from './support/cards';
 import { deliverMailTo } from './support/mail';
 import { signInWithCode } from './support/recipients';
@@ -38,24 +33,6 @@ const t = useTestApp({
   clock,
   env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
 });
-
-const labelOf = (ownerId: number, keyId: string) =>
-  wrapLabel(...WRAP_LABEL_PARTS.accountByNextOfKin(ownerId, keyId));
-
-/** The next of kin's card as the owner's browser makes it: with the account key in escrow. */
-async function giveNextOfKinCard(owner: SealedOwner) {
-  const email = owner.nextOfKin.email;
-  const card = await makeSealedCard(owner.accountKey, email);
-  const { keyHalf } = await splitSecret('code', card.code, await codeKdfParams(email));
-  const escrowWrap = await wrapKey(owner.accountKey, keyHalf, labelOf(owner.user.id, card.keyId));
-  const res = await owner.device.post(`/api/recipients/${owner.nextOfKin.id}/sealed-card`, {
-    ...card.body,
-    escrowWrap,
-  });
-  expect(res.statusCode).toBe(200);
-  return { ...card, escrowWrap, email };
-}
-type KinCard = Awaited<ReturnType<typeof giveNextOfKinCard>>;
 
 const openEscrow = (device: TestDevice, kin: KinCard, codeProof = kin.proof) =>
   device.post('/api/escrow/open', { nextOfKinEmail: kin.email, codeProof });

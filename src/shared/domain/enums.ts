@@ -119,6 +119,9 @@ export const AUDIT_EVENT_TYPES = [
   'care_home_paused',
   // The next of kin's escrow of the account key asked for: handed over only after the release.
   'next_of_kin_key_opened',
+  // The owner's account asking for the next of kin's card to open it after a wait, and its end.
+  'key_recovery_requested',
+  'key_recovery_cancelled',
   // A care home's request for help, and an operator marking it answered.
   'support_request_sent',
   'admin_support_answered',

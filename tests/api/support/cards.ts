@@ -5,7 +5,13 @@ import type { TRecipientCreated } from '../../../src/shared/schemas/recipients';
 import type { TUser } from '../../../src/shared/schemas/auth';
 import { TestDevice, type TestApp } from '../../setup/app';
 import { createPaidOwner } from '../../setup/cloud';
-import { generateContentKey, wrapKey, wrapLabel } from '../../../src/shared/sealing';
+import {
+  codeKdfParams,
+  generateContentKey,
+  splitSecret,
+  wrapKey,
+  wrapLabel,
+} from '../../../src/shared/sealing';
 import { WRAP_LABEL_PARTS } from '../../../src/shared/schemas/encryption';
 import { makeSealedCard, turnOn } from '../../setup/encryption';
 
@@ -87,3 +93,21 @@ export async function insertSealedMessage(t: TestApp, owner: SealedOwner, recipi
   });
   return { id, contentKey };
 }
+
+export const labelOf = (ownerId: number, keyId: string) =>
+  wrapLabel(...WRAP_LABEL_PARTS.accountByNextOfKin(ownerId, keyId));
+
+/** The next of kin's card as the owner's browser makes it: with the account key in escrow. */
+export async function giveNextOfKinCard(owner: SealedOwner) {
+  const email = owner.nextOfKin.email;
+  const card = await makeSealedCard(owner.accountKey, email);
+  const { keyHalf } = await splitSecret('code', card.code, await codeKdfParams(email));
+  const escrowWrap = await wrapKey(owner.accountKey, keyHalf, labelOf(owner.user.id, card.keyId));
+  const res = await owner.device.post(`/api/recipients/${owner.nextOfKin.id}/sealed-card`, {
+    ...card.body,
+    escrowWrap,
+  });
+  expect(res.statusCode).toBe(200);
+  return { ...card, escrowWrap, email };
+}
+export type KinCard = Awaited<ReturnType<typeof giveNextOfKinCard>>;

@@ -1,4 +1,14 @@
-import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { TKdfParams } from '../../../shared/sealing';
 import { createdAt } from './columns';
 import { users } from './users';
@@ -41,3 +51,33 @@ export const recipientKeys = pgTable('recipient_keys', {
   escrowWrap: text('escrow_wrap'),
   createdAt: createdAt(),
 });
+
+/**
+ * A key recovery: an owner who lost every way into their sealed messages asks, with their next of
+ * kin's emergency card, for the card to open them. It waits the owner's waiting period, during
+ * which the owner can stop it (by the link emailed to them, or signed in); it closes by itself
+ * once the owner gets back in another way. At most one waits per owner.
+ */
+export const keyRecoveries = pgTable(
+  'key_recoveries',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nextOfKinId: integer('next_of_kin_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<'waiting' | 'cancelled' | 'closed'>().notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    opensAt: timestamp('opens_at', { withTimezone: true }).notNull(),
+    /** SHA-256 of the cancel link's token; the token itself is only in the owner's email. */
+    cancelTokenHash: text('cancel_token_hash').notNull(),
+    /** When it was stopped (cancelled) or found not needed (closed). */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('key_recoveries_waiting_idx')
+      .on(t.ownerId)
+      .where(sql`${t.status} = 'waiting'`),
+    uniqueIndex('key_recoveries_token_idx').on(t.cancelTokenHash),
+  ],
+);

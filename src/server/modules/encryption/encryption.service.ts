@@ -8,6 +8,7 @@ import {
 import type { TKdfParams } from '../../../shared/sealing';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
+import { endRecovery } from '../escrow/key-recovery.repository';
 import { timingSafeEqual } from 'node:crypto';
 import { hashSecret, verifySecret } from '../../lib/crypto';
 import { signInHalfOf } from '../auth/derived-password';
@@ -97,6 +98,8 @@ export async function renewPasswordWrap(
       passwordKdf: userKdf,
       updatedAt: now,
     });
+    // Back in another way: a key recovery waiting on the next of kin's card is not needed.
+    await endRecovery(tx, { ownerId: actor.user.id, status: 'closed', now });
     await recordAudit(tx, context, {
       eventType: 'encryption_password_renewed',
       userId: actor.user.id,

@@ -1,5 +1,9 @@
 import { MESSAGES } from '../../../shared/domain/errors';
-import { ESCROW_MESSAGES, type TEscrowOpened } from '../../../shared/schemas/escrow';
+import {
+  ESCROW_MESSAGES,
+  recoveryOpensOn,
+  type TEscrowOpened,
+} from '../../../shared/schemas/escrow';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { Permission, requireAccess } from '../access/access';
@@ -13,19 +17,21 @@ import {
 } from '../audit/attempt-guard';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { throttledMessage } from '../audit/throttle-messages';
-import { isEscrowReleased } from '../legacy/release-rule';
+import { formatDay } from '../legacy/legacy.mails';
+import { isEscrowReleased, isRecoveryOpen } from '../legacy/release-rule';
+import { findLiveRecovery } from './key-recovery.repository';
 import { fullName } from '../mail/mail-layout';
 import { findCodeMatch } from '../recipients/access-codes';
 import { findRecipientKey } from '../recipients/recipient-keys.repository';
 import { findNextOfKinByEmail, findUserById, type UserRow } from '../users/users.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'clock' | 'db'>;
+export type Deps = Pick<AppDeps, 'clock' | 'db'>;
 
 /** A guess of the emergency code here counts as one at the break-glass form does. */
 const ESCROW_ATTEMPTS: AttemptPolicy = { ...ATTEMPT_POLICIES.breakGlass, scope: 'escrow' };
 
-interface Pair {
+export interface Pair {
   owner: UserRow;
   nextOfKin: UserRow;
 }
@@ -58,7 +64,7 @@ async function findPair(deps: Deps, actor: Actor, email: string): Promise<Pair |
 }
 
 /** One line on the owner's log and the next of kin's. */
-async function audit(
+export async function audit(
   deps: Deps,
   context: RequestContext,
   pair: Pair,
@@ -83,17 +89,24 @@ async function audit(
   });
 }
 
+/** The card the proof matched, the pair it belongs to, and which side asked. */
+export interface CheckedCard {
+  pair: Pair;
+  escrowWrap: string;
+  keyId: string;
+  via: 'next_of_kin' | 'owner_account';
+}
+
 /**
- * POST /api/escrow/open: the owner's account key, wrapped under the key half of the next of
- * kin's emergency code, once their proof of the code matches and the owner's legacy is released.
- * Never to an admin or a phone (access rule), never before the release (release rule), never to
- * anyone without the code (the wrap opens only with it).
+ * The next of kin's emergency card, checked by its proof: counted as a break-glass guess is
+ * (throttled per email, device and address), every refusal on both logs. Answers the card only
+ * when it carries the account key.
  */
-export async function openEscrow(
+export async function checkCard(
   deps: Deps,
   context: RequestContext & { deviceId: string },
   input: { actor: Actor; nextOfKinEmail: string; codeProof: string },
-): Promise<TEscrowOpened> {
+): Promise<CheckedCard> {
   const { actor, nextOfKinEmail } = input;
   requireAccess(actor, Permission.EscrowOpen);
   const now = deps.clock.now();
@@ -143,15 +156,6 @@ export async function openEscrow(
     throw new AppError('INVALID_CODE', MESSAGES.breakGlassInvalid);
   }
   await releaseAttempt(deps.db, slot);
-
-  if (!isEscrowReleased(match.owner)) {
-    await audit(deps, context, match, {
-      successful: false,
-      message: `${fullName(match.nextOfKin)} (next of kin) tried to open your account key before the legacy release`,
-      via,
-    });
-    throw new AppError('FORBIDDEN', ESCROW_MESSAGES.notReleased);
-  }
   const card = await findRecipientKey(deps.db, match.nextOfKin.id);
   if (!card?.escrowWrap) {
     await audit(deps, context, match, {
@@ -161,10 +165,59 @@ export async function openEscrow(
     });
     throw new AppError('CONFLICT', ESCROW_MESSAGES.noEscrow);
   }
-  await audit(deps, context, match, {
+  return { pair: match, escrowWrap: card.escrowWrap, keyId: card.keyId, via };
+}
+
+/**
+ * Why the card does not open yet, in the asker's words: to the next of kin, that it waits for
+ * the legacy release; to the owner's account, when its key recovery opens, or that it can start.
+ */
+async function notYet(deps: Deps, checked: CheckedCard): Promise<AppError> {
+  if (checked.via === 'next_of_kin') return new AppError('FORBIDDEN', ESCROW_MESSAGES.notReleased);
+  const recovery = await findLiveRecovery(deps.db, checked.pair.owner.id);
+  if (!recovery) {
+    return new AppError('FORBIDDEN', ESCROW_MESSAGES.recoveryNotStarted, { keyRecovery: 'none' });
+  }
+  const day = formatDay(recovery.opensAt, checked.pair.owner.timeZone);
+  return new AppError('FORBIDDEN', recoveryOpensOn(day), { keyRecovery: 'waiting' });
+}
+
+/**
+ * POST /api/escrow/open: the owner's account key, wrapped under the key half of the next of
+ * kin's emergency code, once their proof of the code matches and either the owner's legacy is
+ * released or, asked from the owner's own account, its key recovery's wait has ended. Never to
+ * an admin or a phone (access rule), never before (release rule), never to anyone without the
+ * code (the wrap opens only with it).
+ */
+export async function openEscrow(
+  deps: Deps,
+  context: RequestContext & { deviceId: string },
+  input: { actor: Actor; nextOfKinEmail: string; codeProof: string },
+): Promise<TEscrowOpened> {
+  const checked = await checkCard(deps, context, input);
+  const { pair, via } = checked;
+  const isLegacy = isEscrowReleased(pair.owner);
+  const isRecovered =
+    !isLegacy &&
+    via === 'owner_account' &&
+    isRecoveryOpen(await findLiveRecovery(deps.db, pair.owner.id), deps.clock.now());
+  if (!isLegacy && !isRecovered) {
+    await audit(deps, context, pair, {
+      successful: false,
+      message:
+        via === 'next_of_kin'
+          ? `${fullName(pair.nextOfKin)} (next of kin) tried to open your account key before the legacy release`
+          : `Someone tried to open your account key with ${fullName(pair.nextOfKin)}’s emergency card before its waiting period ended`,
+      via,
+    });
+    throw await notYet(deps, checked);
+  }
+  await audit(deps, context, pair, {
     successful: true,
-    message: `${fullName(match.nextOfKin)} (next of kin) opened your account key with their emergency card, after the legacy release`,
+    message: isLegacy
+      ? `${fullName(pair.nextOfKin)} (next of kin) opened your account key with their emergency card, after the legacy release`
+      : `Your account key was opened with ${fullName(pair.nextOfKin)}’s emergency card, after the key recovery’s waiting period`,
     via,
   });
-  return { ownerId: match.owner.id, keyId: card.keyId, escrowWrap: card.escrowWrap };
+  return { ownerId: pair.owner.id, keyId: checked.keyId, escrowWrap: checked.escrowWrap };
 }

@@ -28,3 +28,14 @@ export function isReleased(
 export function isEscrowReleased(owner: { legacyReleasedAt: Date | null }): boolean {
   return owner.legacyReleasedAt !== null;
 }
+
+/**
+ * Whether the owner's key recovery lets their own account open the next of kin's escrow at `now`:
+ * once its waiting period ran out without the owner stopping it, until they get back another way.
+ */
+export function isRecoveryOpen(
+  recovery: { status: string; opensAt: Date } | undefined,
+  now: Date,
+): boolean {
+  return recovery?.status === 'waiting' && recovery.opensAt.getTime() <= now.getTime();
+}

@@ -52,6 +52,8 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   care_home_recording_saved: 'Message saved at a care home',
   care_home_paused: 'Memento paused or resumed at a care home',
   next_of_kin_key_opened: 'Next of kin’s key to the account',
+  key_recovery_requested: 'Key recovery asked for',
+  key_recovery_cancelled: 'Key recovery stopped',
   support_request_sent: 'Asked Memento for help',
   admin_support_answered: 'Support request marked answered',
   provider_linked: 'Sign-in provider linked',
