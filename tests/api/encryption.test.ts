@@ -218,7 +218,9 @@ describe('POST /api/encryption', () => {
 });
 
 describe('import from a phone while it is on', () => {
-  it('refuses a new pairing, and a video from a phone paired before, leaving nothing behind', async () => {
+  // Sealed import itself (a pairing key, the phone's sealed copy, the owner's device sealing it
+  // again) is in tests/api/phone-import-sealed.test.ts.
+  it('refuses a pairing without a pairing key, and any video from a phone paired before, leaving nothing behind', async () => {
     const owner = await paidOwner();
     const paired = await owner.device.post('/api/pairings');
     expect(paired.statusCode).toBe(200);
@@ -229,7 +231,7 @@ describe('import from a phone while it is on', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({
       code: 'CONFLICT',
-      message: ENCRYPTION_MESSAGES.phoneImportUnavailable,
+      message: ENCRYPTION_MESSAGES.pairingKeyRequired,
     });
     const pairings = await t.db
       .select()
@@ -237,6 +239,7 @@ describe('import from a phone while it is on', () => {
       .where(eq(mobilePairings.userId, owner.user.id));
     expect(pairings).toHaveLength(1);
 
+    // Paired before it was on, the phone holds no key to seal with: plain or not, it must pair again.
     const phone = await TestDevice.create(t.app);
     const bytes = randomBytes(500);
     const id = randomUUID();
@@ -251,20 +254,21 @@ describe('import from a phone while it is on', () => {
     };
     const sent = await phone.post('/api/pairing/videos', video, { 'x-pairing-token': token });
     expect(sent.statusCode).toBe(409);
-    expect(sent.json().message).toBe(ENCRYPTION_MESSAGES.phoneImportUnavailable);
+    expect(sent.json().message).toBe(ENCRYPTION_MESSAGES.phoneNeedsNewPairing);
     expect(await t.db.select().from(videos).where(eq(videos.id, id))).toEqual([]);
 
-    // A phone never sends a sealed copy: it holds no key to seal it under.
+    const { sha256: _plainChecksum, ...sealedVideo } = video;
     const sealed = await phone.post(
       '/api/pairing/videos',
-      { ...video, sealed: { keyWrap: 'v1.x.y' } },
+      {
+        ...sealedVideo,
+        sealed: { pairingKeyWrap: (await turnOnBody(owner.user.id)).body.passwordWrap },
+      },
       { 'x-pairing-token': token },
     );
-    expect(sealed.statusCode).toBe(400);
-    expect(sealed.json()).toMatchObject({
-      message: ENCRYPTION_MESSAGES.phoneCannotSeal,
-      fields: { sealed: ENCRYPTION_MESSAGES.phoneCannotSeal },
-    });
+    expect(sealed.statusCode).toBe(409);
+    expect(sealed.json().message).toBe(ENCRYPTION_MESSAGES.phoneNeedsNewPairing);
+    expect(await t.db.select().from(videos).where(eq(videos.id, id))).toEqual([]);
   });
 });
 

@@ -22,9 +22,22 @@ export const ENCRYPTION_MESSAGES = {
   passwordWrapCurrent: 'Your password already opens your sealed messages.',
   ownerOnly: 'Only the account owner can use enhanced encryption.',
   primaryDeviceOnly: 'Please turn on enhanced encryption on your primary device.',
-  phoneImportUnavailable:
-    'Importing from a phone is not available yet while enhanced encryption is on.',
-  phoneCannotSeal: 'A phone cannot send sealed copies yet.',
+  /** 409: a pairing asked for without the phone's key, in an account that seals every copy. */
+  pairingKeyRequired:
+    'With enhanced encryption on, the phone’s key is made on your device. Please reload Memento and pair again.',
+  pairingKeyNotOn: 'A phone’s key is for accounts with enhanced encryption on.',
+  /** 409: a plain video from a phone, for an account that seals every copy. Nothing is kept. */
+  phoneMustSeal:
+    'This account keeps every video sealed, and this phone sent one that was not. Please scan a new code on your main device and send it again.',
+  /** 409: a phone paired before enhanced encryption was turned on holds no key to seal with. */
+  phoneNeedsNewPairing:
+    'Enhanced encryption was turned on after this phone was paired. Please scan a new code on your main device.',
+  phoneSealNotOn: 'This account does not seal its videos. Please send the video as it is.',
+  /** 409: a phone's video the owner's device has not wrapped for the owner yet. */
+  waitingToBeSealed:
+    'This message came from your phone and is waiting to be sealed by your tablet. Open Memento there and it will be ready in a moment.',
+  /** 404: a phone's video that waits no more (already sealed for the owner, or not theirs). */
+  notWaitingToBeSealed: 'This message is not waiting to be sealed. Please reload Memento.',
   cardRequired:
     'With enhanced encryption on, each recipient’s card is made on your device. Please reload Memento and try again.',
   cardNotOn: 'Cards made on your device are for accounts with enhanced encryption on.',
@@ -139,6 +152,8 @@ export const WRAP_LABEL_PARTS = {
   recipientByCode: (keyId: string) => ['recipient', keyId, 'code'],
   recipientOnDevice: (keyId: string, deviceId: string) => ['recipient', keyId, 'device', deviceId],
   contentForRecipient: (videoId: string, keyId: string) => ['content', videoId, 'recipient', keyId],
+  pairingByOwner: (keyId: string) => ['pairing', keyId, 'owner'],
+  contentForPairing: (videoId: string, keyId: string) => ['content', videoId, 'pairing', keyId],
 } as const;
 
 /**
@@ -210,3 +225,37 @@ export type TPlainCopies = {
   sealableIds: string[];
   waiting: Array<{ recipientId: number; firstName: string; count: number }>;
 };
+
+/**
+ * A phone pairing in an account with enhanced encryption on: the pairing key, made in the owner's
+ * browser and handed to the phone only in the link's fragment, wrapped here under the account key.
+ */
+export const ZPairingKey = z.object({
+  keyId: z.uuid({ error: ENCRYPTION_MESSAGES.badWrap }),
+  ownerWrap: ZKeyWrap,
+});
+export type TPairingKey = z.input<typeof ZPairingKey>;
+
+/**
+ * GET /api/phone-copies: the owner's sealed videos from a phone still waiting for the owner's
+ * device, each with what opens it (the pairing key under the account key) and the recipient's
+ * card to wrap it for (null when the owner is the recipient or the recipient has no card yet).
+ */
+export type TWaitingPhoneCopy = {
+  videoId: string;
+  recipientId: number;
+  /** The content key under the pairing key. */
+  pairingKeyWrap: string;
+  pairingKey: { keyId: string; ownerWrap: string };
+  recipientKey: TRecipientKeyForOwner | null;
+};
+export const MAX_WAITING_PHONE_COPIES = 50;
+
+/** POST /api/phone-copies/:videoId/seal: the content key wrapped for the owner and the card. */
+export const ZSealPhoneCopyBody = z.object({
+  keyWrap: ZKeyWrap,
+  recipientKey: z
+    .object({ keyId: z.uuid({ error: ENCRYPTION_MESSAGES.badWrap }), keyWrap: ZKeyWrap })
+    .optional(),
+});
+export type TSealPhoneCopyBody = z.input<typeof ZSealPhoneCopyBody>;

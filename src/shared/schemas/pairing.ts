@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zId } from './common';
 import { ZUploadFields } from './cloud';
-import { ENCRYPTION_MESSAGES } from './encryption';
+import { ZKeyWrap, ZPairingKey } from './encryption';
 import { MAX_VIDEO_BYTES, ZVideoType } from './videos';
 
 /** Import from mobile: a phone paired for a while to upload, nothing more. */
@@ -14,6 +14,13 @@ export const PAIRING_MESSAGES = {
     'Importing from a phone is part of the Standard, Premium and Professional plans, on your primary device.',
   idInUse: 'This video id is already in use. Each video sent from a phone is a new message.',
 } as const;
+
+/** POST /api/pairings: with enhanced encryption on, the pairing key made on the owner's device. */
+export const ZCreatePairingBody = z
+  .object({ pairingKey: ZPairingKey.optional() })
+  .nullish()
+  .transform((body) => body ?? {});
+export type TCreatePairingBody = z.input<typeof ZCreatePairingBody>;
 
 /** POST /api/pairings: the primary device's new pairing, its link shown as a QR code. */
 export interface TPairingCreated {
@@ -32,6 +39,8 @@ export interface TPairingSession {
   ownerFirstName: string;
   expiresAt: string;
   recipients: Array<{ id: number; firstName: string; lastName: string; category: string }>;
+  /** The pairing key the phone seals with (its bytes only in the link's fragment); null: plain. */
+  pairingKeyId: string | null;
 }
 
 /** POST /api/pairing/videos: one gallery video, indexed and its upload started in one call. */
@@ -44,8 +53,18 @@ export const ZPairingVideoBody = ZUploadFields.extend({
     .min(0)
     .max(24 * 60 * 60 * 1000),
   mimeType: ZVideoType('Only videos can be imported'),
-  // A phone holds no account key to wrap a copy's key under: it sends plain copies only.
-  sealed: z.never({ error: ENCRYPTION_MESSAGES.phoneCannotSeal }).optional(),
-  byteSize: ZUploadFields.shape.byteSize.max(MAX_VIDEO_BYTES, 'This video is too large'),
-}).omit({ videoId: true });
+  // Sealed on the phone under its own content key, wrapped under the pairing key only; then
+  // `byteSize` is the sealed size and each part's SHA-256 is sent at completion instead.
+  sealed: z.object({ pairingKeyWrap: ZKeyWrap }).optional(),
+  sha256: ZUploadFields.shape.sha256.optional(),
+})
+  .omit({ videoId: true })
+  .refine((body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES, {
+    message: 'This video is too large',
+    path: ['byteSize'],
+  })
+  .refine((body) => body.sealed !== undefined || body.sha256 !== undefined, {
+    message: 'Please send the SHA-256 of the video.',
+    path: ['sha256'],
+  });
 export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;

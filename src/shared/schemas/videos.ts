@@ -70,6 +70,11 @@ export interface TVideoIndexEntry {
    * that brings it down keeps only what was sent; null until a copy is in the cloud.
    */
   sha256: string | null;
+  /**
+   * A phone's sealed copy the owner's device has not yet wrapped for the owner: no one can open
+   * it until then. Absent from entries written before it was known.
+   */
+  isWaitingToBeSealed?: boolean;
 }
 
 export const ZDeleteVideosBody = z.object({

@@ -11,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { TTier } from '../../../shared/domain/enums';
 import type { TReleaseRule } from '../../../shared/domain/legacy';
@@ -76,6 +77,14 @@ export const videos = pgTable(
      */
     recipientKeyWrap: text('recipient_key_wrap'),
     recipientKeyId: uuid('recipient_key_id'),
+    /**
+     * A phone's sealed copy waiting for the owner's device: its content key wrapped under the
+     * pairing key of `pairingId`, until wrapped again for the owner (then null).
+     */
+    pairingKeyWrap: text('pairing_key_wrap'),
+    pairingId: uuid('pairing_id').references((): AnyPgColumn => mobilePairings.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('videos_creator_idx').on(t.creatorId, t.createdAt),
@@ -91,6 +100,9 @@ export const videos = pgTable(
     uniqueIndex('videos_cloud_path_idx')
       .on(t.cloudPath)
       .where(sql`${t.cloudPath} is not null`),
+    index('videos_waiting_seal_idx')
+      .on(t.creatorId)
+      .where(sql`${t.pairingKeyWrap} is not null`),
   ],
 );
 
@@ -125,6 +137,8 @@ export const uploads = pgTable(
     /** The content key for the recipient's card then current; moved onto the video with the rest. */
     recipientKeyWrap: text('recipient_key_wrap'),
     recipientKeyId: uuid('recipient_key_id'),
+    /** A phone's sealed copy: its content key under the pairing key, moved onto the video too. */
+    pairingKeyWrap: text('pairing_key_wrap'),
     /** 'completing' while one request joins the parts (completedAt then says since when). */
     status: text('status')
       .$type<'active' | 'completing' | 'completed' | 'aborted'>()
@@ -187,6 +201,12 @@ export const mobilePairings = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     uploadsCount: integer('uploads_count').notNull().default(0),
+    /**
+     * With enhanced encryption on: the pairing key (made in the owner's browser, handed to the
+     * phone in the link's fragment) wrapped under the account key, named by `keyId`.
+     */
+    keyId: uuid('key_id'),
+    keyWrap: text('key_wrap'),
     createdAt: createdAt(),
   },
   (t) => [

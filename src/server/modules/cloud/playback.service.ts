@@ -8,6 +8,7 @@ import {
   UNKNOWN_VIDEO_TYPE,
 } from '../../../shared/domain/video-types';
 import { CLOUD_MESSAGES, type TCloudStatus, type TPlayback } from '../../../shared/schemas/cloud';
+import { ENCRYPTION_MESSAGES } from '../../../shared/schemas/encryption';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import type { DeviceRow } from '../devices/devices.repository';
@@ -40,6 +41,10 @@ export async function findWatchableVideo(
   requireAccess(actor, Permission.MessageWatch, { video, owner, now: deps.clock.now() });
   if (video.syncStatus !== 'synced' || !video.cloudPath) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
+  }
+  // A phone's sealed copy opens for nobody until the owner's device wraps its key again.
+  if (video.pairingKeyWrap !== null) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.waitingToBeSealed);
   }
   return video as VideoRow & { cloudPath: string };
 }

@@ -42,6 +42,8 @@ export async function countPlainCopies(db: DbOrTx, ownerId: number) {
         eq(videos.syncStatus, 'synced'),
         isNotNull(videos.cloudPath),
         isNull(videos.sealedKeyWrap),
+        // A phone's sealed copy waits for the owner's device: it is not plain.
+        isNull(videos.pairingKeyWrap),
       ),
     )
     .groupBy(videos.recipientId, users.firstName, recipientKeys.recipientId);
@@ -59,6 +61,8 @@ export async function findSealableIds(db: DbOrTx, ownerId: number): Promise<stri
         eq(videos.syncStatus, 'synced'),
         isNotNull(videos.cloudPath),
         isNull(videos.sealedKeyWrap),
+        // A phone's sealed copy waits for the owner's device: it is not plain.
+        isNull(videos.pairingKeyWrap),
         sql`(${videos.recipientId} = ${ownerId} or ${recipientKeys.recipientId} is not null)`,
       ),
     )

@@ -96,6 +96,8 @@ export async function swapInCompletedCopy(
           sealedKeyWrap: claimed.sealedKeyWrap,
           recipientKeyWrap: claimed.recipientKeyWrap,
           recipientKeyId: claimed.recipientKeyId,
+          pairingKeyWrap: claimed.pairingKeyWrap,
+          pairingId: claimed.pairingKeyWrap === null ? null : claimed.pairingId,
         },
         deps.clock.now(),
       );

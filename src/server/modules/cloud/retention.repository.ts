@@ -58,6 +58,8 @@ export async function returnSyncedToLocal(
         syncStatus: 'local_only',
         cloudPath: null,
         sealedKeyWrap: null,
+        pairingKeyWrap: null,
+        pairingId: null,
         recipientKeyWrap: null,
         recipientKeyId: null,
         title: null,

@@ -155,6 +155,9 @@ export async function markVideoSynced(
     sealedKeyWrap: string | null;
     recipientKeyWrap: string | null;
     recipientKeyId: string | null;
+    /** A phone's sealed copy, until the owner's device wraps its key for the owner. */
+    pairingKeyWrap: string | null;
+    pairingId: string | null;
   },
   now: Date,
 ): Promise<typeof videos.$inferSelect | undefined> {
@@ -172,6 +175,8 @@ export async function markVideoSynced(
       byteSize: values.byteSize,
       // The copy's key wraps come with its object, in the same statement: never one without the other.
       sealedKeyWrap: values.sealedKeyWrap,
+      pairingKeyWrap: values.pairingKeyWrap,
+      pairingId: values.pairingId,
       recipientKeyWrap: sql`case when ${isCardCurrent} then ${values.recipientKeyWrap} end`,
       recipientKeyId: sql`case when ${isCardCurrent} then ${values.recipientKeyId}::uuid end`,
       lastSyncedAt: now,

@@ -114,14 +114,25 @@ async function requireOwnUpload(
  */
 export async function createUpload(
   deps: Deps,
-  input: { actor: Actor; body: CreateUploadInput },
+  input: {
+    actor: Actor;
+    body: CreateUploadInput;
+    /** A phone's sealed copy: its content key under the pairing key (the phone's route alone). */
+    pairingKeyWrap?: string | null;
+  },
 ): Promise<TCreateUploadResult> {
   const { actor, body } = input;
   requireAccess(actor, Permission.MessageAdd);
   requireAccess(actor, Permission.CloudSync);
   const owner = actor.user;
   const sealedKeyWrap = body.sealed?.keyWrap ?? null;
-  await requireCopyForm(deps, { userId: owner.id, sealedKeyWrap, pairingId: actor.pairingId });
+  const pairingKeyWrap = input.pairingKeyWrap ?? null;
+  await requireCopyForm(deps, {
+    userId: owner.id,
+    sealedKeyWrap,
+    pairingId: actor.pairingId,
+    pairingKeyWrap,
+  });
 
   const video = await findVideoById(deps.db, body.videoId);
   if (!video || video.creatorId !== owner.id) {
@@ -144,7 +155,8 @@ export async function createUpload(
     const isSameCopy =
       (existing.sha256 ?? undefined) === body.sha256 &&
       existing.byteSize === body.byteSize &&
-      existing.sealedKeyWrap === sealedKeyWrap;
+      existing.sealedKeyWrap === sealedKeyWrap &&
+      existing.pairingKeyWrap === pairingKeyWrap;
     // The same bytes resume; a wrap for a card made since is kept in place of the old one.
     if (isSameCopy) {
       return toUploading(deps, await keepRecipientWrap(deps.db, existing, forRecipient));
@@ -176,6 +188,7 @@ export async function createUpload(
       partCount,
       sha256: body.sha256 ?? null,
       sealedKeyWrap,
+      pairingKeyWrap,
       ...forRecipient,
     });
     if (row)

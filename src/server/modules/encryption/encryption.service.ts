@@ -209,28 +209,62 @@ export async function turnOnEncryption(
 
 /**
  * The one rule for the form of an account's new cloud copies: sealed once enhanced encryption is
- * on, plain before (a sealed copy nobody holds a key for would be lost). A phone sends plain
- * copies only, so an account with it on takes none from a phone.
+ * on, plain before (a sealed copy nobody holds a key for would be lost). The owner's devices seal
+ * under the account key; a phone under its pairing key only.
  */
 export async function requireCopyForm(
   deps: Pick<Deps, 'db'>,
-  copy: { userId: number; sealedKeyWrap: string | null; pairingId: string | null },
+  copy: {
+    userId: number;
+    sealedKeyWrap: string | null;
+    pairingId: string | null;
+    pairingKeyWrap: string | null;
+  },
 ): Promise<void> {
   const isOn = await hasAccountKeys(deps.db, copy.userId);
-  if (isOn && copy.pairingId !== null) {
-    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneImportUnavailable);
+  const isFromPhone = copy.pairingId !== null;
+  const isSealed = (isFromPhone ? copy.pairingKeyWrap : copy.sealedKeyWrap) !== null;
+  if (isSealed && !isOn) {
+    throw new AppError(
+      'CONFLICT',
+      isFromPhone ? ENCRYPTION_MESSAGES.phoneSealNotOn : ENCRYPTION_MESSAGES.notOn,
+    );
   }
-  const isSealed = copy.sealedKeyWrap !== null;
-  if (isSealed && !isOn) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.notOn);
-  if (!isSealed && isOn) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.sealedOnly);
+  if (!isSealed && isOn) {
+    throw new AppError(
+      'CONFLICT',
+      isFromPhone ? ENCRYPTION_MESSAGES.phoneMustSeal : ENCRYPTION_MESSAGES.sealedOnly,
+    );
+  }
 }
 
-/** Pairing a phone, or taking its video, while the account can take none: refused before anything. */
-export async function requirePlainImportAllowed(
+/**
+ * A phone's video, checked before it is indexed so a refused one leaves nothing behind: sealed
+ * under a pairing key exactly when the account seals, and only through a pairing that has one.
+ */
+export async function requirePhoneCopyForm(
+  deps: Pick<Deps, 'db'>,
+  input: { ownerId: number; pairingKeyWrapOfPairing: string | null; isSealed: boolean },
+): Promise<void> {
+  const isOn = await hasAccountKeys(deps.db, input.ownerId);
+  if (isOn && input.pairingKeyWrapOfPairing === null) {
+    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneNeedsNewPairing);
+  }
+  if (isOn && !input.isSealed) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneMustSeal);
+  if (!isOn && input.isSealed) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneSealNotOn);
+}
+
+/** A new pairing carries the pairing key's wrap exactly when the account seals its copies. */
+export async function requirePairingKeyRule(
   deps: Pick<Deps, 'db'>,
   ownerId: number,
+  pairingKey: unknown,
 ): Promise<void> {
-  if (await hasAccountKeys(deps.db, ownerId)) {
-    throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.phoneImportUnavailable);
+  const isOn = await hasAccountKeys(deps.db, ownerId);
+  if (isOn && !pairingKey) throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.pairingKeyRequired);
+  if (!isOn && pairingKey) {
+    throw new AppError('VALIDATION', ENCRYPTION_MESSAGES.pairingKeyNotOn, {
+      pairingKey: ENCRYPTION_MESSAGES.pairingKeyNotOn,
+    });
   }
 }

@@ -4,11 +4,13 @@ import { MESSAGES } from '../../../shared/domain/errors';
 import type { TCreateUploadResult } from '../../../shared/schemas/cloud';
 import {
   PAIRING_HEADER,
+  ZCreatePairingBody,
   ZPairingVideoBody,
   type TCurrentPairing,
   type TPairingCreated,
   type TPairingSession,
 } from '../../../shared/schemas/pairing';
+import { ZSealPhoneCopyBody, type TWaitingPhoneCopy } from '../../../shared/schemas/encryption';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { requirePairedPhone } from './paired-phone';
@@ -21,8 +23,10 @@ import {
   requirePairing,
 } from './pairing.service';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { listWaitingPhoneCopies, sealPhoneCopy } from './phone-copies.service';
 
 const ZPairingParams = z.object({ id: z.uuid({ error: 'Pairing id must be a UUID' }) });
+const ZVideoParams = z.object({ videoId: z.uuid({ error: 'Video id must be a UUID' }) });
 
 /** Import from mobile. */
 export const pairingRoutes =
@@ -30,8 +34,14 @@ export const pairingRoutes =
   async (app) => {
     const phoneRateLimit = perIpLimit(deps.limits.login, MESSAGES.rateLimited);
 
-    app.post('/api/pairings', async (request): Promise<TPairingCreated> =>
-      createPairing(deps, getRequestContext(request), requireActor(request)),
+    app.post(
+      '/api/pairings',
+      { schema: { body: ZCreatePairingBody } },
+      async (request): Promise<TPairingCreated> =>
+        createPairing(deps, getRequestContext(request), {
+          actor: requireActor(request),
+          body: request.body,
+        }),
     );
 
     app.get('/api/pairings/current', async (request): Promise<TCurrentPairing> =>
@@ -48,6 +58,22 @@ export const pairingRoutes =
         });
         return reply.status(204).send();
       },
+    );
+
+    // The owner's unlocked devices wrap a phone's sealed videos again for the owner.
+    app.get('/api/phone-copies', async (request): Promise<{ copies: TWaitingPhoneCopy[] }> =>
+      listWaitingPhoneCopies(deps, requireActor(request)),
+    );
+
+    app.post(
+      '/api/phone-copies/:videoId/seal',
+      { schema: { params: ZVideoParams, body: ZSealPhoneCopyBody } },
+      async (request): Promise<{ videoId: string }> =>
+        sealPhoneCopy(deps, {
+          actor: requireActor(request),
+          videoId: request.params.videoId,
+          body: request.body,
+        }),
     );
 
     // The phone: authorised by the pairing token alone (no session), for upload only.

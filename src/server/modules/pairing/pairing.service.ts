@@ -1,6 +1,7 @@
 import {
   PAIRING_MESSAGES,
   PAIRING_MINUTES,
+  type TCreatePairingBody,
   type TCurrentPairing,
   type TPairingCreated,
   type TPairingSession,
@@ -14,7 +15,7 @@ import { recordAudit, type RequestContext } from '../audit/audit.service';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { findActiveUploadForVideo } from '../cloud/uploads.repository';
-import { requirePlainImportAllowed } from '../encryption/encryption.service';
+import { requirePairingKeyRule, requirePhoneCopyForm } from '../encryption/encryption.service';
 import { createUpload, toUploading } from '../cloud/uploads.service';
 import { findRecipientsWithVideoCounts } from '../recipients/recipients.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
@@ -35,16 +36,22 @@ type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'log' | 'uploadPartBytes' 
 const idInUse = () =>
   new AppError('CONFLICT', PAIRING_MESSAGES.idInUse, { id: PAIRING_MESSAGES.idInUse });
 
-/** The primary device pairs a phone for 15 minutes; an earlier live pairing ends. */
+/**
+ * The primary device pairs a phone for 15 minutes; an earlier live pairing ends. With enhanced
+ * encryption on it brings the pairing key wrapped under the account key (the key itself goes to
+ * the phone in the link's fragment, which the browser adds: never here).
+ */
 export async function createPairing(
   deps: Deps,
   context: RequestContext,
-  actor: Actor,
+  input: { actor: Actor; body: TCreatePairingBody },
 ): Promise<TPairingCreated> {
+  const { actor } = input;
   requireAccess(actor, Permission.PairingManage);
   requireAccess(actor, Permission.PhoneImport);
   const owner = actor.user;
-  await requirePlainImportAllowed(deps, owner.id);
+  const pairingKey = input.body?.pairingKey;
+  await requirePairingKeyRule(deps, owner.id, pairingKey);
   const token = randomToken();
   const pairing = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -54,6 +61,8 @@ export async function createPairing(
       createdByDeviceId: context.deviceId,
       tokenHash: sha256(token),
       expiresAt: new Date(now.getTime() + PAIRING_MINUTES * 60_000),
+      keyId: pairingKey?.keyId ?? null,
+      keyWrap: pairingKey?.ownerWrap ?? null,
     });
     await recordAudit(tx, context, {
       eventType: 'pairing_created',
@@ -141,6 +150,7 @@ export async function getPairingSession(
       lastName: recipient.lastName,
       category: recipient.category,
     })),
+    pairingKeyId: resolved.pairing.keyId,
   };
 }
 
@@ -166,7 +176,8 @@ async function answerRetry(
     video.byteSize === body.byteSize &&
     video.mimeType === body.mimeType &&
     upload.byteSize === body.byteSize &&
-    upload.sha256 === body.sha256;
+    (upload.sha256 ?? undefined) === body.sha256 &&
+    upload.pairingKeyWrap === (body.sealed?.pairingKeyWrap ?? null);
   if (!isSameRequest) throw idInUse();
   return toUploading(deps, upload);
 }
@@ -186,7 +197,11 @@ export async function receivePairedVideo(
   requireAccess(actor, Permission.PhoneImport);
   const owner = actor.user;
   // Before the message is indexed: a refused phone leaves nothing behind.
-  await requirePlainImportAllowed(deps, owner.id);
+  await requirePhoneCopyForm(deps, {
+    ownerId: owner.id,
+    pairingKeyWrapOfPairing: pairing.keyWrap,
+    isSealed: body.sealed !== undefined,
+  });
   const indexed = await indexVideo(deps, {
     actor,
     body: {
@@ -209,6 +224,7 @@ export async function receivePairedVideo(
       byteSize: body.byteSize,
       sha256: body.sha256,
     },
+    pairingKeyWrap: body.sealed?.pairingKeyWrap ?? null,
   });
   await countPairingUpload(deps.db, pairing.id);
   await recordAudit(deps.db, context, {

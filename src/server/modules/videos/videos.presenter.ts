@@ -6,7 +6,7 @@ const hasTitle = (status: string) =>
 
 /**
  * One entry of the library's index; GET /api/videos has the database write the same (the trigger
- * of migration 0008, as migration 0023 last replaced it).
+ * of migration 0008, as migration 0033 last replaced it).
  */
 export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
   return {
@@ -20,5 +20,6 @@ export function toVideoIndexEntry(row: VideoIndexRow): TVideoIndexEntry {
     createdAt: row.createdAt.toISOString(),
     release: { rule: row.releaseRule, at: row.releaseAt?.toISOString() ?? null },
     sha256: row.sha256,
+    isWaitingToBeSealed: (row.pairingKeyWrap ?? null) !== null,
   };
 }

@@ -44,7 +44,8 @@ export type VideoIndexRow = Pick<
   | 'releaseRule'
   | 'releaseAt'
   | 'sha256'
->;
+> &
+  Partial<Pick<VideoRow, 'pairingKeyWrap'>>;
 
 /**
  * Titles reach the server only with a cloud copy: these states show one.
