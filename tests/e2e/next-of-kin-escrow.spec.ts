@@ -14,16 +14,16 @@ import {
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
+import { readCode, readLink, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
 
 // The next of kin's way back: with enhanced encryption on, the owner gives their next of kin a
 // new emergency card made in the browser, which also carries the account key for the server to
-// withhold. The next of kin asks for the legacy release; once its waiting period has run out
-// unanswered, they reset the owner's password (break-glass) and, on a device that has never held
-// the key, their emergency card opens the owner's sealed library.
+// withhold. After break-glass, on a device that has never held the key, the owner's account
+// starts a key recovery with the card (the owner's email can stop it); once a waiting period has
+// run out unanswered, the card opens the owner's sealed library there.
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -73,6 +73,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
   let owner: RegisteredUser;
   let ownerPage: Page;
   let kinPage: Page;
+  let tablet: Page;
   let kinCode = '';
   let kinName = '';
   const requests: Request[] = [];
@@ -132,7 +133,80 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     ).toContainText('In the cloud and on this device', { timeout: 120_000 });
   });
 
-  test('the next of kin asks for the legacy release, and the waiting period runs out', async ({
+  test('after break-glass, the owner’s account starts a key recovery with the card; the email stops it', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    // The next of kin sets a new password for Edith with their emergency card.
+    const helper = await newDevice(browser, server);
+    watch(helper);
+    await openApp(helper, '/auth');
+    await helper.getByRole('button', { name: 'Emergency access for next of kin' }).click();
+    await helper.getByLabel('Your email').fill(owner.nextOfKin.email);
+    await helper.getByLabel('Emergency code', { exact: true }).fill(kinCode);
+    await helper.getByLabel('New password for their account', { exact: true }).fill(NEW_PASSWORD);
+    const confirm = helper.getByLabel('Confirm new password');
+    if ((await confirm.count()) > 0) await confirm.fill(NEW_PASSWORD);
+    await helper.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(helper.getByText(/The password has been reset/).first()).toBeVisible({
+      timeout: 20_000,
+    });
+
+    // A device that never held the key signs in with the new password.
+    tablet = await newDevice(browser, server);
+    watch(tablet);
+    await openApp(tablet, '/auth');
+    await submitSignIn(tablet, { username: owner.username, password: NEW_PASSWORD });
+    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    const mail = await waitForMail(owner.email, /code to add a device/, {
+      dataDir: server.dataDir,
+    });
+    await denied.getByLabel('Code from the email').fill(readCode(mail));
+    await denied.getByRole('button', { name: 'Add this device' }).click();
+    await expect(
+      tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+
+    await tablet.goto('/encryption');
+    await expect(
+      tablet.getByRole('region', { name: 'Unlock sealed messages on this device' }),
+    ).toBeVisible();
+    await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
+    const byCard = tablet.getByRole('region', { name: 'With your next of kin’s emergency card' });
+    await byCard.getByLabel('Next of kin’s email').fill(owner.nextOfKin.email);
+    await byCard.getByLabel('Emergency code').fill(kinCode);
+    // Nobody released the legacy: the card opens the messages only after a wait, started here.
+    await byCard.getByRole('button', { name: 'Unlock with the emergency card' }).click();
+    await expect(byCard.getByText(/only after a waiting period/)).toBeVisible({ timeout: 20_000 });
+    const offer = tablet.getByRole('region', { name: 'Start the 7-day wait' });
+    await offer.getByRole('button', { name: 'Start the wait' }).click();
+    const started = tablet.getByRole('region', { name: 'Key recovery started' });
+    await expect(started).toContainText(/opens your messages on \w+day/, { timeout: 20_000 });
+    await scanAtBothSizes(tablet, testInfo, 'a key recovery waiting');
+
+    // Edith, well after all, stops it with one click from her email.
+    const warning = await waitForMail(owner.email, /Someone asked to open your sealed/, {
+      dataDir: server.dataDir,
+    });
+    await helper.goto(readLink(warning, `${server.url}/key-recovery/cancel#`));
+    await expect(helper.getByRole('heading', { name: 'Stop the key recovery' })).toBeVisible();
+    await scanAtBothSizes(helper, testInfo, 'the stop link');
+    await helper.getByRole('button', { name: 'Stop this key recovery' }).click();
+    await expect(helper.getByText('The key recovery is stopped.')).toBeVisible();
+    await tablet.reload();
+    await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
+    await expect(started).toHaveCount(0);
+
+    // Asked again from the tablet, it waits once more.
+    await byCard.getByLabel('Next of kin’s email').fill(owner.nextOfKin.email);
+    await byCard.getByLabel('Emergency code').fill(kinCode);
+    await byCard.getByRole('button', { name: 'Unlock with the emergency card' }).click();
+    await offer.getByRole('button', { name: 'Start the wait' }).click({ timeout: 20_000 });
+    await expect(started).toBeVisible({ timeout: 20_000 });
+  });
+
+  test('the next of kin asks for the legacy release, and both waiting periods run out', async ({
     browser,
   }) => {
     test.setTimeout(180_000);
@@ -151,6 +225,9 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     await server.writeWhileStopped(
       `with ended as (
          update legacy_releases set releases_at = now() - interval '1 minute'
+          where status = 'waiting' returning id),
+       recovered as (
+         update key_recoveries set opens_at = now() - interval '1 minute'
           where status = 'waiting' returning id)
        update scheduled_jobs set next_run_at = now() - interval '1 minute'
         where name = 'legacy' and exists (select 1 from ended)`,
@@ -173,46 +250,13 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
       .toBe(true);
   });
 
-  test('after break-glass, the emergency card opens the sealed library on a new device', async ({
-    browser,
-  }, testInfo) => {
-    test.setTimeout(240_000);
-    // The next of kin sets a new password for Edith with their emergency card.
-    const helper = await newDevice(browser, server);
-    watch(helper);
-    await openApp(helper, '/auth');
-    await helper.getByRole('button', { name: 'Emergency access for next of kin' }).click();
-    await helper.getByLabel('Your email').fill(owner.nextOfKin.email);
-    await helper.getByLabel('Emergency code', { exact: true }).fill(kinCode);
-    await helper.getByLabel('New password for their account', { exact: true }).fill(NEW_PASSWORD);
-    const confirm = helper.getByLabel('Confirm new password');
-    if ((await confirm.count()) > 0) await confirm.fill(NEW_PASSWORD);
-    await helper.getByRole('button', { name: 'Reset Password' }).click();
-    await expect(helper.getByText(/The password has been reset/).first()).toBeVisible({
+  test('once the wait is over, the emergency card opens the sealed library on the tablet', async ({ browserName: _browserName }, testInfo) => {
+    test.setTimeout(180_000);
+    await reloadAfterRestart(tablet);
+    await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
+    await expect(tablet.getByRole('region', { name: 'The wait is over' })).toBeVisible({
       timeout: 20_000,
     });
-
-    // A device that never held the key signs in with the new password.
-    const tablet = await newDevice(browser, server);
-    watch(tablet);
-    await openApp(tablet, '/auth');
-    await submitSignIn(tablet, { username: owner.username, password: NEW_PASSWORD });
-    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(owner.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(
-      tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
-
-    await tablet.goto('/encryption');
-    await expect(
-      tablet.getByRole('region', { name: 'Unlock sealed messages on this device' }),
-    ).toBeVisible();
-    await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
     const byCard = tablet.getByRole('region', { name: 'With your next of kin’s emergency card' });
     await byCard.getByLabel('Next of kin’s email').fill(owner.nextOfKin.email);
     // A mistyped code opens nothing, and says so.

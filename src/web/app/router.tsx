@@ -30,6 +30,9 @@ const PremiumPage = lazyPage(() => import('@web/pages/premium/premium-page'));
 const NotFoundPage = lazyPage(() => import('@web/pages/not-found/not-found-page'));
 const LegacyPage = lazyPage(() => import('@web/pages/legacy/legacy-page'));
 const LegacyCancelPage = lazyPage(() => import('@web/pages/legacy/legacy-cancel-page'));
+const KeyRecoveryCancelPage = lazyPage(
+  () => import('@web/pages/key-recovery/key-recovery-cancel-page'),
+);
 const EncryptionPage = lazyPage(() => import('@web/pages/encryption/encryption-page'));
 const CareHomePage = lazyPage(() => import('@web/pages/care-home/care-home-page'));
 const CareHomeJoinPage = lazyPage(() => import('@web/pages/care-home/care-home-join-page'));
@@ -191,6 +194,7 @@ export const routes: RouteObject[] = [
           },
           // The link in the owner's email: no sign-in, the token in the fragment.
           { path: '/legacy/cancel', element: <LegacyCancelPage /> },
+          { path: '/key-recovery/cancel', element: <KeyRecoveryCancelPage /> },
           { path: '/import-from-mobile', element: <ImportFromMobilePage /> },
           // Not behind the sign-in guard: the old device's session ends when the account moves,
           // and the page goes on sending with its own key to the transfer.
