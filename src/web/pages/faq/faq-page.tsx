@@ -91,6 +91,13 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
           recorded in your security log, you are told by email when it is used, and the code is
           replaced each time.
         </p>
+        <p>
+          With enhanced encryption on, a new password alone does not open your sealed messages. A
+          device you unlocked, your old password or your printed recovery sheet does. If all of
+          those are lost, your next of kin’s emergency card opens them on your account after your
+          own waiting period (7 days unless you chose another). We email you the moment it starts,
+          with a link that stops it.
+        </p>
       </>
     ),
   },
