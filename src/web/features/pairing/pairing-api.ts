@@ -3,6 +3,7 @@ import { DEVICE_HEADER } from '@shared/domain/device';
 import type { TCreateUploadResult, TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import {
   PAIRING_HEADER,
+  type TCreatePairingBody,
   type TCurrentPairing,
   type TPairingCreated,
   type TPairingSession,
@@ -25,8 +26,8 @@ export function useCurrentPairing() {
   });
 }
 
-export function createPairing(): Promise<TPairingCreated> {
-  return apiRequest<TPairingCreated>('/api/pairings', { method: 'POST' });
+export function createPairing(body?: TCreatePairingBody): Promise<TPairingCreated> {
+  return apiRequest<TPairingCreated>('/api/pairings', { method: 'POST', body });
 }
 
 export function cancelPairing(id: string): Promise<void> {
@@ -34,7 +35,7 @@ export function cancelPairing(id: string): Promise<void> {
 }
 
 /** The phone's calls carry its device id and the pairing token, and no session. */
-async function phoneRequest<T>(
+export async function phoneRequest<T>(
   token: string,
   path: string,
   init: { method?: string; body?: unknown } = {},
@@ -74,7 +75,7 @@ export function readDurationMs(file: File): Promise<number> {
   });
 }
 
-async function putPart(token: string, part: TSignedPart, bytes: Blob): Promise<string> {
+export async function putPhonePart(token: string, part: TSignedPart, bytes: Blob): Promise<string> {
   const response = await fetch(part.url, {
     method: 'PUT',
     body: bytes,
@@ -125,7 +126,7 @@ export async function sendFromPhone(
   for await (const part of partsToSend(numbers, started.parts, sign)) {
     const start = (part.partNumber - 1) * started.partSize;
     const bytes = file.slice(start, start + started.partSize);
-    etags.push({ partNumber: part.partNumber, etag: await putPart(token, part, bytes) });
+    etags.push({ partNumber: part.partNumber, etag: await putPhonePart(token, part, bytes) });
     onProgress(Math.min(file.size, start + bytes.size));
   }
   const sums = await checksums.of(etags.map((part) => part.partNumber));

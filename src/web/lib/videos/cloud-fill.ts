@@ -40,8 +40,10 @@ class CopyUnavailableError extends Error {}
 /** The account's cloud copies, newest first, and those of them this device does not hold. */
 async function findMissing(userId: number) {
   const index = await apiRequest<TVideoIndexEntry[]>(VIDEO_INDEX_QUERY_KEY[0]);
+  // A phone's video waiting for the owner's device to seal it opens for nobody yet: later.
   const cloud = index.filter(
-    (entry) => entry.syncStatus === 'synced' && entry.storageType === 'cloud',
+    (entry) =>
+      entry.syncStatus === 'synced' && entry.storageType === 'cloud' && !entry.isWaitingToBeSealed,
   );
   const local = new Set((await listVideos(userId)).map((video) => video.id));
   return { cloud, missing: cloud.filter((entry) => !local.has(entry.id)) };

@@ -10,19 +10,28 @@ import { PageIntro } from '@web/features/public-site/page-intro';
 import { usePageTitle } from '@web/lib/use-page-title';
 
 const TOKEN_KEY = 'memento:pairing-token';
+const PAIRING_KEY_KEY = 'memento:pairing-key';
 
 /**
- * The pairing token arrives in the link's fragment (never sent to a server), is kept for this tab
- * only, and is wiped from the address bar at once.
+ * The pairing token, and for an account that seals its copies the pairing key, arrive in the
+ * link's fragment (never sent to a server), are kept for this tab only, and are wiped from the
+ * address bar at once.
  */
-function takePairingToken(): string | null {
-  const match = /[#&]pair=([A-Za-z0-9_-]{20,200})/.exec(window.location.hash);
-  if (match?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, match[1]);
+function takePairing(): { token: string | null; fragmentKey: string | null } {
+  const hash = window.location.hash;
+  const token = /[#&]pair=([A-Za-z0-9_-]{20,200})/.exec(hash)?.[1];
+  if (token) {
+    const fragmentKey = /[#&]k=([A-Za-z0-9_-]{20,100})/.exec(hash)?.[1] ?? null;
+    sessionStorage.setItem(TOKEN_KEY, token);
+    if (fragmentKey) sessionStorage.setItem(PAIRING_KEY_KEY, fragmentKey);
+    else sessionStorage.removeItem(PAIRING_KEY_KEY);
     window.history.replaceState(null, '', window.location.pathname);
-    return match[1];
+    return { token, fragmentKey };
   }
-  return sessionStorage.getItem(TOKEN_KEY);
+  return {
+    token: sessionStorage.getItem(TOKEN_KEY),
+    fragmentKey: sessionStorage.getItem(PAIRING_KEY_KEY),
+  };
 }
 
 const STEPS = [
@@ -38,7 +47,7 @@ const STEPS = [
 export default function ImportFromMobilePage() {
   usePageTitle('Import from Mobile');
   const { user, deviceStatus } = useAuth();
-  const [token] = useState(takePairingToken);
+  const [{ token, fragmentKey }] = useState(takePairing);
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user?.deviceStatus === 'primary';
   const canPair = Boolean(user?.isPrimary && isPrimaryDevice && user && hasCloudSync(user));
 
@@ -52,7 +61,7 @@ export default function ImportFromMobilePage() {
       </PageIntro>
 
       {token ? (
-        <PhoneImport token={token} />
+        <PhoneImport token={token} fragmentKey={fragmentKey} />
       ) : canPair ? (
         <PairPhonePanel />
       ) : (

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Cloud, CloudUpload, HardDrive, Play, X } from 'lucide-react';
+import { Cloud, CloudUpload, HardDrive, LockKeyhole, Play, X } from 'lucide-react';
 import type { TRelease } from '@shared/domain/legacy';
 import { Button } from '@web/components/ui/button';
 import { VideoPlayer } from '@web/components/video-player';
@@ -53,6 +53,11 @@ export function CloudLibraryItem({
               <>
                 <CloudUpload className="size-5 text-primary" aria-hidden="true" />
                 {describeSyncProgress(sending)}
+              </>
+            ) : item.isWaitingToBeSealed ? (
+              <>
+                <LockKeyhole className="size-5 text-primary" aria-hidden="true" />
+                Sent from your phone. Waiting to be sealed by your tablet
               </>
             ) : item.isInCloud ? (
               <>

@@ -11,6 +11,8 @@ export interface TLibraryItem {
   promptId: string | null;
   isOnDevice: boolean;
   isInCloud: boolean;
+  /** From a phone, sealed there, until the owner's device seals it for the owner: opens for no one. */
+  isWaitingToBeSealed?: boolean;
   /** When its recipient may watch: the server's rule, else the one kept on this device. */
   release: TRelease | undefined;
 }
@@ -32,6 +34,7 @@ export function mergeLibrary(
       promptId: null,
       isOnDevice: false,
       isInCloud: true,
+      isWaitingToBeSealed: entry.isWaitingToBeSealed === true,
       release: entry.release,
     });
   }

@@ -7,6 +7,11 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card } from '@web/components/ui/card';
 import { describeError } from '@web/lib/api-client';
+import { useAuth } from '@web/lib/auth-provider';
+import { getAccountKey } from '@web/lib/encryption/device-keys';
+import { ENCRYPTION_QUERY_KEY, fetchEncryptionState } from '@web/lib/encryption/encryption-state';
+import { makePairingKey } from '@web/lib/encryption/pairing-key';
+import { requestCloudSync } from '@web/lib/sync-request';
 import {
   cancelPairing,
   createPairing,
@@ -24,23 +29,54 @@ function useMinutesLeft(expiresAt: string | undefined): number {
   return Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now) / 60_000));
 }
 
+export const PAIRING_LOCKED_TEXT =
+  'Your messages are sealed, and this device is locked. Unlock it on the Enhanced encryption page, then pair your phone.';
+
+/**
+ * The pairing's link: with enhanced encryption on, a new pairing key goes with it, wrapped under
+ * the account key for the server and whole in the link's fragment for the phone alone.
+ */
+async function startPairing(
+  userId: number,
+  readState: () => ReturnType<typeof fetchEncryptionState>,
+): Promise<TPairingCreated> {
+  if ((await readState()).state !== 'on') return createPairing();
+  const accountKey = await getAccountKey(userId);
+  if (!accountKey) throw new Error(PAIRING_LOCKED_TEXT);
+  const { pairingKey, fragment } = await makePairingKey(accountKey);
+  const pairing = await createPairing({ pairingKey });
+  return { ...pairing, url: `${pairing.url}&k=${fragment}` };
+}
+
 /**
  * The primary device's half of Import from Mobile: a QR code and link that pair a phone for 15
  * minutes, how many videos have arrived, and a way to end it at once.
  */
 export function PairPhonePanel() {
   const queryClient = useQueryClient();
+  const { user } = useAuth();
   const current = useCurrentPairing();
   const [created, setCreated] = useState<(TPairingCreated & { qr: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const live = current.data?.pairing ?? null;
   const isLive = created !== null && live?.id === created.pairingId;
   const minutesLeft = useMinutesLeft(isLive ? live?.expiresAt : undefined);
+  const received = live?.uploadsCount ?? 0;
+  // Each video that arrives: the background run seals a phone's sealed video for the owner now.
+  useEffect(() => {
+    if (received > 0) requestCloudSync();
+  }, [received]);
 
   async function pair() {
     setError(null);
     try {
-      const pairing = await createPairing();
+      const readState = () =>
+        queryClient.fetchQuery({
+          queryKey: ENCRYPTION_QUERY_KEY,
+          queryFn: fetchEncryptionState,
+          staleTime: 0,
+        });
+      const pairing = await startPairing(user?.id ?? 0, readState);
       const qr = await QRCode.toDataURL(pairing.url, { margin: 1, width: 320 });
       setCreated({ ...pairing, qr });
       await queryClient.invalidateQueries({ queryKey: CURRENT_PAIRING_QUERY_KEY });

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Upload } from 'lucide-react';
+import { LockKeyhole, Upload } from 'lucide-react';
 import { PAIRING_MESSAGES } from '@shared/schemas/pairing';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -11,15 +11,21 @@ import { fetchPairingSession } from '../pairing-api';
 import { PhoneVideoRow } from './phone-video-row';
 import { usePhoneImport } from './use-phone-import';
 
-/** The phone's half: choose gallery videos, a recipient and a title each, and send them. */
-export function PhoneImport({ token }: { token: string }) {
+/**
+ * The phone's half: choose gallery videos, a recipient and a title each, and send them; sealed
+ * here first when the account seals its copies (`fragmentKey` from the link).
+ */
+export function PhoneImport({ token, fragmentKey }: { token: string; fragmentKey: string | null }) {
   const pickerId = useId();
   const session = useQuery({
     queryKey: ['/api/pairing', token],
     queryFn: () => fetchPairingSession(token),
     retry: false,
   });
-  const { chosen, isSending, canSend, update, choose, sendAll } = usePhoneImport(token);
+  const { chosen, isSending, canSend, update, choose, sendAll } = usePhoneImport(token, {
+    pairingKeyId: session.data?.pairingKeyId ?? null,
+    fragmentKey,
+  });
 
   if (session.isPending)
     return (
@@ -34,13 +40,22 @@ export function PhoneImport({ token }: { token: string }) {
       </Alert>
     );
   }
-  const { ownerFirstName, recipients } = session.data;
+  const { ownerFirstName, recipients, pairingKeyId } = session.data;
 
   return (
     <Card className="flex flex-col gap-5 p-6 sm:p-8">
       <h2 className="text-2xl font-bold tracking-tight">
         Send videos to {ownerFirstName}&rsquo;s Memento
       </h2>
+      {pairingKeyId && (
+        <p className="flex items-start gap-3 rounded-lg bg-muted p-4 text-lg">
+          <LockKeyhole className="mt-1 size-5 shrink-0 text-primary" aria-hidden="true" />
+          <span>
+            Each video is sealed on this phone before it is sent. {ownerFirstName}&rsquo;s tablet
+            finishes sealing it the next time it is open.
+          </span>
+        </p>
+      )}
       <div className="flex flex-col gap-2">
         <Label htmlFor={pickerId}>Choose videos from this phone</Label>
         <input

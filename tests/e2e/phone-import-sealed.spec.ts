@@ -1,0 +1,148 @@
+import { randomInt } from 'node:crypto';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { TPlayback } from '../../src/shared/schemas/cloud';
+import {
+  LONG_WAIT,
+  expect,
+  registerPremiumUser,
+  signOutFromDashboard,
+  submitSignIn,
+  test,
+} from './fixtures';
+import { expectNoSeriousViolations } from './support/axe';
+import { turnOnEncryption } from './support/encryption';
+import { E2E_ADMIN_EMAIL } from './support/installation';
+import { startOwnServer, type OwnServer } from './support/own-server';
+import { callApi } from './support/page-api';
+
+// Import from a phone in an account with enhanced encryption on: the phone seals the video under
+// the pairing key it got in the link's fragment, and the owner's tablet, once unlocked, seals it
+// for the owner; until then the owner sees it waiting. The key never leaves in any request.
+
+/** A real video as a phone's gallery holds one: the app's own banner clip. */
+const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
+
+async function newDevice(browser: Browser, server: OwnServer, width = 1280, height = 800) {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width, height },
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    },
+  });
+  return context.newPage();
+}
+
+/** What each request of the context put on the wire: address (no fragment), headers, body. */
+function recordWire(context: BrowserContext): string[] {
+  const wire: string[] = [];
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    const body = request.postDataBuffer()?.toString('latin1') ?? '';
+    wire.push(
+      `${url.origin}${url.pathname}${url.search} ${JSON.stringify(request.headers())} ${body}`,
+    );
+  });
+  return wire;
+}
+
+/** The first bytes of the message's cloud copy, fetched as the owner's page would. */
+async function storedStart(page: Page, server: OwnServer, videoId: string): Promise<string> {
+  const playback = await callApi<TPlayback>(page, 'GET', `/api/videos/${videoId}/playback`);
+  expect(playback.sealed?.holder).toBe('owner');
+  const res = await page.request.get(new URL(playback.url, server.url).href);
+  expect(res.ok()).toBe(true);
+  return (await res.body()).subarray(0, 4).toString('latin1');
+}
+
+test.describe.serial('import from a phone with enhanced encryption on', LONG_WAIT, () => {
+  let server: OwnServer;
+
+  test.beforeAll(async () => {
+    server = await startOwnServer({
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('the phone sends a sealed video, the tablet seals it for the owner once unlocked, and it plays', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(300_000);
+    const tablet = await newDevice(browser, server);
+    const tabletWire = recordWire(tablet.context());
+    const owner = await registerPremiumUser(tablet, server, { firstName: 'Edith' });
+    await turnOnEncryption(tablet, owner);
+
+    await tablet.goto('/import-from-mobile');
+    await tablet.getByRole('button', { name: 'Pair a phone' }).click();
+    await expect(tablet.getByRole('img', { name: /QR code/ })).toBeVisible({ timeout: 20_000 });
+    const pairingUrl = await tablet.evaluate(
+      () => document.querySelector<HTMLAnchorElement>('a[href*="#pair="]')?.href ?? '',
+    );
+    const fragmentKey = /[#&]k=([A-Za-z0-9_-]{40,})/.exec(pairingUrl)?.[1] ?? '';
+    expect(fragmentKey).not.toBe('');
+    // The link's text names the page only: the token and the key stay in the code and the link.
+    await expect(tablet.getByRole('link', { name: /\/import-from-mobile$/ })).toBeVisible();
+
+    // The tablet is signed out and in again: locked, it cannot seal what arrives yet.
+    await tablet.goto('/');
+    await signOutFromDashboard(tablet);
+    await submitSignIn(tablet, owner);
+    await expect(
+      tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
+    ).toBeVisible();
+
+    const phone = await newDevice(browser, server, 390, 844);
+    const phoneWire = recordWire(phone.context());
+    await phone.goto(pairingUrl);
+    await expect(phone).toHaveURL(/\/import-from-mobile$/);
+    await expect(
+      phone.getByText('Each video is sealed on this phone before it is sent.', { exact: false }),
+    ).toBeVisible();
+    await expectNoSeriousViolations(phone, testInfo, 'phone import, sealed');
+    await phone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
+    await phone.getByLabel('Title').fill('Walk by the sea');
+    await phone.getByLabel('Who is it for?').selectOption({ index: 1 });
+    await phone.getByRole('button', { name: 'Send video' }).click();
+    await expect(phone.getByText('Sent. It will appear on your main device.')).toBeVisible({
+      timeout: 30_000,
+    });
+
+    await tablet.goto('/');
+    const item = tablet
+      .getByRole('main')
+      .getByRole('listitem')
+      .filter({ hasText: 'Walk by the sea' });
+    await expect(item).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    await expectNoSeriousViolations(tablet, testInfo, 'a phone video waiting to be sealed');
+    await tablet.screenshot({ path: testInfo.outputPath('waiting.png'), fullPage: true });
+
+    await tablet.goto('/encryption');
+    const unlock = tablet.getByRole('region', { name: 'Unlock sealed messages on this device' });
+    await unlock.getByLabel('Your password').fill(owner.password);
+    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+    await expect(
+      tablet.getByText('This device can open and send your sealed messages.'),
+    ).toBeVisible({ timeout: 20_000 });
+
+    await tablet.goto('/');
+    await expect(item).toContainText('In the cloud', { timeout: 60_000 });
+    await expect(item).not.toContainText('Waiting to be sealed');
+    const [video] = await callApi<Array<{ id: string }>>(tablet, 'GET', '/api/videos');
+    expect(await storedStart(tablet, server, video!.id)).toBe('MMSV');
+    await item.getByRole('button', { name: /^Play/ }).click();
+    const player = item.getByTestId('video-player');
+    await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
+    await expect
+      .poll(() => player.evaluate((v) => (v as HTMLVideoElement).duration), { timeout: 30_000 })
+      .toBeGreaterThan(1);
+
+    // Nothing either device sent carried the pairing key: it lived in the link's fragment only.
+    expect(phoneWire.length).toBeGreaterThan(5);
+    for (const sent of [...phoneWire, ...tabletWire]) expect(sent).not.toContain(fragmentKey);
+  });
+});
