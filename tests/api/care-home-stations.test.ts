@@ -5,7 +5,6 @@ import {
   auditLogs,
   careHomeResidents,
   careHomeStaff,
-  careHomes,
   devices,
   users,
   videos,
@@ -18,6 +17,7 @@ import {
   TestDevice,
   useTestApp,
 } from '../setup/app';
+import { makeCareHome } from './support/care-homes';
 
 // A care home's recording station: the manager makes it, a carer signs in with a PIN, picks a
 // resident, and the session can record for that resident and nothing else.
@@ -25,54 +25,9 @@ import {
 const clock = new TestClock();
 const t = useTestApp({ mail: true, clock });
 
-const HEADER =
-  'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name';
-
 type Person = Awaited<ReturnType<typeof createPrimaryUser>>;
 
-async function makeHome(name: string) {
-  const manager = await createPrimaryUser(t);
-  await t.db
-    .update(users)
-    .set({ subscriptionTier: 'professional' })
-    .where(eq(users.id, manager.user.id));
-  const saved = await manager.device.request({
-    method: 'PUT',
-    url: '/api/care-home',
-    payload: { name },
-  });
-  expect(saved.statusCode).toBe(200);
-  const tag = manager.user.username;
-  const csv = [
-    HEADER,
-    `Margaret,Hill,12,Susan,Hill,susan.${tag}@example.test,Daughter,resident,`,
-    `Arthur,Jones,14,Tom,Jones,tom.${tag}@example.test,Son,resident,`,
-    `Ivy,Green,7,Rose,Green,rose.${tag}@example.test,Niece,resident,`,
-    '',
-  ].join('\r\n');
-  const imported = await manager.device.post('/api/care-home/residents/import', {
-    csv,
-    dryRun: false,
-  });
-  expect(imported.statusCode).toBe(200);
-  const [home] = await t.db
-    .select()
-    .from(careHomes)
-    .where(eq(careHomes.managerId, manager.user.id));
-  const residents = await t.db
-    .select({ linkId: careHomeResidents.id, userId: users.id, firstName: users.firstName })
-    .from(careHomeResidents)
-    .innerJoin(users, eq(users.id, careHomeResidents.userId))
-    .where(eq(careHomeResidents.careHomeId, home!.id));
-  const byName = (first: string) => residents.find((row) => row.firstName === first)!;
-  return {
-    manager,
-    home: home!,
-    margaret: byName('Margaret'),
-    arthur: byName('Arthur'),
-    ivy: byName('Ivy'),
-  };
-}
+const makeHome = (name: string) => makeCareHome(t, name);
 
 /** A carer invited by the manager, joined with their own account, with a PIN of their own. */
 async function makeCarer(manager: Person, pin = '4821') {

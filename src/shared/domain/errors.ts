@@ -115,4 +115,8 @@ export const MESSAGES = {
   recipientsOnly: 'This page is for people who receive messages.',
   deviceMoveCodeInvalid:
     'This code is not right or has expired. Please check it, or ask for a new one.',
+  letterCodeExpired:
+    'The code on your letter has expired because it was not used in time. Please ask the care home for a new letter.',
+  letterCodeUnused:
+    'Please sign in with the code from your letter first. Emergency access works once you have joined.',
 } as const;

@@ -50,6 +50,8 @@ export const CARE_HOME_MESSAGES = {
   planRequired:
     'Care-home tools are part of the Professional plan and its 30-day free trial. Please choose Professional on the plans page first.',
   noHome: 'Please set up your care home first.',
+  noLetters:
+    'There are no letters to print: every family chosen has joined already, or has no next of kin with a code Memento can make.',
   notFound: 'There is no such person in your care home.',
   inviteNotValid:
     'This invitation does not work. It may have been used, withdrawn or be more than 7 days old. Please ask your manager for a new one.',
@@ -199,4 +201,38 @@ export type TConsentBody = z.input<typeof ZConsentBody>;
 /** The plans that run a care home: Professional (its 30-day trial grants it too). */
 export function isCareHomePlan(tier: string): boolean {
   return tier === 'professional';
+}
+
+/** How long a code printed on an invitation letter works if nobody signs in with it. */
+export const LETTER_CODE_DAYS = 30;
+
+/**
+ * POST /api/care-home/letters: letters for the residents named (the progress table's ids), or
+ * for every resident whose family has not joined yet.
+ */
+export const ZLettersBody = z.object({
+  residentIds: z
+    .array(z.number().int().positive(), { error: 'Please choose the residents' })
+    .max(200, 'Please choose at most 200 residents at a time')
+    .optional(),
+});
+export type TLettersBody = z.input<typeof ZLettersBody>;
+
+/**
+ * One family's invitation letter: their new code, shown once here and printed, never emailed;
+ * the family's email only masked, as everywhere the home looks.
+ */
+export interface TInvitationLetter {
+  residentId: number;
+  residentName: string;
+  room: string;
+  nextOfKinName: string;
+  maskedEmail: string;
+  code: string;
+  expiresAt: string;
+}
+
+export interface TLetters {
+  home: TCareHome;
+  letters: TInvitationLetter[];
 }

@@ -84,6 +84,11 @@ export const users = pgTable(
      * ('proof', a sealed card made in the owner's browser); a sign-in checks each only with its kind.
      */
     accessCodeForm: text('access_code_form').$type<TAccessCodeForm>().notNull().default('code'),
+    /**
+     * A code printed on a care home's invitation letter works only until then, unless used: the
+     * first sign-in with it clears this. Every other code never expires (null).
+     */
+    accessCodeExpiresAt: timestamp('access_code_expires_at', { withTimezone: true }),
     tosAccepted: boolean('tos_accepted').notNull().default(false),
     tosAcceptedAt: timestamp('tos_accepted_at', { withTimezone: true }),
     firstLogin: boolean('first_login').notNull().default(true),

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { careHomeResidents, careHomes, careHomeStaff, users } from '../../db/schema';
 
@@ -231,4 +232,43 @@ export async function findNextOfKinOf(db: DbOrTx, ownerIds: number[]) {
     })
     .from(users)
     .where(and(inArray(users.createdById, ownerIds), eq(users.category, 'next_of_kin')));
+}
+
+/**
+ * The home's active residents (all, or the links named) with their next of kin, and whether that
+ * next of kin has ever signed in: who an invitation letter is for.
+ */
+export async function findLetterTargets(db: DbOrTx, careHomeId: number, linkIds?: number[]) {
+  const kin = alias(users, 'kin');
+  return db
+    .select({
+      linkId: careHomeResidents.id,
+      room: careHomeResidents.room,
+      resident: {
+        id: users.id,
+        username: users.username,
+        firstName: users.firstName,
+        lastName: users.lastName,
+      },
+      nextOfKin: {
+        id: kin.id,
+        firstName: kin.firstName,
+        lastName: kin.lastName,
+        email: kin.email,
+        accessCodeForm: kin.accessCodeForm,
+      },
+      hasJoined: sql<boolean>`exists (select 1 from audit_logs a
+        where a.user_id = ${kin.id} and ${LOGIN})`,
+    })
+    .from(careHomeResidents)
+    .innerJoin(users, eq(users.id, careHomeResidents.userId))
+    .innerJoin(kin, and(eq(kin.createdById, users.id), eq(kin.category, 'next_of_kin')))
+    .where(
+      and(
+        eq(careHomeResidents.careHomeId, careHomeId),
+        eq(careHomeResidents.status, 'active'),
+        linkIds ? inArray(careHomeResidents.id, linkIds) : undefined,
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(careHomeResidents.id));
 }

@@ -4,11 +4,13 @@ import {
   ZCareHomeIdParams,
   ZConsentBody,
   ZImportBody,
+  ZLettersBody,
 } from '../../../shared/schemas/care-homes';
 import { ZPauseBody } from '../../../shared/schemas/stations';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { issueLetters } from './letters.service';
 import { getProgress, importResidents, recordConsent } from './residents.service';
 import { setPaused } from './station-sessions.service';
 
@@ -16,6 +18,8 @@ const LIMITS = {
   read: { max: 600, timeWindow: 15 * 60_000 },
   change: { max: 120, timeWindow: 15 * 60_000 },
   import: { max: 30, timeWindow: 15 * 60_000 },
+  // Each letter hashes a new code: a batch of 200 is seconds of work.
+  letters: { max: 20, timeWindow: 15 * 60_000 },
 };
 
 /** JSON doubles some characters of a CSV file (quotes); past this Fastify refuses on its own. */
@@ -67,6 +71,16 @@ export const careHomeResidentRoutes =
           linkId: request.params.id,
           paused: request.body.paused,
           who: { actor: requireActor(request) },
+        }),
+    );
+
+    app.post(
+      '/api/care-home/letters',
+      { schema: { body: ZLettersBody }, config: { rateLimit: perIpLimit(LIMITS.letters) } },
+      async (request) =>
+        issueLetters(deps, getRequestContext(request), {
+          actor: requireActor(request),
+          residentIds: request.body.residentIds,
         }),
     );
 

@@ -14,7 +14,12 @@ import { throttledMessage } from '../audit/throttle-messages';
 import { deleteSessionsOfUser } from '../auth/sessions.repository';
 import { breakGlassOwnerMail } from './emergency.mails';
 import { rotateNextOfKinCode } from '../recipients/recipients.service';
-import { codeNeeded, findCodeMatch, type TCodeGiven } from '../recipients/access-codes';
+import {
+  codeNeeded,
+  findCodeMatch,
+  isUnusedLetterCode,
+  type TCodeGiven,
+} from '../recipients/access-codes';
 import {
   findNextOfKinByEmail,
   findUserById,
@@ -166,6 +171,10 @@ export async function breakGlassWithCode(
   }
 
   await releaseAttempt(db, slot);
+  // A letter's code that nobody has signed in with yet opens nothing but joining.
+  if (isUnusedLetterCode(match.nextOfKin)) {
+    throw new AppError('INVALID_CODE', MESSAGES.letterCodeUnused);
+  }
   const reset = await performReset(deps, context, match, {
     newPassword: input.newPassword,
     variant: 'code',

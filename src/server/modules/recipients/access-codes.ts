@@ -71,3 +71,16 @@ export async function findCodeMatch<T>(
 
 /** The answer when a proof matched nothing but a typed code may: the browser sends it next. */
 export const codeNeeded = () => new AppError('CODE_NEEDED', ENCRYPTION_MESSAGES.codeNeeded);
+
+/**
+ * Whether this person's code came on a care home's letter and was never used: it works only to
+ * join (sign in) until its date, and nothing else until then.
+ */
+export function isUnusedLetterCode(row: Pick<UserRow, 'accessCodeExpiresAt'>): boolean {
+  return row.accessCodeExpiresAt !== null;
+}
+
+/** Whether a letter's code ran out unused. */
+export function isLetterCodeExpired(row: Pick<UserRow, 'accessCodeExpiresAt'>, now: Date): boolean {
+  return row.accessCodeExpiresAt !== null && row.accessCodeExpiresAt.getTime() <= now.getTime();
+}

@@ -13,8 +13,14 @@ import { throttledMessage } from '../audit/throttle-messages';
 import { createSession, type SignedIn } from '../auth/auth.service';
 import { deleteSession } from '../auth/sessions.repository';
 import type { DeviceRow } from '../devices/devices.repository';
-import { findRecipientsByEmail } from '../users/users.repository';
-import { codeNeeded, findCodeMatch, type TCodeGiven } from './access-codes';
+import { findRecipientsByEmail, updateUser } from '../users/users.repository';
+import {
+  codeNeeded,
+  findCodeMatch,
+  isLetterCodeExpired,
+  isUnusedLetterCode,
+  type TCodeGiven,
+} from './access-codes';
 import { findRecipientKey } from './recipient-keys.repository';
 
 const fullName = (person: { firstName: string; lastName: string }) =>
@@ -95,6 +101,10 @@ export async function signInWithAccessCode(
 
   const { recipient, owner } = match;
   await releaseAttempt(db, slot);
+  if (isLetterCodeExpired(recipient, input.now)) {
+    await auditFailure('the code on a care home letter expired unused');
+    throw new AppError('INVALID_CREDENTIALS', MESSAGES.letterCodeExpired);
+  }
   const card = input.given.form === 'proof' ? await findRecipientKey(db, recipient.id) : undefined;
   const recipientKeys =
     input.given.form === 'proof'
@@ -104,6 +114,10 @@ export async function signInWithAccessCode(
       : undefined;
   const signedIn = await db.transaction(async (tx) => {
     if (input.previousSessionIdHash) await deleteSession(tx, input.previousSessionIdHash);
+    // A letter's code, used in time, is theirs from now on: it no longer expires.
+    if (isUnusedLetterCode(recipient)) {
+      await updateUser(tx, recipient.id, { accessCodeExpiresAt: null }, input.now);
+    }
     const session = await createSession(
       tx,
       recipient,

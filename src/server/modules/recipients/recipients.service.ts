@@ -61,7 +61,13 @@ async function replaceCodeAndMail(
   mailOf: (code: string) => OutgoingMail,
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
-  await updateUser(tx, personId, { emergencyAccessCodeHash: hash }, deps.clock.now());
+  // Only a letter's code expires: one made here replaces it for good.
+  await updateUser(
+    tx,
+    personId,
+    { emergencyAccessCodeHash: hash, accessCodeExpiresAt: null },
+    deps.clock.now(),
+  );
   await deps.mail.enqueue(tx, mailOf(code));
   return code;
 }

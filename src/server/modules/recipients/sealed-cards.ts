@@ -60,7 +60,12 @@ export async function storeSealedCard(
   const escrowWrap = escrowWrapOf(person, card);
   const now = deps.clock.now();
   const emergencyAccessCodeHash = await hashSecret(card.codeProof);
-  await updateUser(tx, person.id, { emergencyAccessCodeHash, accessCodeForm: 'proof' }, now);
+  await updateUser(
+    tx,
+    person.id,
+    { emergencyAccessCodeHash, accessCodeForm: 'proof', accessCodeExpiresAt: null },
+    now,
+  );
   await putRecipientKey(tx, {
     recipientId: person.id,
     keyId: card.keyId,

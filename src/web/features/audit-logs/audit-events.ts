@@ -51,6 +51,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   care_home_station_session: 'Recording session at a care home',
   care_home_recording_saved: 'Message saved at a care home',
   care_home_paused: 'Memento paused or resumed at a care home',
+  care_home_letter_printed: 'Invitation letter printed by the care home',
   next_of_kin_key_opened: 'Next of kin’s key to the account',
   key_recovery_requested: 'Key recovery asked for',
   key_recovery_cancelled: 'Key recovery stopped',

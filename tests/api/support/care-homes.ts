@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { careHomeResidents, careHomes, users } from '../../../src/server/db/schema';
+import { createPrimaryUser, type TestApp } from '../../setup/app';
+
+// Care homes in the API tests: a home with residents, as its manager sets it up.
+
+export const CARE_HOME_CSV_HEADER =
+  'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name';
+
+/**
+ * A manager on Professional with a home named `name` and three residents imported from a CSV file,
+ * each with a next of kin (no code yet: codes come with the printed letters).
+ */
+export async function makeCareHome(t: TestApp, name: string) {
+  const manager = await createPrimaryUser(t);
+  await t.db
+    .update(users)
+    .set({ subscriptionTier: 'professional' })
+    .where(eq(users.id, manager.user.id));
+  const saved = await manager.device.request({
+    method: 'PUT',
+    url: '/api/care-home',
+    payload: { name },
+  });
+  expect(saved.statusCode).toBe(200);
+  const tag = manager.user.username;
+  const csv = [
+    CARE_HOME_CSV_HEADER,
+    `Margaret,Hill,12,Susan,Hill,susan.${tag}@example.test,Daughter,resident,`,
+    `Arthur,Jones,14,Tom,Jones,tom.${tag}@example.test,Son,resident,`,
+    `Ivy,Green,7,Rose,Green,rose.${tag}@example.test,Niece,resident,`,
+    '',
+  ].join('\r\n');
+  const imported = await manager.device.post('/api/care-home/residents/import', {
+    csv,
+    dryRun: false,
+  });
+  expect(imported.statusCode).toBe(200);
+  const [home] = await t.db
+    .select()
+    .from(careHomes)
+    .where(eq(careHomes.managerId, manager.user.id));
+  const residents = await t.db
+    .select({ linkId: careHomeResidents.id, userId: users.id, firstName: users.firstName })
+    .from(careHomeResidents)
+    .innerJoin(users, eq(users.id, careHomeResidents.userId))
+    .where(eq(careHomeResidents.careHomeId, home!.id));
+  const byName = (first: string) => residents.find((row) => row.firstName === first)!;
+  return {
+    manager,
+    home: home!,
+    margaret: byName('Margaret'),
+    arthur: byName('Arthur'),
+    ivy: byName('Ivy'),
+  };
+}
