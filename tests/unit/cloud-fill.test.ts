@@ -10,7 +10,14 @@ import { saveDeviceId } from '@web/lib/device-id';
 import { forgetAccountKeys, keepAccountKey } from '@web/lib/encryption/device-keys';
 import { prepareSealedCopy, sealCopyPart } from '@web/lib/encryption/seal-upload';
 import { fillFromCloud, type TFillProgress } from '@web/lib/videos/cloud-fill';
-import { getVideo, getVideoBlob, listVideos, saveVideo } from '@web/lib/videos/local-store';
+import {
+  getVideo,
+  getVideoBlob,
+  listVideos,
+  localDb,
+  MAX_CHUNK_BYTES,
+  saveVideo,
+} from '@web/lib/videos/local-store';
 import { recording } from './sealing-helpers';
 
 // A new primary device brings the account's cloud copies down: each checked against the index's
@@ -19,11 +26,29 @@ import { recording } from './sealing-helpers';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+const chunksOf = (videoId: string) => localDb.chunks.where('videoId').equals(videoId).count();
+
+/**
+ * A copy that sends its first `upTo` bytes, then fails (`fails`) or goes silent until the fetch
+ * is aborted, as a real body does when the connection goes.
+ */
+function cutOff(bytes: Uint8Array<ArrayBuffer>, upTo: number, fails: boolean) {
+  return (init?: RequestInit) => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, upTo));
+        if (fails) controller.error(new TypeError('network error'));
+        init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+      },
+    });
+    return new Response(body, { status: 200 });
+  };
+}
 
 interface TServed {
   entry: TVideoIndexEntry;
   /** What the store hands over, one answer per download (the last one repeats). */
-  answers: Uint8Array<ArrayBuffer>[];
+  answers: (Uint8Array<ArrayBuffer> | ((init?: RequestInit) => Response))[];
   sealed?: TPlayback['sealed'];
 }
 
@@ -97,6 +122,7 @@ function serve(served: TServed[], beforeDownload: (id: string) => void = () => u
         Math.min(downloads.filter((id) => id === item.entry.id).length, item.answers.length - 1)
       ]!;
     downloads.push(item.entry.id);
+    if (typeof answer === 'function') return answer(init);
     return new Response(answer.slice(), { status: 200 });
   });
   return downloads;
@@ -170,6 +196,8 @@ describe('bringing the cloud copies to a new device', () => {
     );
     expect(await keptBytes(mended.entry.id)).toBe(sha256(good));
     expect(await getVideo(broken.entry.id)).toBeUndefined();
+    // Written as it arrived, then given back: nothing of the unkept copy stays.
+    expect(await chunksOf(broken.entry.id)).toBe(0);
   });
 
   it('opens a sealed copy here and keeps the recording itself; a locked device waits', async () => {
@@ -233,5 +261,48 @@ describe('bringing the cloud copies to a new device', () => {
     const ids = (await listVideos(userId)).map((video) => video.id);
     expect(ids).toEqual([served[0]!.entry.id, served[1]!.entry.id]);
     expect(await keptBytes(served[1]!.entry.id)).toBe(sha256(second));
+  });
+
+  it('writes a copy as it arrives, lists it only once all of it matched, and a cut copy is fetched again', async () => {
+    const whole = recording(2 * MAX_CHUNK_BYTES + 1234);
+    const item = {
+      entry: indexEntry(whole, 1, 'Long'),
+      answers: [cutOff(whole, MAX_CHUNK_BYTES + 10, true), whole],
+    };
+    const downloads = serve([item]);
+    const seen: TFillProgress[] = [];
+    const run = fillFromCloud(userId, (progress) => seen.push(progress));
+
+    // The connection failed mid-copy while the browser thought it online: tried again soon.
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ state: 'paused' }));
+    expect(await getVideo(item.entry.id)).toBeUndefined();
+    expect(await listVideos(userId)).toEqual([]);
+
+    expect(await run).toMatchObject({ total: 1, kept: 1, failed: 0, state: 'done' });
+    expect(downloads).toEqual([item.entry.id, item.entry.id]);
+    expect(await keptBytes(item.entry.id)).toBe(sha256(whole));
+    expect(await getVideo(item.entry.id)).toMatchObject({ chunkCount: 3, byteSize: whole.length });
+    expect(await chunksOf(item.entry.id)).toBe(3);
+  });
+
+  it('gives up a download that hangs once the connection goes, and goes on when it is back', async () => {
+    const whole = recording(MAX_CHUNK_BYTES + 99);
+    const item = {
+      entry: indexEntry(whole, 1, 'Hung'),
+      answers: [cutOff(whole, 1000, false), whole],
+    };
+    const downloads = serve([item]);
+    const seen: TFillProgress[] = [];
+    const run = fillFromCloud(userId, (progress) => seen.push(progress));
+
+    await vi.waitFor(() => expect(downloads).toHaveLength(1));
+    browser.onLine = false;
+    page.dispatchEvent(new Event('offline'));
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ kept: 0, state: 'paused' }));
+    browser.onLine = true;
+    page.dispatchEvent(new Event('online'));
+
+    expect(await run).toMatchObject({ total: 1, kept: 1, state: 'done' });
+    expect(await keptBytes(item.entry.id)).toBe(sha256(whole));
   });
 });

@@ -1,9 +1,19 @@
 import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
-import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
+import { apiRequest, isApiError } from '@web/lib/api-client';
 import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { compositeSha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
-import { getVideo, listVideos, MAX_CHUNK_BYTES, saveVideo } from './local-store';
+import { downloadCopy } from './fill-download';
+import {
+  discardStaged,
+  getVideo,
+  keepStaged,
+  listVideos,
+  MAX_CHUNK_BYTES,
+  saveVideo,
+  stageChunk,
+  type TLocalVideo,
+} from './local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
 
 /**
@@ -31,11 +41,13 @@ type TOutcome = 'kept' | 'locked' | 'failed' | 'gone' | 'stopped';
 
 /** With a connection that fails anyway (the server away): try again after this long. */
 const RETRY_AFTER_MS = 20_000;
+/**
+ * The first such try comes sooner: just after the connection returns, the first request can still
+ * fail (the network not quite up yet), and no second 'online' comes to wake the fill.
+ */
+const FIRST_RETRY_AFTER_MS = 2_000;
 /** Failures of one message while online before it is left for the next visit. */
 const MAX_TROUBLES = 3;
-
-/** A copy the store did not hand over (an expired link, the server away): worth another try. */
-class CopyUnavailableError extends Error {}
 
 /** The account's cloud copies, newest first, and those of them this device does not hold. */
 async function findMissing(userId: number) {
@@ -47,23 +59,6 @@ async function findMissing(userId: number) {
   );
   const local = new Set((await listVideos(userId)).map((video) => video.id));
   return { cloud, missing: cloud.filter((entry) => !local.has(entry.id)) };
-}
-
-/** The copy's bytes; cookies go only to our own address, never to a store elsewhere. */
-async function download(url: string): Promise<Uint8Array<ArrayBuffer>> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin' });
-  } catch (error) {
-    throw new NetworkError(error);
-  }
-  if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
-  try {
-    return new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    // The connection went while the copy was arriving.
-    throw new NetworkError(error);
-  }
 }
 
 /** The sealing code loads only for an account that has sealed copies. */
@@ -128,10 +123,51 @@ function isOutcome(value: unknown): value is TOutcome {
   return typeof value === 'string';
 }
 
-/** A checked copy, ready to be opened (when sealed) and kept. */
-interface TChecked {
-  bytes: Uint8Array<ArrayBuffer>;
-  key: CryptoKey | null;
+/**
+ * A checked copy: a sealed one's bytes, to be opened and kept; a plain one already written to the
+ * library chunk by chunk as it arrived, waiting only for its record.
+ */
+type TChecked =
+  | { key: CryptoKey; bytes: Uint8Array<ArrayBuffer> }
+  | { key: null; byteSize: number; chunkCount: number };
+
+/**
+ * Writes a plain copy's chunks to the library as they arrive, one after another, over whatever an
+ * earlier try left. `written` settles once the last chunk handed over is written.
+ */
+function stageInLibrary(videoId: string) {
+  const stage = { written: discardStaged(videoId), chunkCount: 0 };
+  const write = (index: number, bytes: Uint8Array<ArrayBuffer>) => {
+    // Copied now, while the bytes after it keep arriving.
+    const chunk = new Blob([bytes]);
+    stage.chunkCount = index + 1;
+    stage.written = stage.written.then(() => stageChunk(videoId, index, chunk));
+  };
+  return Object.assign(stage, { write });
+}
+
+/** The copy's bytes, a plain one written to the library as it arrives, and whether they match. */
+async function downloadChecked(
+  url: string,
+  entry: TVideoIndexEntry & { sha256: string },
+  isSealed: boolean,
+) {
+  const stage = isSealed ? null : stageInLibrary(entry.id);
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await downloadCopy(url, stage?.write);
+  } catch (error) {
+    // A write still under way is let finish, so none lands after the next try has begun.
+    await stage?.written.catch(() => undefined);
+    throw error;
+  }
+  // Hashed while the last chunks are written (WebCrypto hashes a buffer whole, not in parts).
+  const [isMatch] = await Promise.all([
+    matchesChecksum(bytes, entry.sha256, isSealed),
+    stage?.written,
+  ]);
+  if (!isMatch && stage) await discardStaged(entry.id);
+  return { bytes, isMatch, chunkCount: stage?.chunkCount ?? 0 };
 }
 
 /**
@@ -139,61 +175,85 @@ interface TChecked {
  * once more, then left: never kept). A lost connection is thrown.
  */
 async function fetchChecked(entry: TVideoIndexEntry, userId: number): Promise<TChecked | TOutcome> {
-  if (!entry.sha256) return 'failed';
+  const { sha256 } = entry;
+  if (!sha256) return 'failed';
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const playback = await fetchPlayback(entry.id);
     const { sealed } = playback;
     const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
     if (key === 'locked' || key === 'failed') return key;
-    const bytes = await download(playback.url);
     // The browser made these bytes: dropped when done, not given back (see `releaseBytes`).
-    if (await matchesChecksum(bytes, entry.sha256, Boolean(sealed))) return { bytes, key };
+    const { bytes, isMatch, chunkCount } = await downloadChecked(
+      playback.url,
+      { ...entry, sha256 },
+      Boolean(key),
+    );
+    if (!isMatch) continue;
+    return key ? { key, bytes } : { key, byteSize: bytes.length, chunkCount };
   }
   return 'failed';
 }
 
-/** Opens a checked copy when sealed and keeps it. */
+/** The library's record of a cloud copy. */
+function localRecord(
+  entry: TVideoIndexEntry,
+  userId: number,
+): Omit<TLocalVideo, 'byteSize' | 'chunkCount'> {
+  return {
+    id: entry.id,
+    creatorId: userId,
+    recipientId: entry.recipientId,
+    title: entry.title ?? 'A message',
+    promptId: null,
+    mimeType: entry.metadata.mimeType || 'video/webm',
+    durationMs: entry.metadata.durationMs,
+    createdAt: entry.createdAt,
+    indexedAt: new Date().toISOString(),
+    syncStatus: 'synced',
+    release: entry.release,
+  };
+}
+
+/** Keeps a checked copy: a plain one by writing its record, a sealed one once opened. */
 async function keepChecked(
   entry: TVideoIndexEntry,
   userId: number,
-  { bytes, key }: TChecked,
+  checked: TChecked,
 ): Promise<TOutcome> {
+  const record = localRecord(entry, userId);
+  if (!checked.key) {
+    const { byteSize, chunkCount } = checked;
+    if (await keepStaged({ ...record, byteSize, chunkCount })) return 'kept';
+    // A chunk went missing since (storage cleared): nothing half kept stays.
+    await discardStaged(entry.id);
+    return 'failed';
+  }
+  const { bytes, key } = checked;
   // Made of blobs the size of the library's chunks, which the library then keeps as they are: one
   // copy of a whole message would be paged to disk by the browser before being written again.
   const parts: Blob[] = [];
   for (let at = 0; at < bytes.length; at += MAX_CHUNK_BYTES) {
     parts.push(new Blob([bytes.subarray(at, at + MAX_CHUNK_BYTES)]));
   }
-  const copy = new Blob(parts, {
-    type: key ? 'application/octet-stream' : entry.metadata.mimeType,
-  });
-  const video = key ? await openChecked(entry, copy, key) : copy;
+  const video = await openChecked(
+    entry,
+    new Blob(parts, { type: 'application/octet-stream' }),
+    key,
+  );
   if (!video) return 'failed';
-  await saveVideo({
-    id: entry.id,
-    creatorId: userId,
-    recipientId: entry.recipientId,
-    title: entry.title ?? 'A message',
-    promptId: null,
-    blob: video,
-    durationMs: entry.metadata.durationMs,
-    createdAt: entry.createdAt,
-    indexedAt: new Date().toISOString(),
-    syncStatus: 'synced',
-    release: entry.release,
-  });
+  await saveVideo({ ...record, blob: video });
   return 'kept';
 }
 
-/** Until the connection is back ('online'), or a while when the browser thinks it never left. */
-function waitForConnection(): Promise<void> {
+/** Until the connection is back ('online'), or `ms` when the browser thinks it never left. */
+function waitForConnection(ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       window.removeEventListener('online', done);
       clearTimeout(timer);
       resolve();
     };
-    const timer = setTimeout(done, RETRY_AFTER_MS);
+    const timer = setTimeout(done, ms);
     window.addEventListener('online', done);
   });
 }
@@ -216,7 +276,7 @@ async function withPauses<T>(
       if (navigator.onLine !== false) troubles += 1;
       if (troubles > MAX_TROUBLES) return 'failed';
       onPause(true);
-      await waitForConnection();
+      await waitForConnection(troubles === 1 ? FIRST_RETRY_AFTER_MS : RETRY_AFTER_MS);
       onPause(false);
     }
   }
@@ -255,9 +315,12 @@ async function runFill(
     }
     const checked = await withPauses(() => fetchChecked(entry, userId), onPause);
     await before.catch(() => undefined);
-    if (isOutcome(checked)) return checked;
-    if (isStopped) return 'stopped';
-    // The checked bytes are still whole: a save that failed is tried again with them.
+    if (isOutcome(checked) || isStopped) {
+      // What an interrupted try wrote is no kept copy: the space is given back.
+      await discardStaged(entry.id).catch(() => undefined);
+      return isOutcome(checked) ? checked : 'stopped';
+    }
+    // What was checked stays in hand (bytes, or written chunks): a failed save is tried again.
     return withPauses(() => keepChecked(entry, userId, checked), onPause);
   };
   // Two messages at most in hand: the one being kept and the next one arriving.

@@ -236,6 +236,37 @@ export async function saveVideo(input: {
   return video;
 }
 
+/**
+ * One chunk of a copy being brought down (cloud-fill.ts), written before the copy is checked.
+ * Without its video record nothing reads it (the library lists records), so a crash or a failed
+ * check leaves nothing that looks kept; `discardStaged` or the next try's chunks replace it.
+ */
+export async function stageChunk(videoId: string, index: number, data: Blob): Promise<void> {
+  await localDb.chunks.put({ videoId, index, data });
+}
+
+/** A copy's staged chunks, dropped; never a kept video's (one kept meanwhile, say by playing it). */
+export async function discardStaged(videoId: string): Promise<void> {
+  await localDb.transaction('rw', localDb.videos, localDb.chunks, async () => {
+    if (await localDb.videos.get(videoId)) return;
+    await localDb.chunks.where('videoId').equals(videoId).delete();
+  });
+}
+
+/**
+ * Keeps a staged copy once it was checked whole: its record is written only if every chunk is
+ * there, so the library never lists a copy it cannot play. A copy kept meanwhile stays as it is.
+ */
+export async function keepStaged(video: TLocalVideo): Promise<boolean> {
+  return localDb.transaction('rw', localDb.videos, localDb.chunks, async () => {
+    if (await localDb.videos.get(video.id)) return true;
+    const staged = await localDb.chunks.where('videoId').equals(video.id).count();
+    if (staged !== video.chunkCount) return false;
+    await localDb.videos.put(video);
+    return true;
+  });
+}
+
 export function markIndexed(videoId: string): Promise<number> {
   return localDb.videos.update(videoId, { indexedAt: new Date().toISOString() });
 }
