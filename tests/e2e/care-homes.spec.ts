@@ -138,5 +138,38 @@ test.describe('a care home on Professional', () => {
     await fileField.setInputFiles(csvFile('many.csv', [HEADER, ...many].join('\n')));
     await expect(page.getByText(CARE_HOME_MESSAGES.importTooManyRows)).toBeVisible();
     await expect(progress.getByRole('row')).toHaveCount(3);
+
+    // A letter for each family, with a code printed and never emailed.
+    await page
+      .getByRole('button', { name: 'Make letters for families who have not joined' })
+      .click();
+    await expect(page.getByText('2 letters are ready to print.')).toBeVisible({ timeout: 20_000 });
+    const letter = page.getByRole('article', {
+      name: 'For Susan Hill, family of Margaret Hill (room 12)',
+    });
+    await expect(letter).toContainText('s•••••••••@example.test');
+    await expect(letter.getByRole('img', { name: /^QR code/ })).toBeVisible();
+    await expect(page.getByTestId('letters')).not.toContainText('susan.hill@example.test');
+    await scanAtBothSizes(page, 'invitation letters');
+    const code = ((await letter.getByTestId('letter-code').textContent()) ?? '').trim();
+    const address = ((await letter.locator('strong').first().textContent()) ?? '').trim();
+    expect(address).toMatch(/\/r\/[a-z0-9-]+$/);
+
+    // Susan scans it: the home's page, then the sign-in with the code filled in.
+    const susan = await newPage(browser, server);
+    await susan.goto(`${address}#code=${code.replace(/-/g, '')}`);
+    await susan.getByRole('link', { name: 'Sign in to watch' }).click();
+    await expect(susan.getByLabel('Access code', { exact: true })).toHaveValue(/\S/);
+    await susan.getByLabel('Your email address').fill('susan.hill@example.test');
+    await susan.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(susan.getByRole('heading', { name: /Welcome, Susan/ })).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.reload();
+    await expect(
+      page.getByRole('table', { name: 'Each resident’s progress' }).getByRole('row', {
+        name: /Margaret Hill/,
+      }),
+    ).toContainText('1 of 1');
   });
 });

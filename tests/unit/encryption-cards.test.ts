@@ -184,5 +184,10 @@ describe('a printed card’s link', () => {
     // A password reset link carries the same fields: it stays a reset.
     expect(readCardLink(hash, '?view=reset_password')).toBeNull();
     expect(readCardLink('#email=anna%40example.test', '')).toBeNull();
+    // A care home's letter carries the code alone: the family types their email.
+    expect(readCardLink('#code=K7QM2XPA93HTWQ4N', '')).toEqual({
+      email: '',
+      code: 'K7QM2XPA93HTWQ4N',
+    });
   });
 });

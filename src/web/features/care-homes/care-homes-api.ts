@@ -6,6 +6,7 @@ import type {
   TCareHomeBody,
   TImportResult,
   TInviteStaffBody,
+  TLetters,
   TResidentProgress,
   TStaffMember,
 } from '@shared/schemas/care-homes';
@@ -77,5 +78,13 @@ export function importResidents(csv: string, dryRun: boolean): Promise<TImportRe
   return apiRequest<TImportResult>('/api/care-home/residents/import', {
     method: 'POST',
     body: { csv, dryRun },
+  });
+}
+
+/** POST /api/care-home/letters: new codes for the families named, or all who have not joined. */
+export function printLetters(residentIds?: number[]): Promise<TLetters> {
+  return apiRequest<TLetters>('/api/care-home/letters', {
+    method: 'POST',
+    body: residentIds ? { residentIds } : {},
   });
 }

@@ -37,7 +37,8 @@ export function readResetLink(hash: string): { email?: string; code?: string } {
 export function readCardLink(hash: string, search: string): { email: string; code: string } | null {
   if (readView(new URLSearchParams(search)) !== 'login') return null;
   const { email, code } = readResetLink(hash);
-  return email && code ? { email, code } : null;
+  // A care home's letter carries the code alone: the family types their own email.
+  return code ? { email: email ?? '', code } : null;
 }
 
 export const VIEW_TEXT: Record<TView, { title: string; intro: string }> = {

@@ -11,6 +11,7 @@ import { useAuth } from '@web/lib/auth-provider';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { CARE_HOME_MESSAGES } from '@shared/schemas/care-homes';
 import { HomeSetup } from './home-setup';
+import { InvitationLetters } from './invitation-letters';
 import { ProgressTable } from './progress-table';
 import { ResidentsImport } from './residents-import';
 import { StaffSection } from './staff-section';
@@ -70,6 +71,7 @@ function CareHome() {
           <StaffSection />
           <ResidentsImport />
           <ProgressTable />
+          <InvitationLetters />
           <StationSection />
         </>
       )}

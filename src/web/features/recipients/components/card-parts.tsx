@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { LockKeyhole, ShieldAlert } from 'lucide-react';
 import { formatCode, normalizeCode } from '@shared/domain/codes';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { CARD_TEXT } from '@web/lib/encryption/owner-cards';
+import { useQrCode } from '@web/lib/use-qr-code';
 import type { TShareTarget } from '../share-text';
 
 /**
@@ -14,24 +14,6 @@ import type { TShareTarget } from '../share-text';
 export function cardLink(origin: string, email: string, code: string): string {
   const fragment = new URLSearchParams({ email, code: normalizeCode(code) });
   return `${origin}/auth#${fragment}`;
-}
-
-/** The QR code of the card's link, drawn here (the code never goes to another service). */
-function useQrCode(text: string): string | null {
-  const [image, setImage] = useState<string | null>(null);
-  useEffect(() => {
-    let isCurrent = true;
-    void import('qrcode')
-      .then((QRCode) => QRCode.toDataURL(text, { margin: 1, width: 240 }))
-      .then((url) => {
-        if (isCurrent) setImage(url);
-      })
-      .catch(() => undefined);
-    return () => {
-      isCurrent = false;
-    };
-  }, [text]);
-  return image;
 }
 
 /**
