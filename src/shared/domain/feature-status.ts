@@ -104,7 +104,7 @@ export const FEATURES: readonly TFeature[] = [
     id: 'enhanced_encryption',
     name: 'Enhanced encryption',
     description:
-      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, your recipients open them with cards you make on your device, copies already in the cloud are sealed again, and your password never reaches our server. Your ways back are a device you unlocked, your printed recovery sheet, and your next of kin’s emergency card: after your legacy is released, or after a waiting period you can stop from your email. Not built yet: importing from a phone while it is on. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
+      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, your recipients open them with cards you make on your device, copies already in the cloud are sealed again, and your password never reaches our server. Your ways back are a device you unlocked, your printed recovery sheet, and your next of kin’s emergency card: after your legacy is released, or after a waiting period you can stop from your email. Importing from a phone works too: the phone seals each video before it is sent. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
     status: 'in_progress',
   },
   {
@@ -125,14 +125,14 @@ export const FEATURES: readonly TFeature[] = [
     id: 'custom_branding',
     name: 'Custom branding for organisations',
     description:
-      'A care home sets its name, an accent colour the server checks is easy to read, and its logo; its families’ page at /r/ and the home’s address shows them, always with ‘Powered by Memento’. Not built yet: the home’s name and logo in family emails, on letters and on residents’ screens.',
+      'A care home sets its name, an accent colour the server checks is easy to read, and its logo; its families’ page at /r/ and the home’s address shows them, always with ‘Powered by Memento’. Printed invitation letters carry the home’s name and logo. Not built yet: the home’s name and logo in family emails and on residents’ screens.',
     status: 'started',
   },
   {
     id: 'bulk_management',
     name: 'Bulk management for organisations',
     description:
-      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. Not built yet: printed invitation letters for families, leavers and deaths, and exporting the progress table.',
+      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. Not built yet: leavers and deaths, and exporting the progress table.',
     status: 'in_progress',
   },
   {
