@@ -250,7 +250,9 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
       .toBe(true);
   });
 
-  test('once the wait is over, the emergency card opens the sealed library on the tablet', async ({ browserName: _browserName }, testInfo) => {
+  test('once the wait is over, the emergency card opens the sealed library on the tablet', async ({
+    browserName: _browserName,
+  }, testInfo) => {
     test.setTimeout(180_000);
     await reloadAfterRestart(tablet);
     await tablet.getByRole('button', { name: 'Use my next of kin’s emergency card' }).click();
