@@ -389,6 +389,7 @@ describe('residents', () => {
         'paused',
         'room',
         'status',
+        'statusChangedAt',
       ].sort(),
     );
 

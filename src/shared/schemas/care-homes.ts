@@ -50,6 +50,9 @@ export const CARE_HOME_MESSAGES = {
   planRequired:
     'Care-home tools are part of the Professional plan and its 30-day free trial. Please choose Professional on the plans page first.',
   noHome: 'Please set up your care home first.',
+  statusUnchanged: 'This resident’s record already says that.',
+  diedIsFinal:
+    'A death, once recorded, cannot be changed here. If it was recorded by mistake, please ask Memento support.',
   noLetters:
     'There are no letters to print: every family chosen has joined already, or has no next of kin with a code Memento can make.',
   notFound: 'There is no such person in your care home.',
@@ -183,7 +186,14 @@ export interface TResidentProgress {
   needsHelp: string[];
   /** Paused by the resident, a carer or the manager: not offered at the stations. */
   paused: boolean;
+  /** When the resident left or died (or came back); null while nothing changed. */
+  statusChangedAt: string | null;
 }
+
+/** PUT /api/care-home/residents/:id/status: left the home, back again, or died. */
+export const ZResidentStatusBody = z.object({
+  status: z.enum(RESIDENT_STATUSES, { error: 'Please choose left, back or died' }),
+});
 
 export const ZConsentBody = z
   .object({

@@ -21,3 +21,42 @@ export function staffInvitationMail(input: {
     closing: `Powered by ${PRODUCT}`,
   });
 }
+
+/**
+ * To each next of kin when the home records a resident's death: only that they may ask for the
+ * legacy release, as the owner arranged. The home releases nothing.
+ */
+export function residentDiedMail(input: {
+  nextOfKin: Person;
+  resident: Person;
+  homeName: string;
+  appUrl: string;
+}): OutgoingMail {
+  const { resident } = input;
+  return renderFor(input.nextOfKin, {
+    subject: `${input.homeName} has told us of ${resident.firstName} ${resident.lastName}’s death`,
+    paragraphs: [
+      `${input.homeName} has let us know that ${resident.firstName} ${resident.lastName} has died. We are very sorry for your loss.`,
+      `Nothing has changed on ${PRODUCT}: the messages ${resident.firstName} recorded stay theirs, and the home cannot open or release them. Messages meant for after ${resident.firstName}'s death open only when you, as their next of kin, ask for their legacy to be released.`,
+      `When you are ready, sign in to ${PRODUCT} with your email address and access code and choose 'Ask to release ${resident.firstName}'s legacy'. There is no hurry.`,
+    ],
+    action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+  });
+}
+
+/** To each next of kin when a resident leaves the home: their messages and access stay. */
+export function residentLeftMail(input: {
+  nextOfKin: Person;
+  resident: Person;
+  homeName: string;
+}): OutgoingMail {
+  const { resident } = input;
+  return renderFor(input.nextOfKin, {
+    subject: `${resident.firstName} ${resident.lastName} has left ${input.homeName}`,
+    paragraphs: [
+      `${input.homeName} has let us know that ${resident.firstName} ${resident.lastName} has left the home.`,
+      `Nothing changes for you: the messages ${resident.firstName} recorded stay theirs and yours to watch, and you sign in as before. ${input.homeName} no longer sees how ${resident.firstName} is getting on.`,
+    ],
+    closing: `Powered by ${PRODUCT}`,
+  });
+}

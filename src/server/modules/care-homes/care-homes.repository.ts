@@ -198,6 +198,7 @@ export function findProgressRows(db: DbOrTx, careHomeId: number) {
       lastName: users.lastName,
       room: careHomeResidents.room,
       status: careHomeResidents.status,
+      statusChangedAt: careHomeResidents.statusChangedAt,
       consentBasis: careHomeResidents.consentBasis,
       pausedAt: careHomeResidents.pausedAt,
       addedAt: careHomeResidents.createdAt,

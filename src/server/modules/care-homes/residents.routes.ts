@@ -5,12 +5,14 @@ import {
   ZConsentBody,
   ZImportBody,
   ZLettersBody,
+  ZResidentStatusBody,
 } from '../../../shared/schemas/care-homes';
 import { ZPauseBody } from '../../../shared/schemas/stations';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
 import { issueLetters } from './letters.service';
+import { setResidentStatus } from './resident-status.service';
 import { getProgress, importResidents, recordConsent } from './residents.service';
 import { setPaused } from './station-sessions.service';
 
@@ -71,6 +73,17 @@ export const careHomeResidentRoutes =
           linkId: request.params.id,
           paused: request.body.paused,
           who: { actor: requireActor(request) },
+        }),
+    );
+
+    app.put(
+      '/api/care-home/residents/:id/status',
+      { schema: { params: ZCareHomeIdParams, body: ZResidentStatusBody }, config: change },
+      async (request) =>
+        setResidentStatus(deps, getRequestContext(request), {
+          actor: requireActor(request),
+          linkId: request.params.id,
+          status: request.body.status,
         }),
     );
 

@@ -308,6 +308,7 @@ export async function getProgress(deps: Deps, actor: Actor): Promise<TResidentPr
       addedAt: row.addedAt.toISOString(),
       needsHelp: needsHelp(row, Boolean(nextOfKin), now),
       paused: row.pausedAt !== null,
+      statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
     };
   });
 }
