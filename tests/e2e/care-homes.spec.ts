@@ -3,6 +3,7 @@ import { CARE_HOME_MESSAGES } from '../../src/shared/schemas/care-homes';
 import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
+import { waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 
 // A care home's manager on Professional sets the home up, invites a carer and imports residents
@@ -171,5 +172,29 @@ test.describe('a care home on Professional', () => {
         name: /Margaret Hill/,
       }),
     ).toContainText('1 of 1');
+
+    // Arthur moves out and comes back; Margaret dies: her next of kin is told they may ask.
+    const rows = page.getByRole('table', { name: 'Each resident’s progress' });
+    const arthur = rows.getByRole('row', { name: /Arthur Jones/ });
+    await arthur.getByRole('button', { name: 'Arthur Jones has left' }).click();
+    await expect(arthur).toContainText(/Left on \d+ \w+ \d{4}/);
+    await expect(arthur).toContainText('Not offered');
+    await arthur.getByRole('button', { name: 'Arthur Jones is back' }).click();
+    await expect(arthur).toContainText('Living here');
+    const margaretRow = rows.getByRole('row', { name: /Margaret Hill/ });
+    await margaretRow.getByRole('button', { name: 'Record Margaret Hill’s death' }).click();
+    const confirm = margaretRow.getByRole('group', { name: 'Record Margaret Hill’s death' });
+    await expect(confirm).toContainText('Nothing is released by this');
+    await scanAtBothSizes(page, 'recording a death');
+    await confirm.getByRole('button', { name: 'Yes, record it' }).click();
+    await expect(margaretRow).toContainText(/Died on \d+ \w+ \d{4}/);
+    const notice = await waitForMail(
+      'susan.hill@example.test',
+      /told us of Margaret Hill’s death/,
+      {
+        dataDir: server.dataDir,
+      },
+    );
+    expect(notice.text).toContain('Ask to release Margaret');
   });
 });

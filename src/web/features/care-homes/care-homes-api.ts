@@ -8,6 +8,7 @@ import type {
   TInviteStaffBody,
   TLetters,
   TResidentProgress,
+  TResidentStatus,
   TStaffMember,
 } from '@shared/schemas/care-homes';
 import { apiRequest } from '@web/lib/api-client';
@@ -28,6 +29,17 @@ export function useStaff(isEnabled: boolean) {
 
 export function useResidents(isEnabled: boolean) {
   return useQuery<TResidentProgress[]>({ queryKey: RESIDENTS_KEY, enabled: isEnabled });
+}
+
+/** Records that a resident left the home, came back, or died. */
+export function setResidentStatus(
+  linkId: number,
+  status: TResidentStatus,
+): Promise<{ status: TResidentStatus; statusChangedAt: string }> {
+  return apiRequest(`/api/care-home/residents/${linkId}/status`, {
+    method: 'PUT',
+    body: { status },
+  });
 }
 
 /** Pauses a resident (not offered at the stations) or turns Memento back on for them. */

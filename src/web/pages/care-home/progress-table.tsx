@@ -11,6 +11,7 @@ import {
 } from '@web/features/care-homes/care-homes-api';
 import { describeError } from '@web/lib/api-client';
 import { formatShortDate } from '@web/lib/date-format';
+import { ResidentStatusCell } from './resident-status-cell';
 import { SectionHeading } from './section-heading';
 
 /** Whether the stations offer the resident, with the one button that changes it. */
@@ -33,6 +34,8 @@ function StationsCell({ resident }: { resident: TResidentProgress }) {
     }
   }
 
+  // A resident who left or died is never offered: nothing to pause.
+  if (resident.status !== 'active') return <span>Not offered</span>;
   return (
     <div className="flex flex-col items-start gap-2">
       <span>{resident.paused ? 'Paused' : resident.consentBasis ? 'Offered' : 'Not offered'}</span>
@@ -90,6 +93,7 @@ export function ProgressTable() {
                       'Last session',
                       'Needs help',
                       'At the stations',
+                      'Status',
                     ].map((heading) => (
                       <th key={heading} scope="col" className="p-3 whitespace-nowrap">
                         {heading}
@@ -136,6 +140,9 @@ export function ProgressTable() {
                       </td>
                       <td className="p-3">
                         <StationsCell resident={resident} />
+                      </td>
+                      <td className="p-3">
+                        <ResidentStatusCell resident={resident} />
                       </td>
                     </tr>
                   ))}
