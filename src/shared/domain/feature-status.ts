@@ -132,7 +132,7 @@ export const FEATURES: readonly TFeature[] = [
     id: 'bulk_management',
     name: 'Bulk management for organisations',
     description:
-      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. Not built yet: leavers and deaths, and exporting the progress table.',
+      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. A resident who leaves keeps every message; recording a death only tells their next of kin they may ask for the legacy release. Not built yet: exporting the progress table.',
     status: 'in_progress',
   },
   {
