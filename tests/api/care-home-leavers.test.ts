@@ -1,8 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLogs, legacyReleases, users } from '../../src/server/db/schema';
-import { CARE_HOME_MESSAGES, type TResidentProgress } from '../../src/shared/schemas/care-homes';
-import { TestClock, useTestApp } from '../setup/app';
+import {
+  CARE_HOME_MESSAGES,
+  type TMyCareHome,
+  type TResidentProgress,
+} from '../../src/shared/schemas/care-homes';
+import { createSessionFor, TestClock, TestDevice, useTestApp } from '../setup/app';
 import { makeCareHome } from './support/care-homes';
 import { deliverMailTo } from './support/mail';
 
@@ -91,5 +95,38 @@ describe('leavers and deaths', () => {
     const bad = await setStatus(home, home.ivy.linkId, 'gone');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Please choose left, back or died');
+  });
+});
+
+describe('a resident’s own account', () => {
+  it('shows their home and pauses Memento for them there; a leaver sees no home', async () => {
+    const home = await makeCareHome(t, 'Willow Court');
+    const tablet = await TestDevice.create(t.app);
+    await createSessionFor(t, {
+      userId: home.ivy.userId,
+      device: tablet,
+      method: 'username_password',
+    });
+    const mine = await tablet.get('/api/care-home/mine');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json<TMyCareHome>()).toMatchObject({
+      home: { name: 'Willow Court' },
+      paused: false,
+    });
+    const paused = await tablet.request({
+      method: 'PUT',
+      url: '/api/care-home/my-pause',
+      payload: { paused: true },
+    });
+    expect(paused.json()).toEqual({ paused: true });
+    expect((await tablet.get('/api/care-home/mine')).json<TMyCareHome>().paused).toBe(true);
+    expect((await progressOf(home, home.ivy.linkId)).paused).toBe(true);
+    // Anyone else's account has no home here.
+    expect((await home.manager.device.get('/api/care-home/mine')).json()).toEqual({
+      home: null,
+      paused: false,
+    });
+    expect((await setStatus(home, home.ivy.linkId, 'left')).statusCode).toBe(200);
+    expect((await tablet.get('/api/care-home/mine')).json<TMyCareHome>().home).toBeNull();
   });
 });

@@ -246,3 +246,12 @@ export interface TLetters {
   home: TCareHome;
   letters: TInvitationLetter[];
 }
+
+/**
+ * GET /api/care-home/mine: the home a resident lives at, from their own account, and whether
+ * Memento is paused for them at its stations; `home` is null for anyone who is not a resident.
+ */
+export interface TMyCareHome {
+  home: TCareHome | null;
+  paused: boolean;
+}

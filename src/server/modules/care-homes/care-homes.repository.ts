@@ -273,3 +273,17 @@ export async function findLetterTargets(db: DbOrTx, careHomeId: number, linkIds?
     )
     .orderBy(asc(users.lastName), asc(users.firstName), asc(careHomeResidents.id));
 }
+
+/** The home this account lives at as a resident (one link an account), with the link's state. */
+export async function findHomeOfResident(db: DbOrTx, userId: number) {
+  const [row] = await db
+    .select({
+      home: HOME_COLUMNS,
+      status: careHomeResidents.status,
+      pausedAt: careHomeResidents.pausedAt,
+    })
+    .from(careHomeResidents)
+    .innerJoin(careHomes, eq(careHomes.id, careHomeResidents.careHomeId))
+    .where(eq(careHomeResidents.userId, userId));
+  return row;
+}

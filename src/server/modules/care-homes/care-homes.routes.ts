@@ -5,7 +5,14 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
-import { getCareHome, readLogo, removeLogo, saveCareHome, saveLogo } from './care-homes.service';
+import {
+  getCareHome,
+  getMyCareHome,
+  readLogo,
+  removeLogo,
+  saveCareHome,
+  saveLogo,
+} from './care-homes.service';
 
 /**
  * Per IP: a home's office shares one address among its managers; the logo is fetched by every
@@ -40,6 +47,11 @@ export const careHomeRoutes =
 
     app.get('/api/care-home', { config: read }, async (request) =>
       getCareHome(deps, requireActor(request)),
+    );
+
+    // A resident's own account: their home, and whether Memento is paused for them there.
+    app.get('/api/care-home/mine', { config: read }, async (request) =>
+      getMyCareHome(deps, requireActor(request)),
     );
 
     app.put(

@@ -3,6 +3,7 @@ import {
   type TCareHome,
   type TCareHomeAnswer,
   type TCareHomeBody,
+  type TMyCareHome,
 } from '../../../shared/schemas/care-homes';
 import { CARE_HOME_MESSAGES } from '../../../shared/schemas/care-homes';
 import type { AppDeps } from '../../deps';
@@ -14,6 +15,7 @@ import { recordAccountEvent, type RequestContext } from '../audit/audit.service'
 import { findUserById } from '../users/users.repository';
 import {
   findHomeOfManager,
+  findHomeOfResident,
   findLogoBySlug,
   insertHome,
   isSlugTaken,
@@ -54,6 +56,19 @@ export async function getCareHome(deps: Deps, actor: Actor): Promise<TCareHomeAn
     home: home ? toCareHome(home) : null,
     hasPlan: can(actor, Permission.CareHomeManage),
   };
+}
+
+/**
+ * GET /api/care-home/mine: for the resident's own account, their home and whether the stations
+ * are paused for them (what the "Pause Memento for me" card shows). A leaver sees no home.
+ */
+export async function getMyCareHome(deps: Deps, actor: Actor): Promise<TMyCareHome> {
+  const found =
+    actor.user.category === 'primary' && actor.pairingId === null
+      ? await findHomeOfResident(deps.db, actor.user.id)
+      : undefined;
+  if (!found || found.status !== 'active') return { home: null, paused: false };
+  return { home: toCareHome(found.home), paused: found.pausedAt !== null };
 }
 
 /** 'Rosewood House, Leeds' → 'rosewood-house-leeds'; a number follows when it is taken. */

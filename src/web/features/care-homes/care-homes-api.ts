@@ -18,6 +18,7 @@ import { getDeviceId, initDeviceId } from '@web/lib/device-id';
 export const CARE_HOME_KEY = ['/api/care-home'] as const;
 export const STAFF_KEY = ['/api/care-home/staff'] as const;
 export const RESIDENTS_KEY = ['/api/care-home/residents'] as const;
+export const MY_CARE_HOME_KEY = ['/api/care-home/mine'] as const;
 
 export function useCareHome() {
   return useQuery<TCareHomeAnswer>({ queryKey: CARE_HOME_KEY, staleTime: 0 });
@@ -99,4 +100,9 @@ export function printLetters(residentIds?: number[]): Promise<TLetters> {
     method: 'POST',
     body: residentIds ? { residentIds } : {},
   });
+}
+
+/** "Pause Memento for me", from the resident's own device; or turning it back on. */
+export function setMyPause(paused: boolean): Promise<{ paused: boolean }> {
+  return apiRequest('/api/care-home/my-pause', { method: 'PUT', body: { paused } });
 }

@@ -20,6 +20,7 @@ import { MessageRelease } from '@web/features/legacy/components/message-release'
 import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { MoveMessagesCard } from '@web/features/transfer/components/move-messages-card';
+import { MyCareHomeCard } from '@web/features/care-homes/components/my-care-home-card';
 import { lazyNamed } from '@web/lib/lazy-named';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
@@ -114,6 +115,8 @@ export default function HomePage() {
       {canManageSecurity && <StoragePanel user={user} />}
 
       {canManageSecurity && <MoveMessagesCard />}
+
+      {canManageSecurity && <MyCareHomeCard />}
 
       <div className="grid gap-6 md:grid-cols-2">
         <AccountCard
