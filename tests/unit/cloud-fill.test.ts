@@ -285,6 +285,45 @@ describe('bringing the cloud copies to a new device', () => {
     expect(await chunksOf(item.entry.id)).toBe(3);
   });
 
+  it('writes arriving chunks together, lists nothing half written, and a mismatch leaves no chunks', async () => {
+    const whole = recording(10 * MAX_CHUNK_BYTES + 77);
+    const changed = whole.slice();
+    changed[whole.length - 1] = (changed[whole.length - 1] ?? 0) ^ 1;
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Two chunks first, then the rest at once (many chunks waiting for one write), then the end.
+    const arriving = (bytes: Uint8Array<ArrayBuffer>) => () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(bytes.slice(0, 2 * MAX_CHUNK_BYTES));
+            await held;
+            controller.enqueue(bytes.slice(2 * MAX_CHUNK_BYTES));
+            controller.close();
+          },
+        }),
+        { status: 200 },
+      );
+    const item = { entry: indexEntry(whole, 1, 'Changed'), answers: [arriving(changed)] };
+    serve([item]);
+    const writes = vi.spyOn(localDb.chunks, 'bulkPut');
+    const run = fillFromCloud(userId, () => undefined);
+
+    // Written as it arrives, yet not listed: its record waits for the whole copy to match.
+    await vi.waitFor(async () => expect(await chunksOf(item.entry.id)).toBe(2));
+    expect(await getVideo(item.entry.id)).toBeUndefined();
+    expect(await listVideos(userId)).toEqual([]);
+    release();
+
+    expect(await run).toMatchObject({ total: 1, kept: 0, failed: 1, state: 'done' });
+    const sizes = writes.mock.calls.map(([chunks]) => (chunks as unknown[]).length);
+    expect(sizes.some((size) => size > 1)).toBe(true);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(8);
+    writes.mockRestore();
+    expect(await getVideo(item.entry.id)).toBeUndefined();
+    expect(await chunksOf(item.entry.id)).toBe(0);
+  });
+
   it('gives up a download that hangs once the connection goes, and goes on when it is back', async () => {
     const whole = recording(MAX_CHUNK_BYTES + 99);
     const item = {

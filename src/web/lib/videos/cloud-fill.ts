@@ -3,7 +3,7 @@ import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError } from '@web/lib/api-client';
 import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { compositeSha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
-import { downloadCopy } from './fill-download';
+import { downloadCopy, stageInLibrary } from './fill-download';
 import {
   discardStaged,
   getVideo,
@@ -11,7 +11,6 @@ import {
   listVideos,
   MAX_CHUNK_BYTES,
   saveVideo,
-  stageChunk,
   type TLocalVideo,
 } from './local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
@@ -132,25 +131,14 @@ type TChecked =
   | { key: null; byteSize: number; chunkCount: number };
 
 /**
- * Writes a plain copy's chunks to the library as they arrive, one after another, over whatever an
- * earlier try left. `written` settles once the last chunk handed over is written.
+ * The copy's bytes, a plain one written to the library as it arrives, and whether they match.
+ * `onMatched` hears as soon as a plain copy matched, its bytes no longer needed.
  */
-function stageInLibrary(videoId: string) {
-  const stage = { written: discardStaged(videoId), chunkCount: 0 };
-  const write = (index: number, bytes: Uint8Array<ArrayBuffer>) => {
-    // Copied now, while the bytes after it keep arriving.
-    const chunk = new Blob([bytes]);
-    stage.chunkCount = index + 1;
-    stage.written = stage.written.then(() => stageChunk(videoId, index, chunk));
-  };
-  return Object.assign(stage, { write });
-}
-
-/** The copy's bytes, a plain one written to the library as it arrives, and whether they match. */
 async function downloadChecked(
   url: string,
   entry: TVideoIndexEntry & { sha256: string },
   isSealed: boolean,
+  onMatched: () => void,
 ) {
   const stage = isSealed ? null : stageInLibrary(entry.id);
   let bytes: Uint8Array<ArrayBuffer>;
@@ -163,7 +151,10 @@ async function downloadChecked(
   }
   // Hashed while the last chunks are written (WebCrypto hashes a buffer whole, not in parts).
   const [isMatch] = await Promise.all([
-    matchesChecksum(bytes, entry.sha256, isSealed),
+    matchesChecksum(bytes, entry.sha256, isSealed).then((isMatch) => {
+      if (isMatch && stage) onMatched();
+      return isMatch;
+    }),
     stage?.written,
   ]);
   if (!isMatch && stage) await discardStaged(entry.id);
@@ -172,9 +163,13 @@ async function downloadChecked(
 
 /**
  * Fetches one message and checks it against its checksum (a copy that does not match is fetched
- * once more, then left: never kept). A lost connection is thrown.
+ * once more, then left: never kept). A lost connection is thrown. `onMatched` as above.
  */
-async function fetchChecked(entry: TVideoIndexEntry, userId: number): Promise<TChecked | TOutcome> {
+async function fetchChecked(
+  entry: TVideoIndexEntry,
+  userId: number,
+  onMatched: () => void,
+): Promise<TChecked | TOutcome> {
   const { sha256 } = entry;
   if (!sha256) return 'failed';
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -187,6 +182,7 @@ async function fetchChecked(entry: TVideoIndexEntry, userId: number): Promise<TC
       playback.url,
       { ...entry, sha256 },
       Boolean(key),
+      onMatched,
     );
     if (!isMatch) continue;
     return key ? { key, bytes } : { key, byteSize: bytes.length, chunkCount };
@@ -306,14 +302,20 @@ async function runFill(
   /**
    * One message: fetched and checked as soon as it starts, kept only once the message before it
    * is settled, so messages are kept newest first and the next download runs while one is saved.
+   * `release` once its bytes are no longer held: a plain copy's once matched (its last chunks may
+   * still be being written), otherwise once settled.
    */
-  const bring = async (entry: TVideoIndexEntry, before: Promise<unknown>): Promise<TOutcome> => {
+  const bring = async (
+    entry: TVideoIndexEntry,
+    before: Promise<unknown>,
+    release: () => void,
+  ): Promise<TOutcome> => {
     // Played (and so kept) since the list was read.
     if (await getVideo(entry.id)) {
       await before.catch(() => undefined);
       return 'kept';
     }
-    const checked = await withPauses(() => fetchChecked(entry, userId), onPause);
+    const checked = await withPauses(() => fetchChecked(entry, userId, release), onPause);
     await before.catch(() => undefined);
     if (isOutcome(checked) || isStopped) {
       // What an interrupted try wrote is no kept copy: the space is given back.
@@ -323,16 +325,29 @@ async function runFill(
     // What was checked stays in hand (bytes, or written chunks): a failed save is tried again.
     return withPauses(() => keepChecked(entry, userId, checked), onPause);
   };
-  // Two messages at most in hand: the one being kept and the next one arriving.
-  let next: Promise<TOutcome> | null = missing[0] ? bring(missing[0], Promise.resolve()) : null;
-  for (let at = 0; next; at += 1) {
-    const current = next;
-    const following = missing[at + 1];
-    next = following ? bring(following, current) : null;
-    const outcome = await current;
+  // Two messages' bytes at most in hand: the next one starts as soon as one lets its bytes go.
+  const started: Promise<TOutcome>[] = [];
+  let inHand = 0;
+  const startMore = () => {
+    for (; inHand < 2 && started.length < missing.length && !isStopped; inHand += 1) {
+      let isReleased = false;
+      const release = () => {
+        if (isReleased) return;
+        isReleased = true;
+        inHand -= 1;
+        startMore();
+      };
+      const before = started.at(-1) ?? Promise.resolve();
+      started.push(bring(missing[started.length]!, before, release).finally(release));
+    }
+  };
+  startMore();
+  // Each is started by the time the one before it settled (which released it).
+  for (let at = 0; at < started.length; at += 1) {
+    const outcome = await started[at]!;
     if (outcome === 'stopped') {
       isStopped = true;
-      await next?.catch(() => undefined);
+      await Promise.allSettled(started.slice(at + 1));
       break;
     }
     if (outcome === 'kept') report({ kept: progress.kept + 1 });

@@ -1,10 +1,10 @@
 import { NetworkError } from '@web/lib/api-client';
-import { MAX_CHUNK_BYTES } from './local-store';
+import { discardStaged, MAX_CHUNK_BYTES, stageChunks, type TChunk } from './local-store';
 
 /**
  * A cloud copy's download for the new device's fill (cloud-fill.ts): read as it arrives, so each
- * 4 MiB chunk can be written to the library while the rest is still on its way, and never left
- * hanging when the connection goes.
+ * 4 MiB chunk can be written to the library while the rest is still on its way (`stageInLibrary`),
+ * and never left hanging when the connection goes.
  */
 
 /** A copy the store did not hand over (an expired link, the server away): worth another try. */
@@ -16,8 +16,14 @@ export class CopyUnavailableError extends Error {}
  */
 export const STALL_MS = 30_000;
 
-/** Handed each whole 4 MiB chunk (and the last, shorter one) in order, as it arrives. */
+/**
+ * Handed each whole 4 MiB chunk (and the last, shorter one) in order, as it arrives. The view is
+ * only good during the call (the next read takes its buffer over): copy it then.
+ */
 export type TOnChunk = (index: number, bytes: Uint8Array<ArrayBuffer>) => void;
+
+/** Asked of a body whose declared length is reached, to learn that it ended (or did not). */
+const PAST_END_BYTES = 64 * 1024;
 
 /** Room for the bytes still to come: the declared length, else twice what is held. */
 function grow(held: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<ArrayBuffer> {
@@ -27,26 +33,61 @@ function grow(held: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<ArrayBu
   return larger;
 }
 
+/**
+ * Reads a body into one buffer, straight into it where the browser can (a byte stream's own
+ * reader), else by copying each piece the stream hands over.
+ */
+function bodyReader(body: ReadableStream<Uint8Array<ArrayBuffer>>) {
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = body.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream (an older browser, a test's stand-in): pieces are copied in.
+  }
+  const pieces = byob ? null : body.getReader();
+  /** Reads once more into `bytes` after `length`; answers the buffer and how many bytes came. */
+  return async (bytes: Uint8Array<ArrayBuffer>, length: number) => {
+    if (pieces) {
+      const { done, value } = await pieces.read();
+      if (done) return { bytes, added: 0, done };
+      const held = grow(bytes, length + value.length);
+      held.set(value, length);
+      return { bytes: held, added: value.length, done };
+    }
+    if (length === bytes.length) {
+      // Full: a small read tells the end from more than was declared.
+      const { done, value } = await byob!.read(new Uint8Array(PAST_END_BYTES));
+      if (done || !value) return { bytes, added: 0, done: true };
+      const held = grow(bytes, length + value.length);
+      held.set(value, length);
+      return { bytes: held, added: value.length, done };
+    }
+    const { done, value } = await byob!.read(new Uint8Array(bytes.buffer, length));
+    // The read took the buffer over and hands it back in `value`.
+    if (!value) throw new TypeError('the body was cancelled');
+    return { bytes: new Uint8Array(value.buffer), added: value.length, done };
+  };
+}
+
 /** Reads the body into one buffer (WebCrypto hashes one), handing on each chunk once whole. */
 async function readAll(response: Response, onChunk: TOnChunk | undefined, onRead: () => void) {
   const declared = Number(response.headers.get('content-length'));
   let bytes = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 0);
   let length = 0;
   let handedOn = 0;
-  const reader = response.body!.getReader();
+  const read = bodyReader(response.body as ReadableStream<Uint8Array<ArrayBuffer>>);
   for (;;) {
-    const { done, value } = await reader.read();
+    const next = await read(bytes, length);
     onRead();
-    if (done) break;
-    bytes = grow(bytes, length + value.length);
-    bytes.set(value, length);
-    length += value.length;
+    bytes = next.bytes;
+    length += next.added;
     for (; onChunk && length - handedOn * MAX_CHUNK_BYTES >= MAX_CHUNK_BYTES; handedOn += 1) {
       onChunk(
         handedOn,
         bytes.subarray(handedOn * MAX_CHUNK_BYTES, (handedOn + 1) * MAX_CHUNK_BYTES),
       );
     }
+    if (next.done) break;
   }
   // The last chunk, shorter; an empty copy is one empty chunk, as the library keeps it.
   if (onChunk && (length > handedOn * MAX_CHUNK_BYTES || handedOn === 0)) {
@@ -92,4 +133,31 @@ export async function downloadCopy(
     clearTimeout(stall);
     window.removeEventListener('offline', lose);
   }
+}
+
+/** Chunks written in one transaction at most: enough to spread a commit's cost, little held. */
+const MAX_CHUNKS_A_WRITE = 8;
+
+/**
+ * Writes a plain copy's chunks to the library as they arrive, over whatever an earlier try left:
+ * those that arrived while the last write ran go together in the next. `written` settles once the
+ * last chunk handed over is written.
+ */
+export function stageInLibrary(videoId: string) {
+  const stage = { written: discardStaged(videoId), chunkCount: 0 };
+  const waiting: TChunk[] = [];
+  let isWriting = false;
+  const writeWaiting = async () => {
+    while (waiting.length > 0) await stageChunks(waiting.splice(0, MAX_CHUNKS_A_WRITE));
+    isWriting = false;
+  };
+  const write = (index: number, bytes: Uint8Array<ArrayBuffer>) => {
+    // Copied now: the next read takes the buffer over.
+    waiting.push({ videoId, index, data: new Blob([bytes]) });
+    stage.chunkCount = index + 1;
+    if (isWriting) return;
+    isWriting = true;
+    stage.written = stage.written.then(writeWaiting);
+  };
+  return Object.assign(stage, { write });
 }

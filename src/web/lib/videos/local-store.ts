@@ -237,12 +237,13 @@ export async function saveVideo(input: {
 }
 
 /**
- * One chunk of a copy being brought down (cloud-fill.ts), written before the copy is checked.
- * Without its video record nothing reads it (the library lists records), so a crash or a failed
- * check leaves nothing that looks kept; `discardStaged` or the next try's chunks replace it.
+ * Chunks of a copy being brought down (cloud-fill.ts), written before the copy is checked, in one
+ * transaction (each commit costs). Without its video record nothing reads them (the library lists
+ * records), so a crash or a failed check leaves nothing that looks kept; `discardStaged` or the
+ * next try's chunks replace them.
  */
-export async function stageChunk(videoId: string, index: number, data: Blob): Promise<void> {
-  await localDb.chunks.put({ videoId, index, data });
+export async function stageChunks(chunks: TChunk[]): Promise<void> {
+  await localDb.chunks.bulkPut(chunks);
 }
 
 /** A copy's staged chunks, dropped; never a kept video's (one kept meanwhile, say by playing it). */
