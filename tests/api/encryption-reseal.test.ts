@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { videos } from '../../src/server/db/schema';
+import { auditLogs, videos } from '../../src/server/db/schema';
 import type { TPlayback } from '../../src/shared/schemas/cloud';
 import { ENCRYPTION_MESSAGES, type TPlainCopies } from '../../src/shared/schemas/encryption';
 import { TestDevice, useTestApp } from '../setup/app';
@@ -206,6 +206,11 @@ describe.each<StorageMode>(['file', 's3'])('sealing plain copies again in %s mod
       sealableIds: [],
       waiting: [],
     });
+    // The owner's log says it, without the message's title.
+    const log = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, owner.user.id));
+    const resealed = log.filter((row) => row.eventType === 'encryption_copy_resealed');
+    expect(resealed).toHaveLength(1);
+    expect(JSON.stringify(resealed[0]!.details)).not.toContain(after!.title ?? '\u0000');
 
     // The recipient gets the sealed copy and their wrap for it.
     const { device: kinDevice } = await recipientSignedIn(t, kin.email, card);

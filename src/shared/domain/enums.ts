@@ -97,6 +97,8 @@ export const AUDIT_EVENT_TYPES = [
   'enhanced_encryption_turned_on',
   // After a reset, the owner's browser wrapped the account key under the new password.
   'encryption_password_renewed',
+  // A plain cloud copy replaced by one sealed in the owner's browser.
+  'encryption_copy_resealed',
   // A recipient's card made anew on the owner's device: the old code and its wraps end.
   'recipient_card_replaced',
   // Messages moved tablet to tablet: the server only introduces the two devices.

@@ -206,7 +206,7 @@ export async function saveStationRecording(
         parts.push({ partNumber: number, etag: put.headers.get('etag') ?? '', sha256: partSha });
       }
     }
-    await completeUpload(deps, actor, { uploadId: started.uploadId, parts });
+    await completeUpload(deps, context, actor, { uploadId: started.uploadId, parts });
   }
   const { staffName, station } = await staffAndStation(deps.db, input.session);
   await recordAccountEvent(deps.db, context, resident, {

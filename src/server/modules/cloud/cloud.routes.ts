@@ -15,7 +15,12 @@ import {
 import type { TPlainCopies } from '../../../shared/schemas/encryption';
 import type { TVideoIndexEntry } from '../../../shared/schemas/videos';
 import type { AppDeps } from '../../deps';
-import { requireActor, requireDevice, requireUser } from '../../plugins/request-context';
+import {
+  getRequestContext,
+  requireActor,
+  requireDevice,
+  requireUser,
+} from '../../plugins/request-context';
 import type { Actor } from '../access/actor';
 import { findPairedPhone } from '../pairing/paired-phone';
 import { toVideoIndexEntry } from '../videos/videos.presenter';
@@ -74,7 +79,7 @@ export const cloudRoutes =
       { schema: { params: ZUploadParams, body: ZCompleteUploadBody } },
       async (request): Promise<TVideoIndexEntry> =>
         toVideoIndexEntry(
-          await completeUpload(deps, await uploadActor(request), {
+          await completeUpload(deps, getRequestContext(request), await uploadActor(request), {
             uploadId: request.params.uploadId,
             parts: request.body.parts,
           }),

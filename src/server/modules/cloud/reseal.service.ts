@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
+import { recordAudit, type RequestContext } from '../audit/audit.service';
 import type { VideoRow } from '../videos/videos.repository';
 import {
   countPlainCopies,
@@ -75,6 +76,7 @@ class CardChangedError extends Error {}
  */
 export async function swapInCompletedCopy(
   deps: Deps,
+  context: RequestContext,
   claimed: UploadRow,
   stored: { sha256: string; byteSize: number },
 ): Promise<VideoRow> {
@@ -103,6 +105,17 @@ export async function swapInCompletedCopy(
       );
       const isResealed = before && claimed.sealedKeyWrap !== null && needsRecipientWrap(before);
       if (row && isResealed && row.recipientKeyWrap === null) throw new CardChangedError();
+      if (row && isResealed) {
+        // The owner's log says when a plain copy in the cloud was replaced by a sealed one.
+        await recordAudit(tx, context, {
+          eventType: 'encryption_copy_resealed',
+          userId: row.creatorId,
+          details: {
+            // No title: the admin's view of logs must learn nothing of what was recorded.
+            message: 'A message’s plain copy in the cloud was replaced by a sealed one',
+          },
+        });
+      }
       if (row && claimed.deviceId) await touchDeviceSync(tx, claimed.deviceId, deps.clock.now());
       return row;
     });

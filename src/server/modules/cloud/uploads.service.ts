@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { can, Permission, refusal, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
+import type { RequestContext } from '../audit/audit.service';
 import { requireCopyForm } from '../encryption/encryption.service';
 import { recipientWrapForUpload } from '../recipients/sealed-cards';
 import { findVideoById, type VideoRow } from '../videos/videos.repository';
@@ -271,6 +272,7 @@ export async function receivePart(
  */
 export async function completeUpload(
   deps: Deps,
+  context: RequestContext,
   actor: Actor,
   input: { uploadId: string; parts: readonly SentPart[] },
 ): Promise<VideoRow> {
@@ -328,7 +330,7 @@ export async function completeUpload(
     throw new AppError('CONFLICT', CLOUD_MESSAGES.checksumMismatch);
   }
 
-  return swapInCompletedCopy(deps, claimed, stored);
+  return swapInCompletedCopy(deps, context, claimed, stored);
 }
 
 async function abortUploadRow(deps: Deps, upload: UploadRow): Promise<void> {

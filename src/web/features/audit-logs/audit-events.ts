@@ -10,6 +10,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   password_reset_request: 'Password reset requested',
   enhanced_encryption_turned_on: 'Enhanced encryption turned on',
   encryption_password_renewed: 'New password opens sealed messages',
+  encryption_copy_resealed: 'Cloud copy sealed again',
   break_glass: 'Emergency access',
   login_failed: 'Sign-in failed',
   device_reset: 'Device reset',
