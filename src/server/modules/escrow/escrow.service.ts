@@ -19,7 +19,7 @@ import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/a
 import { throttledMessage } from '../audit/throttle-messages';
 import { formatDay } from '../legacy/legacy.mails';
 import { isEscrowReleased, isRecoveryOpen } from '../legacy/release-rule';
-import { findLiveRecovery } from './key-recovery.repository';
+import { findLiveRecovery, type KeyRecoveryRow } from './key-recovery.repository';
 import { fullName } from '../mail/mail-layout';
 import { findCodeMatch } from '../recipients/access-codes';
 import { findRecipientKey } from '../recipients/recipient-keys.repository';
@@ -172,9 +172,8 @@ export async function checkCard(
  * Why the card does not open yet, in the asker's words: to the next of kin, that it waits for
  * the legacy release; to the owner's account, when its key recovery opens, or that it can start.
  */
-async function notYet(deps: Deps, checked: CheckedCard): Promise<AppError> {
+function notYet(checked: CheckedCard, recovery: KeyRecoveryRow | undefined): AppError {
   if (checked.via === 'next_of_kin') return new AppError('FORBIDDEN', ESCROW_MESSAGES.notReleased);
-  const recovery = await findLiveRecovery(deps.db, checked.pair.owner.id);
   if (!recovery) {
     return new AppError('FORBIDDEN', ESCROW_MESSAGES.recoveryNotStarted, { keyRecovery: 'none' });
   }
@@ -197,10 +196,12 @@ export async function openEscrow(
   const checked = await checkCard(deps, context, input);
   const { pair, via } = checked;
   const isLegacy = isEscrowReleased(pair.owner);
-  const isRecovered =
-    !isLegacy &&
-    via === 'owner_account' &&
-    isRecoveryOpen(await findLiveRecovery(deps.db, pair.owner.id), deps.clock.now());
+  // Read once: whether it opens the key now, or else what the refusal says of it.
+  const recovery =
+    !isLegacy && via === 'owner_account'
+      ? await findLiveRecovery(deps.db, pair.owner.id)
+      : undefined;
+  const isRecovered = isRecoveryOpen(recovery, deps.clock.now());
   if (!isLegacy && !isRecovered) {
     await audit(deps, context, pair, {
       successful: false,
@@ -210,7 +211,7 @@ export async function openEscrow(
           : `Someone tried to open your account key with ${fullName(pair.nextOfKin)}’s emergency card before its waiting period ended`,
       via,
     });
-    throw await notYet(deps, checked);
+    throw notYet(checked, recovery);
   }
   await audit(deps, context, pair, {
     successful: true,

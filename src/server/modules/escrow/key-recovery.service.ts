@@ -107,20 +107,16 @@ export async function startKeyRecovery(
   const { owner } = pair;
   const now = deps.clock.now();
   if (isEscrowReleased(owner)) return { recovery: null, waitingDays: owner.legacyWaitingDays };
+  const token = cancelToken(deps, owner.id, now);
   await deps.db.transaction(async (tx) => {
     const row = await insertRecovery(tx, {
       ownerId: owner.id,
       nextOfKinId: pair.nextOfKin.id,
       requestedAt: now,
       opensAt: new Date(now.getTime() + owner.legacyWaitingDays * DAY_MS),
-      cancelTokenHash: sha256(cancelToken(deps, owner.id, now)),
+      cancelTokenHash: sha256(token),
     });
-    if (row)
-      await announceStarted(deps, tx, context, {
-        pair,
-        row,
-        token: cancelToken(deps, owner.id, now),
-      });
+    if (row) await announceStarted(deps, tx, context, { pair, row, token });
   });
   deps.mail.kick();
   return getKeyRecovery(deps, owner);
