@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react';
+import { careHomeAccent } from '@web/lib/care-home-accent';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { TCareHome } from '@shared/schemas/care-homes';
@@ -23,13 +23,7 @@ export default function FamilySignInPage() {
     retry: false,
   });
   usePageTitle(home ? `${home.name} on Memento` : 'Sign in to watch your messages');
-  // The server refuses any accent below 7:1 against white and the page background.
-  const accent: CSSProperties | undefined = home?.accentHex
-    ? ({
-        '--color-primary': home.accentHex,
-        '--color-primary-hover': home.accentHex,
-      } as CSSProperties)
-    : undefined;
+  const accent = careHomeAccent(home?.accentHex);
 
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6" style={accent}>

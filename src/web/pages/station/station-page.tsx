@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState, type CSSProperties, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { careHomeAccent } from '@web/lib/care-home-accent';
 import type { TStationAnswer, TStationResident } from '@shared/schemas/stations';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
@@ -69,15 +70,7 @@ export default function StationPage() {
   return (
     <div
       className="mx-auto flex w-full max-w-3xl flex-col gap-6 text-lg"
-      // The home's accent (checked at 7:1 when saved) takes the place of the primary colour here.
-      style={
-        home?.accentHex
-          ? ({
-              '--color-primary': home.accentHex,
-              '--color-primary-hover': home.accentHex,
-            } as CSSProperties)
-          : undefined
-      }
+      style={careHomeAccent(home?.accentHex)}
     >
       {home && (
         <div className="flex items-center gap-3">

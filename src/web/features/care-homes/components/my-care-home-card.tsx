@@ -1,4 +1,5 @@
-import { useState, type CSSProperties } from 'react';
+import { useState } from 'react';
+import { careHomeAccent } from '@web/lib/care-home-accent';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TMyCareHome } from '@shared/schemas/care-homes';
 import { Button } from '@web/components/ui/button';
@@ -19,13 +20,7 @@ export function MyCareHomeCard() {
   const [error, setError] = useState<string | null>(null);
   const home = data?.home;
   if (!home) return null;
-  // The server refuses any accent below 7:1 against white and the page background.
-  const accent = home.accentHex
-    ? ({
-        '--color-primary': home.accentHex,
-        '--color-primary-hover': home.accentHex,
-      } as CSSProperties)
-    : undefined;
+  const accent = careHomeAccent(home.accentHex);
 
   async function toggle(paused: boolean) {
     setIsBusy(true);
