@@ -5,12 +5,13 @@ import { ESCROW_MESSAGES, type TEscrowOpened } from '../../src/shared/schemas/es
 import { codeKdfParams, splitSecret, unwrapKey } from '../../src/shared/sealing';
 import { toBase64Url } from '../../src/shared/sealing/bytes';
 import { GOOD_PASSWORD, TestClock, TestDevice, createSessionFor, useTestApp } from '../setup/app';
-import { codeProof, makeSealedCard, newPasswordSplit } from '../setup/encryption';
+import { codeProof, makeSealedCard } from '../setup/encryption';
 import {
   addWithCard,
   createSealedOwner,
   giveNextOfKinCard,
   labelOf,
+  takenOver,
   type KinCard,
   person,
   recipientSignedIn,
@@ -169,23 +170,8 @@ describe('the next of kin’s escrow', () => {
     const kin = await giveNextOfKinCard(owner);
     const { device: kinPhone } = await recipientSignedIn(t, kin.email, kin);
     await releaseLegacy(kinPhone, kin);
-    const newPassword = await newPasswordSplit(NEW_PASSWORD);
-    const reset = await (
-      await TestDevice.create(t.app)
-    ).post('/api/break-glass-reset', {
-      nextOfKinEmail: kin.email,
-      codeProof: kin.proof,
-      ...newPassword.body,
-    });
-    expect(reset.statusCode).toBe(200);
-    // The owner's own tablet, whose browser kept no key, signs in with the new password.
+    await takenOver(t, owner, kin, NEW_PASSWORD);
     const tablet = owner.device;
-    const signIn = await tablet.post('/api/login', {
-      username: owner.user.username,
-      passwordProof: newPassword.signInProof,
-      deviceId: tablet.deviceId,
-    });
-    expect(signIn.statusCode).toBe(200);
     const opened = await openEscrow(tablet, kin);
     expect(opened.statusCode).toBe(200);
     expect(opened.json<TEscrowOpened>().escrowWrap).toBe(kin.escrowWrap);

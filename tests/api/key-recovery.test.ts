@@ -15,14 +15,13 @@ import {
   wrapLabel,
 } from '../../src/shared/sealing';
 import { TestClock, TestDevice, useTestApp } from '../setup/app';
-import { newPasswordSplit } from '../setup/encryption';
 import {
   createSealedOwner,
   giveNextOfKinCard,
   labelOf,
   recipientSignedIn,
+  takenOver,
   type KinCard,
-  type SealedOwner,
 } from './support/cards';
 import { deliverMailTo } from './support/mail';
 
@@ -42,26 +41,6 @@ const t = useTestApp({
   clock,
   env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
 });
-
-/** Break-glass with the card, then the owner's tablet signs in with the new password. */
-async function takenOver(owner: SealedOwner, kin: KinCard) {
-  const newPassword = await newPasswordSplit(NEW_PASSWORD);
-  const reset = await (
-    await TestDevice.create(t.app)
-  ).post('/api/break-glass-reset', {
-    nextOfKinEmail: kin.email,
-    codeProof: kin.proof,
-    ...newPassword.body,
-  });
-  expect(reset.statusCode).toBe(200);
-  const signIn = await owner.device.post('/api/login', {
-    username: owner.user.username,
-    passwordProof: newPassword.signInProof,
-    deviceId: owner.device.deviceId,
-  });
-  expect(signIn.statusCode).toBe(200);
-  return newPassword;
-}
 
 const withCard = (kin: KinCard, codeProof = kin.proof) => ({
   nextOfKinEmail: kin.email,
@@ -83,7 +62,7 @@ describe('key recovery with the next of kin’s card', () => {
   it('opens the owner’s own account once the waiting period ends, never before, and tells everyone', async () => {
     const owner = await createSealedOwner(t);
     const kin = await giveNextOfKinCard(owner);
-    await takenOver(owner, kin);
+    await takenOver(t, owner, kin, NEW_PASSWORD);
     const tablet = owner.device;
 
     const early = await tablet.post('/api/escrow/open', withCard(kin));
@@ -157,7 +136,7 @@ describe('key recovery with the next of kin’s card', () => {
   it('stops with one click from the owner’s email; the link works once; the next of kin is told', async () => {
     const owner = await createSealedOwner(t);
     const kin = await giveNextOfKinCard(owner);
-    await takenOver(owner, kin);
+    await takenOver(t, owner, kin, NEW_PASSWORD);
     expect((await owner.device.post('/api/escrow/recovery', withCard(kin))).statusCode).toBe(200);
     const token = stopTokenIn(
       await deliverMailTo(
@@ -193,7 +172,7 @@ describe('key recovery with the next of kin’s card', () => {
   it('is the owner’s account’s to ask, with the right card; it closes once the new password opens the key', async () => {
     const owner = await createSealedOwner(t);
     const kin = await giveNextOfKinCard(owner);
-    const newPassword = await takenOver(owner, kin);
+    const newPassword = await takenOver(t, owner, kin, NEW_PASSWORD);
     const { device: kinPhone } = await recipientSignedIn(t, kin.email, kin);
     const byKin = await kinPhone.post('/api/escrow/recovery', withCard(kin));
     expect(byKin.statusCode).toBe(403);

@@ -13,7 +13,7 @@ import {
   wrapLabel,
 } from '../../../src/shared/sealing';
 import { WRAP_LABEL_PARTS } from '../../../src/shared/schemas/encryption';
-import { makeSealedCard, turnOn } from '../../setup/encryption';
+import { makeSealedCard, newPasswordSplit, turnOn } from '../../setup/encryption';
 
 // Sealed recipient cards in the API tests: an owner with enhanced encryption on, the people they
 // add with cards made as their browser makes them, and those people signing in with a proof.
@@ -111,3 +111,26 @@ export async function giveNextOfKinCard(owner: SealedOwner) {
   return { ...card, escrowWrap, email };
 }
 export type KinCard = Awaited<ReturnType<typeof giveNextOfKinCard>>;
+
+/**
+ * Break-glass with the next of kin's card (the new password sent as its proof), then the owner's
+ * own tablet, whose browser kept no key, signs in with the new password.
+ */
+export async function takenOver(t: TestApp, owner: SealedOwner, kin: KinCard, password: string) {
+  const newPassword = await newPasswordSplit(password);
+  const reset = await (
+    await TestDevice.create(t.app)
+  ).post('/api/break-glass-reset', {
+    nextOfKinEmail: kin.email,
+    codeProof: kin.proof,
+    ...newPassword.body,
+  });
+  expect(reset.statusCode).toBe(200);
+  const signIn = await owner.device.post('/api/login', {
+    username: owner.user.username,
+    passwordProof: newPassword.signInProof,
+    deviceId: owner.device.deviceId,
+  });
+  expect(signIn.statusCode).toBe(200);
+  return newPassword;
+}
