@@ -1,9 +1,10 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, openApp, registerUser, reloadAfterRestart, submitSignIn, test } from './fixtures';
+import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
+import { waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
+import { signInAddingThisDevice } from './support/devices';
 
 // A care home's recording station: the manager makes the home's tablet a station, a carer signs
 // in there with their PIN, a resident records and saves for their daughter, and after "Finish"
@@ -92,16 +93,7 @@ test.describe('a care home’s recording station', () => {
 
     // The manager, on the home's tablet, makes it the station.
     const tablet = await newPage(browser, server);
-    await openApp(tablet, '/auth');
-    await submitSignIn(tablet, manager);
-    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(manager.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(tablet.getByRole('heading', { name: 'Welcome, Joan' })).toBeVisible();
+    await signInAddingThisDevice(tablet, server, manager);
     await tablet.goto('/care-home');
     await tablet.getByLabel("The tablet's name").fill('Lounge tablet');
     await tablet.getByRole('button', { name: 'Make this tablet a recording station' }).click();

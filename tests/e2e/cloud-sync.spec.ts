@@ -4,21 +4,19 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import {
   LONG_WAIT_ON_ENGINE,
   expect,
-  openApp,
   registerPremiumUser,
   registerUser,
   reloadAfterRestart,
-  submitSignIn,
   type RegisteredUser,
   test,
   toastMessage,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
 import { callApi } from './support/page-api';
+import { signInAddingThisDevice } from './support/devices';
 
 /** A real video as a phone's gallery holds one: the app's own banner clip. */
 const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
@@ -108,19 +106,7 @@ test.describe.serial('a premium message in the cloud', LONG_WAIT_ON_ENGINE, () =
     // Device B: the owner's laptop, added with a code from their email. It watches the message
     // from the cloud, then becomes the primary device.
     deviceB = await newDevice(browser, server);
-    await openApp(deviceB, '/auth');
-    await submitSignIn(deviceB, owner);
-    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await expect(denied).toBeVisible();
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(owner.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(
-      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
+    await signInAddingThisDevice(deviceB, server, owner);
     await expect(deviceB.getByText('This is not your primary device').first()).toBeVisible();
     const onB = deviceB.getByRole('listitem').filter({ hasText: 'For Susan, with love' });
     await expect(onB).toContainText('In the cloud');

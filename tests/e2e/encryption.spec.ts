@@ -3,18 +3,16 @@ import type { Browser, Locator, Page, Request, TestInfo } from '@playwright/test
 import {
   LONG_WAIT,
   expect,
-  openApp,
   registerPremiumUser,
   registerUser,
-  submitSignIn,
   test,
   type RegisteredUser,
 } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { recordMessage } from './support/recording';
+import { signInAddingThisDevice } from './support/devices';
 
 // Enhanced encryption, first phase: the owner turns it on, keeps the printed recovery sheet, and
 // from then on every cloud copy leaves the browser sealed; the owner's other device opens it once
@@ -208,18 +206,7 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     const deviceB = await newDevice(browser, server);
-    await openApp(deviceB, '/auth');
-    await submitSignIn(deviceB, owner);
-    const denied = deviceB.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(owner.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(
-      deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
+    await signInAddingThisDevice(deviceB, server, owner);
 
     // Locked: the player says what to do, and never plays the sealed bytes.
     const onB = deviceB.getByRole('listitem').filter({ hasText: 'Sealed for Susan' });

@@ -7,17 +7,17 @@ import {
   openApp,
   registerPremiumUser,
   reloadAfterRestart,
-  submitSignIn,
   test,
   type RegisteredUser,
 } from './fixtures';
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, readLink, waitForMail } from './support/outbox';
+import { readLink, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
+import { signInAddingThisDevice } from './support/devices';
 
 // The next of kin's way back: with enhanced encryption on, the owner gives their next of kin a
 // new emergency card made in the browser, which also carries the account key for the server to
@@ -155,18 +155,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
     // A device that never held the key signs in with the new password.
     tablet = await newDevice(browser, server);
     watch(tablet);
-    await openApp(tablet, '/auth');
-    await submitSignIn(tablet, { username: owner.username, password: NEW_PASSWORD });
-    const denied = tablet.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    const mail = await waitForMail(owner.email, /code to add a device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email').fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Add this device' }).click();
-    await expect(
-      tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
+    await signInAddingThisDevice(tablet, server, { ...owner, password: NEW_PASSWORD });
 
     await tablet.goto('/encryption');
     await expect(

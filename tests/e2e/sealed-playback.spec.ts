@@ -4,19 +4,17 @@ import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import {
   LONG_WAIT,
   expect,
-  openApp,
   registerPremiumUser,
   signOutFromDashboard,
-  submitSignIn,
   test,
   type RegisteredUser,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
 import { recordMessage } from './support/recording';
 import { findStoredObject, sendSealedMessage, toneWav } from './support/sealed-messages';
+import { signInAddingThisDevice } from './support/devices';
 
 // A sealed message played on a page the service worker controls: the worker fetches only the
 // sealed segments each Range request of the player needs and opens them as they arrive, so a seek
@@ -52,14 +50,7 @@ async function turnOnEncryption(page: Page, owner: RegisteredUser) {
 
 /** The owner's second device: signed in, added with the emailed code, unlocked with the password. */
 async function addUnlockedDevice(page: Page, owner: RegisteredUser, server: OwnServer) {
-  await openApp(page, '/auth');
-  await submitSignIn(page, owner);
-  const denied = page.getByRole('alert').filter({ hasText: 'Device Access Denied' });
-  await denied.getByRole('button', { name: 'Add this device' }).click();
-  const mail = await waitForMail(owner.email, /code to add a device/, { dataDir: server.dataDir });
-  await denied.getByLabel('Code from the email').fill(readCode(mail));
-  await denied.getByRole('button', { name: 'Add this device' }).click();
-  await expect(page.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible();
+  await signInAddingThisDevice(page, server, owner);
   await page.goto('/encryption');
   const unlock = page.getByRole('region', { name: 'Unlock sealed messages on this device' });
   await unlock.getByLabel('Your password').fill(owner.password);
