@@ -1,12 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
-import type { TPlayback } from '../../src/shared/schemas/cloud';
+import type { Browser } from '@playwright/test';
 import { EMERGENCY_CODE_PATTERN, LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
-import { callApi } from './support/page-api';
+import { callApi, storedCopyStart } from './support/page-api';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
 
@@ -22,14 +21,6 @@ async function newDevice(browser: Browser, server: OwnServer, width = 1280, heig
     },
   });
   return context.newPage();
-}
-
-/** The first bytes of the message's cloud copy, fetched as the owner's page would. */
-async function storedStart(page: Page, server: OwnServer, videoId: string): Promise<string> {
-  const playback = await callApi<TPlayback>(page, 'GET', `/api/videos/${videoId}/playback`);
-  const res = await page.request.get(new URL(playback.url, server.url).href);
-  expect(res.ok()).toBe(true);
-  return (await res.body()).subarray(0, 4).toString('latin1');
 }
 
 test.describe.serial('sealing the messages already in the cloud', LONG_WAIT, () => {
@@ -63,7 +54,7 @@ test.describe.serial('sealing the messages already in the cloud', LONG_WAIT, () 
     ).toContainText('In the cloud and on this device', { timeout: 120_000 });
     const [video] = await callApi<Array<{ id: string }>>(page, 'GET', '/api/videos');
     const videoId = video!.id;
-    expect(await storedStart(page, server, videoId)).not.toBe('MMSV');
+    expect((await storedCopyStart(page, server.url, videoId)).start).not.toBe('MMSV');
 
     await turnOnEncryption(page, owner);
     const section = page.getByRole('region', { name: 'Seal the messages already in the cloud' });
@@ -99,7 +90,7 @@ test.describe.serial('sealing the messages already in the cloud', LONG_WAIT, () 
     });
     await expectNoSeriousViolations(page, testInfo, 'seal the messages done');
     await page.screenshot({ path: testInfo.outputPath('sealed-laptop.png'), fullPage: true });
-    expect(await storedStart(page, server, videoId)).toBe('MMSV');
+    expect((await storedCopyStart(page, server.url, videoId)).start).toBe('MMSV');
 
     const phone = await newDevice(browser, server, 390, 844);
     await signInAsRecipient(phone, tom.email, tomCode);

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import type { TPlayback } from '../../src/shared/schemas/cloud';
+import type { Browser, BrowserContext } from '@playwright/test';
 import {
   LONG_WAIT,
   expect,
@@ -14,7 +13,7 @@ import { expectNoSeriousViolations } from './support/axe';
 import { turnOnEncryption } from './support/encryption';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
-import { callApi } from './support/page-api';
+import { callApi, storedCopyStart } from './support/page-api';
 
 // Import from a phone in an account with enhanced encryption on: the phone seals the video under
 // the pairing key it got in the link's fragment, and the owner's tablet, once unlocked, seals it
@@ -45,15 +44,6 @@ function recordWire(context: BrowserContext): string[] {
     );
   });
   return wire;
-}
-
-/** The first bytes of the message's cloud copy, fetched as the owner's page would. */
-async function storedStart(page: Page, server: OwnServer, videoId: string): Promise<string> {
-  const playback = await callApi<TPlayback>(page, 'GET', `/api/videos/${videoId}/playback`);
-  expect(playback.sealed?.holder).toBe('owner');
-  const res = await page.request.get(new URL(playback.url, server.url).href);
-  expect(res.ok()).toBe(true);
-  return (await res.body()).subarray(0, 4).toString('latin1');
 }
 
 test.describe.serial('import from a phone with enhanced encryption on', LONG_WAIT, () => {
@@ -133,7 +123,9 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
     await expect(item).toContainText('In the cloud', { timeout: 60_000 });
     await expect(item).not.toContainText('Waiting to be sealed');
     const [video] = await callApi<Array<{ id: string }>>(tablet, 'GET', '/api/videos');
-    expect(await storedStart(tablet, server, video!.id)).toBe('MMSV');
+    const stored = await storedCopyStart(tablet, server.url, video!.id);
+    expect(stored.holder).toBe('owner');
+    expect(stored.start).toBe('MMSV');
     await item.getByRole('button', { name: /^Play/ }).click();
     const player = item.getByTestId('video-player');
     await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
