@@ -5,6 +5,7 @@ import { SUPPORT_MESSAGES } from '../../src/shared/schemas/support';
 import { addWorkingHours } from '../../src/server/modules/support/working-hours';
 import { createPrimaryUser, TestClock, useTestApp } from '../setup/app';
 import { enrolSecondFactor } from './support/admin';
+import { makeHomeManager } from './support/care-homes';
 
 // A care home asks for help from the app; the operators get it by email and in the Support tab,
 // Professional homes first, and the home sees when to expect a reply.
@@ -15,17 +16,7 @@ const t = useTestApp({ mail: true, admin: true, clock });
 type Manager = Awaited<ReturnType<typeof createPrimaryUser>>;
 
 async function homeWithManager(name: string, tier: 'professional' | 'premium' = 'professional') {
-  const manager = await createPrimaryUser(t);
-  await t.db
-    .update(users)
-    .set({ subscriptionTier: 'professional' })
-    .where(eq(users.id, manager.user.id));
-  const res = await manager.device.request({
-    method: 'PUT',
-    url: '/api/care-home',
-    payload: { name },
-  });
-  expect(res.statusCode).toBe(200);
+  const manager = await makeHomeManager(t, name);
   if (tier !== 'professional') {
     await t.db.update(users).set({ subscriptionTier: tier }).where(eq(users.id, manager.user.id));
   }

@@ -8,11 +8,8 @@ import { createPrimaryUser, type TestApp } from '../../setup/app';
 export const CARE_HOME_CSV_HEADER =
   'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name';
 
-/**
- * A manager on Professional with a home named `name` and three residents imported from a CSV file,
- * each with a next of kin (no code yet: codes come with the printed letters).
- */
-export async function makeCareHome(t: TestApp, name: string) {
+/** A manager on Professional whose home, named `name`, is set up: no staff or residents yet. */
+export async function makeHomeManager(t: TestApp, name: string) {
   const manager = await createPrimaryUser(t);
   await t.db
     .update(users)
@@ -24,6 +21,15 @@ export async function makeCareHome(t: TestApp, name: string) {
     payload: { name },
   });
   expect(saved.statusCode).toBe(200);
+  return manager;
+}
+
+/**
+ * A manager on Professional with a home named `name` and three residents imported from a CSV file,
+ * each with a next of kin (no code yet: codes come with the printed letters).
+ */
+export async function makeCareHome(t: TestApp, name: string) {
+  const manager = await makeHomeManager(t, name);
   const tag = manager.user.username;
   const csv = [
     CARE_HOME_CSV_HEADER,
