@@ -15,6 +15,7 @@ import type { TConsentBasis, TLogoType, TResidentStatus } from '../../../shared/
 import { createdAt } from './columns';
 import { devices } from './devices';
 import { users } from './users';
+import { videos } from './videos';
 
 /** Care homes: the home, its staff, and its residents' links (each resident owns their account). */
 
@@ -158,4 +159,22 @@ export const careHomeStationSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [index('care_home_station_sessions_device_idx').on(t.deviceId)],
+);
+
+/**
+ * A message its resident shared with the care team of their home: the home's active staff and
+ * manager may watch its cloud copy while the resident lives there. Deleting the message ends it.
+ */
+export const careTeamShares = pgTable(
+  'care_team_shares',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    careHomeId: integer('care_home_id')
+      .notNull()
+      .references(() => careHomes.id, { onDelete: 'cascade' }),
+    sharedAt: timestamp('shared_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('care_team_shares_home_idx').on(t.careHomeId, t.sharedAt)],
 );

@@ -65,11 +65,11 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
         </p>
         <p>
           On paid plans a copy of each message is kept on our server so your recipients can watch
-          it. Enhanced encryption, which we are building, seals that copy in your own browser with a
-          key our server never has. Even then, our server still sees your account details, who you
-          record for and how often, the size of each message (and so roughly its length), when
-          messages are made, sent and watched, your sign-ins and devices, and your release rules and
-          dates: it needs these to deliver each message at the right time.
+          it. Enhanced encryption, where an installation has switched it on, seals that copy in your
+          own browser with a key our server never has. Even then, our server still sees your account
+          details, who you record for and how often, the size of each message (and so roughly its
+          length), when messages are made, sent and watched, your sign-ins and devices, and your
+          release rules and dates: it needs these to deliver each message at the right time.
         </p>
       </>
     ),
@@ -82,8 +82,10 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
         <p>
           If you forget your password, choose ‘Forgot your password?’ on the sign-in page and we
           email you a reset code. If your device is lost or replaced, sign in on the new one with
-          your password and a code sent to your email moves your account there. Your videos do not
-          move by themselves: restore them from a backup file.
+          your password and a code sent to your email moves your account there. On a paid plan the
+          new device then brings every message down from the cloud by itself. On the free plan,
+          choose ‘Move my messages to a new device’ on the old one: the videos go straight across
+          your own network, never through our server. A backup file works too.
         </p>
         <p>
           When you set up Memento you name a next of kin. They receive an emergency code by email.
@@ -96,7 +98,13 @@ const FAQ_ITEMS: readonly TFaqItem[] = [
           device you unlocked, your old password or your printed recovery sheet does. If all of
           those are lost, your next of kin’s emergency card opens them on your account after your
           own waiting period (7 days unless you chose another). We email you the moment it starts,
-          with a link that stops it.
+          with a link that stops it. After your legacy is released, the card lets your next of kin
+          act for you: open your messages and make a new card for anyone who lost theirs.
+        </p>
+        <p>
+          With enhanced encryption on, we never email an access code: a code our server has seen
+          could open your messages. You give each recipient their card yourself, printed or shared
+          from your phone.
         </p>
       </>
     ),
