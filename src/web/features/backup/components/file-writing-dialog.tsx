@@ -10,7 +10,7 @@ import {
   DialogTitle,
 } from '@web/components/ui/dialog';
 import { describeError } from '@web/lib/api-client';
-import { downloadFile } from '../download-file';
+import { downloadFile } from '@web/lib/download-file';
 import { chooseSaveTarget } from '../save-target';
 import { useWarnBeforeLeaving } from '../use-warn-before-leaving';
 import {
