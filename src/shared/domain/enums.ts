@@ -123,6 +123,8 @@ export const AUDIT_EVENT_TYPES = [
   'care_home_letter_printed',
   // A care home recorded that a resident left, came back or died.
   'care_home_resident_status',
+  // A care home's manager downloaded the progress table as a spreadsheet.
+  'care_home_progress_exported',
   // The next of kin's escrow of the account key asked for: handed over only after the release.
   'next_of_kin_key_opened',
   // The owner's account asking for the next of kin's card to open it after a wait, and its end.

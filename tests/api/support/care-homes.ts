@@ -1,7 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { careHomeResidents, careHomes, users } from '../../../src/server/db/schema';
-import { createPrimaryUser, type TestApp } from '../../setup/app';
+import {
+  createPrimaryUser,
+  type SharedTestApp,
+  type TestApp,
+  type TestDevice,
+} from '../../setup/app';
 
 // Care homes in the API tests: a home with residents, as its manager sets it up.
 
@@ -60,4 +65,23 @@ export async function makeCareHome(t: TestApp, name: string) {
     arthur: byName('Arthur'),
     ivy: byName('Ivy'),
   };
+}
+
+/** A carer invited by the manager by email, who joined the home with their own account. */
+export async function addCarer(
+  t: SharedTestApp,
+  manager: { device: TestDevice; user: { username: string } },
+) {
+  const email = `carer.${manager.user.username}@example.test`;
+  const invited = await manager.device.post('/api/care-home/staff', {
+    firstName: 'Jane',
+    lastName: 'Doe',
+    email,
+  });
+  expect(invited.statusCode).toBe(201);
+  const mail = await t.smtp.waitFor((m) => m.to.includes(email));
+  const token = /\/care-home\/join#([\w-]+)/.exec(mail.text)![1]!;
+  const carer = await createPrimaryUser(t, { email });
+  expect((await carer.device.post('/api/care-home/staff/accept', { token })).statusCode).toBe(200);
+  return carer;
 }

@@ -46,3 +46,20 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
   // Lines with nothing in them (a blank line, a trailing comma row) are not residents.
   return records.filter((record) => record.fields.some((value) => value.trim() !== ''));
 }
+
+/** What a spreadsheet would read as a formula (or a formula's start) at the front of a cell. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** What makes a field need quotes under RFC 4180. */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * A CSV file for spreadsheets: a byte-order mark so Excel reads UTF-8 names right, CRLF lines,
+ * RFC 4180 quoting, and a single quote before a cell that would otherwise start a formula.
+ */
+export function formatCsv(rows: readonly (readonly string[])[]): string {
+  const cell = (value: string) => {
+    const safe = FORMULA_START.test(value) ? `'${value}` : value;
+    return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  return `\uFEFF${rows.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}

@@ -7,11 +7,13 @@ import {
   ZLettersBody,
   ZResidentStatusBody,
 } from '../../../shared/schemas/care-homes';
+import { PROGRESS_EXPORT_PATH } from '../../../shared/schemas/care-home-progress';
 import { ZPauseBody } from '../../../shared/schemas/stations';
 import type { AppDeps } from '../../deps';
 import { getRequestContext, requireActor } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
 import { issueLetters } from './letters.service';
+import { exportProgress } from './progress-export.service';
 import { setResidentStatus } from './resident-status.service';
 import { getProgress, importResidents, recordConsent } from './residents.service';
 import { setPaused } from './station-sessions.service';
@@ -22,6 +24,8 @@ const LIMITS = {
   import: { max: 30, timeWindow: 15 * 60_000 },
   // Each letter hashes a new code: a batch of 200 is seconds of work.
   letters: { max: 20, timeWindow: 15 * 60_000 },
+  // A whole home's table a time: a few downloads a day is the use.
+  export: { max: 30, timeWindow: 15 * 60_000 },
 };
 
 /** JSON doubles some characters of a CSV file (quotes); past this Fastify refuses on its own. */
@@ -36,6 +40,25 @@ export const careHomeResidentRoutes =
 
     app.get('/api/care-home/residents', { config: read }, async (request) =>
       getProgress(deps, requireActor(request)),
+    );
+
+    // A file to keep, never a page to show: nothing in it is run or sniffed as something else.
+    app.get(
+      PROGRESS_EXPORT_PATH,
+      { config: { rateLimit: perIpLimit(LIMITS.export) } },
+      async (request, reply) => {
+        const { fileName, csv } = await exportProgress(
+          deps,
+          getRequestContext(request),
+          requireActor(request),
+        );
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'no-store')
+          .send(csv);
+      },
     );
 
     app.post(

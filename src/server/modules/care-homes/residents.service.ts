@@ -282,7 +282,14 @@ function needsHelp(
 
 /** The progress table: numbers and dates only, and each next of kin's email masked. */
 export async function getProgress(deps: Deps, actor: Actor): Promise<TResidentProgress[]> {
-  const home = await requireOwnHome(deps, actor);
+  return progressOfHome(deps, await requireOwnHome(deps, actor));
+}
+
+/** The progress table of a home already checked to be the asker's (the page and its export). */
+export async function progressOfHome(
+  deps: Deps,
+  home: HomeSummaryRow,
+): Promise<TResidentProgress[]> {
   const rows = await findProgressRows(deps.db, home.id);
   const kin = await findNextOfKinOf(
     deps.db,

@@ -54,6 +54,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   care_home_paused: 'Memento paused or resumed at a care home',
   care_home_letter_printed: 'Invitation letter printed by the care home',
   care_home_resident_status: 'Care home recorded a move or a death',
+  care_home_progress_exported: 'Progress table downloaded',
   next_of_kin_key_opened: 'Next of kin’s key to the account',
   key_recovery_requested: 'Key recovery asked for',
   key_recovery_cancelled: 'Key recovery stopped',

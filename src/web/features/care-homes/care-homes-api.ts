@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEVICE_HEADER } from '@shared/domain/device';
+import { PROGRESS_EXPORT_PATH } from '@shared/schemas/care-home-progress';
 import type {
   TCareHome,
   TCareHomeAnswer,
@@ -49,6 +50,19 @@ export function setResidentPaused(linkId: number, paused: boolean): Promise<{ pa
     method: 'PUT',
     body: { paused },
   });
+}
+
+/** The progress table as the server writes it for spreadsheets, with the file's name. */
+export async function fetchProgressSpreadsheet(): Promise<{ blob: Blob; fileName: string }> {
+  const deviceId = getDeviceId() ?? (await initDeviceId());
+  const response = await fetch(PROGRESS_EXPORT_PATH, {
+    credentials: 'include',
+    headers: { [DEVICE_HEADER]: deviceId, Accept: 'text/csv' },
+  });
+  if (!response.ok) throw await readApiError(response);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'progress.csv';
+  return { blob: await response.blob(), fileName };
 }
 
 export function saveCareHome(body: TCareHomeBody): Promise<TCareHome> {

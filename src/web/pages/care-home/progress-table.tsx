@@ -1,16 +1,26 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { CONSENT_LABELS, type TResidentProgress } from '@shared/schemas/care-homes';
+import {
+  PROGRESS_EXPORT_PATH,
+  consentWords,
+  familyWords,
+  needsHelpWords,
+  roomWords,
+  stationsWords,
+} from '@shared/schemas/care-home-progress';
+import type { TResidentProgress } from '@shared/schemas/care-homes';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
 import {
   RESIDENTS_KEY,
+  fetchProgressSpreadsheet,
   setResidentPaused,
   useResidents,
 } from '@web/features/care-homes/care-homes-api';
 import { describeError } from '@web/lib/api-client';
 import { formatShortDate } from '@web/lib/date-format';
+import { downloadFile } from '@web/lib/download-file';
 import { ResidentStatusCell } from './resident-status-cell';
 import { SectionHeading } from './section-heading';
 
@@ -35,10 +45,10 @@ function StationsCell({ resident }: { resident: TResidentProgress }) {
   }
 
   // A resident who left or died is never offered: nothing to pause.
-  if (resident.status !== 'active') return <span>Not offered</span>;
+  if (resident.status !== 'active') return <span>{stationsWords(resident)}</span>;
   return (
     <div className="flex flex-col items-start gap-2">
-      <span>{resident.paused ? 'Paused' : resident.consentBasis ? 'Offered' : 'Not offered'}</span>
+      <span>{stationsWords(resident)}</span>
       <Button
         variant="outline"
         disabled={isBusy}
@@ -48,6 +58,51 @@ function StationsCell({ resident }: { resident: TResidentProgress }) {
         onClick={() => void toggle()}
       >
         {resident.paused ? 'Turn back on' : 'Pause'}
+      </Button>
+      {error && (
+        <p role="alert" className="text-base text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The table as a spreadsheet file. A link, since it fetches a file; the click asks with this
+ * device's header, which a plain link cannot send, and hands the answer to the browser's download.
+ */
+function SpreadsheetLink() {
+  const [isBusy, setIsBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function download() {
+    setIsBusy(true);
+    setError(null);
+    try {
+      const { blob, fileName } = await fetchProgressSpreadsheet();
+      downloadFile(blob, fileName);
+    } catch (caught) {
+      setError(describeError(caught, 'The spreadsheet could not be made. Please try again.'));
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <div className="mb-4 flex flex-col items-start gap-2">
+      <Button asChild variant="outline">
+        <a
+          href={PROGRESS_EXPORT_PATH}
+          download
+          aria-disabled={isBusy || undefined}
+          onClick={(event) => {
+            event.preventDefault();
+            if (!isBusy) void download();
+          }}
+        >
+          {isBusy ? 'Making the spreadsheet…' : 'Download as a spreadsheet (CSV)'}
+        </a>
       </Button>
       {error && (
         <p role="alert" className="text-base text-destructive">
@@ -72,6 +127,7 @@ export function ProgressTable() {
           {residents && residents.length === 0 && (
             <p className="text-base text-muted-foreground">No residents yet.</p>
           )}
+          {residents && residents.length > 0 && <SpreadsheetLink />}
           {residents && residents.length > 0 && (
             <div
               className="overflow-x-auto"
@@ -107,12 +163,10 @@ export function ProgressTable() {
                       <th scope="row" className="p-3 text-left font-semibold">
                         {resident.firstName} {resident.lastName}
                         <span className="block font-normal text-muted-foreground">
-                          {resident.consentBasis
-                            ? CONSENT_LABELS[resident.consentBasis]
-                            : 'No consent recorded'}
+                          {consentWords(resident)}
                         </span>
                       </th>
-                      <td className="p-3">{resident.room || '—'}</td>
+                      <td className="p-3">{roomWords(resident)}</td>
                       <td className="p-3">
                         {resident.nextOfKin ? (
                           <>
@@ -125,9 +179,7 @@ export function ProgressTable() {
                           'Missing'
                         )}
                       </td>
-                      <td className="p-3">
-                        {resident.family.joined} of {resident.family.total}
-                      </td>
+                      <td className="p-3">{familyWords(resident)}</td>
                       <td className="p-3">{resident.messages.recorded}</td>
                       <td className="p-3">{resident.messages.sent}</td>
                       <td className="p-3 whitespace-nowrap">
@@ -135,9 +187,7 @@ export function ProgressTable() {
                           ? formatShortDate(new Date(resident.lastSessionAt))
                           : 'Not yet'}
                       </td>
-                      <td className="p-3">
-                        {resident.needsHelp.length > 0 ? resident.needsHelp.join('; ') : 'No'}
-                      </td>
+                      <td className="p-3">{needsHelpWords(resident)}</td>
                       <td className="p-3">
                         <StationsCell resident={resident} />
                       </td>

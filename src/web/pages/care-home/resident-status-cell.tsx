@@ -1,16 +1,11 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { statusWords } from '@shared/schemas/care-home-progress';
 import type { TResidentProgress, TResidentStatus } from '@shared/schemas/care-homes';
 import { Button } from '@web/components/ui/button';
 import { RESIDENTS_KEY, setResidentStatus } from '@web/features/care-homes/care-homes-api';
 import { describeError } from '@web/lib/api-client';
 import { formatShortDate } from '@web/lib/date-format';
-
-const STATUS_WORDS: Record<TResidentStatus, string> = {
-  active: 'Living here',
-  left: 'Left',
-  died: 'Died',
-};
 
 /**
  * Whether the resident lives here, left or died, with the buttons that record a change. A death
@@ -22,9 +17,6 @@ export function ResidentStatusCell({ resident }: { resident: TResidentProgress }
   const [isConfirmingDeath, setIsConfirmingDeath] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const name = `${resident.firstName} ${resident.lastName}`;
-  const since = resident.statusChangedAt
-    ? formatShortDate(new Date(resident.statusChangedAt))
-    : null;
 
   async function record(status: TResidentStatus) {
     setIsBusy(true);
@@ -42,10 +34,7 @@ export function ResidentStatusCell({ resident }: { resident: TResidentProgress }
 
   return (
     <div className="flex min-w-56 flex-col items-start gap-2 [&_button]:whitespace-nowrap">
-      <span>
-        {STATUS_WORDS[resident.status]}
-        {resident.status !== 'active' && since && ` on ${since}`}
-      </span>
+      <span>{statusWords(resident, formatShortDate)}</span>
       {resident.status === 'active' && !isConfirmingDeath && (
         <>
           <Button
