@@ -117,20 +117,36 @@ class RepeatedBlob extends Blob {
 
 /**
  * A file made of the parts written to it, of any size; `slice` gives a real Blob, or a view of
- * the same kind when the range is over Node's 4 GiB.
+ * the same kind when the range is over Node's 4 GiB. Small writes in a row are kept as one part,
+ * and a slice finds its first part by binary search: 65,000 entries stay quick to write and read.
  */
 class PartsFile {
   readonly parts: { start: number; data: Blob }[] = [];
   size = 0;
+  #pending: Uint8Array[] = [];
+  #pendingStart = 0;
   readonly stream = new WritableStream<Uint8Array | Blob>({
     write: (chunk) => {
-      const data = chunk instanceof Blob ? chunk : new Blob([chunk.slice()]);
-      this.parts.push({ start: this.size, data });
-      this.size += data.size;
+      if (chunk instanceof Blob) {
+        this.#flush();
+        this.parts.push({ start: this.size, data: chunk });
+      } else {
+        if (this.#pending.length === 0) this.#pendingStart = this.size;
+        this.#pending.push(chunk.slice());
+      }
+      this.size += chunk instanceof Blob ? chunk.size : chunk.byteLength;
     },
+    close: () => this.#flush(),
   });
 
+  #flush() {
+    if (this.#pending.length === 0) return;
+    this.parts.push({ start: this.#pendingStart, data: new Blob(this.#pending) });
+    this.#pending = [];
+  }
+
   slice(start = 0, end = this.size): Blob {
+    this.#flush();
     const stop = Math.min(end, this.size);
     if (stop - start > 2 ** 32) {
       const view = new PartsFile();
@@ -138,9 +154,20 @@ class PartsFile {
       view.size = stop - start;
       return view as unknown as Blob;
     }
-    const pieces = this.parts
-      .filter((part) => part.start < stop && part.start + part.data.size > start)
-      .map((part) => part.data.slice(Math.max(0, start - part.start), stop - part.start));
+    let low = 0;
+    let high = this.parts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      const part = this.parts[middle]!;
+      if (part.start + part.data.size <= start) low = middle + 1;
+      else high = middle;
+    }
+    const pieces: Blob[] = [];
+    for (let index = low; index < this.parts.length; index += 1) {
+      const part = this.parts[index]!;
+      if (part.start >= stop) break;
+      pieces.push(part.data.slice(Math.max(0, start - part.start), stop - part.start));
+    }
     return new Blob(pieces);
   }
 }
