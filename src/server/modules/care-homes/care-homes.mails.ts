@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { PRODUCT, renderFor, type Person } from '../mail/mail-layout';
+import { PRODUCT, renderFor, type MailBrand, type Person } from '../mail/mail-layout';
 import { STAFF_INVITE_DAYS } from '../../../shared/schemas/care-homes';
 
 /** A staff invitation: the link carries the token in its fragment, which no server log sees. */
@@ -31,6 +31,8 @@ export function residentDiedMail(input: {
   resident: Person;
   homeName: string;
   appUrl: string;
+  /** The home that tells of the death: its own notice carries its branding. */
+  brand: MailBrand;
 }): OutgoingMail {
   const { resident } = input;
   return renderFor(input.nextOfKin, {
@@ -41,6 +43,7 @@ export function residentDiedMail(input: {
       `When you are ready, sign in to ${PRODUCT} with your email address and access code and choose 'Ask to release ${resident.firstName}'s legacy'. There is no hurry.`,
     ],
     action: { label: `Open ${PRODUCT}`, url: input.appUrl },
+    brand: input.brand,
   });
 }
 

@@ -22,6 +22,7 @@ import {
   updateHome,
   type HomeSummaryRow,
 } from './care-homes.repository';
+import { logoPathOf } from './care-home-brand';
 import { checkLogo } from './logo';
 
 type Deps = Pick<AppDeps, 'clock' | 'db'>;
@@ -32,9 +33,7 @@ export function toCareHome(row: HomeSummaryRow): TCareHome {
     name: row.name,
     slug: row.slug,
     accentHex: row.accentHex,
-    logoUrl: row.logoUpdatedAt
-      ? `/api/care-homes/${row.slug}/logo?v=${row.logoUpdatedAt.getTime()}`
-      : null,
+    logoUrl: logoPathOf(row),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Actor } from '../access/actor';
 import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
 import { findUserById } from '../users/users.repository';
+import { mailBrandOf } from './care-home-brand';
 import { residentDiedMail, residentLeftMail } from './care-homes.mails';
 import { findNextOfKinOf, findResidentLink, updateResidentLink } from './care-homes.repository';
 import { requireOwnHome } from './care-homes.service';
@@ -54,6 +55,7 @@ export async function setResidentStatus(
             resident,
             homeName: home.name,
             appUrl: deps.config.APP_URL,
+            brand: mailBrandOf(home, deps.config.APP_URL),
           }),
         );
       } else if (input.status === 'left') {

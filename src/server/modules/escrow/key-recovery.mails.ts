@@ -1,6 +1,6 @@
 import { formatDay, formatMoment } from '../legacy/legacy.mails';
 import type { OutgoingMail } from '../mail/mail.repository';
-import { fullName, renderFor, type Person } from '../mail/mail-layout';
+import { fullName, renderFor, type MailBrand, type Person } from '../mail/mail-layout';
 
 type Owner = Person & { timeZone: string | null };
 
@@ -33,6 +33,7 @@ export function recoveryStartedNextOfKinMail(input: {
   owner: Owner;
   nextOfKin: Person;
   opensAt: Date;
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
   const { owner, nextOfKin } = input;
   return renderFor(nextOfKin, {
@@ -41,11 +42,16 @@ export function recoveryStartedNextOfKinMail(input: {
       `Your emergency card was used on ${fullName(owner)}’s Memento account to ask for their sealed messages to open again. They open there on ${formatDay(input.opensAt, owner.timeZone)}, unless ${owner.firstName} stops it before then.`,
       `If you did not do this, please get in touch with ${owner.firstName}, or with the people who care for them.`,
     ],
+    brand: input.brand,
   });
 }
 
 /** To the next of kin when the owner stops it. */
-export function recoveryCancelledMail(input: { owner: Person; nextOfKin: Person }): OutgoingMail {
+export function recoveryCancelledMail(input: {
+  owner: Person;
+  nextOfKin: Person;
+  brand?: MailBrand | undefined;
+}): OutgoingMail {
   const { owner, nextOfKin } = input;
   return renderFor(nextOfKin, {
     subject: `${owner.firstName} has stopped the recovery of their messages`,
@@ -53,5 +59,6 @@ export function recoveryCancelledMail(input: { owner: Person; nextOfKin: Person 
       `${fullName(owner)} has stopped the key recovery started with your emergency card, so their sealed messages stay as they are.`,
       `If you are worried about ${owner.firstName}, please get in touch with them or with the people who care for them.`,
     ],
+    brand: input.brand,
   });
 }

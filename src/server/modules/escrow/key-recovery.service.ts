@@ -3,6 +3,7 @@ import {
   type TKeyRecovery,
   type TKeyRecoveryState,
 } from '../../../shared/schemas/escrow';
+import { brandForOwner } from '../care-homes/care-home-brand';
 import type { AppDeps } from '../../deps';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
@@ -75,7 +76,12 @@ async function announceStarted(
   );
   await deps.mail.enqueue(
     tx,
-    recoveryStartedNextOfKinMail({ owner, nextOfKin, opensAt: row.opensAt }),
+    recoveryStartedNextOfKinMail({
+      owner,
+      nextOfKin,
+      opensAt: row.opensAt,
+      brand: await brandForOwner(tx, owner.id, deps.config.APP_URL),
+    }),
   );
   const details = {
     message: `A key recovery with ${fullName(nextOfKin)}’s emergency card was asked for from your account; it opens on ${row.opensAt.toISOString().slice(0, 10)} unless stopped`,
@@ -135,7 +141,10 @@ async function announceCancelled(
     row.nextOfKinId === null ? undefined : findUserById(tx, row.nextOfKinId),
   ]);
   if (!owner) return undefined;
-  if (nextOfKin) await deps.mail.enqueue(tx, recoveryCancelledMail({ owner, nextOfKin }));
+  if (nextOfKin) {
+    const brand = await brandForOwner(tx, owner.id, deps.config.APP_URL);
+    await deps.mail.enqueue(tx, recoveryCancelledMail({ owner, nextOfKin, brand }));
+  }
   await recordAccountEvent(tx, context, owner, {
     eventType: 'key_recovery_cancelled',
     details: { message: `The key recovery was stopped ${how}` },

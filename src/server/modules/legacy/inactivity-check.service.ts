@@ -1,3 +1,4 @@
+import { brandForOwner } from '../care-homes/care-home-brand';
 import type { DbOrTx } from '../../db/client';
 import { recordAccountEvent } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
@@ -93,7 +94,13 @@ async function tellNextOfKin(
   if (nextOfKin) {
     await deps.mail.enqueue(
       tx,
-      inactivityNextOfKinMail({ owner, nextOfKin, months, appUrl: deps.config.APP_URL }),
+      inactivityNextOfKinMail({
+        owner,
+        nextOfKin,
+        months,
+        appUrl: deps.config.APP_URL,
+        brand: await brandForOwner(tx, owner.id, deps.config.APP_URL),
+      }),
     );
   }
   await recordAccountEvent(tx, LEGACY_CHECK, owner, {

@@ -1,3 +1,4 @@
+import { brandForOwner } from '../care-homes/care-home-brand';
 import type { Db, DbOrTx } from '../../db/client';
 import { recordAccountEvent, recordAudit } from '../audit/audit.service';
 import { fullName } from '../mail/mail-layout';
@@ -142,6 +143,7 @@ async function releaseLegacy(deps: LegacyDeps, tx: DbOrTx, release: LegacyReleas
   if (!owner) return;
   await markLegacyReleased(tx, owner.id, now);
   const recipients = await findLegacyRecipients(tx, owner.id);
+  const brand = await brandForOwner(tx, owner.id, deps.config.APP_URL);
   for (const recipient of recipients) {
     await deps.mail.enqueue(
       tx,
@@ -154,6 +156,7 @@ async function releaseLegacy(deps: LegacyDeps, tx: DbOrTx, release: LegacyReleas
           email: recipient.email,
         },
         appUrl: deps.config.APP_URL,
+        brand,
       }),
     );
   }
@@ -187,7 +190,13 @@ async function announceOpened(
   if (!owner || !recipient) return;
   await deps.mail.enqueue(
     tx,
-    messageOpenMail({ owner, recipient, appUrl: deps.config.APP_URL, opensWith: 'date' }),
+    messageOpenMail({
+      owner,
+      recipient,
+      appUrl: deps.config.APP_URL,
+      opensWith: 'date',
+      brand: await brandForOwner(tx, owner.id, deps.config.APP_URL),
+    }),
   );
   await recordAccountEvent(tx, LEGACY_CHECK, owner, {
     eventType: 'legacy_message_opened',

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { fullName, render, type Person } from '../mail/mail-layout';
+import { fullName, render, type MailBrand, type Person } from '../mail/mail-layout';
 
 /** A moment as the person reads it: their own time zone where we know it, else UTC said so. */
 export function formatMoment(date: Date, timeZone: string | null): string {
@@ -75,7 +75,11 @@ export function releaseRequestedMail(
 }
 
 /** To the next of kin when the owner cancels: they should hear it from us, plainly. */
-export function releaseCancelledMail(input: { owner: Person; nextOfKin: Person }): OutgoingMail {
+export function releaseCancelledMail(input: {
+  owner: Person;
+  nextOfKin: Person;
+  brand?: MailBrand | undefined;
+}): OutgoingMail {
   return render({
     to: input.nextOfKin.email,
     subject: `${input.owner.firstName} has cancelled the release of their legacy`,
@@ -84,6 +88,7 @@ export function releaseCancelledMail(input: { owner: Person; nextOfKin: Person }
       `${fullName(input.owner)} has cancelled your request to release their legacy on Memento, so their messages stay as they are.`,
       `If you are worried about ${input.owner.firstName}, please get in touch with them or with the people who care for them.`,
     ],
+    brand: input.brand,
   });
 }
 
@@ -96,6 +101,7 @@ export function messageOpenMail(input: {
   recipient: Person;
   appUrl: string;
   opensWith: 'date' | 'legacy';
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
   const { owner, recipient } = input;
   const byDate = input.opensWith === 'date';
@@ -112,6 +118,7 @@ export function messageOpenMail(input: {
       'Sign in with this email address and your access code to watch it, whenever you are ready.',
     ],
     action: { label: 'Open Memento', url: input.appUrl },
+    brand: input.brand,
   });
 }
 
@@ -139,6 +146,7 @@ export function inactivityNextOfKinMail(input: {
   nextOfKin: Person;
   months: number;
   appUrl: string;
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
   return render({
     to: input.nextOfKin.email,
@@ -149,5 +157,6 @@ export function inactivityNextOfKinMail(input: {
       `If you believe something has happened to ${input.owner.firstName}, you can ask to release their legacy: sign in to Memento with your email and access code and choose 'Ask to release ${input.owner.firstName}'s legacy'. You will need your emergency code. ${input.owner.firstName} will be told and can still cancel it.`,
     ],
     action: { label: 'Open Memento', url: input.appUrl },
+    brand: input.brand,
   });
 }

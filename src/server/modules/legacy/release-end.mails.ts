@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { fullName, render, type Person } from '../mail/mail-layout';
+import { fullName, render, type MailBrand, type Person } from '../mail/mail-layout';
 
 const messages = (count: number) => (count === 1 ? 'message' : `${count} messages`);
 
@@ -13,6 +13,7 @@ export function releaseEndedRecipientMail(input: {
   watched: number;
   closed: number;
   appUrl: string;
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
   const { owner, recipient, watched, closed } = input;
   const paragraphs = [
@@ -35,6 +36,7 @@ export function releaseEndedRecipientMail(input: {
     greeting: `Dear ${recipient.firstName},`,
     paragraphs,
     action: { label: 'Open Memento', url: input.appUrl },
+    brand: input.brand,
   });
 }
 
@@ -43,6 +45,7 @@ export function releaseEndedNextOfKinMail(input: {
   owner: Person;
   nextOfKin: Person;
   askAgainOn: string;
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
   const { owner, nextOfKin } = input;
   return render({
@@ -54,6 +57,7 @@ export function releaseEndedNextOfKinMail(input: {
       `You can ask again from ${input.askAgainOn}, if there is a need.`,
       `If you are worried about ${owner.firstName}, please get in touch with them or with the people who care for them.`,
     ],
+    brand: input.brand,
   });
 }
 

@@ -1,3 +1,4 @@
+import { brandForOwner } from '../care-homes/care-home-brand';
 import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type { TLegacyState } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
@@ -102,6 +103,8 @@ async function tellRecipients(
       message,
     ]);
   }
+  const brand =
+    byRecipient.size > 0 ? await brandForOwner(tx, input.owner.id, deps.config.APP_URL) : undefined;
   for (const messages of byRecipient.values()) {
     const [first] = messages;
     if (!first) continue;
@@ -114,6 +117,7 @@ async function tellRecipients(
         watched,
         closed: messages.length - watched,
         appUrl: deps.config.APP_URL,
+        brand,
       }),
     );
   }
@@ -143,6 +147,7 @@ async function tellRequester(
       owner,
       nextOfKin,
       askAgainOn: formatDay(askAgainOn, owner.timeZone),
+      brand: await brandForOwner(tx, owner.id, deps.config.APP_URL),
     }),
   );
   await recordAudit(tx, context, {

@@ -1,3 +1,4 @@
+import { brandForOwner } from '../care-homes/care-home-brand';
 import { ASK_AGAIN_MIN_DAYS, LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type { TAskHold, TLegacyAsker } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
@@ -93,7 +94,7 @@ export async function findAskers(
  * request of theirs that waits: the owner has just said they do not want it.
  */
 export async function setNextOfKinAsking(
-  deps: Pick<LegacyDeps, 'db' | 'mail'>,
+  deps: Pick<LegacyDeps, 'config' | 'db' | 'mail'>,
   context: RequestContext,
   input: { owner: SessionUser; nextOfKinId: number; isAllowed: boolean; now: Date },
 ): Promise<void> {
@@ -134,7 +135,8 @@ export async function setNextOfKinAsking(
       by: 'requester_stopped',
     });
     if (!cancelled) return;
-    await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin }));
+    const brand = await brandForOwner(tx, owner.id, deps.config.APP_URL);
+    await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin, brand }));
     await recordAccountEvent(tx, context, owner, {
       eventType: 'legacy_release_cancelled',
       details: {

@@ -1,3 +1,4 @@
+import { brandForOwner } from '../care-homes/care-home-brand';
 import { LEGACY_MESSAGES } from '../../../shared/domain/legacy';
 import type { TLegacyState, TNextOfKinLegacy } from '../../../shared/schemas/legacy';
 import type { DbOrTx } from '../../db/client';
@@ -177,7 +178,10 @@ async function announceCancelled(
     release.requestedById === null ? undefined : findUserById(tx, release.requestedById),
   ]);
   if (!owner) return;
-  if (nextOfKin) await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin }));
+  if (nextOfKin) {
+    const brand = await brandForOwner(tx, owner.id, deps.config.APP_URL);
+    await deps.mail.enqueue(tx, releaseCancelledMail({ owner, nextOfKin, brand }));
+  }
   await recordAccountEvent(tx, context, owner, {
     eventType: 'legacy_release_cancelled',
     details: { message: `The legacy release was cancelled ${how}` },

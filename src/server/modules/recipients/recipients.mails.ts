@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { PRODUCT, fullName, renderFor, type Person } from '../mail/mail-layout';
+import { PRODUCT, fullName, renderFor, type MailBrand, type Person } from '../mail/mail-layout';
 
 /** A code sent to someone an owner added: the first, or one that replaces it. */
 interface CodeMailInput {
@@ -7,6 +7,8 @@ interface CodeMailInput {
   code: string;
   appUrl: string;
   isReplacement: boolean;
+  /** The owner's care home's branding, for a resident's family. */
+  brand?: MailBrand | undefined;
 }
 
 /** The last line of every code mail to someone the owner added. */
@@ -29,6 +31,7 @@ export function nextOfKinCodeMail(input: CodeMailInput & { nextOfKin: Person }):
       ignoreIfUnknown(owner),
     ],
     code: input.code,
+    brand: input.brand,
   });
 }
 
@@ -50,5 +53,6 @@ export function recipientAccessCodeMail(
       ignoreIfUnknown(owner),
     ],
     code: input.code,
+    brand: input.brand,
   });
 }

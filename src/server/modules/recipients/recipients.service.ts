@@ -13,6 +13,7 @@ import type {
 import type { TAuditEventType } from '../../../shared/domain/enums';
 import type { AppDeps } from '../../deps';
 import type { OutgoingMail } from '../mail/mail.repository';
+import type { MailBrand } from '../mail/mail-layout';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { generateCode } from '../../lib/codes';
@@ -20,6 +21,7 @@ import { hashSecret } from '../../lib/crypto';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { brandForOwner } from '../care-homes/care-home-brand';
 import { nextOfKinCodeMail, recipientAccessCodeMail } from './recipients.mails';
 import {
   deleteUserRow,
@@ -53,22 +55,26 @@ export async function issueAccessCode(): Promise<{ code: string; hash: string }>
   return { code, hash: await hashSecret(normalizeCode(code)) };
 }
 
-/** A fresh code stored (only its hash) in place of this person's old one, and mailed to them. */
+/**
+ * A fresh code stored (only its hash) in place of this person's old one, and mailed to them in
+ * the owner's care home's branding when the owner lives in one.
+ */
 async function replaceCodeAndMail(
-  deps: Pick<Deps, 'clock' | 'mail'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'mail'>,
   tx: DbOrTx,
-  personId: number,
-  mailOf: (code: string) => OutgoingMail,
+  input: { personId: number; ownerId: number },
+  mailOf: (code: string, brand: MailBrand | undefined) => OutgoingMail,
 ): Promise<string> {
   const { code, hash } = await issueAccessCode();
   // Only a letter's code expires: one made here replaces it for good.
   await updateUser(
     tx,
-    personId,
+    input.personId,
     { emergencyAccessCodeHash: hash, accessCodeExpiresAt: null },
     deps.clock.now(),
   );
-  await deps.mail.enqueue(tx, mailOf(code));
+  const brand = await brandForOwner(tx, input.ownerId, deps.config.APP_URL);
+  await deps.mail.enqueue(tx, mailOf(code, brand));
   return code;
 }
 
@@ -78,8 +84,11 @@ export function rotateNextOfKinCode(
   tx: DbOrTx,
   input: { nextOfKin: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
-  return replaceCodeAndMail(deps, tx, input.nextOfKin.id, (code) =>
-    nextOfKinCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
+  return replaceCodeAndMail(
+    deps,
+    tx,
+    { personId: input.nextOfKin.id, ownerId: input.owner.id },
+    (code, brand) => nextOfKinCodeMail({ ...input, code, appUrl: deps.config.APP_URL, brand }),
   );
 }
 
@@ -89,8 +98,12 @@ function replaceRecipientCode(
   tx: DbOrTx,
   input: { recipient: SessionUser; owner: SessionUser; isReplacement: boolean },
 ): Promise<string> {
-  return replaceCodeAndMail(deps, tx, input.recipient.id, (code) =>
-    recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL }),
+  return replaceCodeAndMail(
+    deps,
+    tx,
+    { personId: input.recipient.id, ownerId: input.owner.id },
+    (code, brand) =>
+      recipientAccessCodeMail({ ...input, code, appUrl: deps.config.APP_URL, brand }),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/mail.repository';
-import { PRODUCT, fullName, renderFor, type Person } from '../mail/mail-layout';
+import { PRODUCT, fullName, renderFor, type MailBrand, type Person } from '../mail/mail-layout';
 import { ignoreIfUnknown } from './recipients.mails';
 
 /**
@@ -11,8 +11,10 @@ export function cardInvitationMail(input: {
   owner: Person;
   appUrl: string;
   isReplacement: boolean;
+  /** The owner's care home's branding, for a resident's family. */
+  brand?: MailBrand | undefined;
 }): OutgoingMail {
-  const { person, isReplacement } = input;
+  const { person, isReplacement, brand } = input;
   const owner = fullName(input.owner);
   const first = input.owner.firstName;
   if (person.category === 'next_of_kin') {
@@ -29,6 +31,7 @@ export function cardInvitationMail(input: {
         `Every use of the code is recorded, and ${first} is told by email straight away.`,
         ignoreIfUnknown(owner),
       ],
+      brand,
     });
   }
   return renderFor(person, {
@@ -43,5 +46,6 @@ export function cardInvitationMail(input: {
       `To sign in, open ${input.appUrl}/auth, choose "Recipient email and access code", and enter your email address (${person.email}) and the code on your card. Please keep the card private.`,
       ignoreIfUnknown(owner),
     ],
+    brand,
   });
 }

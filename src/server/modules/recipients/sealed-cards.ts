@@ -11,6 +11,7 @@ import {
   findRecipientKey,
   putRecipientKey,
 } from './recipient-keys.repository';
+import { brandForOwner } from '../care-homes/care-home-brand';
 import { cardInvitationMail } from './sealed-cards.mails';
 import { escrowWrapOf } from '../escrow/escrow-card';
 
@@ -83,6 +84,7 @@ export async function storeSealedCard(
       owner,
       appUrl: deps.config.APP_URL,
       isReplacement: input.isReplacement,
+      brand: await brandForOwner(tx, owner.id, deps.config.APP_URL),
     }),
   );
   return null;

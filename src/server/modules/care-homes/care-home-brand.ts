@@ -1,0 +1,34 @@
+import type { DbOrTx } from '../../db/client';
+import type { MailBrand } from '../mail/mail-layout';
+import { findHomeOfResident, type HomeSummaryRow } from './care-homes.repository';
+
+/** Where the home's logo is served; the version changes with the logo, so no cache keeps an old one. */
+export function logoPathOf(home: Pick<HomeSummaryRow, 'slug' | 'logoUpdatedAt'>): string | null {
+  return home.logoUpdatedAt
+    ? `/api/care-homes/${home.slug}/logo?v=${home.logoUpdatedAt.getTime()}`
+    : null;
+}
+
+/** The home's branding for mail, its logo's address absolute on the app's own address. */
+export function mailBrandOf(home: HomeSummaryRow, appUrl: string): MailBrand {
+  const path = logoPathOf(home);
+  return {
+    name: home.name,
+    accentHex: home.accentHex,
+    logoUrl: path ? `${appUrl.replace(/\/+$/, '')}${path}` : null,
+  };
+}
+
+/**
+ * The branding on mail to this owner's family: their care home's while they live there. A leaver's
+ * family (and everyone not in a home) gets Memento's own mail; so do the family of a resident who
+ * died, apart from the home's own notice of the death, which names the home it comes from.
+ */
+export async function brandForOwner(
+  db: DbOrTx,
+  ownerId: number,
+  appUrl: string,
+): Promise<MailBrand | undefined> {
+  const found = await findHomeOfResident(db, ownerId);
+  return found?.status === 'active' ? mailBrandOf(found.home, appUrl) : undefined;
+}
