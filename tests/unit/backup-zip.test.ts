@@ -123,7 +123,7 @@ class RepeatedBlob extends Blob {
 class PartsFile {
   readonly parts: { start: number; data: Blob }[] = [];
   size = 0;
-  #pending: Uint8Array[] = [];
+  #pending: Uint8Array<ArrayBuffer>[] = [];
   #pendingStart = 0;
   readonly stream = new WritableStream<Uint8Array | Blob>({
     write: (chunk) => {
