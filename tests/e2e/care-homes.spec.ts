@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from '@playwright/test';
 import { CARE_HOME_MESSAGES } from '../../src/shared/schemas/care-homes';
 import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
@@ -111,6 +112,22 @@ test.describe('a care home on Professional', () => {
     await expect(progress).not.toContainText('susan.hill@example.test');
     await expect(margaret).toContainText('Offered');
     await scanAtBothSizes(page, 'the progress table');
+
+    // The same table as a spreadsheet file, in the table's words, with the email still masked.
+    const spreadsheetLink = page.getByRole('link', { name: 'Download as a spreadsheet (CSV)' });
+    expect((await spreadsheetLink.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    const downloading = page.waitForEvent('download');
+    await spreadsheetLink.click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(
+      /^rosewood-house(-\d+)?-progress-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    const sheet = await readFile(await download.path(), 'utf8');
+    expect(sheet.startsWith('\uFEFF')).toBe(true);
+    expect(sheet.slice(1).split('\r\n')).toContain(
+      'Margaret Hill,The resident agreed,12,Susan Hill,s•••••••••@example.test,0 of 1,0,0,Not yet,No,Offered,Living here',
+    );
+    expect(sheet).not.toContain('susan.hill@example.test');
 
     // Anyone may pause: the stations stop offering her until she is turned back on.
     await margaret.getByRole('button', { name: 'Pause Memento for Margaret Hill' }).click();
