@@ -33,7 +33,7 @@ export interface TBillingStatus {
   graceEndsAt: string | null;
   /** On the care-home trial (Professional, 30 days). */
   trialEndsAt: string | null;
-  /** This account has never had the trial. */
+  /** Neither this account nor the care home it manages has had the trial. */
   trialAvailable: boolean;
   /** An admin's override; it wins over billing. */
   override: { tier: TTier | null; vip: boolean; reason: string | null } | null;

@@ -2,8 +2,16 @@ import type { TBillingStatus } from '../../../shared/schemas/billing';
 import type { UserRow } from '../users/users.repository';
 import { hasAdminOverride } from './billing-state';
 
-/** GET /api/billing: the account's plan as billing sees it, override included. */
-export function toBillingStatus(account: UserRow, enabled: boolean): TBillingStatus {
+/**
+ * GET /api/billing: the account's plan as billing sees it, override included. `trialAvailable`
+ * is the checkout's own answer (the account's trial and its care home's), so no page offers a
+ * trial the checkout would not give.
+ */
+export function toBillingStatus(
+  account: UserRow,
+  enabled: boolean,
+  trialAvailable: boolean,
+): TBillingStatus {
   return {
     enabled,
     tier: account.subscriptionTier,
@@ -17,7 +25,7 @@ export function toBillingStatus(account: UserRow, enabled: boolean): TBillingSta
         ? (account.graceEndsAt?.toISOString() ?? null)
         : null,
     trialEndsAt: account.trialEndsAt?.toISOString() ?? null,
-    trialAvailable: account.trialUsedAt === null,
+    trialAvailable,
     override: hasAdminOverride(account)
       ? {
           tier: account.tierOverriddenBy !== null ? account.subscriptionTier : null,

@@ -18,6 +18,7 @@ import {
 } from './billing-state';
 import { findRunOutAccounts, lockUser } from './billing.repository';
 import { toBillingStatus } from './billing.presenter';
+import { isTrialAvailable } from './trial';
 import type { PaymentProvider } from './payment-provider';
 
 /** The part of the app's dependencies this service uses. */
@@ -67,7 +68,8 @@ export async function getBillingStatus(
   provider: PaymentProvider | null,
   userId: number,
 ): Promise<TBillingStatus> {
-  return toBillingStatus(await requireAccount(deps.db, userId), provider !== null);
+  const account = await requireAccount(deps.db, userId);
+  return toBillingStatus(account, provider !== null, await isTrialAvailable(deps.db, account));
 }
 
 /** Why a plan stopped granting, in the owner's log. */

@@ -14,6 +14,7 @@ import {
 } from './billing.repository';
 import { callProvider, requireAccount, requireProvider, type Deps } from './billing.service';
 import type { PaymentProvider } from './payment-provider';
+import { isTrialAvailable } from './trial';
 
 /** An open page this close to its end is replaced rather than handed out again. */
 const REUSE_MARGIN_MS = 15 * 60_000;
@@ -79,13 +80,13 @@ async function openClaimed(
   claim: CheckoutRow,
 ): Promise<CheckoutRow | undefined> {
   const appUrl = deps.config.APP_URL;
+  const withTrial = claim.tier === TRIAL_TIER && (await isTrialAvailable(deps.db, account));
   const page = await callProvider(deps, 'opening Checkout', () =>
     stripe.createCheckout({
       userId: account.id,
       customerId: claim.customerId,
       tier: claim.tier as TPaidTier,
-      trialDays:
-        claim.tier === TRIAL_TIER && account.trialUsedAt === null ? CARE_HOME_TRIAL_DAYS : null,
+      trialDays: withTrial ? CARE_HOME_TRIAL_DAYS : null,
       successUrl: `${appUrl}/premium?checkout=success`,
       cancelUrl: `${appUrl}/premium?checkout=cancelled`,
       idempotencyKey: claim.key,

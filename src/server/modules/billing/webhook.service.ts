@@ -1,6 +1,7 @@
 import { BILLING_MESSAGES } from '../../../shared/schemas/billing';
 import { AppError } from '../../errors';
 import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
+import { markHomeTrialUsed } from '../care-homes/care-homes.repository';
 import { secondPlanRefundedMail } from './billing.mails';
 import type { UserRow } from '../users/users.repository';
 import { deriveBilling, GRANTING } from './billing-state';
@@ -224,6 +225,8 @@ export async function receiveWebhook(
           : 'ended',
       now: readAt,
     });
+    // The trial is once per care home too: the manager's home has had it now.
+    if (subscription.trialEnd) await markHomeTrialUsed(tx, locked.id, readAt);
     granted = next.billedTier !== null && locked.billedTier === null;
   });
   if (account && customerId && (granted || event.type === 'checkout.session.completed')) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { careHomeResidents, careHomes, careHomeStaff, users } from '../../db/schema';
@@ -286,4 +286,12 @@ export async function findHomeOfResident(db: DbOrTx, userId: number) {
     .innerJoin(careHomes, eq(careHomes.id, careHomeResidents.careHomeId))
     .where(eq(careHomeResidents.userId, userId));
   return row;
+}
+
+/** The manager's home has had its trial: at most once, so the first start is the one kept. */
+export async function markHomeTrialUsed(db: DbOrTx, managerId: number, at: Date): Promise<void> {
+  await db
+    .update(careHomes)
+    .set({ trialUsedAt: at })
+    .where(and(eq(careHomes.managerId, managerId), isNull(careHomes.trialUsedAt)));
 }
