@@ -31,7 +31,8 @@ export const SUPPORT_STATUSES = ['received', 'answered'] as const;
 export type TSupportStatus = (typeof SUPPORT_STATUSES)[number];
 
 /**
- * First-response targets in working hours (Monday to Friday, 09:00 to 17:00, UK time).
+ * First-response targets in working hours (Monday to Friday, 09:00 to 17:00, UK time, except
+ * England and Wales bank holidays).
  * Professional homes get the priority targets; a home on another plan, best effort.
  */
 export const SUPPORT_TARGET_HOURS = {

@@ -74,7 +74,8 @@ export function SupportSection({ support }: { support: TSupportAnswer }) {
           {support.isPriority
             ? `Professional homes are answered first. Urgent: ${support.targets.urgent} Normal: ${support.targets.normal}`
             : support.targets.normal}{' '}
-          We answer by email, Monday to Friday, 9am to 5pm UK time.
+          We answer by email, Monday to Friday, 9am to 5pm UK time, except bank holidays in England
+          and Wales.
         </SectionHeading>
         <CardContent className="flex flex-col gap-6">
           <form className="flex flex-col gap-4" onSubmit={onSend} noValidate>
