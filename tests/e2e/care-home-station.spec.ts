@@ -1,14 +1,18 @@
 import type { Browser, Page } from '@playwright/test';
+import type { TResidentProgress } from '../../src/shared/schemas/care-homes';
 import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
+import { CARE_HOME_LOGO, drawCareHomeLogo } from './support/care-home-logo';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { waitForMail } from './support/outbox';
+import { callApi } from './support/page-api';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAddingThisDevice } from './support/devices';
 
 // A care home's recording station: the manager makes the home's tablet a station, a carer signs
 // in there with their PIN, a resident records and saves for their daughter, and after "Finish"
-// the tablet's browser holds no video and no session.
+// the tablet's browser holds no video and no session. Every step is in the home's branding, and
+// so is the mail its residents' families get.
 
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
@@ -27,6 +31,24 @@ async function scanAtBothSizes(page: Page, label: string) {
     await expectNoSeriousViolations(page, test.info(), `${label} (${name})`);
   }
   await page.setViewportSize(VIEWPORTS.laptop);
+}
+
+/** The home's logo and name, and who holds the messages, at the top of the screen. */
+async function expectHomeBranding(page: Page) {
+  const logo = page.getByRole('img', { name: 'Rosewood House logo' });
+  await expect(logo).toBeVisible();
+  expect(await logo.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(
+    CARE_HOME_LOGO.width,
+  );
+  await expect(page.getByText('Rosewood House', { exact: true })).toBeVisible();
+  await expect(page.getByText('Powered by Memento', { exact: true })).toBeVisible();
+}
+
+/** A picture of the whole page, kept with the test's results to be looked at. */
+async function attachScreenshot(page: Page, name: string) {
+  const file = test.info().outputPath(name);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(name, { path: file, contentType: 'image/png' });
 }
 
 async function newPage(browser: Browser, server: OwnServer) {
@@ -58,6 +80,12 @@ test.describe('a care home’s recording station', () => {
     await office.getByLabel('Accent colour (optional)').fill('#1b48c8');
     await office.getByRole('button', { name: 'Set up care home' }).click();
     await expect(office.getByRole('heading', { level: 2, name: 'Rosewood House' })).toBeVisible();
+    await office.getByLabel('Choose a logo (PNG or JPEG, up to 256 KB)').setInputFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: await drawCareHomeLogo(office, 'RH'),
+    });
+    await expect(office.getByRole('img', { name: 'Rosewood House logo' })).toBeVisible();
     await office.getByLabel('First name').fill('Jane');
     await office.getByLabel('Last name').fill('Doe');
     await office.getByLabel('Email').fill('jane.doe@example.test');
@@ -102,6 +130,7 @@ test.describe('a care home’s recording station', () => {
 
     // The carer signs in with their PIN; only Margaret is offered.
     await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();
+    await expectHomeBranding(tablet);
     // In the home's own colour.
     await expect(tablet.getByRole('button', { name: 'Jane Doe' })).toHaveCSS(
       'color',
@@ -120,7 +149,11 @@ test.describe('a care home’s recording station', () => {
     await expect(
       tablet.getByRole('heading', { name: 'Recording for Margaret Hill' }),
     ).toBeVisible();
+    await expectHomeBranding(tablet);
     await scanAtBothSizes(tablet, 'recording for a resident');
+    await tablet.setViewportSize(VIEWPORTS.phone);
+    await attachScreenshot(tablet, 'station-branded-phone.png');
+    await tablet.setViewportSize(VIEWPORTS.laptop);
     await tablet.getByRole('button', { name: 'Start recording' }).click();
     await expect(tablet.getByRole('button', { name: 'Stop recording' })).toBeVisible();
     await tablet.waitForTimeout(2500);
@@ -152,5 +185,35 @@ test.describe('a care home’s recording station', () => {
     // And the tablet's server session is gone too: back at the staff list.
     await tablet.reload();
     await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();
+
+    // The home's residents' families get its mail in its branding: here Arthur's son hears of
+    // his death from the home, with its logo (on the app's own address) and name at the top.
+    const residents = await callApi<TResidentProgress[]>(office, 'GET', '/api/care-home/residents');
+    const arthur = residents.find((resident) => resident.firstName === 'Arthur')!;
+    await callApi(office, 'PUT', `/api/care-home/residents/${arthur.id}/status`, {
+      status: 'died',
+    });
+    const notice = await waitForMail(
+      'peter.jones@example.test',
+      /told us of Arthur Jones’s death/,
+      {
+        dataDir: server.dataDir,
+      },
+    );
+    expect(notice.text).toMatch(/^Rosewood House\nPowered by Memento\n\nDear Peter,/);
+    const mail = await newPage(browser, server);
+    await mail.setContent(notice.html, { waitUntil: 'load' });
+    const mailLogo = mail.getByRole('img', { name: 'Rosewood House' });
+    await expect(mailLogo).toHaveAttribute(
+      'src',
+      new RegExp(`^${server.url}/api/care-homes/rosewood-house/logo\\?v=\\d+$`),
+    );
+    expect(await mailLogo.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(
+      CARE_HOME_LOGO.width,
+    );
+    await expect(mail.getByText('Powered by Memento', { exact: true })).toBeVisible();
+    await scanAtBothSizes(mail, 'a family’s mail from the home');
+    await mail.setViewportSize(VIEWPORTS.phone);
+    await attachScreenshot(mail, 'family-mail-branded-phone.png');
   });
 });

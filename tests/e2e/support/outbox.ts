@@ -7,6 +7,7 @@ export interface OutboxMail {
   to: string;
   subject: string;
   text: string;
+  html: string;
 }
 
 /** The shared test server's outbox, or that of a server of the test's own (`dataDir`). */
@@ -28,7 +29,13 @@ export async function readMailTo(to: string, dataDir?: string): Promise<OutboxMa
   return Promise.all(
     files.map(async (file) => {
       const parsed = await PostalMime.parse(await readFile(path.join(outboxDir(dataDir), file)));
-      return { file, to, subject: parsed.subject ?? '', text: parsed.text ?? '' };
+      return {
+        file,
+        to,
+        subject: parsed.subject ?? '',
+        text: parsed.text ?? '',
+        html: parsed.html ?? '',
+      };
     }),
   );
 }

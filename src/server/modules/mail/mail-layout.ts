@@ -73,9 +73,10 @@ export function render(parts: MailParts): OutgoingMail {
     })
     .join('');
   const action = parts.action
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:${accent};color:#fff;padding:14px 22px;border-radius:10px;text-decoration:none;font-weight:600">${escapeHtml(parts.action.label)}</a></p>`
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="display:inline-block;background:${accent};color:#fff;padding:14px 22px;border-radius:10px;text-decoration:none;font-weight:600">${escapeHtml(parts.action.label)}</a></p>`
     : '';
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(parts.subject)}</title></head><body style="margin:0;padding:24px;background:#faf7f2;font-family:system-ui,sans-serif;font-size:18px;line-height:1.6;color:#1f2933"><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:16px;padding:32px">${headerHtml(brand, accent)}<p style="margin:0 0 16px">${escapeHtml(parts.greeting)}</p>${paragraphHtml}${action}<p style="margin:24px 0 0;white-space:pre-line">${escapeHtml(closing)}</p></div></body></html>`;
+  // Narrow margins: on a phone the words keep most of the width.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(parts.subject)}</title></head><body style="margin:0;padding:16px 12px;background:#faf7f2;font-family:system-ui,sans-serif;font-size:18px;line-height:1.6;color:#1f2933"><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:16px;padding:28px 24px">${headerHtml(brand, accent)}<p style="margin:0 0 16px">${escapeHtml(parts.greeting)}</p>${paragraphHtml}${action}<p style="margin:24px 0 0;white-space:pre-line">${escapeHtml(closing)}</p></div></body></html>`;
 
   return { to: parts.to, subject: parts.subject, text, html };
 }

@@ -73,15 +73,19 @@ export default function StationPage() {
       style={careHomeAccent(home?.accentHex)}
     >
       {home && (
-        <div className="flex items-center gap-3">
+        // The home's own look, and always who holds the messages.
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-border pb-4">
           {home.hasLogo && (
             <img
               src={`/api/care-homes/${home.slug}/logo`}
               alt={`${home.name} logo`}
-              className="max-h-12 w-auto"
+              className="h-12 w-auto max-w-48 object-contain"
             />
           )}
-          <p className="text-xl font-semibold text-primary">{home.name}</p>
+          <div>
+            <p className="text-xl font-semibold text-primary">{home.name}</p>
+            <p className="text-lg text-muted-foreground">Powered by Memento</p>
+          </div>
         </div>
       )}
       {step.name === 'loading' && <PageSpinner label="Getting the station ready" />}
