@@ -25,6 +25,7 @@ import { transferRoutes } from './modules/transfers/transfers.routes';
 import { careHomeRoutes } from './modules/care-homes/care-homes.routes';
 import { careHomeResidentRoutes } from './modules/care-homes/residents.routes';
 import { careHomeStaffRoutes } from './modules/care-homes/staff.routes';
+import { careTeamRoutes } from './modules/care-homes/care-team.routes';
 import { stationRecordingRoutes } from './modules/care-homes/station-recording.routes';
 import { stationSignInRoutes } from './modules/care-homes/station-sign-in.routes';
 import { supportRoutes } from './modules/support/support.routes';
@@ -247,6 +248,7 @@ async function registerRoutes(
   await app.register(careHomeRoutes(deps));
   await app.register(careHomeStaffRoutes(deps));
   await app.register(careHomeResidentRoutes(deps));
+  await app.register(careTeamRoutes(deps));
   await app.register(stationSignInRoutes(deps));
   await app.register(stationRecordingRoutes(deps));
   await app.register(supportRoutes(deps));

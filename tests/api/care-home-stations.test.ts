@@ -10,14 +10,14 @@ import {
   videos,
 } from '../../src/server/db/schema';
 import { STATION_MESSAGES } from '../../src/shared/schemas/stations';
+import { TestClock, TestDevice, useTestApp } from '../setup/app';
 import {
-  createPrimaryUser,
-  createSessionFor,
-  TestClock,
-  TestDevice,
-  useTestApp,
-} from '../setup/app';
-import { makeCareHome } from './support/care-homes';
+  makeCareHome,
+  makeCarer as makeCarerOf,
+  makeStation as makeStationOf,
+  saveStationTake,
+  STATION_WEBM,
+} from './support/care-homes';
 
 // A care home's recording station: the manager makes it, a carer signs in with a PIN, picks a
 // resident, and the session can record for that resident and nothing else.
@@ -25,58 +25,20 @@ import { makeCareHome } from './support/care-homes';
 const clock = new TestClock();
 const t = useTestApp({ mail: true, clock });
 
-type Person = Awaited<ReturnType<typeof createPrimaryUser>>;
-
 const makeHome = (name: string) => makeCareHome(t, name);
-
-/** A carer invited by the manager, joined with their own account, with a PIN of their own. */
-async function makeCarer(manager: Person, pin = '4821') {
-  const email = `carer.${manager.user.username}@example.test`;
-  const invited = await manager.device.post('/api/care-home/staff', {
-    firstName: 'Jane',
-    lastName: 'Doe',
-    email,
-  });
-  expect(invited.statusCode).toBe(201);
-  const mail = await t.smtp.waitFor((m) => m.to.includes(email));
-  const token = /\/care-home\/join#([\w-]+)/.exec(mail.text)![1]!;
-  const carer = await createPrimaryUser(t, { email });
-  expect((await carer.device.post('/api/care-home/staff/accept', { token })).statusCode).toBe(200);
-  const set = await carer.device.request({
-    method: 'PUT',
-    url: '/api/care-home/pin',
-    payload: { pin },
-  });
-  expect(set.statusCode).toBe(204);
-  return { carer, staffId: invited.json<{ id: number }>().id };
-}
-
-/** The manager signs in on the home's tablet and makes it the station. */
-async function makeStation(manager: Person, name = 'Lounge tablet') {
-  const tablet = await TestDevice.create(t.app);
-  await createSessionFor(t, {
-    userId: manager.user.id,
-    device: tablet,
-    method: 'username_password',
-  });
-  const made = await tablet.post('/api/care-home/station', { name });
-  expect(made.statusCode).toBe(201);
-  return tablet;
-}
+const makeCarer = (manager: Parameters<typeof makeCarerOf>[1], pin?: string) =>
+  makeCarerOf(t, manager, pin);
+const makeStation = (manager: Parameters<typeof makeStationOf>[1], name?: string) =>
+  makeStationOf(t, manager, name);
 
 async function logOf(userId: number) {
   return t.db.select().from(auditLogs).where(eq(auditLogs.userId, userId));
 }
 
-const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
+const WEBM = STATION_WEBM;
 
 function saveRecording(tablet: TestDevice, recipientId: number, takeId = randomUUID()) {
-  return tablet.request({
-    method: 'POST',
-    url: `/api/station/recordings?takeId=${takeId}&recipientId=${recipientId}&durationMs=4000`,
-    payload: WEBM,
-    headers: { 'content-type': 'video/webm' },
-  });
+  return saveStationTake(tablet, recipientId, { takeId });
 }
 
 describe('recording stations', () => {

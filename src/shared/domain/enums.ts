@@ -133,5 +133,9 @@ export const AUDIT_EVENT_TYPES = [
   // A care home's request for help, and an operator marking it answered.
   'support_request_sent',
   'admin_support_answered',
+  // A resident shared a message with their care home's care team, stopped, or the team watched it.
+  'care_team_shared',
+  'care_team_unshared',
+  'care_team_watched',
 ] as const;
 export type TAuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

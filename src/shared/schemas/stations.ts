@@ -49,6 +49,8 @@ export const ZStationRecordingQuery = z.object({
   takeId: z.uuid({ error: STATION_MESSAGES.saveFailed }),
   recipientId: z.coerce.number().int().positive(STATION_MESSAGES.recipientNotFound),
   durationMs: z.coerce.number().int().min(0).max(3_600_000),
+  /** 'yes' when the resident shares it with their home's care team too. */
+  careTeam: z.enum(['yes', 'no'], { error: STATION_MESSAGES.saveFailed }).default('no'),
 });
 export const ZPauseBody = z.object({ paused: z.boolean() });
 

@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { careHomeResidents, careHomes, users } from '../../../src/server/db/schema';
+import type { TStaffMember } from '../../../src/shared/schemas/care-homes';
 import {
   createPrimaryUser,
+  createSessionFor,
+  TestDevice,
   type SharedTestApp,
   type TestApp,
-  type TestDevice,
 } from '../../setup/app';
 
 // Care homes in the API tests: a home with residents, as its manager sets it up.
@@ -84,4 +87,59 @@ export async function addCarer(
   const carer = await createPrimaryUser(t, { email });
   expect((await carer.device.post('/api/care-home/staff/accept', { token })).statusCode).toBe(200);
   return carer;
+}
+
+type Person = Awaited<ReturnType<typeof createPrimaryUser>>;
+
+/** A carer who joined the home (`addCarer`) and set a PIN of their own for its tablets. */
+export async function makeCarer(t: SharedTestApp, manager: Person, pin = '4821') {
+  const carer = await addCarer(t, manager);
+  const set = await carer.device.request({
+    method: 'PUT',
+    url: '/api/care-home/pin',
+    payload: { pin },
+  });
+  expect(set.statusCode).toBe(204);
+  const staff = (await manager.device.get('/api/care-home/staff')).json<TStaffMember[]>();
+  const staffId = staff.find((member) => member.email === carer.user.email)!.id;
+  return { carer, staffId };
+}
+
+/** The manager signs in on the home's tablet and makes it the station. */
+export async function makeStation(t: TestApp, manager: Person, name = 'Lounge tablet') {
+  const tablet = await TestDevice.create(t.app);
+  await createSessionFor(t, {
+    userId: manager.user.id,
+    device: tablet,
+    method: 'username_password',
+  });
+  const made = await tablet.post('/api/care-home/station', { name });
+  expect(made.statusCode).toBe(201);
+  return tablet;
+}
+
+/** A few bytes that start as a WebM file does: what a station sends as a take. */
+export const STATION_WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]),
+  Buffer.alloc(4000, 7),
+]);
+
+/** A take saved at a signed-in station for the chosen resident, for one of their recipients. */
+export function saveStationTake(
+  tablet: TestDevice,
+  recipientId: number,
+  options: { takeId?: string; careTeam?: 'yes' | 'no' } = {},
+) {
+  const query = new URLSearchParams({
+    takeId: options.takeId ?? randomUUID(),
+    recipientId: String(recipientId),
+    durationMs: '4000',
+    ...(options.careTeam ? { careTeam: options.careTeam } : {}),
+  });
+  return tablet.request({
+    method: 'POST',
+    url: `/api/station/recordings?${query.toString()}`,
+    payload: STATION_WEBM,
+    headers: { 'content-type': 'video/webm' },
+  });
 }

@@ -5,7 +5,12 @@ import { CLOUD_MESSAGES } from '../../../shared/schemas/cloud';
 import { ENCRYPTION_MESSAGES } from '../../../shared/schemas/encryption';
 import { PAIRING_MESSAGES } from '../../../shared/schemas/pairing';
 import { TRANSFER_MESSAGES } from '../../../shared/schemas/transfers';
-import { CARE_HOME_MESSAGES, isCareHomePlan } from '../../../shared/schemas/care-homes';
+import {
+  CARE_HOME_MESSAGES,
+  isCareHomePlan,
+  type TResidentStatus,
+} from '../../../shared/schemas/care-homes';
+import { CARE_TEAM_MESSAGES } from '../../../shared/schemas/care-team';
 import { AppError } from '../../errors';
 import { isReleased } from '../legacy/release-rule';
 import type { SessionUser } from '../users/users.repository';
@@ -53,6 +58,13 @@ export const Permission = {
   TransferMessages: 'transfer.messages',
   /** Set up and run a care home: an owner's account on Professional or its trial, any device. */
   CareHomeManage: 'care_home.manage',
+  /** Share a message with the care team, or stop: the resident on their own primary device. */
+  CareTeamShare: 'care_team.share',
+  /**
+   * Watch a message shared with a care team: its home's manager or active staff, while the
+   * resident lives there, once the message is open, and never a sealed one.
+   */
+  CareTeamWatch: 'care_team.watch',
   /**
    * Ask for the next of kin's escrow of the account key: the next of kin, or the owner's own
    * account (taken over after break-glass); never a phone or an admin. The code decides the rest.
@@ -68,9 +80,40 @@ export interface WatchTarget {
   now: Date;
 }
 
+/** A message shared with a care team, asked about by someone at `now`. */
+export interface CareTeamWatchTarget {
+  video: { sealedKeyWrap: string | null } & Parameters<typeof isReleased>[0];
+  /** The resident; `isSealed` while their account has enhanced encryption on. */
+  owner: Parameters<typeof isReleased>[1] & { isSealed: boolean };
+  share: { careHomeId: number; sharedAt: Date };
+  /** The resident's link to their home (one an account), or none. */
+  residence: { careHomeId: number; status: TResidentStatus; statusChangedAt: Date | null } | null;
+  /** The homes the asker manages or works at (active staff, not disabled). */
+  memberOf: readonly number[];
+  now: Date;
+}
+
+/**
+ * Whether a share still stands: the resident lives at the home it was made with, and made it
+ * since they last moved in (leaving ends every share; coming back does not bring them back).
+ */
+export function isShareCurrent(
+  share: CareTeamWatchTarget['share'],
+  residence: CareTeamWatchTarget['residence'],
+): boolean {
+  return (
+    residence !== null &&
+    residence.careHomeId === share.careHomeId &&
+    residence.status === 'active' &&
+    (residence.statusChangedAt === null ||
+      share.sharedAt.getTime() >= residence.statusChangedAt.getTime())
+  );
+}
+
 /** What each permission is asked about; the rest need only the actor. */
 interface Targets {
   [Permission.MessageWatch]: WatchTarget;
+  [Permission.CareTeamWatch]: CareTeamWatchTarget;
   [Permission.UploadTouch]: { userId: number; pairingId: string | null };
 }
 type TargetOf<P extends Permission> = P extends keyof Targets ? [target: Targets[P]] : [];
@@ -174,6 +217,22 @@ const RULES: { [P in Permission]: Rule<P> } = {
       actor.user.category === 'primary' &&
       isCareHomePlan(actor.user.subscriptionTier),
     refusal: ['UPGRADE_REQUIRED', CARE_HOME_MESSAGES.planRequired],
+  },
+  [Permission.CareTeamShare]: {
+    allows: isOwnerOnPrimaryDevice,
+    refusal: ['FORBIDDEN', CARE_TEAM_MESSAGES.ownDevice],
+  },
+  [Permission.CareTeamWatch]: {
+    // The server cannot open a sealed copy, so the care team is never handed one.
+    allows: (actor, { video, owner, share, residence, memberOf, now }) =>
+      actor.pairingId === null &&
+      memberOf.includes(share.careHomeId) &&
+      isShareCurrent(share, residence) &&
+      !owner.isSealed &&
+      video.sealedKeyWrap === null &&
+      isReleased(video, owner, now),
+    // As for any message not open to someone: it does not exist for them.
+    refusal: ['NOT_FOUND', CLOUD_MESSAGES.videoNotFound],
   },
   [Permission.EscrowOpen]: {
     allows: (actor) =>

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { getRequestContext } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
+import { shareAtStation } from './care-team.service';
 import { requireStationSession } from './station-sign-in.service';
 import {
   finishStationSession,
@@ -81,6 +82,12 @@ export const stationRecordingRoutes =
           mimeType,
           bytes: request.body,
         });
+        if (request.query.careTeam === 'yes') {
+          await shareAtStation(deps, getRequestContext(request), {
+            session: open,
+            videoId: request.query.takeId,
+          });
+        }
         return reply.status(201).send(saved);
       },
     );

@@ -126,7 +126,10 @@ export const cloudRoutes =
       '/api/videos/:id/playback',
       { schema: { params: ZVideoParams } },
       async (request): Promise<TPlayback> =>
-        getPlayback(deps, { actor: requireActor(request), videoId: request.params.id }),
+        getPlayback(deps, getRequestContext(request), {
+          actor: requireActor(request),
+          videoId: request.params.id,
+        }),
     );
 
     // A <video> element sends no X-Device-ID: this route is authorised by the signed URL that

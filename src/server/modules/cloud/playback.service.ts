@@ -15,6 +15,12 @@ import type { DeviceRow } from '../devices/devices.repository';
 import { findUserById, type SessionUser } from '../users/users.repository';
 import { Permission, refusal, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
+import type { RequestContext } from '../audit/audit.service';
+import {
+  findCareTeamViewing,
+  noteCareTeamWatch,
+  type CareTeamViewing,
+} from '../care-homes/care-team.service';
 import { noteFirstWatch } from '../legacy/release-end.repository';
 import { findVideoWatchableBy, type VideoRow } from '../videos/videos.repository';
 import { findLatestDowngrade } from './downgrades.repository';
@@ -25,20 +31,27 @@ import { FileVideoStore, PLAYBACK_URL_SECONDS } from './video-store';
 type Deps = Pick<AppDeps, 'db' | 'urlSigner' | 'videoStore' | 'clock'>;
 
 /**
- * A cloud copy the actor may watch (`Permission.MessageWatch`), checked on every request;
- * anything else is not found, so a message not open to someone does not exist for them.
+ * A cloud copy the actor may watch (`Permission.MessageWatch`), or watch as the care team of the
+ * resident's home (`Permission.CareTeamWatch`), checked on every request; anything else is not
+ * found, so a message not open to someone does not exist for them.
  */
 export async function findWatchableVideo(
   deps: Deps,
   actor: Actor,
   videoId: string,
-): Promise<VideoRow & { cloudPath: string }> {
+): Promise<{ video: VideoRow & { cloudPath: string }; careTeam: CareTeamViewing | null }> {
   const { user } = actor;
-  const video = await findVideoWatchableBy(deps.db, user, videoId);
-  if (!video) throw refusal(Permission.MessageWatch);
-  const owner =
-    video.creatorId === user.id ? null : ((await findUserById(deps.db, video.creatorId)) ?? null);
-  requireAccess(actor, Permission.MessageWatch, { video, owner, now: deps.clock.now() });
+  let video = await findVideoWatchableBy(deps.db, user, videoId);
+  let careTeam: CareTeamViewing | null = null;
+  if (video) {
+    const owner =
+      video.creatorId === user.id ? null : ((await findUserById(deps.db, video.creatorId)) ?? null);
+    requireAccess(actor, Permission.MessageWatch, { video, owner, now: deps.clock.now() });
+  } else {
+    careTeam = (await findCareTeamViewing(deps, actor, videoId)) ?? null;
+    if (!careTeam) throw refusal(Permission.MessageWatch);
+    video = careTeam.video;
+  }
   if (video.syncStatus !== 'synced' || !video.cloudPath) {
     throw new AppError('NOT_FOUND', CLOUD_MESSAGES.notInCloud);
   }
@@ -46,17 +59,21 @@ export async function findWatchableVideo(
   if (video.pairingKeyWrap !== null) {
     throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.waitingToBeSealed);
   }
-  return video as VideoRow & { cloudPath: string };
+  return { video: video as VideoRow & { cloudPath: string }, careTeam };
 }
 
 export async function getPlayback(
   deps: Deps,
+  context: RequestContext,
   input: { actor: Actor; videoId: string },
 ): Promise<TPlayback> {
   const { user } = input.actor;
-  const found = await findWatchableVideo(deps, input.actor, input.videoId);
-  // A recipient's first watch is kept: ending a legacy release leaves open what they have seen.
-  if (found.creatorId !== user.id) {
+  const { video: found, careTeam } = await findWatchableVideo(deps, input.actor, input.videoId);
+  if (careTeam) {
+    // Each time the care team opens a shared message goes on the resident's own log.
+    await noteCareTeamWatch(deps, context, careTeam);
+  } else if (found.creatorId !== user.id) {
+    // A recipient's first watch is kept: ending a legacy release leaves open what they have seen.
     await noteFirstWatch(deps.db, {
       videoId: found.id,
       recipientId: user.id,
