@@ -163,4 +163,27 @@ describe('family mail in the care home’s branding', () => {
     expect((await ivyTablet.post(`/api/recipients/${rose.id}/reshare-code`)).statusCode).toBe(200);
     expectUnbranded(await deliverMailTo(t, rose.email, /^Your new emergency code for Ivy Green/));
   });
+
+  it('once the home’s plan has lapsed its families get Memento’s own mail and page', async () => {
+    const home = await makeBrandedHome('Elm Court');
+    const page = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/care-homes/${home.home.slug}` })).json<{
+        name: string;
+        accentHex: string | null;
+        logoUrl: string | null;
+      }>();
+    expect(await page()).toMatchObject({ name: 'Elm Court', accentHex: ACCENT });
+    expect((await page()).logoUrl).toBe(home.logoPath);
+
+    await t.db
+      .update(users)
+      .set({ subscriptionTier: 'free' })
+      .where(eq(users.id, home.manager.user.id));
+    // The families still find the home's sign-in by its name, without its styling.
+    expect(await page()).toMatchObject({ name: 'Elm Court', accentHex: null, logoUrl: null });
+    const tablet = await residentTablet(home.arthur.userId);
+    const tom = await nextOfKinOf(home.arthur.userId);
+    expect((await tablet.post(`/api/recipients/${tom.id}/reshare-code`)).statusCode).toBe(200);
+    expectUnbranded(await deliverMailTo(t, tom.email, /^Your new emergency code for Arthur Jones/));
+  });
 });

@@ -44,6 +44,16 @@ export async function findHomeBySlug(
   return row;
 }
 
+/** The home at this address with its manager's plan, which decides whether its branding shows. */
+export async function findHomeAndPlanBySlug(db: DbOrTx, slug: string) {
+  const [row] = await db
+    .select({ home: HOME_COLUMNS, managerTier: users.subscriptionTier })
+    .from(careHomes)
+    .innerJoin(users, eq(users.id, careHomes.managerId))
+    .where(eq(careHomes.slug, slug));
+  return row;
+}
+
 export async function isSlugTaken(db: DbOrTx, slug: string): Promise<boolean> {
   const [row] = await db
     .select({ id: careHomes.id })
@@ -281,9 +291,11 @@ export async function findHomeOfResident(db: DbOrTx, userId: number) {
       home: HOME_COLUMNS,
       status: careHomeResidents.status,
       pausedAt: careHomeResidents.pausedAt,
+      managerTier: users.subscriptionTier,
     })
     .from(careHomeResidents)
     .innerJoin(careHomes, eq(careHomes.id, careHomeResidents.careHomeId))
+    .innerJoin(users, eq(users.id, careHomes.managerId))
     .where(eq(careHomeResidents.userId, userId));
   return row;
 }

@@ -4,7 +4,8 @@ import type { TCareHome } from '../../../shared/schemas/care-homes';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { perIpLimit } from '../../plugins/rate-limit';
-import { findHomeBySlug } from './care-homes.repository';
+import { isBrandShown } from './care-home-brand';
+import { findHomeAndPlanBySlug } from './care-homes.repository';
 import { toCareHome } from './care-homes.service';
 
 /** Every family's sign-in page of a home asks once; printed letters send many at once. */
@@ -27,9 +28,11 @@ export const familyPageRoutes =
         config: { rateLimit: perIpLimit(BRANDING_LIMIT), isDeviceOptional: true },
       },
       async (request): Promise<TCareHome> => {
-        const home = await findHomeBySlug(deps.db, request.params.slug);
-        if (!home) throw new AppError('NOT_FOUND', HOME_NOT_FOUND);
-        return toCareHome(home);
+        const found = await findHomeAndPlanBySlug(deps.db, request.params.slug);
+        if (!found) throw new AppError('NOT_FOUND', HOME_NOT_FOUND);
+        const home = toCareHome(found.home);
+        // The families still find their sign-in by the home's name after its plan lapsed.
+        return isBrandShown(found.managerTier) ? home : { ...home, accentHex: null, logoUrl: null };
       },
     );
   };
