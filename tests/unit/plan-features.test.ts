@@ -27,9 +27,9 @@ describe('what the plans sell', () => {
     const sold = professional.map((line) => [line.text, line.featureId, statusOf(line)]);
     expect(sold).toEqual(
       expect.arrayContaining([
-        ['Custom branding', 'custom_branding', 'started'],
+        ['Custom branding', 'custom_branding', 'complete'],
         ['Bulk management', 'bulk_management', 'in_progress'],
-        ['Priority support', 'priority_support', 'in_progress'],
+        ['Priority support', 'priority_support', 'complete'],
       ]),
     );
     expect(FEATURE_STATUS_LABELS.started).toBe('Started');

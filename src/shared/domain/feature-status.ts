@@ -125,22 +125,22 @@ export const FEATURES: readonly TFeature[] = [
     id: 'custom_branding',
     name: 'Custom branding for organisations',
     description:
-      'A care home sets its name, an accent colour the server checks is easy to read, and its logo; its families’ page at /r/ and the home’s address shows them, always with ‘Powered by Memento’. Printed invitation letters carry the home’s name and logo. Not built yet: the home’s name and logo in family emails and on residents’ screens.',
-    status: 'started',
+      'A care home sets its name, an accent colour the server checks is easy to read (7:1), and its logo. Its families’ page at /r/, its printed invitation letters, the emails its residents’ families receive and its recording-station screens all show them, always with ‘Powered by Memento’; a resident who lives at the home sees its name and logo on their own dashboard. Once a resident leaves, or the home’s plan ends, their family’s emails are Memento’s own again.',
+    status: 'complete',
   },
   {
     id: 'bulk_management',
     name: 'Bulk management for organisations',
     description:
-      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. A resident who leaves keeps every message; recording a death only tells their next of kin they may ask for the legacy release. Not built yet: exporting the progress table.',
+      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages, and can download it as a spreadsheet with family emails partly hidden. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. A resident who leaves keeps every message; recording a death only tells their next of kin they may ask for the legacy release. Not built yet: sorting the table by a column, and flagging uploads that are stuck.',
     status: 'in_progress',
   },
   {
     id: 'priority_support',
     name: 'Priority support for organisations',
     description:
-      'A care home’s manager and staff ask for help from the app and see when to expect a reply: on Professional, urgent within 4 working hours and otherwise within 1 working day (Monday to Friday, 9am to 5pm UK time). Requests reach the installation’s operators by email and in the admin dashboard, Professional first. Answers come by email; there is no phone line, and bank holidays are not yet counted.',
-    status: 'in_progress',
+      'A care home’s manager and staff ask for help from the app and see when to expect a reply: on Professional, urgent within 4 working hours and otherwise within 1 working day (Monday to Friday, 9am to 5pm UK time, not counting the regular bank holidays of England and Wales). Requests reach the installation’s operators by email and in the admin dashboard, Professional first. Answers come by email; there is no phone line.',
+    status: 'complete',
   },
 ];
 
