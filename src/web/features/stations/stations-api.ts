@@ -45,12 +45,15 @@ export async function saveStationRecording(input: {
   blob: Blob;
   recipientId: number;
   durationMs: number;
+  /** Shared with the resident's care team too, as they chose. */
+  careTeam?: boolean;
 }): Promise<{ saved: true; recipientName: string }> {
   const deviceId = getDeviceId() ?? (await initDeviceId());
   const query = new URLSearchParams({
     takeId: input.takeId,
     recipientId: String(input.recipientId),
     durationMs: String(Math.round(input.durationMs)),
+    careTeam: input.careTeam ? 'yes' : 'no',
   });
   const response = await fetch(`/api/station/recordings?${query}`, {
     method: 'POST',

@@ -17,6 +17,7 @@ import { ResidentsImport } from './residents-import';
 import { StaffSection } from './staff-section';
 import { StationPinSection, StationSection } from './station-section';
 import { SupportSection } from './support-section';
+import { SharedWithCareTeam } from './care-team-shared';
 
 const PAGE_TITLE = 'Your care home';
 
@@ -48,7 +49,8 @@ function CareHome() {
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{PAGE_TITLE}</h1>
         <p className="text-lg text-muted-foreground">
           Set up your home, invite your staff and add your residents. Each resident&rsquo;s messages
-          stay their own: you and your staff see how they are getting on, never what they recorded.
+          stay their own: you and your staff see how they are getting on, never what they recorded,
+          unless a resident shares a message with the care team.
         </p>
       </div>
       {isLoading && <PageSpinner label="Loading your care home" />}
@@ -76,6 +78,7 @@ function CareHome() {
         </>
       )}
       {data && !data.hasPlan && <StationPinSection />}
+      <SharedWithCareTeam />
       {support && <SupportSection support={support} />}
     </div>
   );

@@ -21,6 +21,7 @@ import { BillingNotice } from '@web/features/billing/components/billing-notice';
 import { NonPrimaryDeviceAlert } from '@web/features/device/components/non-primary-device-alert';
 import { MoveMessagesCard } from '@web/features/transfer/components/move-messages-card';
 import { MyCareHomeCard } from '@web/features/care-homes/components/my-care-home-card';
+import { MyCareTeamShares } from '../care-home/my-care-team-shares';
 import { lazyNamed } from '@web/lib/lazy-named';
 
 // What the owner's first screen does not show loads when it is needed: a recipient's home and
@@ -116,7 +117,11 @@ export default function HomePage() {
 
       {canManageSecurity && <MoveMessagesCard />}
 
-      {canManageSecurity && <MyCareHomeCard />}
+      {canManageSecurity && (
+        <MyCareHomeCard>
+          <MyCareTeamShares />
+        </MyCareHomeCard>
+      )}
 
       <div className="grid gap-6 md:grid-cols-2">
         <AccountCard

@@ -2,19 +2,28 @@ import { Lightbulb } from 'lucide-react';
 import type { TRecipient } from '@shared/schemas/recipients';
 import { FormField } from '@web/components/ui/form-field';
 import { ReleaseChoice } from '@web/features/legacy/components/release-choice';
+import { CareTeamChoice, type TCareTeamChoice } from '../care-home/care-team-choice';
 import { PromptSelect, RecipientSelect } from './message-selects';
 import type { TMessageDetails } from './use-message-details';
 
 interface MessageDetailsProps {
   details: TMessageDetails;
   recipients: TRecipient[];
+  /** For a resident of a care home: also share it with the care team. */
+  careTeam?: TCareTeamChoice;
   /** While recording, what the recording is for stays as it is. */
   isLocked: boolean;
   isSaving: boolean;
 }
 
 /** Step 1 of the Record page: the title, who it is for, a prompt, and when it may be watched. */
-export function MessageDetails({ details, recipients, isLocked, isSaving }: MessageDetailsProps) {
+export function MessageDetails({
+  details,
+  recipients,
+  careTeam,
+  isLocked,
+  isSaving,
+}: MessageDetailsProps) {
   const { recipient, prompt } = details;
   return (
     <section aria-labelledby="details-heading" className="flex flex-col gap-5">
@@ -38,6 +47,7 @@ export function MessageDetails({ details, recipients, isLocked, isSaving }: Mess
         disabled={isLocked}
         error={details.recipientError}
       />
+      {careTeam && <CareTeamChoice choice={careTeam} />}
       {recipient && (
         <PromptSelect
           prompts={details.prompts}

@@ -12,6 +12,7 @@ import { useAuth } from '@web/lib/auth-provider';
 import { useRecipients } from '@web/lib/recipients-api';
 import { usePageTitle } from '@web/lib/use-page-title';
 import type { TDraftRecording } from '@web/lib/videos/local-store';
+import { useCareTeamChoice } from '../care-home/care-team-choice';
 import { MessageDetails } from './message-details';
 import { RecordSection } from './record-section';
 import { useMessageDetails } from './use-message-details';
@@ -44,7 +45,8 @@ function MessageRecorder({ userId }: { userId: number }) {
   const recipients = data?.recipients ?? [];
   const maxSeconds = data?.maxRecordingSeconds ?? 60;
   const details = useMessageDetails(recipients, parseRecipientParam(searchParams.get('recipient')));
-  const saving = useSaveMessage(userId, details);
+  const careTeam = useCareTeamChoice();
+  const saving = useSaveMessage(userId, details, careTeam);
   const { save, isSaving } = saving;
   const recorder = useRecorder({ maxSeconds });
   const recordSectionRef = useRef<HTMLElement>(null);
@@ -111,6 +113,7 @@ function MessageRecorder({ userId }: { userId: number }) {
         <MessageDetails
           details={details}
           recipients={recipients}
+          careTeam={careTeam}
           isLocked={isLocked && recorder.status !== 'recorded'}
           isSaving={isSaving}
         />

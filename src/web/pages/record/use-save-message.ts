@@ -8,13 +8,18 @@ import { saveRecording } from '@web/features/videos/save-recording';
 import { describeError } from '@web/lib/api-client';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
 import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
+import type { TCareTeamChoice } from '../care-home/care-team-choice';
 import type { TMessageDetails } from './use-message-details';
 
 /** After a successful save the person goes home after 1000 ms, time to see it saved. */
 const NAVIGATE_AFTER_SAVE_MS = 1000;
 
 /** Saving the recording with its details on this device, then going home; or why it failed. */
-export function useSaveMessage(userId: number, details: TMessageDetails) {
+export function useSaveMessage(
+  userId: number,
+  details: TMessageDetails,
+  careTeam?: TCareTeamChoice,
+) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [isSaving, setIsSaving] = useState(false);
@@ -30,7 +35,7 @@ export function useSaveMessage(userId: number, details: TMessageDetails) {
     setIsSaving(true);
     setSaveError(null);
     try {
-      const { isIndexed } = await saveRecording({
+      const { video, isIndexed } = await saveRecording({
         id: recording.draftId,
         creatorId: userId,
         recipientId: recipient.id,
@@ -43,12 +48,14 @@ export function useSaveMessage(userId: number, details: TMessageDetails) {
       });
       void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: RECIPIENTS_QUERY_KEY });
+      const careTeamNote = (await careTeam?.shareSaved(video.id, isIndexed)) ?? null;
+      const kept = isIndexed
+        ? `Your message for ${recipient.firstName} is kept safely on this device.`
+        : `Your message for ${recipient.firstName} is kept safely on this device. Your account will be told about it when you are back online.`;
       toast({
         variant: 'success',
         title: 'Video saved',
-        description: isIndexed
-          ? `Your message for ${recipient.firstName} is kept safely on this device.`
-          : `Your message for ${recipient.firstName} is kept safely on this device. Your account will be told about it when you are back online.`,
+        description: careTeamNote ? `${kept} ${careTeamNote}` : kept,
       });
       setIsSaved(true);
       setTimeout(() => navigate('/'), NAVIGATE_AFTER_SAVE_MS);

@@ -4,6 +4,7 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { listStationRecipients, saveStationRecording } from '@web/features/stations/stations-api';
 import { describeError, isApiError } from '@web/lib/api-client';
+import { CareTeamCheckbox } from '../care-home/care-team-choice';
 import { TakeReview } from './take-review';
 import { StationFinishBar } from './station-finish-bar';
 import { useTakeRecorder } from './use-take-recorder';
@@ -11,16 +12,20 @@ import { useTakeRecorder } from './use-take-recorder';
 /** The resident records, watches it back, chooses who it is for, and saves. */
 export function RecordForResident({
   resident,
+  homeName,
   onFinish,
   onPause,
 }: {
   resident: TStationResident;
+  homeName: string;
   onFinish: () => void;
   onPause: () => Promise<void>;
 }) {
   const { previewRef, isRecording, take, clearTake, start, stop } = useTakeRecorder();
   const [recipients, setRecipients] = useState<TStationRecipient[]>([]);
   const [recipientId, setRecipientId] = useState<number | null>(null);
+  const [isForCareTeam, setIsForCareTeam] = useState(false);
+  const [isSavedForCareTeam, setIsSavedForCareTeam] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -58,10 +63,13 @@ export function RecordForResident({
         blob: take.blob,
         recipientId,
         durationMs: take.durationMs,
+        careTeam: isForCareTeam,
       });
       setSaved(answer.recipientName);
+      setIsSavedForCareTeam(isForCareTeam);
       clearTake();
       setRecipientId(null);
+      setIsForCareTeam(false);
     } catch (caught) {
       setError(isApiError(caught) ? caught.message : describeError(caught, 'Please try again.'));
     } finally {
@@ -78,6 +86,7 @@ export function RecordForResident({
       {saved && (
         <Alert variant="success" title="Saved">
           <p>Your message for {saved} is saved.</p>
+          {isSavedForCareTeam && <p>The care team at {homeName} can watch it too.</p>}
         </Alert>
       )}
       {error && (
@@ -113,6 +122,14 @@ export function RecordForResident({
             recipients={recipients}
             recipientId={recipientId}
             isBusy={isBusy}
+            careTeamChoice={
+              <CareTeamCheckbox
+                homeName={homeName}
+                checked={isForCareTeam}
+                onCheckedChange={setIsForCareTeam}
+                disabled={isBusy}
+              />
+            }
             onChoose={setRecipientId}
             onSave={() => void save()}
             onRecordAgain={clearTake}

@@ -129,6 +129,7 @@ export default function StationPage() {
       {step.name === 'record' && (
         <RecordForResident
           resident={step.resident}
+          homeName={step.station.home.name}
           onFinish={() => void finish(FINISHED_MESSAGE)}
           onPause={async () => {
             await pauseAtStation();

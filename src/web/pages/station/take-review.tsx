@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { TStationRecipient } from '@shared/schemas/stations';
 import { Button } from '@web/components/ui/button';
 
@@ -39,6 +40,7 @@ export function TakeReview({
   recipients,
   recipientId,
   isBusy,
+  careTeamChoice,
   onChoose,
   onSave,
   onRecordAgain,
@@ -47,6 +49,8 @@ export function TakeReview({
   recipients: TStationRecipient[];
   recipientId: number | null;
   isBusy: boolean;
+  /** 'Also share with the care team', under who it is for. */
+  careTeamChoice?: ReactNode;
   onChoose: (id: number) => void;
   onSave: () => void;
   onRecordAgain: () => void;
@@ -62,6 +66,7 @@ export function TakeReview({
         className="aspect-video w-full rounded-lg bg-black"
       />
       <RecipientChoice recipients={recipients} recipientId={recipientId} onChoose={onChoose} />
+      {careTeamChoice}
       <div className="flex flex-wrap gap-3">
         <Button size="lg" disabled={!recipientId || isBusy} onClick={onSave}>
           {isBusy ? 'Saving…' : 'Save the message'}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { careHomeAccent } from '@web/lib/care-home-accent';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TMyCareHome } from '@shared/schemas/care-homes';
@@ -10,9 +10,10 @@ import { MY_CARE_HOME_KEY, setMyPause } from '../care-homes-api';
 
 /**
  * On a resident's own dashboard: the home they live at, in its colours, and one button that
- * pauses Memento for them at the home's tablets, or turns it back on. Nothing for anyone else.
+ * pauses Memento for them at the home's tablets, or turns it back on; below it, what `children`
+ * adds (what they share with the care team). Nothing for anyone else.
  */
-export function MyCareHomeCard() {
+export function MyCareHomeCard({ children }: { children?: ReactNode }) {
   const isPainted = useAfterFirstPaint();
   const queryClient = useQueryClient();
   const { data } = useQuery<TMyCareHome>({ queryKey: MY_CARE_HOME_KEY, enabled: isPainted });
@@ -47,7 +48,7 @@ export function MyCareHomeCard() {
         <CardContent className="flex flex-col gap-4 text-lg">
           <p>
             You live at {home.name}. Its carers can help you record messages on the home’s tablets;
-            they never see your messages.
+            they see only the messages you share with the care team.
           </p>
           <p role="status" className="font-semibold">
             {data.paused
@@ -69,6 +70,7 @@ export function MyCareHomeCard() {
               {error}
             </p>
           )}
+          {children}
           <p className="text-muted-foreground">Powered by Memento</p>
         </CardContent>
       </section>
