@@ -27,6 +27,7 @@ import { careHomeResidentRoutes } from './modules/care-homes/residents.routes';
 import { careHomeStaffRoutes } from './modules/care-homes/staff.routes';
 import { careTeamRoutes } from './modules/care-homes/care-team.routes';
 import { stationRecordingRoutes } from './modules/care-homes/station-recording.routes';
+import { stationSealingRoutes } from './modules/care-homes/station-sealing.routes';
 import { stationSignInRoutes } from './modules/care-homes/station-sign-in.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { familyPageRoutes } from './modules/care-homes/family-page.routes';
@@ -251,6 +252,7 @@ async function registerRoutes(
   await app.register(careTeamRoutes(deps));
   await app.register(stationSignInRoutes(deps));
   await app.register(stationRecordingRoutes(deps));
+  await app.register(stationSealingRoutes(deps));
   await app.register(supportRoutes(deps));
   await app.register(familyPageRoutes(deps));
   await registerWebApp(app, {

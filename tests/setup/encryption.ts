@@ -16,22 +16,22 @@ import { generateCode } from '../../src/server/lib/codes';
 import { GOOD_PASSWORD, type TestDevice } from './app';
 
 // What a browser sends for enhanced encryption, made with the shared sealing code in Node's
-// WebCrypto. The wrapping keys stand in for the password's and the sheet's key halves: the
-// server cannot tell them apart, and stretching the real secrets would only slow the tests.
+// WebCrypto. A wrapping key stands in for the sheet's key half: the server cannot tell them
+// apart, and stretching the recovery code too would only slow the tests.
 
 /** The body of POST /api/encryption for this account, and the account key it wraps. */
 export async function turnOnBody(userId: number, password = GOOD_PASSWORD) {
   const accountKey = await generateWrappingKey({ extractable: true });
-  const byPassword = await generateWrappingKey({ extractable: false });
   const bySheet = await generateWrappingKey({ extractable: false });
   const passwordKdf = newKdfParams('password');
+  // Really stretched: the account signs in with the sign-in half, and the key half opens the wrap.
+  const byPassword = await splitSecret('password', password, passwordKdf);
   const body = {
     password,
-    // The sign-in half is really stretched: from now on the account signs in with it.
-    passwordProof: (await splitSecret('password', password, passwordKdf)).signInHalf,
+    passwordProof: byPassword.signInHalf,
     passwordWrap: await wrapKey(
       accountKey,
-      byPassword,
+      byPassword.keyHalf,
       wrapLabel(...WRAP_LABEL_PARTS.accountByPassword(userId)),
     ),
     passwordKdf,

@@ -154,6 +154,10 @@ export const careHomeStationSessions = pgTable(
     residentUserId: integer('resident_user_id').references(() => users.id, {
       onDelete: 'cascade',
     }),
+    /** The resident whose own password was proved here: only their sealed takes are taken. */
+    sealedUnlockedUserId: integer('sealed_unlocked_user_id').references(() => users.id, {
+      onDelete: 'cascade',
+    }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),

@@ -14,12 +14,13 @@ import { AppError } from '../../errors';
 import type { Actor } from '../access/actor';
 import { recordAccountEvent, type RequestContext } from '../audit/audit.service';
 import { completeUpload, createUpload, receivePart, signParts } from '../cloud/uploads.service';
-import { FileVideoStore, type SentPart } from '../cloud/video-store';
+import { compositeSha256, FileVideoStore, type SentPart } from '../cloud/video-store';
 import {
   findRecipientsOf,
   SESSION_USER_COLUMNS,
   type SessionUser,
 } from '../users/users.repository';
+import { requireCopyForm } from '../encryption/encryption.service';
 import { indexVideo } from '../videos/videos.service';
 import {
   eligibleResidents,
@@ -71,7 +72,10 @@ export async function pickResident(
   return { id: resident.userId, name: fullName(resident) };
 }
 
-async function requireResidentOfSession(deps: Pick<AppDeps, 'db'>, session: StationSessionRow) {
+export async function requireResidentOfSession(
+  deps: Pick<AppDeps, 'db'>,
+  session: StationSessionRow,
+) {
   if (!session.residentUserId) throw new AppError('FORBIDDEN', STATION_MESSAGES.pickResident);
   const eligible = await eligibleResidents(deps.db, session.careHomeId);
   // Paused, left or consent withdrawn meanwhile: the session can do nothing more.
@@ -121,11 +125,21 @@ async function residentActor(
   };
 }
 
+/** The take cut as the upload's parts are, each with its SHA-256. */
+function partsOf(bytes: Buffer, partSize: number) {
+  const count = Math.max(1, Math.ceil(bytes.length / partSize));
+  return Array.from({ length: count }, (_, index) => {
+    const chunk = bytes.subarray(index * partSize, Math.min((index + 1) * partSize, bytes.length));
+    return { chunk, sha256: createHash('sha256').update(chunk).digest('hex') };
+  });
+}
+
 /**
  * Saves the take to the resident's cloud library in one request; the station keeps nothing once
  * the copy is checked. A plan without cloud sync is refused in words: the station may not keep it.
  * The take's id is the message's: a retry of a take already saved answers 'saved' and adds
- * nothing, and one cut off part way carries on.
+ * nothing, and one cut off part way carries on. A sealed take (`sealed`) is known by its parts'
+ * checksums, as any copy sealed while it is sent, and indexed at its recording's size.
  */
 export async function saveStationRecording(
   deps: Deps,
@@ -137,6 +151,7 @@ export async function saveStationRecording(
     durationMs: number;
     mimeType: string;
     bytes: Buffer;
+    sealed?: { keyWrap: string; recipientKeyWrap?: string | undefined; plaintextBytes: number };
   },
 ): Promise<{ saved: true; recipientName: string }> {
   const resident = await requireResidentOfSession(deps, input.session);
@@ -147,14 +162,23 @@ export async function saveStationRecording(
   if (!recipient) throw new AppError('NOT_FOUND', STATION_MESSAGES.recipientNotFound);
 
   const videoId = input.takeId;
-  const sha = createHash('sha256').update(input.bytes).digest('hex');
+  const { sealed } = input;
+  // Plain for a sealed account, or the reverse: refused before anything is indexed.
+  await requireCopyForm(deps, {
+    userId: resident.id,
+    sealedKeyWrap: sealed?.keyWrap ?? null,
+    pairingId: null,
+    pairingKeyWrap: null,
+  });
+  const sha = sealed ? undefined : createHash('sha256').update(input.bytes).digest('hex');
+  const pieces = partsOf(input.bytes, deps.uploadPartBytes);
   const { row } = await indexVideo(deps, {
     actor,
     body: {
       id: videoId,
       recipientId: recipient.id,
       metadata: {
-        byteSize: input.bytes.length,
+        byteSize: sealed?.plaintextBytes ?? input.bytes.length,
         durationMs: input.durationMs,
         mimeType: input.mimeType,
       },
@@ -164,6 +188,11 @@ export async function saveStationRecording(
   if (row.recipientId !== recipient.id) {
     throw new AppError('CONFLICT', STATION_MESSAGES.saveFailed);
   }
+  const isSavedAlready =
+    sealed !== undefined &&
+    row.syncStatus === 'synced' &&
+    row.sha256 === compositeSha256(pieces.map((piece) => piece.sha256));
+  if (isSavedAlready) return { saved: true, recipientName: fullName(recipient) };
   const started = await createUpload(deps, {
     actor,
     body: {
@@ -172,17 +201,18 @@ export async function saveStationRecording(
       byteSize: input.bytes.length,
       sha256: sha,
       promptId: null,
+      ...(sealed
+        ? { sealed: { keyWrap: sealed.keyWrap, recipientKeyWrap: sealed.recipientKeyWrap } }
+        : {}),
     },
   });
   if (started.state === 'synced') return { saved: true, recipientName: fullName(recipient) };
   if (started.state === 'uploading') {
     const parts: SentPart[] = [];
+    const sent =
+      started.partSize === deps.uploadPartBytes ? pieces : partsOf(input.bytes, started.partSize);
     for (let number = 1; number <= started.partCount; number += 1) {
-      const chunk = input.bytes.subarray(
-        (number - 1) * started.partSize,
-        Math.min(number * started.partSize, input.bytes.length),
-      );
-      const partSha = createHash('sha256').update(chunk).digest('hex');
+      const { chunk, sha256: partSha } = sent[number - 1]!;
       if (deps.videoStore instanceof FileVideoStore) {
         const etag = await receivePart(deps, actor, {
           uploadId: started.uploadId,

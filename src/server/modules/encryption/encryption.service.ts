@@ -38,7 +38,10 @@ function isOffered(deps: Deps, user: SessionUser): boolean {
 }
 
 /** A reset gives the password a new split (a new salt); the wrap keeps the old one's until renewed. */
-function isSameKdf(a: TKdfParams | null | undefined, b: TKdfParams | null | undefined): boolean {
+export function isSameKdf(
+  a: TKdfParams | null | undefined,
+  b: TKdfParams | null | undefined,
+): boolean {
   return a?.algorithm === b?.algorithm && a?.iterations === b?.iterations && a?.salt === b?.salt;
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { recipientKeys, videos } from '../../db/schema';
+import { recipientKeys, users, videos } from '../../db/schema';
 
 /** A recipient's sealed card as the server keeps it: wraps it cannot open. */
 export type RecipientKeyRow = typeof recipientKeys.$inferSelect;
@@ -124,4 +124,18 @@ export async function storeRecipientWraps(
     )
     .returning({ id: videos.id });
   return stored.map((row) => row.id);
+}
+
+/** Each of the owner's recipients' current card that the owner's key opens (a wrap in hand). */
+export function findCardsOfOwner(db: DbOrTx, ownerId: number) {
+  return db
+    .select({
+      recipientId: recipientKeys.recipientId,
+      keyId: recipientKeys.keyId,
+      ownerWrap: recipientKeys.ownerWrap,
+    })
+    .from(recipientKeys)
+    .innerJoin(users, eq(users.id, recipientKeys.recipientId))
+    .where(and(eq(users.createdById, ownerId), isNotNull(recipientKeys.ownerWrap)))
+    .orderBy(asc(recipientKeys.recipientId));
 }
