@@ -1,5 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import type { OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
 import { buildFingerprint } from '../../src/web/lib/fingerprint';
@@ -375,6 +381,19 @@ export const LONG_WAIT_ON_ENGINE = { tag: ['@long-wait', '@engine'] };
 interface Fixtures {
   /** Opens a page in a brand-new browser context: a device the server has never seen. */
   newDevice: () => Promise<Page>;
+  /** Closes the browser contexts an earlier spec file of this worker left open. */
+  closeEarlierFiles: void;
+}
+
+/** The spec file that opened each browser context. */
+const openedBy = new WeakMap<BrowserContext, string>();
+
+function fileRunningNow(): string | undefined {
+  try {
+    return base.info().file;
+  } catch {
+    return undefined;
+  }
 }
 
 export const test = base.extend<Fixtures>({
@@ -383,6 +402,33 @@ export const test = base.extend<Fixtures>({
   extraHTTPHeaders: async ({}, use) => {
     await use({ 'X-Forwarded-For': makeClientAddress() });
   },
+  // Serial specs open their devices with `browser.newContext` and keep them for the whole file;
+  // the worker then runs other files with those pages still polling the server. Each context is
+  // marked with the file that opened it, and the next file's first test closes the earlier ones.
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        const file = fileRunningNow();
+        if (file) openedBy.set(context, file);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: 'worker' },
+  ],
+  closeEarlierFiles: [
+    async ({ browser }, use, testInfo) => {
+      const earlier = browser.contexts().filter((context) => {
+        const file = openedBy.get(context);
+        return file !== undefined && file !== testInfo.file;
+      });
+      await Promise.all(earlier.map((context) => context.close().catch(() => undefined)));
+      await use();
+    },
+    { auto: true },
+  ],
   newDevice: async ({ browser, baseURL }, use) => {
     const pages: Page[] = [];
     await use(async () => {
