@@ -1,15 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { devices, users } from '../../src/server/db/schema';
+import { users } from '../../src/server/db/schema';
 import type { ReceivedMail } from '../setup/smtp';
-import {
-  createOnboardedUser,
-  createSessionFor,
-  TEST_APP_URL,
-  TestDevice,
-  useTestApp,
-} from '../setup/app';
-import { makeCareHome } from './support/care-homes';
+import { createOnboardedUser, TEST_APP_URL, useTestApp } from '../setup/app';
+import { makeCareHome, residentTablet } from './support/care-homes';
 import { deliverMailTo } from './support/mail';
 
 // Mail to a care-home resident's family carries the home's name and logo and says 'Powered by
@@ -46,17 +40,6 @@ async function makeBrandedHome(name: string) {
   return { ...home, logoPath: logo.json<{ logoUrl: string }>().logoUrl };
 }
 
-/** The resident signed in on a tablet of their own, bound to their account as its main device. */
-async function residentTablet(userId: number): Promise<TestDevice> {
-  const tablet = await TestDevice.create(t.app);
-  await t.db
-    .update(devices)
-    .set({ userId, isPrimary: true })
-    .where(eq(devices.id, tablet.deviceId));
-  await createSessionFor(t, { userId, device: tablet, method: 'username_password' });
-  return tablet;
-}
-
 async function nextOfKinOf(residentId: number) {
   const [kin] = await t.db
     .select()
@@ -84,7 +67,7 @@ describe('family mail in the care home’s branding', () => {
   it('a resident’s next of kin and family get mail with the home’s name, logo and colour, escaped', async () => {
     const name = 'Rose & Ivy <House>';
     const home = await makeBrandedHome(name);
-    const tablet = await residentTablet(home.margaret.userId);
+    const tablet = await residentTablet(t, home.margaret.userId);
     const susan = await nextOfKinOf(home.margaret.userId);
 
     const reshared = await tablet.post(`/api/recipients/${susan.id}/reshare-code`);
@@ -140,7 +123,7 @@ describe('family mail in the care home’s branding', () => {
 
   it('a leaver’s family no longer gets the branding; a death notice comes in the home’s', async () => {
     const home = await makeBrandedHome('Birchfield Lodge');
-    const tablet = await residentTablet(home.arthur.userId);
+    const tablet = await residentTablet(t, home.arthur.userId);
     const tom = await nextOfKinOf(home.arthur.userId);
     expect((await setStatus(home, home.arthur.linkId, 'left')).statusCode).toBe(200);
     // The notice that he left is Memento's own: from now on the home sees nothing of him.
@@ -149,7 +132,7 @@ describe('family mail in the care home’s branding', () => {
     expect((await tablet.post(`/api/recipients/${tom.id}/reshare-code`)).statusCode).toBe(200);
     expectUnbranded(await deliverMailTo(t, tom.email, /^Your new emergency code for Arthur Jones/));
 
-    const ivyTablet = await residentTablet(home.ivy.userId);
+    const ivyTablet = await residentTablet(t, home.ivy.userId);
     const rose = await nextOfKinOf(home.ivy.userId);
     expect((await setStatus(home, home.ivy.linkId, 'died')).statusCode).toBe(200);
     const notice = await deliverMailTo(t, rose.email, /told us of Ivy Green’s death$/);
@@ -181,7 +164,7 @@ describe('family mail in the care home’s branding', () => {
       .where(eq(users.id, home.manager.user.id));
     // The families still find the home's sign-in by its name, without its styling.
     expect(await page()).toMatchObject({ name: 'Elm Court', accentHex: null, logoUrl: null });
-    const tablet = await residentTablet(home.arthur.userId);
+    const tablet = await residentTablet(t, home.arthur.userId);
     const tom = await nextOfKinOf(home.arthur.userId);
     expect((await tablet.post(`/api/recipients/${tom.id}/reshare-code`)).statusCode).toBe(200);
     expectUnbranded(await deliverMailTo(t, tom.email, /^Your new emergency code for Arthur Jones/));

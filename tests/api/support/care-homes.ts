@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { careHomeResidents, careHomes, users } from '../../../src/server/db/schema';
+import { careHomeResidents, careHomes, devices, users } from '../../../src/server/db/schema';
 import type { TStaffMember } from '../../../src/shared/schemas/care-homes';
 import {
   createPrimaryUser,
   createSessionFor,
+  setTier,
   TestDevice,
   type SharedTestApp,
   type TestApp,
@@ -103,6 +104,25 @@ export async function makeCarer(t: SharedTestApp, manager: Person, pin = '4821')
   const staff = (await manager.device.get('/api/care-home/staff')).json<TStaffMember[]>();
   const staffId = staff.find((member) => member.email === carer.user.email)!.id;
   return { carer, staffId };
+}
+
+/**
+ * The resident signed in on a tablet of their own, bound to their account as its main device;
+ * on a plan of their own when `tier` is given (at a station the home's plan counts instead).
+ */
+export async function residentTablet(
+  t: TestApp,
+  userId: number,
+  tier?: 'free' | 'premium',
+): Promise<TestDevice> {
+  const tablet = await TestDevice.create(t.app);
+  await t.db
+    .update(devices)
+    .set({ userId, isPrimary: true })
+    .where(eq(devices.id, tablet.deviceId));
+  await createSessionFor(t, { userId, device: tablet, method: 'username_password' });
+  if (tier) await setTier(t, userId, tier);
+  return tablet;
 }
 
 /** The manager signs in on the home's tablet and makes it the station. */

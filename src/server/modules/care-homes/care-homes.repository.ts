@@ -199,7 +199,12 @@ const FAMILY = sql`r.category in ('next_of_kin', 'family', 'friend')`;
  * One row a resident with counts and dates only: the videos are counted here, in the database,
  * so no message's id, title or address ever reaches the care-home service.
  */
-export function findProgressRows(db: DbOrTx, careHomeId: number) {
+/**
+ * The progress table's rows, one a resident, counted in this one query. `stuckBefore`: an upload
+ * started before then and still unfinished, of a message not yet in the cloud, counts as stuck
+ * (a sealed copy replacing one already sent does not: the message is safe).
+ */
+export function findProgressRows(db: DbOrTx, careHomeId: number, stuckBefore: Date) {
   return db
     .select({
       id: careHomeResidents.id,
@@ -224,6 +229,12 @@ export function findProgressRows(db: DbOrTx, careHomeId: number) {
           and exists (select 1 from audit_logs a where a.user_id = r.id and ${LOGIN}))`,
       lastSessionAt: sql`(select max(a.timestamp) from audit_logs a
         where a.user_id = ${users.id} and ${LOGIN})`.mapWith(careHomeResidents.createdAt),
+      // By uploads_user_status_idx: the few unfinished uploads of this resident.
+      stuckUploads: sql<number>`(select count(*)::int from uploads u
+        join videos v on v.id = u.video_id
+        where u.user_id = ${users.id} and u.status in ('active', 'completing')
+          and u.created_at < ${stuckBefore.toISOString()}::timestamptz
+          and v.sync_status <> 'synced')`,
     })
     .from(careHomeResidents)
     .innerJoin(users, eq(users.id, careHomeResidents.userId))

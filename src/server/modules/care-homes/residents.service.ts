@@ -14,6 +14,7 @@ import {
   type TImportRow,
   type TResidentProgress,
 } from '../../../shared/schemas/care-homes';
+import { DEFAULT_PROGRESS_SORT, sortProgress } from '../../../shared/schemas/care-home-progress';
 import { isSingleLine } from '../../../shared/schemas/common';
 import { isUniqueViolation } from '../../db/database-errors';
 import type { AppDeps } from '../../deps';
@@ -260,6 +261,12 @@ export async function importResidents(
   return { dryRun: false, rows, counts };
 }
 
+/** Recordings whose sending has not finished for over a day: a count, never which ones. */
+const stuckWords = (count: number) =>
+  count === 1
+    ? 'A recording has not finished sending for over a day'
+    : `${count} recordings have not finished sending for over a day`;
+
 /** Why a resident may need a hand, from counts and dates alone. */
 function needsHelp(
   row: Awaited<ReturnType<typeof findProgressRows>>[number],
@@ -277,6 +284,7 @@ function needsHelp(
   const lastRecorded = row.lastRecordedAt ?? row.addedAt;
   if ((now.getTime() - lastRecorded.getTime()) / DAY_MS > 30)
     reasons.push('Nothing recorded in 30 days');
+  if (row.stuckUploads > 0) reasons.push(stuckWords(row.stuckUploads));
   return reasons;
 }
 
@@ -290,14 +298,14 @@ export async function progressOfHome(
   deps: Deps,
   home: HomeSummaryRow,
 ): Promise<TResidentProgress[]> {
-  const rows = await findProgressRows(deps.db, home.id);
+  const now = deps.clock.now();
+  const rows = await findProgressRows(deps.db, home.id, new Date(now.getTime() - DAY_MS));
   const kin = await findNextOfKinOf(
     deps.db,
     rows.map((row) => row.userId),
   );
   const kinOf = new Map(kin.map((person) => [person.ownerId, person]));
-  const now = deps.clock.now();
-  return rows.map((row) => {
+  const table = rows.map((row): TResidentProgress => {
     const nextOfKin = kinOf.get(row.userId);
     return {
       id: row.id,
@@ -318,6 +326,8 @@ export async function progressOfHome(
       statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
     };
   });
+  // Ordered as the page orders it by default, whatever the database's collation.
+  return sortProgress(table, DEFAULT_PROGRESS_SORT);
 }
 
 /** Records (or clears) how a resident's consent was given, on the resident's own log too. */
