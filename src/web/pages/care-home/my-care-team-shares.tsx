@@ -109,21 +109,24 @@ export function CareTeamMessageControl({ videoId, title }: { videoId: string; ti
   if (!data?.home || data.whyNot) return null;
   const isShared = data.shares.some((share) => share.videoId === videoId);
   return (
-    <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-      <p className="text-base text-muted-foreground">
-        {isShared
-          ? `Shared with the care team at ${data.home.name}.`
-          : `Not shared with the care team at ${data.home.name}.`}
-      </p>
-      <Button
-        variant="outline"
-        disabled={busyId === videoId}
-        onClick={() => void toggle(videoId, !isShared)}
-      >
-        <Users aria-hidden="true" />
-        {isShared ? 'Stop sharing with the care team' : 'Share with the care team'}
-        <span className="sr-only"> {title}</span>
-      </Button>
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+        <p className="flex min-w-0 items-center gap-2 text-base">
+          <Users className="size-5 shrink-0 text-primary" aria-hidden="true" />
+          {isShared
+            ? `Shared with the care team at ${data.home.name}`
+            : `Not shared with the care team at ${data.home.name}`}
+        </p>
+        <Button
+          variant="outline"
+          className="shrink-0"
+          disabled={busyId === videoId}
+          onClick={() => void toggle(videoId, !isShared)}
+        >
+          {isShared ? 'Stop sharing' : 'Share'}
+          <span className="sr-only"> with the care team: {title}</span>
+        </Button>
+      </div>
       {error && (
         <p role="alert" className="font-semibold text-destructive">
           {error}
