@@ -1,37 +1,32 @@
 import type { Browser, Page } from '@playwright/test';
 import type { TResidentProgress } from '../../src/shared/schemas/care-homes';
 import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
-import { expectNoSeriousViolations } from './support/axe';
 import { CARE_HOME_LOGO, drawCareHomeLogo } from './support/care-home-logo';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { waitForMail } from './support/outbox';
 import { callApi } from './support/page-api';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { signInAddingThisDevice } from './support/devices';
+import {
+  attachScreenshot,
+  carerJoinsWithPin,
+  expectStationHoldsNothing,
+  scanAtBothSizes,
+  STATION_VIEWPORTS,
+} from './support/stations';
 
 // A care home's recording station: the manager makes the home's tablet a station, a carer signs
 // in there with their PIN, a resident records and saves for their daughter, and after "Finish"
 // the tablet's browser holds no video and no session. Every step is in the home's branding, and
 // so is the mail its residents' families get.
 
-const VIEWPORTS = {
-  phone: { width: 390, height: 844 },
-  laptop: { width: 1366, height: 768 },
-} as const;
+const VIEWPORTS = STATION_VIEWPORTS;
 
 const RESIDENTS = [
   'first_name,last_name,room,nok_first_name,nok_last_name,nok_email,nok_relationship,consent_basis,attorney_name',
   'Margaret,Hill,12,Susan,Hill,susan.hill@example.test,Daughter,resident,',
   'Arthur,Jones,14,Peter,Jones,peter.jones@example.test,Son,,',
 ].join('\n');
-
-async function scanAtBothSizes(page: Page, label: string) {
-  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    await expectNoSeriousViolations(page, test.info(), `${label} (${name})`);
-  }
-  await page.setViewportSize(VIEWPORTS.laptop);
-}
 
 /** The home's logo and name, and who holds the messages, at the top of the screen. */
 async function expectHomeBranding(page: Page) {
@@ -42,13 +37,6 @@ async function expectHomeBranding(page: Page) {
   );
   await expect(page.getByText('Rosewood House', { exact: true })).toBeVisible();
   await expect(page.getByText('Powered by Memento', { exact: true })).toBeVisible();
-}
-
-/** A picture of the whole page, kept with the test's results to be looked at. */
-async function attachScreenshot(page: Page, name: string) {
-  const file = test.info().outputPath(name);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
 }
 
 async function newPage(browser: Browser, server: OwnServer) {
@@ -102,22 +90,13 @@ test.describe('a care home’s recording station', () => {
     ).toBeVisible();
 
     // The carer joins with their own account and sets their PIN.
-    const carerPage = await newPage(browser, server);
-    await registerUser(carerPage, {
+    await carerJoinsWithPin(await newPage(browser, server), server, {
       firstName: 'Jane',
       lastName: 'Doe',
       email: 'jane.doe@example.test',
+      homeName: 'Rosewood House',
+      pin: '4821',
     });
-    const invitation = await waitForMail('jane.doe@example.test', /invites you/, {
-      dataDir: server.dataDir,
-    });
-    const link = /https?:\/\/\S+\/care-home\/join#[\w-]+/.exec(invitation.text)![0];
-    await carerPage.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-    await carerPage.getByRole('button', { name: 'Accept the invitation' }).click();
-    await expect(carerPage.getByText('You are on Rosewood House’s staff')).toBeVisible();
-    await carerPage.getByLabel('Your PIN (4 to 6 numbers)').fill('4821');
-    await carerPage.getByRole('button', { name: 'Save my PIN' }).click();
-    await expect(carerPage.getByText('Your PIN is saved')).toBeVisible();
 
     // The manager, on the home's tablet, makes it the station.
     const tablet = await newPage(browser, server);
@@ -166,22 +145,10 @@ test.describe('a care home’s recording station', () => {
       timeout: 30_000,
     });
 
-    // Finish: nothing of Margaret's is left in the tablet's browser.
+    // Finish: nothing of Margaret's is left in the tablet's browser, no key material either.
     await tablet.getByRole('button', { name: 'Finish' }).click();
     await expect(tablet.getByText('The station is clear.')).toBeVisible();
-    const left = await tablet.evaluate(async () => ({
-      databases: (await indexedDB.databases()).map((db) => db.name),
-      caches: await caches.keys(),
-      session: Object.keys(sessionStorage),
-      local: Object.keys(localStorage),
-    }));
-    expect(left.databases).toEqual([]);
-    expect(left.caches).toEqual([]);
-    expect(left.session.every((key) => /device/i.test(key))).toBe(true);
-    expect(left.local.every((key) => /device|cookieConsent/i.test(key))).toBe(true);
-    const cookies = await tablet.context().cookies();
-    expect(cookies.map((cookie) => cookie.name)).not.toContain('memento_station');
-    expect(cookies.map((cookie) => cookie.name)).not.toContain('memento_session');
+    await expectStationHoldsNothing(tablet);
     // And the tablet's server session is gone too: back at the staff list.
     await tablet.reload();
     await expect(tablet.getByRole('heading', { name: 'Who is helping today?' })).toBeVisible();

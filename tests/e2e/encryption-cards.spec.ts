@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Locator, Page, Request, TestInfo } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request, TestInfo } from '@playwright/test';
 import {
   EMERGENCY_CODE_PATTERN,
   LONG_WAIT,
@@ -16,6 +16,7 @@ import { startOwnServer, type OwnServer } from './support/own-server';
 import { callApi } from './support/page-api';
 import { signInAsRecipient } from './support/recipients';
 import { recordMessage } from './support/recording';
+import { expectCloudCopyPlays, requestCarries } from './support/sealed-messages';
 
 // Enhanced encryption, second phase: with it on, a recipient's card (code and key) is made in the
 // owner's browser and never sent; the recipient signs in with it on a new browser and watches the
@@ -69,28 +70,6 @@ async function shoot(page: Page, testInfo: TestInfo, name: string, isOnScreenOnl
 }
 
 /** The owner turns it on as on the Enhanced encryption page, keeping the recovery sheet. */
-
-/** The player plays the message from the cloud, its length known (the messages are 6 s long). */
-async function expectCloudCopyPlays(player: Locator) {
-  await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
-  await expect
-    .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
-      timeout: 20_000,
-    })
-    .toBeGreaterThan(3);
-}
-
-/**
- * Whether a request carries this text: in its address, headers or body. The address's fragment
- * is left out: browsers never send it (Playwright reports it with the request).
- */
-async function carries(request: Request, text: string): Promise<boolean> {
-  const url = new URL(request.url());
-  url.hash = '';
-  const headers = JSON.stringify(await request.allHeaders().catch(() => request.headers()));
-  const body = request.postDataBuffer() ?? Buffer.alloc(0);
-  return url.href.includes(text) || headers.includes(text) || body.includes(text);
-}
 
 const spellingsOf = (code: string) => [code, code.replace(/-/g, ''), code.replace(/-/g, ' ')];
 
@@ -301,7 +280,9 @@ test.describe.serial('sealed recipient cards', LONG_WAIT, () => {
     expect(requests.length).toBeGreaterThan(0);
     for (const request of requests) {
       for (const spelling of [...spellingsOf(annaCode), ...spellingsOf(tomCode)]) {
-        expect(await carries(request, spelling), `${request.url()} carries a code`).toBe(false);
+        expect(await requestCarries(request, spelling), `${request.url()} carries a code`).toBe(
+          false,
+        );
       }
     }
   });

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page, Request } from '@playwright/test';
 import type {
   TCreateUploadResult,
   TPartReceived,
@@ -163,4 +163,26 @@ export async function findStoredObject(dataDir: string, playbackUrl: string): Pr
   const found = files.find((file) => path.basename(file) === key);
   if (!key || !found) throw new Error(`no stored object for ${playbackUrl}`);
   return path.join(dataDir, found);
+}
+
+/** The player plays the message from the cloud, its length known (longer than `seconds`). */
+export async function expectCloudCopyPlays(player: Locator, seconds = 3) {
+  await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
+  await expect
+    .poll(() => player.evaluate((video) => (video as HTMLVideoElement).duration), {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(seconds);
+}
+
+/**
+ * Whether a request carries this text: in its address, headers or body. The address's fragment
+ * is left out: browsers never send it (Playwright reports it with the request).
+ */
+export async function requestCarries(request: Request, text: string): Promise<boolean> {
+  const url = new URL(request.url());
+  url.hash = '';
+  const headers = JSON.stringify(await request.allHeaders().catch(() => request.headers()));
+  const body = request.postDataBuffer() ?? Buffer.alloc(0);
+  return url.href.includes(text) || headers.includes(text) || body.includes(text);
 }

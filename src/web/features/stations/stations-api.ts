@@ -3,6 +3,7 @@ import type { TStationAnswer, TStationRecipient, TStationResident } from '@share
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId, saveDeviceId } from '@web/lib/device-id';
+import { dropStationKey } from './station-key';
 
 export const STATION_KEY = ['/api/station'] as const;
 const KEPT_LOCAL_KEY = 'cookieConsent';
@@ -73,6 +74,8 @@ export async function saveStationRecording(input: {
  * and local storage, every IndexedDB database and cache. Only the station's device id stays.
  */
 export async function finishAtStation(): Promise<void> {
+  // A sealed resident's keys first: they were only ever in this page's memory.
+  dropStationKey();
   const deviceId = getDeviceId();
   await apiRequest('/api/station/finish', { method: 'POST' }).catch(() => undefined);
   try {

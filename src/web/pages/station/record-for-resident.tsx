@@ -3,6 +3,7 @@ import type { TStationRecipient, TStationResident } from '@shared/schemas/statio
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { listStationRecipients, saveStationRecording } from '@web/features/stations/stations-api';
+import { saveSealedAtStation } from '@web/features/stations/station-key';
 import { describeError, isApiError } from '@web/lib/api-client';
 import { CareTeamCheckbox } from '../care-home/care-team-choice';
 import { TakeReview } from './take-review';
@@ -13,11 +14,14 @@ import { useTakeRecorder } from './use-take-recorder';
 export function RecordForResident({
   resident,
   homeName,
+  isSealed = false,
   onFinish,
   onPause,
 }: {
   resident: TStationResident;
   homeName: string;
+  /** Enhanced encryption on: each take is sealed here, and a sealed message is not shared. */
+  isSealed?: boolean;
   onFinish: () => void;
   onPause: () => Promise<void>;
 }) {
@@ -58,13 +62,21 @@ export function RecordForResident({
     setIsBusy(true);
     setError(null);
     try {
-      const answer = await saveStationRecording({
-        takeId: take.id,
-        blob: take.blob,
-        recipientId,
-        durationMs: take.durationMs,
-        careTeam: isForCareTeam,
-      });
+      const answer = isSealed
+        ? await saveSealedAtStation({
+            residentId: resident.id,
+            takeId: take.id,
+            blob: take.blob,
+            recipientId,
+            durationMs: take.durationMs,
+          })
+        : await saveStationRecording({
+            takeId: take.id,
+            blob: take.blob,
+            recipientId,
+            durationMs: take.durationMs,
+            careTeam: isForCareTeam,
+          });
       setSaved(answer.recipientName);
       setIsSavedForCareTeam(isForCareTeam);
       clearTake();
@@ -123,12 +135,14 @@ export function RecordForResident({
             recipientId={recipientId}
             isBusy={isBusy}
             careTeamChoice={
-              <CareTeamCheckbox
-                homeName={homeName}
-                checked={isForCareTeam}
-                onCheckedChange={setIsForCareTeam}
-                disabled={isBusy}
-              />
+              !isSealed && (
+                <CareTeamCheckbox
+                  homeName={homeName}
+                  checked={isForCareTeam}
+                  onCheckedChange={setIsForCareTeam}
+                  disabled={isBusy}
+                />
+              )
             }
             onChoose={setRecipientId}
             onSave={() => void save()}

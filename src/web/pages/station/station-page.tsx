@@ -17,6 +17,7 @@ import {
 import { describeError } from '@web/lib/api-client';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { RecordForResident } from './record-for-resident';
+import { SealedResidentGate } from './sealed-resident-gate';
 
 const PAGE_TITLE = 'Recording station';
 /** Nobody has touched the screen for this long: the station finishes on its own. */
@@ -127,17 +128,22 @@ export default function StationPage() {
         />
       )}
       {step.name === 'record' && (
-        <RecordForResident
-          resident={step.resident}
-          homeName={step.station.home.name}
-          onFinish={() => void finish(FINISHED_MESSAGE)}
-          onPause={async () => {
-            await pauseAtStation();
-            await finish(
-              'Memento is paused for this person. Their manager or carer can turn it back on.',
-            );
-          }}
-        />
+        <SealedResidentGate resident={step.resident} onFinish={() => void finish(FINISHED_MESSAGE)}>
+          {(isSealed) => (
+            <RecordForResident
+              resident={step.resident}
+              homeName={step.station.home.name}
+              isSealed={isSealed}
+              onFinish={() => void finish(FINISHED_MESSAGE)}
+              onPause={async () => {
+                await pauseAtStation();
+                await finish(
+                  'Memento is paused for this person. Their manager or carer can turn it back on.',
+                );
+              }}
+            />
+          )}
+        </SealedResidentGate>
       )}
     </div>
   );
