@@ -104,7 +104,7 @@ export const FEATURES: readonly TFeature[] = [
     id: 'enhanced_encryption',
     name: 'Enhanced encryption',
     description:
-      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, your recipients open them with cards you make on your device, copies already in the cloud are sealed again, and your password never reaches our server. Your ways back are a device you unlocked, your printed recovery sheet, and your next of kin’s emergency card: after your legacy is released, or after a waiting period you can stop from your email. Importing from a phone works too: the phone seals each video before it is sent. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
+      'Encrypting videos with a key only you and your recipients hold. Where an installation switches on the preview, your cloud copies are sealed in your browser, your recipients open them with cards you make on your device, copies already in the cloud are sealed again, and your password never reaches our server. Your ways back are a device you unlocked, your printed recovery sheet, and your next of kin’s emergency card: after your legacy is released, or after a waiting period you can stop from your email. Importing from a phone works too: the phone seals each video before it is sent. At a care home’s recording station a resident with it on types their own password; each message is sealed on the tablet before it is sent, and the tablet forgets the key when they finish. Even sealed, our server still sees who records for whom, each message’s size and times, and your release rules.',
     status: 'in_progress',
   },
   {
