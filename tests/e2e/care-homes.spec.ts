@@ -214,4 +214,109 @@ test.describe('a care home on Professional', () => {
     );
     expect(notice.text).toContain('Ask to release Margaret');
   });
+
+  test('the manager sorts the progress table by a column, and the spreadsheet keeps its own order', async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const page = await newPage(browser, server);
+    const manager = await registerUser(page, { firstName: 'Ruth' });
+    await server.setTier(manager.username, 'professional');
+    await reloadAfterRestart(page);
+    await page.getByRole('link', { name: 'Your care home' }).click();
+    await page.getByLabel('Care home name').fill('Alder Court');
+    await page.getByRole('button', { name: 'Set up care home' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Alder Court' })).toBeVisible();
+    // Zoë Young has no consent recorded, so she needs help.
+    const residents = [
+      HEADER,
+      'Margaret,Hill,12,Susan,Hill,susan.sort@example.test,Daughter,resident,',
+      'Ann,de Souza,3,Kit,de Souza,kit.sort@example.test,Son,resident,',
+      'Arthur,Jones,14B,Tom,Jones,tom.sort@example.test,Son,resident,',
+      'Zoë,Young,2A,Rose,Young,rose.sort@example.test,Niece,,',
+    ].join('\n');
+    await page.getByLabel('Residents file (CSV)').setInputFiles(csvFile('sort.csv', residents));
+    await page.getByRole('button', { name: 'Import 4 residents' }).click();
+    await expect(page.getByText('4 imported, 0 already in your home, 0 to correct.')).toBeVisible();
+
+    const progress = page.getByRole('table', { name: 'Each resident’s progress' });
+    const names = progress.getByRole('rowheader');
+    const heading = (name: string) => progress.getByRole('columnheader', { name });
+    const sortButton = (name: string) => heading(name).getByRole('button', { name });
+    const byName = [/^Ann de Souza/, /^Margaret Hill/, /^Arthur Jones/, /^Zoë Young/];
+
+    // By last name at first, 'de Souza' among the Ds.
+    await expect(names).toHaveText(byName);
+    await expect(heading('Resident')).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page.getByText('Sorted by Resident: last name, A to Z.')).toBeVisible();
+
+    // Each heading is a button big enough for a finger, in 18 px text.
+    const room = sortButton('Room');
+    const box = (await room.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(await room.evaluate((button) => getComputedStyle(button).fontSize)).toBe('18px');
+
+    // Rooms in their numbers' order, then reversed; the order is said politely.
+    await room.click();
+    await expect(names).toHaveText([
+      /^Zoë Young/,
+      /^Ann de Souza/,
+      /^Margaret Hill/,
+      /^Arthur Jones/,
+    ]);
+    await expect(heading('Room')).toHaveAttribute('aria-sort', 'ascending');
+    await expect(heading('Resident')).not.toHaveAttribute('aria-sort');
+    const said = page.getByText('Sorted by Room: lowest room first.');
+    await expect(said).toHaveAttribute('aria-live', 'polite');
+    await room.click();
+    await expect(names).toHaveText([
+      /^Arthur Jones/,
+      /^Margaret Hill/,
+      /^Ann de Souza/,
+      /^Zoë Young/,
+    ]);
+    await expect(heading('Room')).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByText('Sorted by Room: highest room first.')).toBeVisible();
+
+    // Those who need help come first.
+    await sortButton('Needs help').click();
+    await expect(names).toHaveText([
+      /^Zoë Young/,
+      /^Ann de Souza/,
+      /^Margaret Hill/,
+      /^Arthur Jones/,
+    ]);
+    await expect(heading('Needs help')).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByText('Sorted by Needs help: those who need help first.')).toBeVisible();
+    await scanAtBothSizes(page, 'the progress table sorted');
+    // For a look at both sizes: the table from its first column, as it opens.
+    await page.getByRole('region', { name: "Residents' progress" }).evaluate((table) => {
+      table.scrollLeft = 0;
+    });
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      // The section's top just below the page's sticky header.
+      await page
+        .getByRole('heading', { name: 'How residents are getting on' })
+        .evaluate((heading) =>
+          window.scrollTo(0, heading.getBoundingClientRect().top + scrollY - 100),
+        );
+      await page.screenshot({ path: test.info().outputPath(`progress-table-${name}.png`) });
+    }
+    await page.setViewportSize(VIEWPORTS.phone);
+
+    // The spreadsheet stays in the table's own order, by last name, however the screen is sorted.
+    await expect(page.getByText('The file lists residents by last name.')).toBeVisible();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download as a spreadsheet (CSV)' }).click();
+    const sheet = await readFile(await (await downloading).path(), 'utf8');
+    expect(
+      sheet
+        .slice(1)
+        .split('\r\n')
+        .slice(1, 5)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['Ann de Souza', 'Margaret Hill', 'Arthur Jones', 'Zoë Young']);
+  });
 });

@@ -146,7 +146,7 @@ export function sortProgress(
 }
 
 const ORDER_WORDS: Record<TProgressSortKey, [ascending: string, descending: string]> = {
-  resident: ['by last name, A to Z', 'by last name, Z to A'],
+  resident: ['last name, A to Z', 'last name, Z to A'],
   room: ['lowest room first', 'highest room first'],
   nextOfKin: ['missing first, then A to Z', 'Z to A, missing last'],
   family: ['fewest joined first', 'most joined first'],

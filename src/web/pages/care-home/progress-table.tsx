@@ -1,12 +1,20 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import {
+  DEFAULT_PROGRESS_SORT,
+  PROGRESS_COLUMNS,
   PROGRESS_EXPORT_PATH,
   consentWords,
   familyWords,
+  firstDirection,
   needsHelpWords,
   roomWords,
+  sortProgress,
+  sortWords,
   stationsWords,
+  type TProgressSort,
+  type TProgressSortKey,
 } from '@shared/schemas/care-home-progress';
 import type { TResidentProgress } from '@shared/schemas/care-homes';
 import { Button } from '@web/components/ui/button';
@@ -104,6 +112,8 @@ function SpreadsheetLink() {
           {isBusy ? 'Making the spreadsheet…' : 'Download as a spreadsheet (CSV)'}
         </a>
       </Button>
+      {/* The file is the server's, in the table's own order: the screen's sorting stays here. */}
+      <p className="text-base text-muted-foreground">The file lists residents by last name.</p>
       {error && (
         <p role="alert" className="text-base text-destructive">
           {error}
@@ -113,9 +123,50 @@ function SpreadsheetLink() {
   );
 }
 
+/** A column's heading: a button that sorts by it, and again the other way. */
+function SortHeading({
+  column,
+  sort,
+  onSort,
+}: {
+  column: (typeof PROGRESS_COLUMNS)[number];
+  sort: TProgressSort;
+  onSort: (key: TProgressSortKey) => void;
+}) {
+  const isSorted = sort.key === column.key;
+  const Arrow = !isSorted ? ArrowUpDown : sort.direction === 'ascending' ? ArrowUp : ArrowDown;
+  return (
+    <th scope="col" aria-sort={isSorted ? sort.direction : undefined} className="p-1 align-bottom">
+      <button
+        type="button"
+        onClick={() => onSort(column.key)}
+        className="inline-flex min-h-11 min-w-11 cursor-pointer items-center gap-2 rounded-lg px-2 py-2 text-left text-base font-semibold whitespace-nowrap hover:bg-muted"
+      >
+        {column.heading}
+        <Arrow
+          aria-hidden="true"
+          className={isSorted ? 'size-5 shrink-0' : 'size-5 shrink-0 text-muted-foreground'}
+        />
+      </button>
+    </th>
+  );
+}
+
 /** One row a resident: counts and dates only, never a message's title or a way to watch it. */
 export function ProgressTable() {
   const { data: residents, isLoading } = useResidents(true);
+  const [sort, setSort] = useState<TProgressSort>(DEFAULT_PROGRESS_SORT);
+  // Client-side: the table is one home's residents, all loaded already.
+  const rows = useMemo(() => sortProgress(residents ?? [], sort), [residents, sort]);
+
+  function sortBy(key: TProgressSortKey) {
+    setSort((current) =>
+      current.key === key
+        ? { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
+        : { key, direction: firstDirection(key) },
+    );
+  }
+
   return (
     <Card asChild>
       <section aria-labelledby="progress-heading">
@@ -129,6 +180,14 @@ export function ProgressTable() {
           )}
           {residents && residents.length > 0 && <SpreadsheetLink />}
           {residents && residents.length > 0 && (
+            <p className="mb-2 text-base">
+              <span aria-live="polite" aria-atomic="true" className="font-semibold">
+                {sortWords(sort)}
+              </span>{' '}
+              Press a column&rsquo;s heading to sort by it, and again to reverse.
+            </p>
+          )}
+          {residents && residents.length > 0 && (
             <div
               className="overflow-x-auto"
               tabIndex={0}
@@ -139,28 +198,16 @@ export function ProgressTable() {
                 <caption className="sr-only">Each resident&rsquo;s progress</caption>
                 <thead>
                   <tr className="border-b-2 border-border">
-                    {[
-                      'Resident',
-                      'Room',
-                      'Next of kin',
-                      'Family joined',
-                      'Messages recorded',
-                      'Messages sent',
-                      'Last session',
-                      'Needs help',
-                      'At the stations',
-                      'Status',
-                    ].map((heading) => (
-                      <th key={heading} scope="col" className="p-3 whitespace-nowrap">
-                        {heading}
-                      </th>
+                    {PROGRESS_COLUMNS.map((column) => (
+                      <SortHeading key={column.key} column={column} sort={sort} onSort={sortBy} />
                     ))}
                   </tr>
                 </thead>
                 <tbody>
-                  {residents.map((resident) => (
+                  {rows.map((resident) => (
                     <tr key={resident.id} className="border-b border-border align-top">
-                      <th scope="row" className="p-3 text-left font-semibold">
+                      {/* Wide enough for a first and last name on one line. */}
+                      <th scope="row" className="min-w-40 p-3 text-left font-semibold">
                         {resident.firstName} {resident.lastName}
                         <span className="block font-normal text-muted-foreground">
                           {consentWords(resident)}
@@ -171,7 +218,7 @@ export function ProgressTable() {
                         {resident.nextOfKin ? (
                           <>
                             {resident.nextOfKin.name}
-                            <span className="block break-all text-muted-foreground">
+                            <span className="block whitespace-nowrap text-muted-foreground">
                               {resident.nextOfKin.maskedEmail}
                             </span>
                           </>
