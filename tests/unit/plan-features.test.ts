@@ -28,7 +28,7 @@ describe('what the plans sell', () => {
     expect(sold).toEqual(
       expect.arrayContaining([
         ['Custom branding', 'custom_branding', 'complete'],
-        ['Bulk management', 'bulk_management', 'in_progress'],
+        ['Bulk management', 'bulk_management', 'complete'],
         ['Priority support', 'priority_support', 'complete'],
       ]),
     );

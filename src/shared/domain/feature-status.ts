@@ -132,8 +132,8 @@ export const FEATURES: readonly TFeature[] = [
     id: 'bulk_management',
     name: 'Bulk management for organisations',
     description:
-      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages, and can download it as a spreadsheet with family emails partly hidden. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. A resident who leaves keeps every message; recording a death only tells their next of kin they may ask for the legacy release. Not built yet: sorting the table by a column, and flagging uploads that are stuck.',
-    status: 'in_progress',
+      'A care home’s manager imports residents and their next of kin from a file, checked row by row first; invites staff, who sign in with their own accounts; and sees each resident’s progress in counts and dates, never their messages. The table sorts by any column, with those who need help first: no next of kin or consent, family not joined after 14 days, nothing recorded in 30 days, or a recording that has not finished sending for over a day. It downloads as a spreadsheet with family emails partly hidden. The manager prints one invitation letter per family that has not joined, with a code that works for 30 days unless used and a QR code that opens the sign-in. A resident who leaves keeps every message; recording a death only tells their next of kin they may ask for the legacy release.',
+    status: 'complete',
   },
   {
     id: 'priority_support',
