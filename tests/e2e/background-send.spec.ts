@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { OFFLINE_MESSAGES } from '../../src/web/features/offline/offline-messages';
-import { LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
+import { LONG_WAIT, expect, registerPremiumUser, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -17,14 +16,7 @@ const SEND_WHILE_OPEN =
   'Messages are sent while Memento is open. Keep it open until they are sent.';
 
 async function newDevice(browser: Browser, server: OwnServer) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    serviceWorkers: 'allow',
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { serviceWorkers: 'allow' });
 }
 
 /** Waits until the worker is active and controls the page (the next page it opens). */

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page, Request } from '@playwright/test';
 import type { TEncryptionState } from '../../src/shared/schemas/encryption';
 import {
@@ -8,6 +8,7 @@ import {
   registerUser,
   reloadAfterRestart,
   test,
+  pageOn,
 } from './fixtures';
 import { signInAddingThisDevice } from './support/devices';
 import { turnOnEncryption } from './support/encryption';
@@ -37,15 +38,7 @@ async function newPage(
   server: OwnServer,
   viewport: { width: number; height: number } = STATION_VIEWPORTS.laptop,
 ) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport,
-    // A household of its own: the server's per-address limits are not shared between pages.
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport });
 }
 
 /** The carer signs in with their PIN and chooses Margaret. */

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import type { TResidentProgress } from '../../src/shared/schemas/care-homes';
-import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
+import { expect, registerUser, reloadAfterRestart, test, pageOn } from './fixtures';
 import { CARE_HOME_LOGO, drawCareHomeLogo } from './support/care-home-logo';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { waitForMail } from './support/outbox';
@@ -40,8 +40,7 @@ async function expectHomeBranding(page: Page) {
 }
 
 async function newPage(browser: Browser, server: OwnServer) {
-  const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS.laptop });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: VIEWPORTS.laptop });
 }
 
 test.describe('a care home’s recording station', () => {

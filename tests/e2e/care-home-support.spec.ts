@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
+import { expect, registerUser, reloadAfterRestart, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -22,12 +22,7 @@ async function scanAtBothSizes(page: Page, label: string) {
 }
 
 async function newPage(browser: Browser, server: OwnServer, ip: string) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: VIEWPORTS.phone,
-    extraHTTPHeaders: { 'X-Forwarded-For': ip },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: VIEWPORTS.phone, ip });
 }
 
 test.describe('priority support for a care home', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from '@playwright/test';
 import { CARE_HOME_MESSAGES } from '../../src/shared/schemas/care-homes';
-import { expect, registerUser, reloadAfterRestart, test } from './fixtures';
+import { expect, registerUser, reloadAfterRestart, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { waitForMail } from './support/outbox';
@@ -44,8 +44,7 @@ async function scanAtBothSizes(page: Page, label: string) {
 }
 
 async function newPage(browser: Browser, server: OwnServer) {
-  const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS.phone });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: VIEWPORTS.phone });
 }
 
 test.describe('a care home on Professional', () => {

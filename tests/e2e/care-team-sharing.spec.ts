@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import type { TCareTeamMine } from '../../src/shared/schemas/care-team';
-import { expect, registerUser, reloadAfterRestart, test, toastMessage } from './fixtures';
+import { expect, registerUser, reloadAfterRestart, test, toastMessage, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { waitForMail } from './support/outbox';
@@ -41,8 +41,7 @@ async function scanAndPicture(page: Page, label: string, part: Locator) {
 }
 
 async function newPage(browser: Browser, server: OwnServer) {
-  const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS.laptop });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: VIEWPORTS.laptop });
 }
 
 test.describe('sharing a message with the care team', () => {

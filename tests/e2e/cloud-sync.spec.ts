@@ -1,4 +1,4 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import {
@@ -10,6 +10,7 @@ import {
   type RegisteredUser,
   test,
   toastMessage,
+  pageOn,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -30,14 +31,7 @@ async function newDevice(
   server: OwnServer,
   viewport?: { width: number; height: number },
 ) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    ...(viewport ? { viewport } : {}),
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport });
 }
 
 /** The player plays the message from the cloud, its length known (the message is 8 s long). */

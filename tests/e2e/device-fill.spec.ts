@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import type { Browser, Page, Route } from '@playwright/test';
-import { expect, openApp, registerPremiumUser, submitSignIn, test } from './fixtures';
+import { expect, openApp, registerPremiumUser, submitSignIn, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
@@ -27,14 +26,7 @@ interface TLocalCopy {
 }
 
 async function newDevice(browser: Browser, server: OwnServer): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: VIEWPORTS.laptop,
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: VIEWPORTS.laptop });
 }
 
 /** The messages in this browser's local library (IndexedDB), with the SHA-256 of each one's bytes. */

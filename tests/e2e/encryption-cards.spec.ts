@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request, TestInfo } from '@playwright/test';
 import {
   EMERGENCY_CODE_PATTERN,
@@ -7,6 +7,7 @@ import {
   registerPremiumUser,
   test,
   type RegisteredUser,
+  pageOn,
 } from './fixtures';
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
@@ -44,14 +45,7 @@ async function newDevice(
   server: OwnServer,
   viewport: { width: number; height: number } = VIEWPORTS.laptop,
 ) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport,
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport });
 }
 
 /** Axe at both sizes, and a picture of each for a person to look at. */

@@ -1,6 +1,13 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Browser } from '@playwright/test';
-import { EMERGENCY_CODE_PATTERN, LONG_WAIT, expect, registerPremiumUser, test } from './fixtures';
+import {
+  EMERGENCY_CODE_PATTERN,
+  LONG_WAIT,
+  expect,
+  registerPremiumUser,
+  test,
+  pageOn,
+} from './fixtures';
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
@@ -13,14 +20,7 @@ import { recordMessage } from './support/recording';
 // the owner's device once its recipient has a new card, and the recipient still watches it.
 
 async function newDevice(browser: Browser, server: OwnServer, width = 1280, height = 800) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width, height },
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: { width, height } });
 }
 
 test.describe.serial('sealing the messages already in the cloud', LONG_WAIT, () => {

@@ -78,6 +78,29 @@ async function createDevice(browser: Browser, baseURL: string | undefined): Prom
 }
 
 /**
+ * A page in a fresh browser context on a spec's own server: a device the server has never seen,
+ * from a household of its own unless `ip` names one.
+ */
+export async function pageOn(
+  browser: Browser,
+  server: Pick<OwnServer, 'url'>,
+  options: {
+    viewport?: { width: number; height: number };
+    ip?: string;
+    /** The offline worker, for the specs that test it; blocked otherwise (see the config). */
+    serviceWorkers?: 'allow';
+  } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.serviceWorkers ? { serviceWorkers: options.serviceWorkers } : {}),
+    extraHTTPHeaders: { 'X-Forwarded-For': options.ip ?? makeClientAddress() },
+  });
+  return context.newPage();
+}
+
+/**
  * The toast on screen (the app shows one at a time). Found by its markup rather than its role: while a
  * modal dialog is open, everything outside it, the toast too, is hidden from the accessibility
  * tree.

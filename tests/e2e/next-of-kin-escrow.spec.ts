@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { Browser, Locator, Page, Request, TestInfo } from '@playwright/test';
 import {
   EMERGENCY_CODE_PATTERN,
@@ -9,6 +8,7 @@ import {
   reloadAfterRestart,
   test,
   type RegisteredUser,
+  pageOn,
 } from './fixtures';
 import { turnOnEncryption } from './support/encryption';
 import { expectNoSeriousViolations } from './support/axe';
@@ -30,14 +30,7 @@ const LAPTOP = { width: 1280, height: 800 };
 const NEW_PASSWORD = 'Bluebells&Scones-2028';
 
 async function newDevice(browser: Browser, server: OwnServer, viewport = LAPTOP) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport,
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport });
 }
 
 async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import {
@@ -8,6 +7,7 @@ import {
   signOutFromDashboard,
   submitSignIn,
   test,
+  pageOn,
 } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { turnOnEncryption } from './support/encryption';
@@ -23,14 +23,7 @@ import { callApi, storedCopyStart } from './support/page-api';
 const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
 
 async function newDevice(browser: Browser, server: OwnServer, width = 1280, height = 800) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width, height },
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { viewport: { width, height } });
 }
 
 /** What each request of the context put on the wire: address (no fragment), headers, body. */

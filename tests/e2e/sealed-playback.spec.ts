@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import {
@@ -8,6 +7,7 @@ import {
   signOutFromDashboard,
   test,
   type RegisteredUser,
+  pageOn,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -25,14 +25,7 @@ test.use({ serviceWorkers: 'allow' });
 const LONG_MESSAGE_BYTES = 40 * 1024 * 1024;
 
 async function newDevice(browser: Browser, server: OwnServer) {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    serviceWorkers: 'allow',
-    extraHTTPHeaders: {
-      'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
-    },
-  });
-  return context.newPage();
+  return pageOn(browser, server, { serviceWorkers: 'allow' });
 }
 
 /** The owner turns enhanced encryption on, as on the Enhanced encryption page. */
