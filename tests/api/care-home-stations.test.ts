@@ -15,6 +15,7 @@ import {
   makeCareHome,
   makeCarer as makeCarerOf,
   makeStation as makeStationOf,
+  residentTablet,
   saveStationTake,
   STATION_WEBM,
 } from './support/care-homes';
@@ -267,8 +268,8 @@ describe('recording stations', () => {
     expect(row!.pinHash).not.toContain('2468');
   });
 
-  it('counts stations toward the manager’s device limit, and never on the manager’s main device', async () => {
-    const { manager } = await makeHome('Beech House');
+  it('counts stations and residents’ own tablets toward the manager’s device limit, and never on the manager’s main device', async () => {
+    const { manager, ivy } = await makeHome('Beech House');
     const onMain = await manager.device.post('/api/care-home/station', { name: 'Hall tablet' });
     expect(onMain.statusCode).toBe(409);
     expect(onMain.json()).toMatchObject({ message: STATION_MESSAGES.ownMainDevice });
@@ -276,6 +277,17 @@ describe('recording stations', () => {
     await makeStation(manager, 'Garden room tablet');
     const { countDevicesOfUser } =
       await import('../../src/server/modules/devices/devices.repository');
+    expect(await countDevicesOfUser(t.db, manager.user.id)).toBe(3);
+
+    // A resident's own tablet is one of the home's devices while they live there.
+    await residentTablet(t, ivy.userId);
+    expect(await countDevicesOfUser(t.db, manager.user.id)).toBe(4);
+    const left = await manager.device.request({
+      method: 'PUT',
+      url: `/api/care-home/residents/${ivy.linkId}/status`,
+      payload: { status: 'left' },
+    });
+    expect(left.statusCode).toBe(200);
     expect(await countDevicesOfUser(t.db, manager.user.id)).toBe(3);
   });
 });

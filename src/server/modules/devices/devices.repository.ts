@@ -1,6 +1,13 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { careHomes, careHomeStations, deviceResets, devices, users } from '../../db/schema';
+import {
+  careHomeResidents,
+  careHomes,
+  careHomeStations,
+  deviceResets,
+  devices,
+  users,
+} from '../../db/schema';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -91,13 +98,20 @@ export async function countDevicesOfUser(
 ): Promise<number> {
   const query = db.select({ id: devices.id }).from(devices).where(eq(devices.userId, userId));
   const rows = options.lock ? await query.for('update') : await query;
-  // A manager's limit counts the home's recording stations too.
+  // A manager's limit counts the home's recording stations too, and the personal tablets of the
+  // residents who live there: the plan's devices are the home's, however they are used.
   const stations = await db
     .select({ id: careHomeStations.deviceId })
     .from(careHomeStations)
     .innerJoin(careHomes, eq(careHomes.id, careHomeStations.careHomeId))
     .where(eq(careHomes.managerId, userId));
-  return rows.length + stations.length;
+  const residentsTablets = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .innerJoin(careHomeResidents, eq(careHomeResidents.userId, devices.userId))
+    .innerJoin(careHomes, eq(careHomes.id, careHomeResidents.careHomeId))
+    .where(and(eq(careHomes.managerId, userId), eq(careHomeResidents.status, 'active')));
+  return rows.length + stations.length + residentsTablets.length;
 }
 
 /** Moves the primary role: the old primary first (one primary per account is a unique index). */
