@@ -28,7 +28,22 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Starts the built server on a free port. Between asking the system for the port and the server
+ * listening on it, another process (a database connection's own end, say) can take it: that start
+ * is tried again on another port, and any other failure is thrown as it is.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePort(env);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnFreePort(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The build that `npm start` runs; the global setup makes it fresh.
