@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { accountKeys, auditLogs, devices, users, videos } from '../../src/server/db/schema';
+import { accountKeys, auditLogs, users, videos } from '../../src/server/db/schema';
 import type { NewVideoRow } from '../../src/server/modules/videos/videos.repository';
+import { residentTablet as ownTablet } from './support/care-homes';
 import {
   CARE_TEAM_MESSAGES,
   type TCareTeamMine,
@@ -13,7 +14,6 @@ import { newKdfParams } from '../../src/shared/sealing/secrets';
 import {
   createPrimaryUser,
   createSessionFor,
-  setTier,
   TestClock,
   TestDevice,
   useTestApp,
@@ -49,20 +49,8 @@ async function makeHomeWithCarer(name: string) {
 }
 
 /** The resident's own tablet: their primary device, signed in, on a plan (cloud sync or not). */
-async function residentTablet(resident: Resident, tier: 'free' | 'premium' = 'premium') {
-  const tablet = await TestDevice.create(t.app);
-  await t.db
-    .update(devices)
-    .set({ userId: resident.userId, isPrimary: true })
-    .where(eq(devices.id, tablet.deviceId));
-  await createSessionFor(t, {
-    userId: resident.userId,
-    device: tablet,
-    method: 'username_password',
-  });
-  await setTier(t, resident.userId, tier);
-  return tablet;
-}
+const residentTablet = (resident: Resident, tier: 'free' | 'premium' = 'premium') =>
+  ownTablet(t, resident.userId, tier);
 
 async function nextOfKinOf(resident: Resident) {
   const [kin] = await t.db

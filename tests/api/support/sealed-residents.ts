@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { devices, users } from '../../../src/server/db/schema';
+import { users } from '../../../src/server/db/schema';
 import { hashSecret } from '../../../src/server/lib/crypto';
 import { WRAP_LABEL_PARTS } from '../../../src/shared/schemas/encryption';
 import type {
@@ -17,14 +17,9 @@ import {
   wrapKey,
   wrapLabel,
 } from '../../../src/shared/sealing';
-import {
-  createSessionFor,
-  GOOD_PASSWORD,
-  setTier,
-  TestDevice,
-  type TestApp,
-} from '../../setup/app';
+import { GOOD_PASSWORD, TestDevice, type TestApp } from '../../setup/app';
 import { makeSealedCard, turnOn } from '../../setup/encryption';
+import { residentTablet } from './care-homes';
 
 // A care home's resident with enhanced encryption on, and what a station's browser does for them:
 // split the password they type, open the account key from its wrap, seal a take and wrap its key.
@@ -38,17 +33,7 @@ export async function sealResident(t: TestApp, resident: { userId: number }) {
     .update(users)
     .set({ passwordHash: await hashSecret(GOOD_PASSWORD) })
     .where(eq(users.id, resident.userId));
-  const tablet = await TestDevice.create(t.app);
-  await t.db
-    .update(devices)
-    .set({ userId: resident.userId, isPrimary: true })
-    .where(eq(devices.id, tablet.deviceId));
-  await createSessionFor(t, {
-    userId: resident.userId,
-    device: tablet,
-    method: 'username_password',
-  });
-  await setTier(t, resident.userId, 'premium');
+  const tablet = await residentTablet(t, resident.userId, 'premium');
   const accountKey = await turnOn(tablet, resident.userId);
   const [kin] = await t.db
     .select()
