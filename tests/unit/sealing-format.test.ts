@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BlobReader } from '../../src/shared/blob-reader';
 import {
   FIRST_SEGMENT_PLAINTEXT_BYTES as P0,
   generateContentKey,
@@ -73,6 +74,13 @@ describe('sealing and opening', () => {
         parts.push(await sealPart(sealing, blob, n, PART));
       expect(parts.slice(0, -1).every((part) => part.length === PART)).toBe(true);
       expectSameBytes(Buffer.concat(parts), sealed);
+
+      // As an upload seals them: one after another through one reader and its one buffer.
+      const reader = new BlobReader(blob, PART);
+      const again = [];
+      for (let n = 1; n <= partCount(size, PART); n++)
+        again.push(await sealPart(sealing, reader, n, PART));
+      expectSameBytes(Buffer.concat(again), sealed);
     },
   );
 

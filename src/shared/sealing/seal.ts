@@ -1,5 +1,6 @@
 import { randomBytes, type TBytes } from './bytes';
 import { SealingError } from './errors';
+import { BlobReader } from '../blob-reader';
 import { ExactReader } from './exact-reader';
 import {
   encodeHeader,
@@ -56,28 +57,32 @@ export async function sealSegment(
  * Upload part `partNumber` (1-based) of a recording held in a Blob: the header (first part only)
  * and the whole segments of the part, from one read of the part's plaintext range (a part, never
  * the recording, in memory). Sealing is deterministic, so a part sealed again after a reload is
- * the same bytes and keeps its checksum.
+ * the same bytes and keeps its checksum. Parts sealed one after another from one `BlobReader`
+ * reuse its buffer and its open stream.
  */
 export async function sealPart(
   sealing: TSealing,
-  blob: Blob,
+  recording: Blob | BlobReader,
   partNumber: number,
   partBytes: number,
 ): Promise<TBytes> {
   const length = sealing.header.plaintextLength;
-  if (blob.size !== length)
+  const reader = recording instanceof BlobReader ? recording : new BlobReader(recording, partBytes);
+  if (reader.size !== length)
     throw new SealingError('range', 'The recording is not the size sealed.');
   const { first, last } = partSegments(partNumber, length, partBytes);
   const plainStart = segmentPlaintextRange(first, length).start;
   const plainEnd = segmentPlaintextRange(last, length).end;
-  const plaintext = new Uint8Array(await blob.slice(plainStart, plainEnd).arrayBuffer());
+  const plaintext = await reader.read(plainStart, plainEnd);
   if (plaintext.length !== plainEnd - plainStart) {
     throw new SealingError('truncated', 'The recording is shorter than the size sealed.');
   }
   const partStart = (partNumber - 1) * partBytes;
   const out = new Uint8Array(segmentSealedRange(last, length).end - partStart);
   if (partNumber === 1) out.set(sealing.header.bytes, 0);
-  // All segments of the part at once: WebCrypto works through them without a wait between.
+  // All segments of the part at once: WebCrypto works through them without a wait between. Each
+  // sealed segment is only dropped: the browser made it, and emptying such a buffer early made
+  // later reads of the recording fail in Chromium.
   await Promise.all(
     Array.from({ length: last - first + 1 }, async (_, offset) => {
       const index = first + offset;
@@ -88,20 +93,9 @@ export async function sealPart(
         plaintext.subarray(start - plainStart, end - plainStart),
       );
       out.set(sealed, segmentSealedRange(index, length).start - partStart);
-      giveBack(sealed);
     }),
   );
-  giveBack(plaintext);
   return out;
-}
-
-/**
- * Frees a buffer nothing reads again now, not at some later collection: a long recording sealed
- * part after part otherwise leaves a garbage part per part in memory until then. Where
- * `ArrayBuffer.prototype.transfer` is missing it is freed by the collector, as before.
- */
-function giveBack(bytes: TBytes): void {
-  (bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }
 
 /**

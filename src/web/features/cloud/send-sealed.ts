@@ -46,13 +46,17 @@ export async function sendSealedParts(input: {
   };
 
   let next = missing[0] === undefined ? null : prepare(missing[0]);
-  for (let index = 0; next; index += 1) {
-    const { partNumber, sha256, body, link } = await next;
-    const following = missing[index + 1];
-    next = following === undefined ? null : prepare(following);
-    // Its failure is thrown when it is awaited; a send that fails first leaves it unheard.
-    next?.catch(() => undefined);
-    const etag = await putPartWithRetry(link, body);
-    await onSent({ partNumber, etag, sha256 });
+  try {
+    for (let index = 0; next; index += 1) {
+      const { partNumber, sha256, body, link } = await next;
+      const following = missing[index + 1];
+      next = following === undefined ? null : prepare(following);
+      // Its failure is thrown when it is awaited; a send that fails first leaves it unheard.
+      next?.catch(() => undefined);
+      const etag = await putPartWithRetry(link, body);
+      await onSent({ partNumber, etag, sha256 });
+    }
+  } finally {
+    copy.recording.close();
   }
 }

@@ -1,3 +1,4 @@
+import { BlobReader } from '@shared/blob-reader';
 import { DEVICE_HEADER } from '@shared/domain/device';
 import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud';
 import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
@@ -120,9 +121,11 @@ async function sealTake(keys: THeldKeys, takeId: string, recipientId: number, bl
   const contentKey = await generateContentKey();
   const sealing = startSealing({ key: contentKey, messageId: takeId, plaintextLength: blob.size });
   const parts: BlobPart[] = [];
+  const recording = new BlobReader(blob, UPLOAD_PART_BYTES);
   for (let part = 1; part <= partCount(blob.size, UPLOAD_PART_BYTES); part++) {
-    parts.push(await sealPart(sealing, blob, part, UPLOAD_PART_BYTES));
+    parts.push(await sealPart(sealing, recording, part, UPLOAD_PART_BYTES));
   }
+  recording.close();
   const card = keys.cards.get(recipientId);
   lastSealed = {
     takeId,

@@ -1,12 +1,20 @@
-import { releaseBytes, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { BlobReader } from '@shared/blob-reader';
+import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
 import { PIECE_BYTES, PIECE_CHUNKS, type TManifestVideo } from './transfer-frames';
 
-/** The SHA-256 of each piece of a message, read one piece at a time. */
+/** How many pieces a message of `byteSize` has: one at least, for an empty one. */
+export function pieceCount(byteSize: number): number {
+  return Math.max(1, Math.ceil(byteSize / PIECE_BYTES));
+}
+
+/** The SHA-256 of each piece of a message, read one piece at a time into one buffer. */
 export async function pieceChecksums(blob: Blob): Promise<string[]> {
+  const reader = new BlobReader(blob, PIECE_BYTES);
   const sums: string[] = [];
   for (let start = 0; start < blob.size || sums.length === 0; start += PIECE_BYTES) {
-    sums.push(await sha256Hex(blob.slice(start, start + PIECE_BYTES)));
+    sums.push(await sha256HexOfBytes(await reader.read(start, start + PIECE_BYTES)));
   }
+  reader.close();
   return sums;
 }
 
@@ -21,15 +29,19 @@ export async function matchesManifest(
 ): Promise<boolean> {
   const expected = video.pieceSha256;
   if (blob.size !== video.byteSize) return false;
-  if (expected.length !== Math.max(1, Math.ceil(blob.size / PIECE_BYTES))) return false;
-  for (let piece = 0; piece < expected.length; piece += 1) {
-    if (checked.has(piece)) continue;
-    const start = piece * PIECE_BYTES;
-    if ((await sha256Hex(blob.slice(start, start + PIECE_BYTES))) !== expected[piece]) {
-      return false;
+  if (expected.length !== pieceCount(blob.size)) return false;
+  const reader = new BlobReader(blob, PIECE_BYTES);
+  try {
+    for (let piece = 0; piece < expected.length; piece += 1) {
+      if (checked.has(piece)) continue;
+      const start = piece * PIECE_BYTES;
+      const bytes = await reader.read(start, start + PIECE_BYTES);
+      if ((await sha256HexOfBytes(bytes)) !== expected[piece]) return false;
     }
+    return true;
+  } finally {
+    reader.close();
   }
-  return true;
 }
 
 /**

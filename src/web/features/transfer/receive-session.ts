@@ -98,6 +98,7 @@ async function keepIfWhole(
       createdAt: video.createdAt,
       indexedAt: video.indexedAt,
       release: video.release as TRelease | undefined,
+      pieceSha256: video.pieceSha256,
     });
   }
   await forgetChunks(video.id);

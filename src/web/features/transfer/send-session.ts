@@ -1,6 +1,7 @@
-import { getVideoBlob, type TLocalVideo } from '@web/lib/videos/local-store';
+import { BlobReader } from '@shared/blob-reader';
+import { getVideoBlob, keepPieceChecksums, type TLocalVideo } from '@web/lib/videos/local-store';
 import { sendPaced, type TPeer } from './peer';
-import { pieceChecksums } from './pieces';
+import { pieceChecksums, pieceCount } from './pieces';
 import {
   openFrame,
   readJson,
@@ -30,11 +31,19 @@ export interface TWant {
   arrived: number;
 }
 
-/** The manifest of this device's messages, each with its pieces' SHA-256, made before connecting. */
+/**
+ * The manifest of this device's messages, each with its pieces' SHA-256: kept ones as they are,
+ * the rest hashed now and kept for the next move.
+ */
 export async function buildManifest(videos: readonly TLocalVideo[]): Promise<TManifestVideo[]> {
   const manifest: TManifestVideo[] = [];
   for (const video of videos) {
     const blob = await getVideoBlob(video);
+    let pieceSha256 = video.pieceSha256;
+    if (pieceSha256?.length !== pieceCount(blob.size)) {
+      pieceSha256 = await pieceChecksums(blob);
+      await keepPieceChecksums(video.id, pieceSha256);
+    }
     manifest.push({
       id: video.id,
       recipientId: video.recipientId,
@@ -46,15 +55,19 @@ export async function buildManifest(videos: readonly TLocalVideo[]): Promise<TMa
       createdAt: video.createdAt,
       indexedAt: video.indexedAt,
       release: video.release,
-      pieceSha256: await pieceChecksums(blob),
+      pieceSha256,
       chunkCount: Math.max(1, Math.ceil(blob.size / TRANSFER_CHUNK_BYTES)),
     });
   }
   return manifest;
 }
 
-/** A message's chunks, read from the library a piece at a time: one read for sixteen chunks. */
+/**
+ * A message's chunks, read from the library a piece at a time into one buffer: one read for
+ * sixteen chunks. A chunk is a view of that buffer, good until the next piece is read.
+ */
 function createPieceReader(blob: Blob) {
+  const reader = new BlobReader(blob, PIECE_BYTES);
   let start = -1;
   let piece = new Uint8Array(0);
   return {
@@ -62,10 +75,11 @@ function createPieceReader(blob: Blob) {
       const at = index * TRANSFER_CHUNK_BYTES;
       if (start < 0 || at < start || at >= start + piece.length) {
         start = at - (at % PIECE_BYTES);
-        piece = new Uint8Array(await blob.slice(start, start + PIECE_BYTES).arrayBuffer());
+        piece = await reader.read(start, start + PIECE_BYTES);
       }
-      return piece.slice(at - start, at - start + TRANSFER_CHUNK_BYTES);
+      return piece.subarray(at - start, at - start + TRANSFER_CHUNK_BYTES);
     },
+    close: () => reader.close(),
   };
 }
 
@@ -102,23 +116,27 @@ export async function runSendSession(input: {
     const reader = createPieceReader(await getVideoBlob(video));
     let sent = 0;
     let kept = 0;
-    for (const index of want.chunks) {
-      if (input.abort.aborted) throw new Error('The new device started again.');
-      while (sent - kept >= SEND_WINDOW_CHUNKS) {
-        const { header: said, body: count } = await openFrame(key, await inbox.next());
-        if (said.t === 'got') kept = readJson<{ n: number }>(count).n;
+    try {
+      for (const index of want.chunks) {
+        if (input.abort.aborted) throw new Error('The new device started again.');
+        while (sent - kept >= SEND_WINDOW_CHUNKS) {
+          const { header: said, body: count } = await openFrame(key, await inbox.next());
+          if (said.t === 'got') kept = readJson<{ n: number }>(count).n;
+        }
+        const bytes = await reader.chunk(index);
+        await sendPaced(
+          peer.channel,
+          await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
+          input.abort,
+        );
+        sent += 1;
+        // Once a piece: the screen moves on as often as anyone can see, not once a chunk.
+        if (sent % PIECE_CHUNKS === 0 || sent === want.chunks.length) {
+          input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
+        }
       }
-      const bytes = await reader.chunk(index);
-      await sendPaced(
-        peer.channel,
-        await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
-        input.abort,
-      );
-      sent += 1;
-      // Once a piece: the screen moves on as often as anyone can see, not once a chunk.
-      if (sent % PIECE_CHUNKS === 0 || sent === want.chunks.length) {
-        input.onProgress({ arrived: want.arrived, total, current: sent / want.chunks.length });
-      }
+    } finally {
+      reader.close();
     }
     await sendPaced(peer.channel, await sealJson(key, { t: 'end' }, { id: video.id }), input.abort);
   }

@@ -43,7 +43,8 @@ interface TRun {
   signalling: TSignalling;
   iceServers: TIceServer[];
   key: CryptoKey;
-  manifest: TManifestVideo[];
+  /** Made while the code is shown: hashing a large library takes a while. */
+  manifest: Promise<TManifestVideo[]>;
   videos: Awaited<ReturnType<typeof listVideos>>;
 }
 
@@ -76,7 +77,14 @@ export function useSendMessages(creatorId: number) {
         if (signal?.state === 'finished') return update({ phase: 'done' });
         if (signal && signal.attempt > answered && signal.description) {
           answered = signal.attempt;
-          const result = await serveAttempt(run, signal.attempt, signal.description, update);
+          // A library that could not be read ends the move here, said on the screen.
+          const manifest = await run.manifest;
+          const result = await serveAttempt(
+            { ...run, manifest },
+            signal.attempt,
+            signal.description,
+            update,
+          );
           if (result === 'done') return update({ phase: 'done' });
         }
         await wait(POLL_MS);
@@ -89,7 +97,9 @@ export function useSendMessages(creatorId: number) {
     update({ ...START, phase: 'preparing' });
     try {
       const videos = await listVideos(creatorId);
-      const manifest = await buildManifest(videos);
+      const manifest = buildManifest(videos);
+      // Its failure is heard when the new device first asks; until then it waits there.
+      manifest.catch(() => undefined);
       const code = createTransferCode();
       const created = await createTransferOffer(await deriveLookup(code), videos.length);
       const url = `${window.location.origin}/receive-messages#code=${code}`;
@@ -117,7 +127,7 @@ export function useSendMessages(creatorId: number) {
 }
 
 async function serveAttempt(
-  run: TRun,
+  run: Omit<TRun, 'manifest'> & { manifest: TManifestVideo[] },
   attempt: number,
   description: string,
   update: (patch: Partial<TSendState>) => void,

@@ -1,3 +1,4 @@
+import { BlobReader } from '@shared/blob-reader';
 import {
   WRAP_LABEL_PARTS,
   type TPairingKey,
@@ -73,7 +74,7 @@ export async function sealForPairing(input: {
   );
   return {
     sealing,
-    recording: input.recording,
+    recording: new BlobReader(input.recording),
     byteSize: sealedSize(input.recording.size),
     keyWrap,
   };

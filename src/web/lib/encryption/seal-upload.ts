@@ -1,3 +1,4 @@
+import { BlobReader } from '@shared/blob-reader';
 import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
 import {
   generateContentKey,
@@ -21,7 +22,8 @@ import { getDeviceKey, thisDeviceId } from './device-keys';
  */
 export interface TSealedCopy {
   sealing: TSealing;
-  recording: Blob;
+  /** Read a part at a time, into one buffer. */
+  recording: BlobReader;
   byteSize: number;
   keyWrap: string;
 }
@@ -109,7 +111,7 @@ export async function prepareSealedCopy(input: {
   const { sealing, ownerKeyWrap } = await findOrStartSealing(videoId, userId, blob, accountKey);
   return {
     sealing,
-    recording: blob,
+    recording: new BlobReader(blob),
     byteSize: sealedSize(blob.size),
     keyWrap: ownerKeyWrap,
   };

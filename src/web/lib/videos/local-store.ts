@@ -39,6 +39,12 @@ export interface TLocalVideo {
    * a late index row. Not indexed, so no new Dexie version: older records have none ('now').
    */
   release?: TRelease;
+  /**
+   * The SHA-256 of each 960 KiB piece, as a move to a new device checks them: kept once known
+   * (brought by a move, or hashed for one), so the next move need not read the library first.
+   * Not indexed either; a video saved again under its id loses it with its old bytes.
+   */
+  pieceSha256?: string[];
 }
 
 /**
@@ -209,6 +215,7 @@ export async function saveVideo(input: {
   indexedAt?: string | null;
   syncStatus?: TLocalVideo['syncStatus'];
   release?: TRelease;
+  pieceSha256?: string[];
 }): Promise<TLocalVideo> {
   const mimeType = input.blob.type || 'video/webm';
   const parts = splitIntoChunks(input.blob);
@@ -226,6 +233,7 @@ export async function saveVideo(input: {
     syncStatus: input.syncStatus ?? 'local_only',
     indexedAt: input.indexedAt ?? null,
     release: input.release,
+    ...(input.pieceSha256 ? { pieceSha256: input.pieceSha256 } : {}),
   };
   await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.drafts, async () => {
     await localDb.chunks.where('videoId').equals(input.id).delete();
@@ -303,6 +311,11 @@ export async function deleteLocalVideos(videoIds: readonly string[]): Promise<vo
       await localDb.sealings.bulkDelete([...videoIds]);
     },
   );
+}
+
+/** Keeps a video's piece checksums once hashed (see `TLocalVideo.pieceSha256`). */
+export function keepPieceChecksums(videoId: string, pieceSha256: string[]) {
+  return localDb.videos.update(videoId, { pieceSha256 });
 }
 
 export function setLocalRelease(videoId: string, release: TRelease) {
