@@ -8,6 +8,7 @@ import {
   listChunkIndexes,
   missingChunks,
   readChunks,
+  type TArrived,
 } from './received-chunks';
 import type { TSignalling } from './transfer-api';
 import { finishTransfer, noteArrival } from './transfer-api';
@@ -53,7 +54,7 @@ async function receiveChunks(
   let kept = 0;
   const checker = createPieceChecker(video);
   // Kept a piece's worth at a time: one write instead of sixteen.
-  let pending: { index: number; data: Blob }[] = [];
+  let pending: TArrived[] = [];
   const keepPending = async () => {
     await keepChunks(video.id, pending);
     kept += pending.length;
@@ -68,7 +69,7 @@ async function receiveChunks(
       return checker.checked;
     }
     if (header.t !== 'chunk' || header.v !== video.id) continue;
-    pending.push({ index: header.i, data: new Blob([body]) });
+    pending.push({ index: header.i, bytes: body });
     await checker.add(header.i, body);
     if (pending.length === PIECE_CHUNKS) {
       await keepPending();

@@ -1,13 +1,20 @@
 import Dexie, { type Table } from 'dexie';
+import { TRANSFER_CHUNK_BYTES } from './transfer-frames';
 
 /**
  * Chunks of a message still arriving, kept apart from the library until the whole message is
  * here and its SHA-256 matches, so an interrupted move resumes from the last chunk and the
  * library never holds half a message.
+ *
+ * A row holds the chunks that arrived together (a piece's worth), in one Blob: one file for the
+ * browser to write instead of sixteen. `index` is its first chunk's number; `indexes` lists them
+ * all (a row without it, from an earlier version, holds only chunk `index`). Every chunk is
+ * `TRANSFER_CHUNK_BYTES` long but a message's last, which comes last in its row.
  */
 interface TReceivedChunk {
   videoId: string;
   index: number;
+  indexes?: number[];
   data: Blob;
 }
 
@@ -21,19 +28,43 @@ class ReceivedChunksDb extends Dexie {
 
 const db = new ReceivedChunksDb();
 
-/** Keeps a few chunks of one message in one write. */
-export function keepChunks(videoId: string, chunks: readonly { index: number; data: Blob }[]) {
-  return db.chunks.bulkPut(chunks.map((chunk) => ({ videoId, ...chunk })));
+/** Keeps chunks of one message that arrived together, in ascending order, in one write. */
+export async function keepChunks(videoId: string, chunks: readonly TArrived[]): Promise<void> {
+  if (chunks.length === 0) return;
+  await db.chunks.put({
+    videoId,
+    index: chunks[0]!.index,
+    indexes: chunks.map((chunk) => chunk.index),
+    data: new Blob(chunks.map((chunk) => chunk.bytes)),
+  });
+}
+
+export interface TArrived {
+  index: number;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** Each kept chunk of a message, by its number, as a slice of the row that holds it. */
+async function keptChunks(videoId: string): Promise<{ index: number; data: Blob }[]> {
+  const rows = await db.chunks.where('videoId').equals(videoId).toArray();
+  return rows
+    .flatMap((row) =>
+      (row.indexes ?? [row.index]).map((index, at) => ({
+        index,
+        data: row.indexes
+          ? row.data.slice(at * TRANSFER_CHUNK_BYTES, (at + 1) * TRANSFER_CHUNK_BYTES)
+          : row.data,
+      })),
+    )
+    .sort((a, b) => a.index - b.index);
 }
 
 export async function listChunkIndexes(videoId: string): Promise<number[]> {
-  const rows = await db.chunks.where('videoId').equals(videoId).toArray();
-  return rows.map((row) => row.index);
+  return (await keptChunks(videoId)).map((chunk) => chunk.index);
 }
 
 export async function readChunks(videoId: string): Promise<Blob[]> {
-  const rows = await db.chunks.where('videoId').equals(videoId).toArray();
-  return rows.sort((a, b) => a.index - b.index).map((row) => row.data);
+  return (await keptChunks(videoId)).map((chunk) => chunk.data);
 }
 
 export function forgetChunks(videoId: string) {
