@@ -116,23 +116,19 @@ export async function runSendSession(input: {
     const reader = createPieceReader(await getVideoBlob(video));
     let sent = 0;
     let kept = 0;
-    // The next chunk is read and sealed while this one goes out.
-    const seal = async (index: number) =>
-      sealFrame(key, { t: 'chunk', v: video.id, i: index }, await reader.chunk(index));
-    let next = want.chunks.length > 0 ? seal(want.chunks[0]!) : null;
     try {
-      for (let at = 0; next; at += 1) {
+      for (const index of want.chunks) {
         if (input.abort.aborted) throw new Error('The new device started again.');
         while (sent - kept >= SEND_WINDOW_CHUNKS) {
           const { header: said, body: count } = await openFrame(key, await inbox.next());
           if (said.t === 'got') kept = readJson<{ n: number }>(count).n;
         }
-        const frame = await next;
-        const following = want.chunks[at + 1];
-        next = following === undefined ? null : seal(following);
-        // Its failure is heard when it is awaited; a send that fails first leaves it unheard.
-        next?.catch(() => undefined);
-        await sendPaced(peer.channel, frame, input.abort);
+        const bytes = await reader.chunk(index);
+        await sendPaced(
+          peer.channel,
+          await sealFrame(key, { t: 'chunk', v: video.id, i: index }, bytes),
+          input.abort,
+        );
         sent += 1;
         // Once a piece: the screen moves on as often as anyone can see, not once a chunk.
         if (sent % PIECE_CHUNKS === 0 || sent === want.chunks.length) {
