@@ -22,6 +22,38 @@ function readPlayer(page: Page) {
 }
 
 /**
+ * Where the one stored recording keeps its seek index, read from IndexedDB with the plain API:
+ * whether the segment (after the EBML header and the Segment's id and eight-byte size) starts
+ * with a SeekHead, and how many times the Cues element's id occurs in the file.
+ */
+function storedSeekIndex(page: Page) {
+  return page.evaluate(async () => {
+    const settle = <R>(request: IDBRequest<R>) =>
+      new Promise<R>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const db = await settle(indexedDB.open('memento-videos'));
+    const chunks = (await settle(
+      db.transaction('chunks', 'readonly').objectStore('chunks').getAll(),
+    )) as { index: number; data: Blob }[];
+    db.close();
+    const parts = chunks.sort((a, b) => a.index - b.index).map((chunk) => chunk.data);
+    const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+    const isAt = (at: number, id: number[]) => id.every((byte, i) => bytes[at + i] === byte);
+    const CUES = [0x1c, 0x53, 0xbb, 0x6b];
+    let cues = 0;
+    for (let at = 0; at < bytes.length; at += 1) if (isAt(at, CUES)) cues += 1;
+    const segmentAt = 4 + 1 + (bytes[4]! - 0x80); // after the EBML header (a one-byte size)
+    return {
+      seekHeadFirst:
+        isAt(segmentAt, [0x18, 0x53, 0x80, 0x67]) && isAt(segmentAt + 12, [0x11, 0x4d, 0x9b, 0x74]),
+      cues,
+    };
+  });
+}
+
+/**
  * The recording preview's length once the browser has read its metadata. Polled, so a preview
  * that is re-rendered meanwhile is read afresh; a media error shows as its code in the failure.
  */
@@ -122,6 +154,19 @@ test('a primary user records a message for their next of kin, sees it counted, p
   expect(duration).toBeGreaterThan(2);
   // Without the countdown; a little over for the last slice's timestamps.
   expect(duration).toBeLessThan(recordedAtMost + 0.5);
+  // Kept with a seek index (a SeekHead first in the segment, the Cues after the clusters: its id
+  // is there twice, named in the SeekHead and the element itself), so a jump goes straight there.
+  expect(await storedSeekIndex(page)).toEqual({ seekHeadFirst: true, cues: 2 });
+  const seekedTo = await page.getByTestId('video-player').evaluate(async (element) => {
+    const video = element as HTMLVideoElement;
+    const seeked = new Promise((resolve) =>
+      video.addEventListener('seeked', resolve, { once: true }),
+    );
+    video.currentTime = video.duration * 0.8;
+    await seeked;
+    return video.currentTime / video.duration;
+  });
+  expect(seekedTo).toBeCloseTo(0.8, 1);
   await player.getByRole('button', { name: 'Close' }).first().click();
   await expect(player).toBeHidden();
 

@@ -1,5 +1,6 @@
 import type { FixWebmDurationFunction as TFixWebmDuration } from 'fix-webm-duration';
 import { isWebm } from '@web/lib/video-format';
+import { addSeekIndex } from './webm-seek-index';
 
 let loading: Promise<TFixWebmDuration | null> | undefined;
 
@@ -24,5 +25,6 @@ export async function repairForPlayback(blob: Blob, durationMs: number): Promise
   if (!isWebm(blob.type)) return blob;
   const fixWebmDuration = await loadRepairer();
   // Offline before the repairer arrived: a preview without a seek index beats no preview.
-  return fixWebmDuration ? fixWebmDuration(blob, durationMs, { logger: false }) : blob;
+  if (!fixWebmDuration) return blob;
+  return addSeekIndex(await fixWebmDuration(blob, durationMs, { logger: false }));
 }
