@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { loadRepairer, repairForPlayback } from '@web/lib/videos/repair-for-playback';
 
 /** One take; its id goes with every try to save it, so a retry never saves it twice. */
 export type TTake = { id: string; blob: Blob; url: string; durationMs: number };
@@ -24,6 +25,8 @@ export function useTakeRecorder() {
     const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
     streamRef.current = stream;
     if (previewRef.current) previewRef.current.srcObject = stream;
+    // Fetched while the resident records, so the take is ready as soon as they stop.
+    void loadRepairer();
     const chunks: Blob[] = [];
     const recorder = new MediaRecorder(stream);
     const startedAt = performance.now();
@@ -32,13 +35,12 @@ export function useTakeRecorder() {
     };
     recorder.onstop = () => {
       stopCamera();
-      const blob = new Blob(chunks, { type: recorder.mimeType || 'video/webm' });
-      setTake({
-        id: crypto.randomUUID(),
-        blob,
-        url: URL.createObjectURL(blob),
-        durationMs: performance.now() - startedAt,
-      });
+      const durationMs = performance.now() - startedAt;
+      const recorded = new Blob(chunks, { type: recorder.mimeType || 'video/webm' });
+      // With its length and a seek index, as the Record page saves a message.
+      void repairForPlayback(recorded, durationMs).then((blob) =>
+        setTake({ id: crypto.randomUUID(), blob, url: URL.createObjectURL(blob), durationMs }),
+      );
     };
     recorderRef.current = recorder;
     recorder.start(1000);
