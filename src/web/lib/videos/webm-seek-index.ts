@@ -1,4 +1,5 @@
 import { BlobReader } from '@shared/blob-reader';
+import { concatBytes } from '@shared/sealing/bytes';
 
 /**
  * Gives a recorded WebM a seek index, so a player jumps straight to the right place instead of
@@ -256,7 +257,7 @@ async function readLayout(blob: Blob): Promise<TLayout | null> {
 function element(id: number, ...children: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
   const idBytes = uintBytes(id, id > 0xffffff ? 4 : id > 0xffff ? 3 : id > 0xff ? 2 : 1);
   const size = children.reduce((sum, child) => sum + child.length, 0);
-  return concat([idBytes, sizeBytes(size), ...children]);
+  return concatBytes(idBytes, sizeBytes(size), ...children);
 }
 
 function sizeBytes(size: number): Uint8Array<ArrayBuffer> {
@@ -275,16 +276,6 @@ function uintBytes(value: number, length: number): Uint8Array<ArrayBuffer> {
 
 function uintElement(id: number, value: number, length = 8): Uint8Array<ArrayBuffer> {
   return element(id, uintBytes(value, length));
-}
-
-function concat(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** An "unknown" size of `length` bytes: the marker bit, then all ones. */
@@ -348,7 +339,7 @@ function writeIndexed(blob: Blob, layout: TLayout): Blob {
   const segmentSize = seekHeadLength + headLength + clustersLength + cues.length;
   const parts: BlobPart[] = [
     blob.slice(0, layout.segmentStart),
-    concat([uintBytes(ID.segment, 4), sizeBytes(segmentSize)]),
+    concatBytes(uintBytes(ID.segment, 4), sizeBytes(segmentSize)),
     seekHead,
     ...layout.head.map((item) => blob.slice(item.start, item.dataAt + item.size!)),
   ];
