@@ -211,7 +211,7 @@ test('the storage card is honest, and a restore refuses what it cannot use with 
   await expect(card.getByTestId('storage-persistence')).toHaveText(
     'This browser has not promised to keep your videos. If the device runs low on space, it could clear them.',
   );
-  // Headless Chromium never grants persistent storage (DESIGN.md §9): the card says so plainly.
+  // Headless Chromium never grants persistent storage: the card says so plainly.
   await card.getByRole('button', { name: 'Keep my videos safe on this device' }).click();
   await expect(
     card.getByRole('alert').filter({ hasText: 'Your browser did not agree' }),
