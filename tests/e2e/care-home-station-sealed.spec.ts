@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page, Request } from '@playwright/test';
+import { CARE_TEAM_MESSAGES } from '../../src/shared/schemas/care-team';
 import type { TEncryptionState } from '../../src/shared/schemas/encryption';
 import {
   EMERGENCY_CODE_PATTERN,
@@ -175,7 +176,8 @@ test.describe('a sealed resident at a care home’s recording station', () => {
       timeout: 30_000,
     });
 
-    // She records and saves for Anna; a sealed message is not offered to the care team.
+    // She records and saves for Anna; a sealed message is not offered to the care team, and the
+    // tablet says why.
     await tablet.getByRole('button', { name: 'Start recording' }).click();
     await expect(tablet.getByRole('button', { name: 'Stop recording' })).toBeVisible();
     await tablet.waitForTimeout(4500);
@@ -183,6 +185,7 @@ test.describe('a sealed resident at a care home’s recording station', () => {
     await expect(tablet.getByRole('heading', { name: 'Watch it back' })).toBeVisible();
     await tablet.getByRole('radio', { name: 'Anna Hill' }).check();
     await expect(tablet.getByText(/Also share with the care team/)).toHaveCount(0);
+    await expect(tablet.getByText(CARE_TEAM_MESSAGES.sealed)).toBeVisible();
     await tablet.getByRole('button', { name: 'Save the message' }).click();
     await expect(tablet.getByText('Your message for Anna Hill is saved.')).toBeVisible({
       timeout: 60_000,

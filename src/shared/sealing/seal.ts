@@ -67,13 +67,16 @@ export async function sealPart(
   partBytes: number,
 ): Promise<TBytes> {
   const length = sealing.header.plaintextLength;
-  const reader = recording instanceof BlobReader ? recording : new BlobReader(recording, partBytes);
-  if (reader.size !== length)
+  if (recording.size !== length)
     throw new SealingError('range', 'The recording is not the size sealed.');
   const { first, last } = partSegments(partNumber, length, partBytes);
   const plainStart = segmentPlaintextRange(first, length).start;
   const plainEnd = segmentPlaintextRange(last, length).end;
-  const plaintext = await reader.read(plainStart, plainEnd);
+  // A single part from a Blob is read on its own; parts in turn share the reader's buffer.
+  const plaintext =
+    recording instanceof BlobReader
+      ? await recording.read(plainStart, plainEnd)
+      : new Uint8Array(await recording.slice(plainStart, plainEnd).arrayBuffer());
   if (plaintext.length !== plainEnd - plainStart) {
     throw new SealingError('truncated', 'The recording is shorter than the size sealed.');
   }

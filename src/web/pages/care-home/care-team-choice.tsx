@@ -96,22 +96,31 @@ export function useCareTeamChoice() {
 
 export type TCareTeamChoice = ReturnType<typeof useCareTeamChoice>;
 
+/** Why this resident is not offered the care team here, where the choice would be. */
+export function CareTeamNotOffered({
+  homeName,
+  whyNot,
+}: {
+  homeName: string;
+  whyNot: TCareTeamWhyNot;
+}) {
+  return (
+    <Alert
+      variant="info"
+      kind="note"
+      title={`Sharing with the care team at ${homeName}`}
+      icon={<Users />}
+    >
+      <p>{careTeamWhyNot(whyNot)}</p>
+    </Alert>
+  );
+}
+
 /** On the Record page, for a resident only: the choice, or why it is not offered here. */
 export function CareTeamChoice({ choice }: { choice: TCareTeamChoice }) {
   const { home, whyNot } = choice;
   if (!home) return null;
-  if (whyNot) {
-    return (
-      <Alert
-        variant="info"
-        kind="note"
-        title={`Sharing with the care team at ${home.name}`}
-        icon={<Users />}
-      >
-        <p>{careTeamWhyNot(whyNot)}</p>
-      </Alert>
-    );
-  }
+  if (whyNot) return <CareTeamNotOffered homeName={home.name} whyNot={whyNot} />;
   return (
     <CareTeamCheckbox
       homeName={home.name}

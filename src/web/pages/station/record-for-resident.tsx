@@ -5,7 +5,7 @@ import { Button } from '@web/components/ui/button';
 import { listStationRecipients, saveStationRecording } from '@web/features/stations/stations-api';
 import { saveSealedAtStation } from '@web/features/stations/station-key';
 import { describeError, isApiError } from '@web/lib/api-client';
-import { CareTeamCheckbox } from '../care-home/care-team-choice';
+import { CareTeamCheckbox, CareTeamNotOffered } from '../care-home/care-team-choice';
 import { TakeReview } from './take-review';
 import { StationFinishBar } from './station-finish-bar';
 import { useTakeRecorder } from './use-take-recorder';
@@ -135,7 +135,9 @@ export function RecordForResident({
             recipientId={recipientId}
             isBusy={isBusy}
             careTeamChoice={
-              !isSealed && (
+              isSealed ? (
+                <CareTeamNotOffered homeName={homeName} whyNot="sealed" />
+              ) : (
                 <CareTeamCheckbox
                   homeName={homeName}
                   checked={isForCareTeam}
