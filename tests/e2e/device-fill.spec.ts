@@ -1,4 +1,5 @@
 import type { Browser, Page, Route } from '@playwright/test';
+import { OFFLINE_MESSAGES } from '../../src/web/features/offline/offline-messages';
 import { expect, openApp, registerPremiumUser, submitSignIn, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
@@ -146,6 +147,8 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
     await expect(line).toContainText(
       'Bringing your messages to this device: 1 of 2. Waiting for the connection to come back',
     );
+    // The page stays, with the offline line (fetched while the network was there).
+    await expect(deviceB.getByText(OFFLINE_MESSAGES.safe)).toBeVisible();
     await deviceB.context().setOffline(false);
     await expect(line).toHaveText('All 2 messages are on this device.', { timeout: 60_000 });
     await expect(
