@@ -159,15 +159,12 @@ test(
         if ((await request.response())?.ok()) arrived.push(partOf(request.url()));
       });
 
-      // A slow uplink (a part takes about four seconds), so the tab closes with a part on its way.
-      const network = await context.newCDPSession(first);
-      await network.send('Network.enable');
-      await network.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 20,
-        downloadThroughput: -1,
-        uploadThroughput: 2 * 1024 * 1024,
-      });
+      // Part 2 is held in the browser once it sets off, so the tab closes with it on its way
+      // (a slow uplink was not enough: on a busy machine the part sometimes arrived first).
+      await first.route(
+        (url) => partOf(url.href) === 2,
+        () => undefined,
+      );
       await putInLibrary(first, recording, {
         id: videoId,
         title: 'For Susan, a long one',
@@ -175,8 +172,8 @@ test(
         recipientId: recipients[0]!.id,
       });
       await first.evaluate(() => window.dispatchEvent(new Event('memento:sync-request')));
-      await expect.poll(() => arrived.length, { timeout: 120_000 }).toBe(1);
-      await expect.poll(() => started.length, { timeout: 30_000 }).toBe(2);
+      await expect.poll(() => started.length, { timeout: 120_000 }).toBe(2);
+      await expect.poll(() => arrived).toEqual([1]);
       await first.close();
 
       // The tab opened again: the upload goes on, with no slow uplink.
