@@ -1,17 +1,20 @@
-import type { FixWebmDurationFunction as TFixWebmDuration } from 'fix-webm-duration';
 import { isWebm } from '@web/lib/video-format';
-import { addSeekIndex } from './webm-seek-index';
 
-let loading: Promise<TFixWebmDuration | null> | undefined;
+/** Gives a finished recording its length, then its seek index. */
+type TRepair = (blob: Blob, durationMs: number) => Promise<Blob>;
+
+let loading: Promise<TRepair | null> | undefined;
 
 /**
- * Fetches the WebM repairer, once: the recorder calls it when the camera turns on, so the Record
- * page opens without it and a recording's end does not wait for it. Null if it could not be
- * fetched.
+ * Fetches the WebM repairer and the seek index, once: the recorder calls it when the camera
+ * turns on, so the Record page opens without them and a recording's end does not wait for them.
+ * Null if they could not be fetched.
  */
-export function loadRepairer(): Promise<TFixWebmDuration | null> {
-  loading ??= import('fix-webm-duration').then(
-    (module) => module.default,
+export function loadRepairer(): Promise<TRepair | null> {
+  loading ??= Promise.all([import('fix-webm-duration'), import('./webm-seek-index')]).then(
+    ([duration, index]): TRepair =>
+      async (blob, durationMs) =>
+        index.addSeekIndex(await duration.default(blob, durationMs, { logger: false })),
     () => {
       loading = undefined;
       return null;
@@ -23,8 +26,7 @@ export function loadRepairer(): Promise<TFixWebmDuration | null> {
 /** MediaRecorder's WebM has no length or seek index until repaired. */
 export async function repairForPlayback(blob: Blob, durationMs: number): Promise<Blob> {
   if (!isWebm(blob.type)) return blob;
-  const fixWebmDuration = await loadRepairer();
+  const repair = await loadRepairer();
   // Offline before the repairer arrived: a preview without a seek index beats no preview.
-  if (!fixWebmDuration) return blob;
-  return addSeekIndex(await fixWebmDuration(blob, durationMs, { logger: false }));
+  return repair ? repair(blob, durationMs) : blob;
 }

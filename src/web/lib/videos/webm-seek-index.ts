@@ -69,9 +69,8 @@ interface TElement {
 }
 
 interface TLayout {
-  /** Where the Segment's data starts, and the elements before the first cluster (Info, Tracks). */
+  /** Where the Segment starts, and the elements before the first cluster (Info, Tracks). */
   segmentStart: number;
-  segmentDataAt: number;
   head: TElement[];
   clusters: {
     start: number;
@@ -80,7 +79,6 @@ interface TLayout {
     declared: number | null;
     timecode: number;
   }[];
-  end: number;
   track: number;
 }
 
@@ -238,14 +236,12 @@ async function readLayout(blob: Blob): Promise<TLayout | null> {
       at = inner;
       element = child;
     }
-    // Anything after the clusters (tags, say) is left out of the copy only if there is none.
+    // The clusters run to the end: anything after them (tags, say) would not be carried over.
     if (at !== blob.size) return null;
     return {
       segmentStart: segment.start,
-      segmentDataAt: segment.dataAt,
       head,
       clusters,
-      end: at,
       track,
     };
   } finally {
@@ -300,7 +296,7 @@ function writeIndexed(blob: Blob, layout: TLayout): Blob {
     0,
   );
   const firstCluster = layout.clusters[0]!.start;
-  const clustersLength = layout.end - firstCluster;
+  const clustersLength = blob.size - firstCluster;
   // Positions count from the start of the Segment's data, where the SeekHead now is.
   const moved = (offset: number) => offset - firstCluster + seekHeadLength + headLength;
   const cues = element(
@@ -345,7 +341,7 @@ function writeIndexed(blob: Blob, layout: TLayout): Blob {
   ];
   // Each cluster as it is, but a declared size that is not its own becomes "unknown".
   for (const [index, cluster] of layout.clusters.entries()) {
-    const end = layout.clusters[index + 1]?.start ?? layout.end;
+    const end = layout.clusters[index + 1]?.start ?? blob.size;
     const own = end - (cluster.sizeAt + cluster.sizeLength);
     if (cluster.declared === null || cluster.declared === own) {
       parts.push(blob.slice(cluster.start, end));
