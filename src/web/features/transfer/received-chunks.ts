@@ -44,27 +44,33 @@ export interface TArrived {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-/** Each kept chunk of a message, by its number, as a slice of the row that holds it. */
-async function keptChunks(videoId: string): Promise<{ index: number; data: Blob }[]> {
-  const rows = await db.chunks.where('videoId').equals(videoId).toArray();
-  return rows
-    .flatMap((row) =>
-      (row.indexes ?? [row.index]).map((index, at) => ({
-        index,
-        data: row.indexes
-          ? row.data.slice(at * TRANSFER_CHUNK_BYTES, (at + 1) * TRANSFER_CHUNK_BYTES)
-          : row.data,
-      })),
-    )
-    .sort((a, b) => a.index - b.index);
+function keptRows(videoId: string): Promise<TReceivedChunk[]> {
+  return db.chunks.where('videoId').equals(videoId).toArray();
 }
+
+const numbersOf = (row: TReceivedChunk) => row.indexes ?? [row.index];
 
 export async function listChunkIndexes(videoId: string): Promise<number[]> {
-  return (await keptChunks(videoId)).map((chunk) => chunk.index);
+  return (await keptRows(videoId)).flatMap(numbersOf).sort((a, b) => a - b);
 }
 
+/**
+ * The kept chunks of a message in order. A row of consecutive chunks is handed on whole; only a
+ * row with a gap (chunks asked for again around ones already here) is cut into its chunks, since
+ * every cut is a request to the browser and a message has a thousand chunks.
+ */
 export async function readChunks(videoId: string): Promise<Blob[]> {
-  return (await keptChunks(videoId)).map((chunk) => chunk.data);
+  const runs = (await keptRows(videoId)).flatMap((row) => {
+    const numbers = numbersOf(row);
+    if (numbers.every((index, at) => index === numbers[0]! + at)) {
+      return [{ index: numbers[0]!, data: row.data }];
+    }
+    return numbers.map((index, at) => ({
+      index,
+      data: row.data.slice(at * TRANSFER_CHUNK_BYTES, (at + 1) * TRANSFER_CHUNK_BYTES),
+    }));
+  });
+  return runs.sort((a, b) => a.index - b.index).map((run) => run.data);
 }
 
 export function forgetChunks(videoId: string) {
