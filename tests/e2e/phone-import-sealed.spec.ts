@@ -1,5 +1,6 @@
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   LONG_WAIT,
   expect,
@@ -11,13 +12,15 @@ import {
 } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
 import { turnOnEncryption } from './support/encryption';
+import { signInAddingThisDevice } from './support/devices';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { callApi, storedCopyStart } from './support/page-api';
 
 // Import from a phone in an account with enhanced encryption on: the phone seals the video under
-// the pairing key it got in the link's fragment, and the owner's tablet, once unlocked, seals it
-// for the owner; until then the owner sees it waiting. The key never leaves in any request.
+// the pairing key it got in the link's fragment, and any unlocked device of the owner's (the
+// primary tablet or another one) seals it for the owner; until then the owner sees it waiting.
+// The key never leaves in any request.
 
 /** A real video as a phone's gallery holds one: the app's own banner clip. */
 const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/media/banner.mp4');
@@ -25,6 +28,32 @@ const GALLERY_VIDEO = path.resolve(import.meta.dirname, '../../src/web/public/me
 async function newDevice(browser: Browser, server: OwnServer, width = 1280, height = 800) {
   return pageOn(browser, server, { viewport: { width, height } });
 }
+
+/** The phone, paired, sends one video from its gallery. */
+async function sendFromPhone(phone: Page, title: string, file = GALLERY_VIDEO) {
+  const sent = phone.getByText('Sent. It will appear on your main device.');
+  await phone.getByLabel('Choose videos from this phone').setInputFiles(file);
+  // A new choice replaces the row of the video sent before.
+  await expect(sent).toBeHidden();
+  await phone.getByLabel('Title').fill(title);
+  await phone.getByLabel('Who is it for?').selectOption({ index: 1 });
+  await phone.getByRole('button', { name: 'Send video' }).click();
+  await expect(sent).toBeVisible({ timeout: 30_000 });
+}
+
+/** Unlocks the device with the password, on the encryption page. */
+async function unlockWithPassword(page: Page, password: string) {
+  await page.goto('/encryption');
+  const unlock = page.getByRole('region', { name: 'Unlock sealed messages on this device' });
+  await unlock.getByLabel('Your password').fill(password);
+  await unlock.getByRole('button', { name: 'Unlock this device' }).click();
+  await expect(page.getByText('This device can open and send your sealed messages.')).toBeVisible({
+    timeout: 20_000,
+  });
+}
+
+const libraryItem = (page: Page, title: string) =>
+  page.getByRole('main').getByRole('listitem').filter({ hasText: title });
 
 /** What each request of the context put on the wire: address (no fragment), headers, body. */
 function recordWire(context: BrowserContext): string[] {
@@ -87,38 +116,56 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
       phone.getByText('Each video is sealed on this phone before it is sent.', { exact: false }),
     ).toBeVisible();
     await expectNoSeriousViolations(phone, testInfo, 'phone import, sealed');
-    await phone.getByLabel('Choose videos from this phone').setInputFiles(GALLERY_VIDEO);
-    await phone.getByLabel('Title').fill('Walk by the sea');
-    await phone.getByLabel('Who is it for?').selectOption({ index: 1 });
-    await phone.getByRole('button', { name: 'Send video' }).click();
-    await expect(phone.getByText('Sent. It will appear on your main device.')).toBeVisible({
-      timeout: 30_000,
-    });
+    await sendFromPhone(phone, 'Walk by the sea');
 
     await tablet.goto('/');
-    const item = tablet
-      .getByRole('main')
-      .getByRole('listitem')
-      .filter({ hasText: 'Walk by the sea' });
-    await expect(item).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    const waiting = libraryItem(tablet, 'Walk by the sea');
+    await expect(waiting).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
     await expectNoSeriousViolations(tablet, testInfo, 'a phone video waiting to be sealed');
     await tablet.screenshot({ path: testInfo.outputPath('waiting.png'), fullPage: true });
 
-    await tablet.goto('/encryption');
-    const unlock = tablet.getByRole('region', { name: 'Unlock sealed messages on this device' });
-    await unlock.getByLabel('Your password').fill(owner.password);
-    await unlock.getByRole('button', { name: 'Unlock this device' }).click();
-    await expect(
-      tablet.getByText('This device can open and send your sealed messages.'),
-    ).toBeVisible({ timeout: 20_000 });
+    // The owner's laptop, added beside the tablet and unlocked, seals it while the tablet is locked.
+    const laptop = await newDevice(browser, server);
+    const laptopWire = recordWire(laptop.context());
+    await signInAddingThisDevice(laptop, server, owner);
+    await unlockWithPassword(laptop, owner.password);
+    await laptop.goto('/');
+    const onLaptop = libraryItem(laptop, 'Walk by the sea');
+    await expect(onLaptop).toContainText('In the cloud', { timeout: 60_000 });
+    await expect(onLaptop).not.toContainText('Waiting to be sealed');
+    await onLaptop.getByRole('button', { name: /^Play/ }).click();
+    await expect
+      .poll(
+        () =>
+          onLaptop.getByTestId('video-player').evaluate((v) => (v as HTMLVideoElement).duration),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBeGreaterThan(1);
+    await laptop.context().close();
+
+    // The next one waits for the tablet, still locked, and is sealed there once it is unlocked.
+    // Another video of the gallery (a browser takes the same file chosen again as no change).
+    const secondVideo = testInfo.outputPath('lunch.mp4');
+    copyFileSync(GALLERY_VIDEO, secondVideo);
+    await sendFromPhone(phone, 'Lunch in the garden', secondVideo);
+    await tablet.goto('/');
+    const item = libraryItem(tablet, 'Lunch in the garden');
+    await expect(item).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    await unlockWithPassword(tablet, owner.password);
 
     await tablet.goto('/');
     await expect(item).toContainText('In the cloud', { timeout: 60_000 });
     await expect(item).not.toContainText('Waiting to be sealed');
-    const [video] = await callApi<Array<{ id: string }>>(tablet, 'GET', '/api/videos');
-    const stored = await storedCopyStart(tablet, server.url, video!.id);
-    expect(stored.holder).toBe('owner');
-    expect(stored.start).toBe('MMSV');
+    await expect(libraryItem(tablet, 'Walk by the sea')).toContainText('In the cloud');
+    const videos = await callApi<Array<{ id: string }>>(tablet, 'GET', '/api/videos');
+    expect(videos).toHaveLength(2);
+    for (const video of videos) {
+      const stored = await storedCopyStart(tablet, server.url, video.id);
+      expect(stored.holder).toBe('owner');
+      expect(stored.start).toBe('MMSV');
+    }
     await item.getByRole('button', { name: /^Play/ }).click();
     const player = item.getByTestId('video-player');
     await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
@@ -126,8 +173,10 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
       .poll(() => player.evaluate((v) => (v as HTMLVideoElement).duration), { timeout: 30_000 })
       .toBeGreaterThan(1);
 
-    // Nothing either device sent carried the pairing key: it lived in the link's fragment only.
+    // Nothing any device sent carried the pairing key: it lived in the link's fragment only.
     expect(phoneWire.length).toBeGreaterThan(5);
-    for (const sent of [...phoneWire, ...tabletWire]) expect(sent).not.toContain(fragmentKey);
+    for (const sent of [...phoneWire, ...tabletWire, ...laptopWire]) {
+      expect(sent).not.toContain(fragmentKey);
+    }
   });
 });

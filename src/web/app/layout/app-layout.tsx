@@ -16,20 +16,21 @@ import { OfflineStatus } from '@web/features/offline/offline-status';
 import { UpdatePrompt } from '@web/features/offline/update-prompt';
 
 const CloudSync = lazy(() => import('@web/features/cloud/cloud-sync'));
+const PhoneCopySealing = lazy(() => import('@web/features/cloud/phone-copy-sealing'));
 
 /**
  * Background cloud sync runs for paid accounts on their primary device, and loads only then,
- * after the page's first paint: its code and its checks do not hold up the screen.
+ * after the page's first paint: its code and its checks do not hold up the screen. Their other
+ * devices only seal what a phone sent.
  */
 function CloudSyncMount() {
   const { user, deviceStatus } = useAuth();
   const isPainted = useAfterFirstPaint();
   if (!isPainted || !user || user.category !== 'primary' || !hasCloudSync(user)) return null;
   const isPrimaryDevice = deviceStatus?.isPrimary ?? user.deviceStatus === 'primary';
-  if (!isPrimaryDevice) return null;
   return (
     <Suspense fallback={null}>
-      <CloudSync userId={user.id} />
+      {isPrimaryDevice ? <CloudSync userId={user.id} /> : <PhoneCopySealing userId={user.id} />}
     </Suspense>
   );
 }

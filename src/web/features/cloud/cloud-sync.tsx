@@ -7,9 +7,7 @@ import { SYNC_REQUEST_EVENT } from '@web/lib/sync-request';
 import { fillFromCloud } from '@web/lib/videos/cloud-fill';
 import { setFillProgress } from './fill-progress';
 import { askToSendInBackground, handOverSender } from '@web/lib/background-send';
-
-/** While the app is open: every half minute, when the connection returns, and after a save. */
-const SYNC_INTERVAL_MS = 30_000;
+import { SYNC_INTERVAL_MS, watchPhoneCopies } from './phone-copies';
 
 /**
  * Background sync for a paid account on its primary device: loaded only for them, so
@@ -34,39 +32,29 @@ export default function CloudSync({ userId }: { userId: number }) {
     // A new primary device brings down what it does not hold yet: on each visit, when the
     // connection returns and after an unlock (not every half minute); a run under way is joined.
     const fill = () => void fillFromCloud(userId, setFillProgress).catch(() => undefined);
-    // A phone's sealed videos wait for an unlocked device of the owner to seal them for the owner.
-    const sealFromPhone = () =>
-      void import('@web/lib/encryption/pairing-key')
-        .then((phone) => phone.sealWaitingPhoneCopies(userId))
-        .then((sealed) => {
-          if (!isActive || sealed === 0) return;
-          void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
-          fill();
-        })
-        .catch(() => undefined);
     void handOverSender(userId).catch(() => undefined);
     run();
     fill();
-    sealFromPhone();
-    const timer = setInterval(() => {
-      run();
-      sealFromPhone();
-    }, SYNC_INTERVAL_MS);
+    // What a phone sent, once sealed for the owner, is brought down like any other copy.
+    const stopSealing = watchPhoneCopies(userId, () => {
+      void queryClient.invalidateQueries({ queryKey: VIDEO_INDEX_QUERY_KEY });
+      fill();
+    });
+    const timer = setInterval(run, SYNC_INTERVAL_MS);
     for (const type of ['online', SYNC_REQUEST_EVENT]) {
       window.addEventListener(type, run);
       window.addEventListener(type, fill);
-      window.addEventListener(type, sealFromPhone);
     }
     // A save: should the tab close before it is sent, the worker sends it.
     window.addEventListener(SYNC_REQUEST_EVENT, sendLater);
     return () => {
       window.removeEventListener(SYNC_REQUEST_EVENT, sendLater);
       isActive = false;
+      stopSealing();
       clearInterval(timer);
       for (const type of ['online', SYNC_REQUEST_EVENT]) {
         window.removeEventListener(type, run);
         window.removeEventListener(type, fill);
-        window.removeEventListener(type, sealFromPhone);
       }
     };
   }, [queryClient, userId]);
