@@ -95,6 +95,17 @@ async function putInLibrary(
   }, row);
 }
 
+/** The names of the files in the site's private folder of sealed parts on their way. */
+function outgoingPartFiles(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle('outgoing-parts', { create: true });
+    const names: string[] = [];
+    for await (const name of folder.keys()) names.push(name);
+    return names.sort();
+  });
+}
+
 /** The video's sync state in the page's library. */
 function syncStatusOf(page: Page, videoId: string) {
   return page.evaluate(async (videoId) => {
@@ -179,10 +190,16 @@ test(
       // The tab opened again: the upload goes on, with no slow uplink.
       const second = await context.newPage();
       await second.goto('/');
+      // Sealed parts go from files in the site's private folder; the closed tab left its own.
+      const leftByClosedTab = await outgoingPartFiles(second);
+      expect(leftByClosedTab.length).toBeGreaterThan(0);
       await second.evaluate(() => window.dispatchEvent(new Event('memento:sync-request')));
       await expect
         .poll(() => syncStatusOf(second, videoId), { timeout: 120_000, intervals: [500] })
         .toBe('synced');
+      // Each part's file was removed once the part arrived; only the closed tab's remain, for
+      // the clearing of files an hour old.
+      expect(await outgoingPartFiles(second)).toEqual(leftByClosedTab);
 
       // Part 1 went once; the part on its way when the tab closed, once more; nothing else again.
       expect(arrived.sort()).toEqual([1, 2, 3]);

@@ -1,6 +1,7 @@
 import type { TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { apiRequest } from '@web/lib/api-client';
 import { sealCopyPart, type TSealedCopy, type TSealedPart } from '@web/lib/encryption/seal-upload';
+import { clearStaleOutgoingParts, outgoingPart } from '@web/lib/encryption/outgoing-part';
 import { releaseBytes } from '@web/lib/sha256';
 import { putPartWithRetry } from './put-part';
 
@@ -38,13 +39,13 @@ export async function sendSealedParts(input: {
   };
   const prepare = async (partNumber: number) => {
     const part = await sealCopyPart(copy, partNumber, upload.partSize);
-    // Sent as a Blob: the browser keeps its bytes outside the page, which gives its own back now
-    // (a buffer body would also be copied whole to any attached inspector, seconds a part).
-    const body = new Blob([part.bytes], { type: 'application/octet-stream' });
+    const body = await outgoingPart(part.bytes);
+    // Written out: the page gives its own copy back now.
     releaseBytes(part.bytes);
     return { partNumber, sha256: part.sha256, body, link: await linkFor(part) };
   };
 
+  void clearStaleOutgoingParts();
   let next = missing[0] === undefined ? null : prepare(missing[0]);
   try {
     for (let index = 0; next; index += 1) {
@@ -53,10 +54,16 @@ export async function sendSealedParts(input: {
       next = following === undefined ? null : prepare(following);
       // Its failure is thrown when it is awaited; a send that fails first leaves it unheard.
       next?.catch(() => undefined);
-      const etag = await putPartWithRetry(link, body);
-      await onSent({ partNumber, etag, sha256 });
+      try {
+        const etag = await putPartWithRetry(link, body.body);
+        await onSent({ partNumber, etag, sha256 });
+      } finally {
+        await body.discard();
+      }
     }
   } finally {
     copy.recording.close();
+    // The part sealed ahead, when sending stopped before it.
+    await next?.then((part) => part.body.discard()).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import type { TCreateUploadResult, TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { sealForPairing } from '@web/lib/encryption/pairing-key';
 import { sealCopyPart } from '@web/lib/encryption/seal-upload';
+import { outgoingPart } from '@web/lib/encryption/outgoing-part';
 import { phoneRequest, putPhonePart, readDurationMs } from './pairing-api';
 
 /** The pairing key the owner's device put in the link's fragment, and its id from the server. */
@@ -63,9 +64,13 @@ export async function sendSealedFromPhone(
   const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
   for (let partNumber = 1; partNumber <= started.partCount; partNumber += 1) {
     const part = await sealCopyPart(copy, partNumber, started.partSize);
-    const body = new Blob([part.bytes], { type: 'application/octet-stream' });
-    const etag = await putPhonePart(token, await linkFor(partNumber, part.sha256), body);
-    sent.push({ partNumber, etag, sha256: part.sha256 });
+    const body = await outgoingPart(part.bytes);
+    try {
+      const etag = await putPhonePart(token, await linkFor(partNumber, part.sha256), body.body);
+      sent.push({ partNumber, etag, sha256: part.sha256 });
+    } finally {
+      await body.discard();
+    }
     onProgress(Math.min(file.size, partNumber * started.partSize));
   }
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
