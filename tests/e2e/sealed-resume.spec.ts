@@ -12,6 +12,7 @@ import {
   expect,
   registerPremiumUser,
   test,
+  toastMessage,
   type RegisteredUser,
 } from './fixtures';
 import { E2E_ADMIN_EMAIL } from './support/installation';
@@ -228,6 +229,21 @@ test(
       );
       const opened = await readAll(openStream(contentKey, new Blob([stored]).stream(), videoId));
       expect(opened.equals(recording)).toBe(true);
+
+      // Deleting the message deletes the part files the closed tab left too.
+      const kin = `${recipients[0]!.firstName} ${recipients[0]!.lastName}`;
+      await second.goto('/recipients');
+      await second
+        .getByRole('listitem')
+        .filter({ has: second.getByRole('heading', { name: kin }) })
+        .getByRole('button', { name: `View Videos for ${kin}` })
+        .click();
+      const list = second.getByRole('dialog', { name: `Videos for ${kin}` });
+      await list.getByRole('checkbox', { name: 'Select For Susan, a long one' }).check();
+      await list.getByRole('button', { name: 'Delete selected' }).click();
+      await list.getByRole('button', { name: 'Yes, delete' }).click();
+      await expect(toastMessage(second, 'Video deleted')).toBeVisible();
+      expect(await outgoingPartFiles(second)).toEqual([]);
     } finally {
       await server.stop();
     }

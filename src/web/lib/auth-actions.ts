@@ -42,12 +42,13 @@ function logSessionCheckFailure(error: unknown) {
 export function useAuthActions() {
   const queryClient = useQueryClient();
 
-  const signOutLocally = useCallback(() => {
+  /** Settles once the keys are forgotten: sign-out waits for that before leaving the page. */
+  const signOutLocally = useCallback((): Promise<void> => {
     cacheUser(null);
     cacheDeviceStatus(null);
     forgetKeptQueries();
     // No account key stays on this device (the key store loads only now, not with the app).
-    void import('./encryption/sign-out')
+    const forgetting = import('./encryption/sign-out')
       .then((keys) => keys.forgetAccountKeys())
       .catch(() => undefined);
     queryClient.setQueryData(USER_QUERY_KEY, null);
@@ -57,6 +58,7 @@ export function useAuthActions() {
     queryClient.removeQueries({
       predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
     });
+    return forgetting;
   }, [queryClient]);
 
   const applySignedInUser = useCallback(

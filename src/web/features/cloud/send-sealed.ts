@@ -39,7 +39,10 @@ export async function sendSealedParts(input: {
   };
   const prepare = async (partNumber: number) => {
     const part = await sealCopyPart(copy, partNumber, upload.partSize);
-    const body = await outgoingPart(part.bytes);
+    const body = await outgoingPart(
+      { videoId: copy.sealing.header.messageId, partNumber },
+      part.bytes,
+    );
     // Written out: the page gives its own copy back now.
     releaseBytes(part.bytes);
     return { partNumber, sha256: part.sha256, body, link: await linkFor(part) };

@@ -64,7 +64,10 @@ export async function sendSealedFromPhone(
   const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
   for (let partNumber = 1; partNumber <= started.partCount; partNumber += 1) {
     const part = await sealCopyPart(copy, partNumber, started.partSize);
-    const body = await outgoingPart(part.bytes);
+    const body = await outgoingPart(
+      { videoId: copy.sealing.header.messageId, partNumber },
+      part.bytes,
+    );
     try {
       const etag = await putPhonePart(token, await linkFor(partNumber, part.sha256), body.body);
       sent.push({ partNumber, etag, sha256: part.sha256 });

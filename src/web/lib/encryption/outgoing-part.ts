@@ -28,11 +28,15 @@ async function folder(): Promise<FileSystemDirectoryHandle | null> {
   }
 }
 
+/** A part's file is named by its message first, so deleting a message can find its parts. */
+const fileName = (videoId: string, partNumber: number) =>
+  `${videoId}.${partNumber}.${crypto.randomUUID()}`;
+
 async function writeFile(
   dir: FileSystemDirectoryHandle,
+  name: string,
   bytes: Uint8Array<ArrayBuffer>,
 ): Promise<TOutgoingPart | null> {
-  const name = crypto.randomUUID();
   const discard = () => dir.removeEntry(name).catch(() => undefined);
   try {
     const handle = await dir.getFileHandle(name, { create: true });
@@ -46,9 +50,12 @@ async function writeFile(
   }
 }
 
-export async function outgoingPart(bytes: Uint8Array<ArrayBuffer>): Promise<TOutgoingPart> {
+export async function outgoingPart(
+  part: { videoId: string; partNumber: number },
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<TOutgoingPart> {
   const dir = await folder();
-  const file = dir ? await writeFile(dir, bytes) : null;
+  const file = dir ? await writeFile(dir, fileName(part.videoId, part.partNumber), bytes) : null;
   return (
     file ?? {
       body: new Blob([bytes], { type: 'application/octet-stream' }),
@@ -57,18 +64,29 @@ export async function outgoingPart(bytes: Uint8Array<ArrayBuffer>): Promise<TOut
   );
 }
 
-/** Removes the files a tab closed while sending left behind. */
-export async function clearStaleOutgoingParts(): Promise<void> {
+/** Removes each file `isDone` says no upload reads any more. */
+async function removeFiles(isDone: (name: string, file: () => Promise<File>) => Promise<boolean>) {
   const dir = await folder();
   if (!dir) return;
-  const now = Date.now();
   try {
     for await (const [name, handle] of dir.entries()) {
       if (handle.kind !== 'file') continue;
-      const file = await (handle as FileSystemFileHandle).getFile();
-      if (now - file.lastModified > STALE_MS) await dir.removeEntry(name).catch(() => undefined);
+      const file = () => (handle as FileSystemFileHandle).getFile();
+      if (await isDone(name, file)) await dir.removeEntry(name).catch(() => undefined);
     }
   } catch {
     // Left for the next time: a file that vanished meanwhile, a folder being cleared elsewhere.
   }
+}
+
+/** Removes the files a tab closed while sending left behind. */
+export function clearStaleOutgoingParts(): Promise<void> {
+  const now = Date.now();
+  return removeFiles(async (_, file) => now - (await file()).lastModified > STALE_MS);
+}
+
+/** Removes the part files of deleted messages: what is deleted goes from everywhere it was. */
+export function discardOutgoingParts(videoIds: readonly string[]): Promise<void> {
+  const prefixes = videoIds.map((id) => `${id}.`);
+  return removeFiles((name) => Promise.resolve(prefixes.some((prefix) => name.startsWith(prefix))));
 }

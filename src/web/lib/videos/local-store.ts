@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import type { TRelease } from '@shared/domain/legacy';
+import { discardOutgoingParts } from '@web/lib/encryption/outgoing-part';
 
 /**
  * The local video store. Content lives only here for Community Edition, so nothing here may be
@@ -311,6 +312,8 @@ export async function deleteLocalVideos(videoIds: readonly string[]): Promise<vo
       await localDb.sealings.bulkDelete([...videoIds]);
     },
   );
+  // A sealed part on its way when a tab closed.
+  await discardOutgoingParts(videoIds);
 }
 
 /** Keeps a video's piece checksums once hashed (see `TLocalVideo.pieceSha256`). */
