@@ -35,6 +35,13 @@ function logSessionCheckFailure(error: unknown) {
   console.warn('Session check failed', error);
 }
 
+/** No account key stays on this device (the key store loads only now, not with the app). */
+function forgetDeviceKeys(): Promise<void> {
+  return import('./encryption/sign-out')
+    .then((keys) => keys.forgetAccountKeys())
+    .catch(() => undefined);
+}
+
 /**
  * Signing in, registering and signing out, each keeping this browser's copy of the user and
  * device in step with the server; and forgetting the user here alone.
@@ -42,15 +49,11 @@ function logSessionCheckFailure(error: unknown) {
 export function useAuthActions() {
   const queryClient = useQueryClient();
 
-  /** Settles once the keys are forgotten: sign-out waits for that before leaving the page. */
-  const signOutLocally = useCallback((): Promise<void> => {
+  const signOutLocally = useCallback(() => {
     cacheUser(null);
     cacheDeviceStatus(null);
     forgetKeptQueries();
-    // No account key stays on this device (the key store loads only now, not with the app).
-    const forgetting = import('./encryption/sign-out')
-      .then((keys) => keys.forgetAccountKeys())
-      .catch(() => undefined);
+    void forgetDeviceKeys();
     queryClient.setQueryData(USER_QUERY_KEY, null);
     // An answer about the user asked before the sign-out and still on its way would put them back
     // on screen when it came. Dropped, the query stays at 'signed out' (the state set above).
@@ -58,7 +61,6 @@ export function useAuthActions() {
     queryClient.removeQueries({
       predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
     });
-    return forgetting;
   }, [queryClient]);
 
   const applySignedInUser = useCallback(
@@ -121,6 +123,9 @@ export function useAuthActions() {
         // Already signed out on the server: finish signing out here too.
         if (!(isApiError(error) && error.status === 401)) throw error;
       }
+      // Before the page shows the person signed out: one who closes the tab at once leaves no
+      // key behind.
+      await forgetDeviceKeys();
     },
     onSuccess: signOutLocally,
     onError: (error) => {
