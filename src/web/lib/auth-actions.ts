@@ -35,6 +35,9 @@ function logSessionCheckFailure(error: unknown) {
   console.warn('Session check failed', error);
 }
 
+/** Sign-out waits at most this long for the keys to be forgotten (usually milliseconds). */
+const FORGET_KEYS_WAIT_MS = 5_000;
+
 /** No account key stays on this device (the key store loads only now, not with the app). */
 function forgetDeviceKeys(): Promise<void> {
   return import('./encryption/sign-out')
@@ -124,8 +127,12 @@ export function useAuthActions() {
         if (!(isApiError(error) && error.status === 401)) throw error;
       }
       // Before the page shows the person signed out: one who closes the tab at once leaves no
-      // key behind.
-      await forgetDeviceKeys();
+      // key behind. Not for ever: a browser whose storage does not answer still signs out (and
+      // the forgetting goes on behind).
+      await Promise.race([
+        forgetDeviceKeys(),
+        new Promise((resolve) => setTimeout(resolve, FORGET_KEYS_WAIT_MS)),
+      ]);
     },
     onSuccess: signOutLocally,
     onError: (error) => {
