@@ -121,6 +121,11 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
     await tablet.goto('/');
     const waiting = libraryItem(tablet, 'Walk by the sea');
     await expect(waiting).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    // Safe in the cloud, it is not called missing from the tablet (nor a backup offered for it).
+    await expect(tablet.getByTestId('video-counts')).toHaveText(
+      'On this device: 0 videos · In your account’s index: 1 video',
+    );
+    await expect(tablet.getByTestId('missing-videos')).toHaveCount(0);
     await expectNoSeriousViolations(tablet, testInfo, 'a phone video waiting to be sealed');
     await tablet.screenshot({ path: testInfo.outputPath('waiting.png'), fullPage: true });
 

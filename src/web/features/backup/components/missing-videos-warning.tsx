@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { TriangleAlert, Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
+import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { listVideos } from '@web/lib/videos/local-store';
@@ -17,8 +18,16 @@ function describeMissing(listed: number, onDevice: number): string {
 }
 
 /**
- * When the server's index lists videos this device no longer holds (a cleared browser, say),
- * say so plainly and offer the restore. Nothing is removed from the index.
+ * A video with a copy in the cloud is not lost with this browser's data: a paid plan brings it
+ * back by itself, and it plays from the cloud meanwhile (a phone's video waiting to be sealed,
+ * too, was never on this device).
+ */
+const isInCloud = (row: TVideoIndexEntry) =>
+  row.storageType === 'cloud' && row.syncStatus === 'synced';
+
+/**
+ * When the server's index lists videos this device no longer holds (a cleared browser, say) and
+ * no cloud copy keeps, say so plainly and offer the restore. Nothing is removed from the index.
  */
 export function MissingVideosWarning({ user }: { user: TUser }) {
   const localIds = useLiveQuery(
@@ -30,9 +39,10 @@ export function MissingVideosWarning({ user }: { user: TUser }) {
   const { chooseFile, isWorking, restoreUi } = useRestoreBackup(user);
   if (localIds === undefined || index === undefined) return restoreUi;
 
-  const missing = index.filter((row) => !localIds.has(row.id)).length;
+  const onlyOnDevices = index.filter((row) => !isInCloud(row));
+  const missing = onlyOnDevices.filter((row) => !localIds.has(row.id)).length;
   if (missing === 0) return restoreUi;
-  const onDevice = index.length - missing;
+  const onDevice = onlyOnDevices.length - missing;
   return (
     <>
       <Alert
@@ -45,7 +55,7 @@ export function MissingVideosWarning({ user }: { user: TUser }) {
         }
         data-testid="missing-videos"
       >
-        <p>{describeMissing(index.length, onDevice)}</p>
+        <p>{describeMissing(onlyOnDevices.length, onDevice)}</p>
         <div>
           <Button onClick={chooseFile} disabled={isWorking}>
             <Upload aria-hidden="true" />
