@@ -52,11 +52,11 @@ function forgetDeviceKeys(): Promise<void> {
 export function useAuthActions() {
   const queryClient = useQueryClient();
 
-  const signOutLocally = useCallback(() => {
+  /** The page's signed-in state gone; the device's keys are the caller's to forget. */
+  const showSignedOut = useCallback(() => {
     cacheUser(null);
     cacheDeviceStatus(null);
     forgetKeptQueries();
-    void forgetDeviceKeys();
     queryClient.setQueryData(USER_QUERY_KEY, null);
     // An answer about the user asked before the sign-out and still on its way would put them back
     // on screen when it came. Dropped, the query stays at 'signed out' (the state set above).
@@ -65,6 +65,11 @@ export function useAuthActions() {
       predicate: (query) => !PERSISTENT_QUERY_PATHS.has(String(query.queryKey[0])),
     });
   }, [queryClient]);
+
+  const signOutLocally = useCallback(() => {
+    void forgetDeviceKeys();
+    showSignedOut();
+  }, [showSignedOut]);
 
   const applySignedInUser = useCallback(
     (signedIn: TUser) => {
@@ -134,7 +139,8 @@ export function useAuthActions() {
         new Promise((resolve) => setTimeout(resolve, FORGET_KEYS_WAIT_MS)),
       ]);
     },
-    onSuccess: signOutLocally,
+    // The keys were forgotten above.
+    onSuccess: showSignedOut,
     onError: (error) => {
       toast({
         variant: 'destructive',

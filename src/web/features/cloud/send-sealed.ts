@@ -1,8 +1,6 @@
 import type { TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { apiRequest } from '@web/lib/api-client';
-import { sealCopyPart, type TSealedCopy, type TSealedPart } from '@web/lib/encryption/seal-upload';
-import { clearStaleOutgoingParts, outgoingPart } from '@web/lib/encryption/outgoing-part';
-import { releaseBytes } from '@web/lib/sha256';
+import { sealOutgoingPart, type TSealedCopy } from '@web/lib/encryption/seal-upload';
 import { putPartWithRetry } from './put-part';
 
 /**
@@ -23,7 +21,7 @@ export async function sendSealedParts(input: {
   const { copy, upload, missing, onSent } = input;
   const signed = new Map(input.signedAtStart.map((part) => [part.partNumber, part]));
   // S3 binds a part's checksum into its link, so a part is signed only once it is sealed.
-  const linkFor = async (part: Omit<TSealedPart, 'bytes'>): Promise<TSignedPart> => {
+  const linkFor = async (part: { partNumber: number; sha256: string }): Promise<TSignedPart> => {
     const ready = upload.needsPartChecksums ? undefined : signed.get(part.partNumber);
     if (ready) return ready;
     const answer = await apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
@@ -38,17 +36,10 @@ export async function sendSealedParts(input: {
     return link;
   };
   const prepare = async (partNumber: number) => {
-    const part = await sealCopyPart(copy, partNumber, upload.partSize);
-    const body = await outgoingPart(
-      { videoId: copy.sealing.header.messageId, partNumber },
-      part.bytes,
-    );
-    // Written out: the page gives its own copy back now.
-    releaseBytes(part.bytes);
-    return { partNumber, sha256: part.sha256, body, link: await linkFor(part) };
+    const { sha256, body } = await sealOutgoingPart(copy, partNumber, upload.partSize);
+    return { partNumber, sha256, body, link: await linkFor({ partNumber, sha256 }) };
   };
 
-  void clearStaleOutgoingParts();
   let next = missing[0] === undefined ? null : prepare(missing[0]);
   try {
     for (let index = 0; next; index += 1) {

@@ -1,7 +1,6 @@
 import type { TCreateUploadResult, TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { sealForPairing } from '@web/lib/encryption/pairing-key';
-import { sealCopyPart } from '@web/lib/encryption/seal-upload';
-import { outgoingPart } from '@web/lib/encryption/outgoing-part';
+import { sealOutgoingPart } from '@web/lib/encryption/seal-upload';
 import { phoneRequest, putPhonePart, readDurationMs } from './pairing-api';
 
 /** The pairing key the owner's device put in the link's fragment, and its id from the server. */
@@ -63,14 +62,10 @@ export async function sendSealedFromPhone(
   };
   const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
   for (let partNumber = 1; partNumber <= started.partCount; partNumber += 1) {
-    const part = await sealCopyPart(copy, partNumber, started.partSize);
-    const body = await outgoingPart(
-      { videoId: copy.sealing.header.messageId, partNumber },
-      part.bytes,
-    );
+    const { sha256, body } = await sealOutgoingPart(copy, partNumber, started.partSize);
     try {
-      const etag = await putPhonePart(token, await linkFor(partNumber, part.sha256), body.body);
-      sent.push({ partNumber, etag, sha256: part.sha256 });
+      const etag = await putPhonePart(token, await linkFor(partNumber, sha256), body.body);
+      sent.push({ partNumber, etag, sha256 });
     } finally {
       await body.discard();
     }

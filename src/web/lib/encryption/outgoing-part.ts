@@ -19,10 +19,19 @@ const FOLDER = 'outgoing-parts';
 /** A file this old was left by a tab closed while it sent: no upload still reads it. */
 const STALE_MS = 60 * 60 * 1000;
 
+let isStaleCleared = false;
+
+/** The folder; its first use in a page also clears what a tab closed mid-send left there. */
 async function folder(): Promise<FileSystemDirectoryHandle | null> {
   try {
     const root = await navigator.storage.getDirectory();
-    return await root.getDirectoryHandle(FOLDER, { create: true });
+    const dir = await root.getDirectoryHandle(FOLDER, { create: true });
+    if (!isStaleCleared) {
+      isStaleCleared = true;
+      const now = Date.now();
+      void removeFiles(dir, async (_, file) => now - (await file()).lastModified > STALE_MS);
+    }
+    return dir;
   } catch {
     return null;
   }
@@ -65,9 +74,10 @@ export async function outgoingPart(
 }
 
 /** Removes each file `isDone` says no upload reads any more. */
-async function removeFiles(isDone: (name: string, file: () => Promise<File>) => Promise<boolean>) {
-  const dir = await folder();
-  if (!dir) return;
+async function removeFiles(
+  dir: FileSystemDirectoryHandle,
+  isDone: (name: string, file: () => Promise<File>) => Promise<boolean>,
+) {
   try {
     for await (const [name, handle] of dir.entries()) {
       if (handle.kind !== 'file') continue;
@@ -79,14 +89,12 @@ async function removeFiles(isDone: (name: string, file: () => Promise<File>) => 
   }
 }
 
-/** Removes the files a tab closed while sending left behind. */
-export function clearStaleOutgoingParts(): Promise<void> {
-  const now = Date.now();
-  return removeFiles(async (_, file) => now - (await file()).lastModified > STALE_MS);
-}
-
 /** Removes the part files of deleted messages: what is deleted goes from everywhere it was. */
-export function discardOutgoingParts(videoIds: readonly string[]): Promise<void> {
+export async function discardOutgoingParts(videoIds: readonly string[]): Promise<void> {
+  const dir = await folder();
+  if (!dir) return;
   const prefixes = videoIds.map((id) => `${id}.`);
-  return removeFiles((name) => Promise.resolve(prefixes.some((prefix) => name.startsWith(prefix))));
+  await removeFiles(dir, (name) =>
+    Promise.resolve(prefixes.some((prefix) => name.startsWith(prefix))),
+  );
 }

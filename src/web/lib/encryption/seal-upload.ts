@@ -12,9 +12,10 @@ import {
   type TSealing,
 } from '@shared/sealing';
 import { fromBase64Url, toBase64Url } from '@shared/sealing/bytes';
-import { sha256HexOfBytes } from '@web/lib/sha256';
+import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
 import { localDb, type TSealingRow } from '@web/lib/videos/local-store';
 import { getDeviceKey, thisDeviceId } from './device-keys';
+import { outgoingPart, type TOutgoingPart } from './outgoing-part';
 
 /**
  * A recording's cloud copy, to be sealed a part at a time as it is sent: the sealing (kept, so a
@@ -130,6 +131,24 @@ export async function sealCopyPart(
   segmentsPerPart(partSize);
   const bytes = await sealPart(copy.sealing, copy.recording, partNumber, partSize);
   return { partNumber, bytes, sha256: await sha256HexOfBytes(bytes) };
+}
+
+/**
+ * Part `partNumber` sealed and written out for sending (`outgoingPart`), the page's own bytes
+ * given back at once. `discard` the body once the part has arrived or failed for good.
+ */
+export async function sealOutgoingPart(
+  copy: TSealedCopy,
+  partNumber: number,
+  partSize: number,
+): Promise<{ sha256: string; body: TOutgoingPart }> {
+  const part = await sealCopyPart(copy, partNumber, partSize);
+  const body = await outgoingPart(
+    { videoId: copy.sealing.header.messageId, partNumber },
+    part.bytes,
+  );
+  releaseBytes(part.bytes);
+  return { sha256: part.sha256, body };
 }
 
 /** Once the copy is in the cloud, its sealing is no longer needed here. */

@@ -13,7 +13,7 @@ import {
   saveVideo,
   type TLocalVideo,
 } from './local-store';
-import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from './videos-api';
+import { fetchPlayback, hasCloudCopy, VIDEO_INDEX_QUERY_KEY } from './videos-api';
 
 /**
  * Brings the account's cloud copies onto this device: after a move to a new device, after
@@ -52,10 +52,7 @@ const MAX_TROUBLES = 3;
 async function findMissing(userId: number) {
   const index = await apiRequest<TVideoIndexEntry[]>(VIDEO_INDEX_QUERY_KEY[0]);
   // A phone's video waiting for the owner's device to seal it opens for nobody yet: later.
-  const cloud = index.filter(
-    (entry) =>
-      entry.syncStatus === 'synced' && entry.storageType === 'cloud' && !entry.isWaitingToBeSealed,
-  );
+  const cloud = index.filter((entry) => hasCloudCopy(entry) && !entry.isWaitingToBeSealed);
   const local = new Set((await listVideos(userId)).map((video) => video.id));
   return { cloud, missing: cloud.filter((entry) => !local.has(entry.id)) };
 }

@@ -9,6 +9,11 @@ import { apiRequest } from '@web/lib/api-client';
 
 export const VIDEO_INDEX_QUERY_KEY = ['/api/videos'] as const;
 
+/** Whether the cloud holds a whole copy of the indexed video. */
+export function hasCloudCopy(entry: TVideoIndexEntry): boolean {
+  return entry.storageType === 'cloud' && entry.syncStatus === 'synced';
+}
+
 /** GET /api/videos: the server's index of the signed-in user's videos (never content). */
 export function useVideoIndex(options: { enabled?: boolean } = {}) {
   return useQuery<TVideoIndexEntry[]>({

@@ -1,11 +1,10 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { TriangleAlert, Upload } from 'lucide-react';
 import type { TUser } from '@shared/schemas/auth';
-import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { listVideos } from '@web/lib/videos/local-store';
-import { useVideoIndex } from '@web/lib/videos/videos-api';
+import { hasCloudCopy, useVideoIndex } from '@web/lib/videos/videos-api';
 import { useRestoreBackup } from './restore-backup-button';
 
 function describeMissing(listed: number, onDevice: number): string {
@@ -18,16 +17,10 @@ function describeMissing(listed: number, onDevice: number): string {
 }
 
 /**
- * A video with a copy in the cloud is not lost with this browser's data: a paid plan brings it
- * back by itself, and it plays from the cloud meanwhile (a phone's video waiting to be sealed,
- * too, was never on this device).
- */
-const isInCloud = (row: TVideoIndexEntry) =>
-  row.storageType === 'cloud' && row.syncStatus === 'synced';
-
-/**
  * When the server's index lists videos this device no longer holds (a cleared browser, say) and
  * no cloud copy keeps, say so plainly and offer the restore. Nothing is removed from the index.
+ * A video in the cloud is not lost with this browser's data: a paid plan brings it back by itself
+ * and plays it from there meanwhile (a phone's video waiting to be sealed was never here at all).
  */
 export function MissingVideosWarning({ user }: { user: TUser }) {
   const localIds = useLiveQuery(
@@ -39,7 +32,7 @@ export function MissingVideosWarning({ user }: { user: TUser }) {
   const { chooseFile, isWorking, restoreUi } = useRestoreBackup(user);
   if (localIds === undefined || index === undefined) return restoreUi;
 
-  const onlyOnDevices = index.filter((row) => !isInCloud(row));
+  const onlyOnDevices = index.filter((row) => !hasCloudCopy(row));
   const missing = onlyOnDevices.filter((row) => !localIds.has(row.id)).length;
   if (missing === 0) return restoreUi;
   const onDevice = onlyOnDevices.length - missing;
