@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import axe from 'axe-core';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
 /** Waits for transitions (dialogs fade and slide in) to end, so colours are measured as seen. */
@@ -19,7 +19,48 @@ declare global {
     /** Set when an animation or transition starts; cleared before each scan. */
     __motionSinceScan?: boolean;
     __isWatchingMotion?: boolean;
+    /** axe-core, once injected into the document. */
+    axe?: typeof axe;
   }
+}
+
+/** What a scan keeps of each violation: enough to name it and find its nodes. */
+interface TViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Axe's options: only violations reported, and contrast for older eyes: body text at 7:1 and large
+ * text at 4.5:1 (WCAG AAA), beyond axe's defaults. Axe's AAA rule reports only text between the
+ * two levels (4.5–7:1, large 3–4.5:1) and leaves anything paler to the AA rule, so both run.
+ */
+const AXE_OPTIONS = {
+  resultTypes: ['violations'],
+  rules: { 'color-contrast-enhanced': { enabled: true } },
+};
+
+/**
+ * Axe in the page itself (`axe.run`): injected once a document (a full load brings a new one),
+ * and only what the check reads comes back. AxeBuilder (@axe-core/playwright) sent and compiled
+ * its 580 KB source twice a scan and returned every result whole; its legacy mode runs the same
+ * `axe.run` with the same rules on the same document, which has no frames from other origins.
+ */
+async function runAxe(page: Page): Promise<TViolation[]> {
+  if (!(await page.evaluate(() => typeof window.axe?.run === 'function'))) {
+    await page.evaluate(axe.source);
+  }
+  return page.evaluate(async (options) => {
+    const results = await window.axe!.run(document, options as axe.RunOptions);
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  }, AXE_OPTIONS);
 }
 
 /**
@@ -28,7 +69,7 @@ declare global {
  * that time, and axe then measures the colours of text half gone. Such a scan is thrown away and
  * the page scanned again once still: every verdict is on the page as it is seen at rest.
  */
-async function scanWhenStill(page: Page) {
+async function scanWhenStill(page: Page): Promise<TViolation[]> {
   for (let attempt = 1; ; attempt += 1) {
     await waitForStillness(page);
     await page.evaluate(() => {
@@ -38,21 +79,9 @@ async function scanWhenStill(page: Page) {
       for (const type of ['animationstart', 'transitionstart'])
         document.addEventListener(type, () => (window.__motionSinceScan = true), { capture: true });
     });
-    const results = await new AxeBuilder({ page })
-      .setLegacyMode(true)
-      // Older eyes: body text at 7:1 and large text at 4.5:1 (WCAG AAA), beyond axe's defaults.
-      // Text that passes it passes AA's 4.5:1 and 3:1 too, so AA's rule, which measures the same
-      // colours of every text node again, is left out.
-      .options({
-        resultTypes: ['violations'],
-        rules: {
-          'color-contrast-enhanced': { enabled: true },
-          'color-contrast': { enabled: false },
-        },
-      })
-      .analyze();
+    const violations = await runAxe(page);
     const moved = await page.evaluate(() => window.__motionSinceScan === true);
-    if (!moved || attempt === 3) return results;
+    if (!moved || attempt === 3) return violations;
   }
 }
 
@@ -60,21 +89,16 @@ async function scanWhenStill(page: Page) {
  * Runs axe (every rule it enables by default: WCAG 2.x A/AA and best practice, plus the enhanced
  * contrast of AAA) and fails on any serious or critical violation. Lesser findings are attached to the report to be read.
  *
- * Axe runs in the page itself (`axe.run`, AxeBuilder's legacy mode) rather than in parts that a
- * blank page of its own then merges (`runPartial`/`finishRun`): that extra page, with axe injected
- * into it too, was opened and closed for every scan and cost more CPU than the scan itself. The
- * two differ only for cross-origin frames, which the app has none of; the same rules find the
- * same violations on the same nodes.
+ * Axe runs whole in the page (`axe.run`) rather than in parts that a blank page of its own then
+ * merges (`runPartial`/`finishRun`): that extra page, with axe injected into it too, was opened
+ * and closed for every scan and cost more CPU than the scan itself. The two differ only for
+ * cross-origin frames, which the app has none of; the same rules find the same violations on the
+ * same nodes.
  */
 export async function expectNoSeriousViolations(page: Page, testInfo: TestInfo, label: string) {
-  const { violations } = await scanWhenStill(page);
-  const describe = (list: typeof violations) =>
-    list.map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
+  const violations = await scanWhenStill(page);
+  const describe = (list: TViolation[]) =>
+    list.map(({ id, ...violation }) => ({ rule: id, ...violation }));
   const blocking = violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );
