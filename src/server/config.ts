@@ -18,7 +18,8 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(5000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  APP_URL: z.url().default('http://localhost:5000'),
+  /** Unset: this machine at PORT, so a server started on another port still accepts its pages. */
+  APP_URL: z.preprocess(emptyToUndefined, optionalUrl),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
@@ -153,7 +154,8 @@ const ZConfig = ZEnv.superRefine((env, ctx) => {
   }
 });
 
-export type TConfig = z.infer<typeof ZEnv>;
+/** The configuration as the server uses it: every default filled in. */
+export type TConfig = Omit<z.infer<typeof ZEnv>, 'APP_URL'> & { APP_URL: string };
 
 export class ConfigError extends Error {}
 
@@ -166,5 +168,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     );
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  return result.data;
+  const { APP_URL, ...config } = result.data;
+  return { ...config, APP_URL: APP_URL ?? `http://localhost:${config.PORT}` };
 }

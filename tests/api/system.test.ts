@@ -378,4 +378,13 @@ describe('configuration', () => {
       DATA_DIR: './data',
     });
   });
+
+  it('takes the public address from the port when none is given', () => {
+    // Started on another port, the server must still accept its own pages' requests.
+    expect(parseConfig({ PORT: '5299' }).APP_URL).toBe('http://localhost:5299');
+    expect(parseConfig({ PORT: '5299', APP_URL: '' }).APP_URL).toBe('http://localhost:5299');
+    expect(parseConfig({ PORT: '5299', APP_URL: 'https://memento.example.org' }).APP_URL).toBe(
+      'https://memento.example.org',
+    );
+  });
 });
