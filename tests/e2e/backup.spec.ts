@@ -169,6 +169,13 @@ test('a full backup brings every video back, byte for byte, after the browser da
     'Your account’s list has 2 videos, but this browser holds none of them.',
   );
 
+  // Their recipient's card says it too.
+  await page.getByRole('link', { name: 'Manage Recipients' }).click();
+  await expect(page.getByTestId('video-count')).toHaveText([
+    '2 videos recorded (2 missing from this device)',
+  ]);
+  await page.goto('/');
+
   const restoring = await restoreFrom(page, warning, backupFile);
   await expect(restoring.getByTestId('restore-result')).toContainText(
     'Restored 2 videos. None were already on this device.',

@@ -128,6 +128,9 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
     await expect(tablet.getByTestId('missing-videos')).toHaveCount(0);
     await expectNoSeriousViolations(tablet, testInfo, 'a phone video waiting to be sealed');
     await tablet.screenshot({ path: testInfo.outputPath('waiting.png'), fullPage: true });
+    // Nor on its recipient's card: recorded, and nothing missing.
+    await tablet.goto('/recipients');
+    await expect(tablet.getByTestId('video-count')).toHaveText(['1 video recorded']);
 
     // The owner's laptop, added beside the tablet and unlocked, seals it while the tablet is locked.
     const laptop = await newDevice(browser, server);

@@ -23,6 +23,8 @@ interface RecipientsListProps {
   /** Recipients counted against the plan (the next of kin is free). */
   used: number;
   localCounts: Map<number, number>;
+  /** Listed videos neither this device nor the cloud keeps, by recipient. */
+  missingCounts: Map<number, number>;
   selected: Set<number>;
   setSelected: Dispatch<SetStateAction<Set<number>>>;
   dialogs: TRecipientDialogs;
@@ -34,6 +36,7 @@ export function RecipientsList({
   data,
   used,
   localCounts,
+  missingCounts,
   selected,
   setSelected,
   dialogs,
@@ -72,6 +75,7 @@ export function RecipientsList({
             key={recipient.id}
             recipient={recipient}
             localVideoCount={localCounts.get(recipient.id) ?? 0}
+            missingCount={missingCounts.get(recipient.id) ?? 0}
             isSelected={selected.has(recipient.id)}
             onSelectedChange={(isOn) =>
               setSelected((current) => {

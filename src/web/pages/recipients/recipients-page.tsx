@@ -16,7 +16,7 @@ import { useAuth } from '@web/lib/auth-provider';
 import { deleteRecipient, RECIPIENTS_QUERY_KEY, useRecipients } from '@web/lib/recipients-api';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { deleteLocalVideos, listVideos } from '@web/lib/videos/local-store';
-import { VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
+import { hasCloudCopy, useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { RecipientDialogs, useRecipientDialogs } from './recipient-dialogs';
 import { RecipientsList } from './recipients-list';
 import { useRecipientCards } from './use-recipient-cards';
@@ -45,16 +45,28 @@ export default function RecipientsPage() {
   );
 }
 
-/** How many videos this device holds for each recipient, kept up to date. */
-function useLocalCounts(userId: number) {
+/**
+ * For each recipient, kept up to date: how many videos this device holds, and how many the
+ * account's list has that neither this device nor the cloud keeps (lost with a browser's data).
+ */
+function useVideoCounts(userId: number) {
   const localVideos = useLiveQuery(() => listVideos(userId), [userId]);
+  const { data: index } = useVideoIndex();
   return useMemo(() => {
-    const counts = new Map<number, number>();
+    const localCounts = new Map<number, number>();
     for (const video of localVideos ?? []) {
-      counts.set(video.recipientId, (counts.get(video.recipientId) ?? 0) + 1);
+      localCounts.set(video.recipientId, (localCounts.get(video.recipientId) ?? 0) + 1);
     }
-    return counts;
-  }, [localVideos]);
+    const missingCounts = new Map<number, number>();
+    if (localVideos) {
+      const onDevice = new Set(localVideos.map((video) => video.id));
+      for (const row of index ?? []) {
+        if (onDevice.has(row.id) || hasCloudCopy(row)) continue;
+        missingCounts.set(row.recipientId, (missingCounts.get(row.recipientId) ?? 0) + 1);
+      }
+    }
+    return { localCounts, missingCounts };
+  }, [localVideos, index]);
 }
 
 /** Deletes each recipient and their videos here; what failed, one line per recipient. */
@@ -86,7 +98,7 @@ function RecipientsManager({
 }) {
   const queryClient = useQueryClient();
   const { data, isLoading, error } = useRecipients();
-  const localCounts = useLocalCounts(userId);
+  const { localCounts, missingCounts } = useVideoCounts(userId);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const dialogs = useRecipientDialogs();
   const { toDelete, setToDelete, setShare, setUpgradeMessage, setIsAdding } = dialogs;
@@ -169,6 +181,7 @@ function RecipientsManager({
             data={data}
             used={used}
             localCounts={localCounts}
+            missingCounts={missingCounts}
             selected={selected}
             setSelected={setSelected}
             dialogs={dialogs}

@@ -19,6 +19,8 @@ export interface TCardState {
 interface RecipientCardProps {
   recipient: TRecipient;
   localVideoCount: number;
+  /** Videos the account lists for them that neither this device nor the cloud keeps. */
+  missingCount: number;
   isSelected: boolean;
   onSelectedChange: (selected: boolean) => void;
   onShare: () => void;
@@ -35,6 +37,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 export function RecipientCard({
   recipient,
   localVideoCount,
+  missingCount,
   isSelected,
   onSelectedChange,
   onShare,
@@ -45,7 +48,8 @@ export function RecipientCard({
 }: RecipientCardProps) {
   const name = `${recipient.firstName} ${recipient.lastName}`;
   const headingId = `recipient-${recipient.id}-name`;
-  const missing = recipient.videoCount - localVideoCount;
+  // The account's list counts those in the cloud and not here too (a new device filling up).
+  const recordedCount = Math.max(recipient.videoCount, localVideoCount);
   return (
     <li
       aria-labelledby={headingId}
@@ -107,11 +111,11 @@ export function RecipientCard({
       <p className="flex items-center gap-2 text-base">
         <Film className="size-5 text-primary" aria-hidden="true" />
         <span data-testid="video-count">
-          {plural(localVideoCount, 'video')} recorded
-          {missing > 0 && (
+          {plural(recordedCount, 'video')} recorded
+          {missingCount > 0 && (
             <span className="font-semibold text-destructive">
               {' '}
-              ({missing} missing from this device)
+              ({missingCount} missing from this device)
             </span>
           )}
         </span>
