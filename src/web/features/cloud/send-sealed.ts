@@ -1,12 +1,19 @@
 import type { TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { apiRequest } from '@web/lib/api-client';
-import { sealOutgoingPart, type TSealedCopy } from '@web/lib/encryption/seal-upload';
+import { outgoingPartSealer, type TSealedCopy } from '@web/lib/encryption/seal-upload';
 import { putPartWithRetry } from './put-part';
 
 /**
+ * Parts sealed ahead of the one on its way. Writing a sealed part out takes about as long as
+ * sealing it; with two ahead, one is written out while the next is sealed and neither holds up
+ * the send (docs/benchmarks.md, 'Two sealed parts ahead').
+ */
+const PARTS_AHEAD = 2;
+
+/**
  * Sends the parts of a sealed copy still missing, in order, sealing each from its own plaintext
- * range just before it goes: the next part is sealed, hashed and signed while this one is on its
- * way, so at most two sealed parts are held (the one sending, the one ready), whatever the size.
+ * range shortly before it goes: the next parts are sealed, hashed and signed while this one is on
+ * its way, so at most three sealed parts are held (one sending, two ready), whatever the size.
  * `onSent` keeps each part's ETag and SHA-256 before the next is sent: a reload sends again at
  * most the part that was on its way, sealed again byte for byte from the kept sealing.
  */
@@ -35,19 +42,27 @@ export async function sendSealedParts(input: {
     if (!link) throw new Error(`part ${part.partNumber} was not signed`);
     return link;
   };
+  const seal = outgoingPartSealer(copy, upload.partSize);
   const prepare = async (partNumber: number) => {
-    const { sha256, body } = await sealOutgoingPart(copy, partNumber, upload.partSize);
+    const { sha256, body } = await seal(partNumber);
     return { partNumber, sha256, body, link: await linkFor({ partNumber, sha256 }) };
   };
 
-  let next = missing[0] === undefined ? null : prepare(missing[0]);
-  try {
-    for (let index = 0; next; index += 1) {
-      const { partNumber, sha256, body, link } = await next;
-      const following = missing[index + 1];
-      next = following === undefined ? null : prepare(following);
+  const ahead: Array<ReturnType<typeof prepare>> = [];
+  let queued = 0;
+  const sealAhead = () => {
+    for (; ahead.length < PARTS_AHEAD && queued < missing.length; queued += 1) {
+      const part = prepare(missing[queued]!);
       // Its failure is thrown when it is awaited; a send that fails first leaves it unheard.
-      next?.catch(() => undefined);
+      part.catch(() => undefined);
+      ahead.push(part);
+    }
+  };
+  try {
+    sealAhead();
+    for (let next = ahead.shift(); next; next = ahead.shift()) {
+      const { partNumber, sha256, body, link } = await next;
+      sealAhead();
       try {
         const etag = await putPartWithRetry(link, body.body);
         await onSent({ partNumber, etag, sha256 });
@@ -57,7 +72,9 @@ export async function sendSealedParts(input: {
     }
   } finally {
     copy.recording.close();
-    // The part sealed ahead, when sending stopped before it.
-    await next?.then((part) => part.body.discard()).catch(() => undefined);
+    // The parts sealed ahead, when sending stopped before them.
+    await Promise.all(
+      ahead.map((part) => part.then(({ body }) => body.discard()).catch(() => undefined)),
+    );
   }
 }

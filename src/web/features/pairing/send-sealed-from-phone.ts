@@ -1,6 +1,6 @@
 import type { TCreateUploadResult, TSignPartsResult, TSignedPart } from '@shared/schemas/cloud';
 import { sealForPairing } from '@web/lib/encryption/pairing-key';
-import { sealOutgoingPart } from '@web/lib/encryption/seal-upload';
+import { outgoingPartSealer } from '@web/lib/encryption/seal-upload';
 import { phoneRequest, putPhonePart, readDurationMs } from './pairing-api';
 
 /** The pairing key the owner's device put in the link's fragment, and its id from the server. */
@@ -61,8 +61,9 @@ export async function sendSealedFromPhone(
     return link;
   };
   const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
+  const sealNext = outgoingPartSealer(copy, started.partSize);
   for (let partNumber = 1; partNumber <= started.partCount; partNumber += 1) {
-    const { sha256, body } = await sealOutgoingPart(copy, partNumber, started.partSize);
+    const { sha256, body } = await sealNext(partNumber);
     try {
       const etag = await putPhonePart(token, await linkFor(partNumber, sha256), body.body);
       sent.push({ partNumber, etag, sha256 });

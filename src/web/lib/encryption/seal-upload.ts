@@ -133,22 +133,34 @@ export async function sealCopyPart(
   return { partNumber, bytes, sha256: await sha256HexOfBytes(bytes) };
 }
 
+/** A part sealed and written out for sending; `discard` the body once it arrived or failed for good. */
+export type TOutgoingSealedPart = { sha256: string; body: TOutgoingPart };
+
 /**
- * Part `partNumber` sealed and written out for sending (`outgoingPart`), the page's own bytes
- * given back at once. `discard` the body once the part has arrived or failed for good.
+ * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. The sealing of
+ * one part runs only after the last one's (the recording is read into one buffer, a part at a
+ * time); its hashing and writing out run beside the next part's sealing, and the page's own
+ * bytes are given back once written.
  */
-export async function sealOutgoingPart(
+export function outgoingPartSealer(
   copy: TSealedCopy,
-  partNumber: number,
   partSize: number,
-): Promise<{ sha256: string; body: TOutgoingPart }> {
-  const part = await sealCopyPart(copy, partNumber, partSize);
-  const body = await outgoingPart(
-    { videoId: copy.sealing.header.messageId, partNumber },
-    part.bytes,
-  );
-  releaseBytes(part.bytes);
-  return { sha256: part.sha256, body };
+): (partNumber: number) => Promise<TOutgoingSealedPart> {
+  let reading: Promise<unknown> = Promise.resolve();
+  return (partNumber) => {
+    // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
+    segmentsPerPart(partSize);
+    const sealed = reading.then(() => sealPart(copy.sealing, copy.recording, partNumber, partSize));
+    reading = sealed.catch(() => undefined);
+    return sealed.then(async (bytes) => {
+      const [sha256, body] = await Promise.all([
+        sha256HexOfBytes(bytes),
+        outgoingPart({ videoId: copy.sealing.header.messageId, partNumber }, bytes),
+      ]);
+      releaseBytes(bytes);
+      return { sha256, body };
+    });
+  };
 }
 
 /** Once the copy is in the cloud, its sealing is no longer needed here. */
