@@ -57,6 +57,11 @@ async function openAdmin(page: Page, tab: TAdminTab = 'Users') {
 /** The user's card on the Users tab, found with the search box as a care home would. */
 async function findUserCard(page: Page, username: string) {
   await page.getByLabel('Find a user').fill(username);
+  // The list first settles on the search's own answer: a card found in the whole list before it
+  // moved under the click when the answer came.
+  await expect(
+    page.getByText(/^(\d+ users? match(es)?|Showing the first \d+ users that match)$/),
+  ).toBeVisible();
   const escaped = username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const card = page.getByRole('listitem').filter({
     // The admin's own card says '(you)' after the name.
