@@ -83,6 +83,8 @@ type TCardActions = Pick<
 interface UsersListProps {
   users: ReturnType<typeof useAdminUsers>;
   query: string;
+  /** A search typed whose answer has not come: the cards shown are about to be replaced. */
+  isSettling: boolean;
   primaryUsers: Map<number, TAdminPrimaryUser> | undefined;
   currentUserId: number;
   selection: ReturnType<typeof useUserSelection>;
@@ -93,6 +95,7 @@ interface UsersListProps {
 function UsersList({
   users,
   query,
+  isSettling,
   primaryUsers,
   currentUserId,
   selection,
@@ -108,7 +111,10 @@ function UsersList({
       ) : (
         <ul
           aria-label="Users"
-          aria-busy={users.isPlaceholderData}
+          aria-busy={isSettling}
+          // Cards about to be replaced take no clicks: one would move under the finger as the
+          // answer arrives, and the tap land on another user's card or on nothing.
+          inert={isSettling}
           className="grid gap-4 lg:grid-cols-2"
         >
           {visible.map((user) => (
@@ -165,6 +171,7 @@ export function UsersTab() {
   const { setResetting, setOverriding, setReturning, setChangingAdmin, setDeleting } = dialogs;
 
   const currentUserId = currentUser?.id ?? 0;
+  const isSettling = users.isPlaceholderData || search.trim() !== query;
   const visible = useMemo(() => users.data ?? [], [users.data]);
   const selection = useUserSelection(visible, currentUserId);
 
@@ -224,9 +231,7 @@ export function UsersTab() {
         search={search}
         onSearchChange={setSearch}
         countLine={
-          users.isPlaceholderData
-            ? 'Searching...'
-            : describeCount(visible.length, query, users.hasNextPage)
+          isSettling ? 'Searching...' : describeCount(visible.length, query, users.hasNextPage)
         }
         isAllSelected={selection.isAllSelected}
         canSelect={selection.selectable.length > 0}
@@ -238,6 +243,7 @@ export function UsersTab() {
       <UsersList
         users={users}
         query={query}
+        isSettling={isSettling}
         primaryUsers={primaryUsers.data}
         currentUserId={currentUserId}
         selection={selection}
