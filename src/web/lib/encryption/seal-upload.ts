@@ -137,26 +137,24 @@ export async function sealCopyPart(
 export type TOutgoingSealedPart = { sha256: string; body: TOutgoingPart };
 
 /**
- * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. The sealing of
- * one part runs only after the last one's (the recording is read into one buffer, a part at a
- * time); its hashing and writing out run beside the next part's sealing, and the page's own
- * bytes are given back once written.
+ * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. A part is sealed
+ * and hashed only after the last one was (the recording is read into one buffer, a part at a
+ * time); writing it out runs beside the next part's sealing, and the page's own bytes are given
+ * back once written.
  */
 export function outgoingPartSealer(
   copy: TSealedCopy,
   partSize: number,
 ): (partNumber: number) => Promise<TOutgoingSealedPart> {
-  let reading: Promise<unknown> = Promise.resolve();
+  let sealing: Promise<unknown> = Promise.resolve();
   return (partNumber) => {
-    // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
-    segmentsPerPart(partSize);
-    const sealed = reading.then(() => sealPart(copy.sealing, copy.recording, partNumber, partSize));
-    reading = sealed.catch(() => undefined);
-    return sealed.then(async (bytes) => {
-      const [sha256, body] = await Promise.all([
-        sha256HexOfBytes(bytes),
-        outgoingPart({ videoId: copy.sealing.header.messageId, partNumber }, bytes),
-      ]);
+    const sealed = sealing.then(() => sealCopyPart(copy, partNumber, partSize));
+    sealing = sealed.catch(() => undefined);
+    return sealed.then(async ({ bytes, sha256 }) => {
+      const body = await outgoingPart(
+        { videoId: copy.sealing.header.messageId, partNumber },
+        bytes,
+      );
       releaseBytes(bytes);
       return { sha256, body };
     });

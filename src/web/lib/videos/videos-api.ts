@@ -14,6 +14,17 @@ export function hasCloudCopy(entry: TVideoIndexEntry): boolean {
   return entry.storageType === 'cloud' && entry.syncStatus === 'synced';
 }
 
+/**
+ * Indexed videos that neither this device (`localIds`) nor the cloud keeps: lost with a browser's
+ * data, unless a backup brings them back. A video in the cloud is not lost with this browser's.
+ */
+export function missingHere(
+  index: readonly TVideoIndexEntry[],
+  localIds: ReadonlySet<string>,
+): TVideoIndexEntry[] {
+  return index.filter((entry) => !hasCloudCopy(entry) && !localIds.has(entry.id));
+}
+
 /** GET /api/videos: the server's index of the signed-in user's videos (never content). */
 export function useVideoIndex(options: { enabled?: boolean } = {}) {
   return useQuery<TVideoIndexEntry[]>({

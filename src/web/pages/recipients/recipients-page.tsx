@@ -16,7 +16,7 @@ import { useAuth } from '@web/lib/auth-provider';
 import { deleteRecipient, RECIPIENTS_QUERY_KEY, useRecipients } from '@web/lib/recipients-api';
 import { usePageTitle } from '@web/lib/use-page-title';
 import { deleteLocalVideos, listVideos } from '@web/lib/videos/local-store';
-import { hasCloudCopy, useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
+import { missingHere, useVideoIndex, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { RecipientDialogs, useRecipientDialogs } from './recipient-dialogs';
 import { RecipientsList } from './recipients-list';
 import { useRecipientCards } from './use-recipient-cards';
@@ -58,10 +58,8 @@ function useVideoCounts(userId: number) {
       localCounts.set(video.recipientId, (localCounts.get(video.recipientId) ?? 0) + 1);
     }
     const missingCounts = new Map<number, number>();
-    if (localVideos) {
-      const onDevice = new Set(localVideos.map((video) => video.id));
-      for (const row of index ?? []) {
-        if (onDevice.has(row.id) || hasCloudCopy(row)) continue;
+    if (localVideos && index) {
+      for (const row of missingHere(index, new Set(localVideos.map((video) => video.id)))) {
         missingCounts.set(row.recipientId, (missingCounts.get(row.recipientId) ?? 0) + 1);
       }
     }

@@ -4,7 +4,7 @@ import type { TUser } from '@shared/schemas/auth';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { listVideos } from '@web/lib/videos/local-store';
-import { hasCloudCopy, useVideoIndex } from '@web/lib/videos/videos-api';
+import { hasCloudCopy, missingHere, useVideoIndex } from '@web/lib/videos/videos-api';
 import { useRestoreBackup } from './restore-backup-button';
 
 function describeMissing(listed: number, onDevice: number): string {
@@ -32,9 +32,9 @@ export function MissingVideosWarning({ user }: { user: TUser }) {
   const { chooseFile, isWorking, restoreUi } = useRestoreBackup(user);
   if (localIds === undefined || index === undefined) return restoreUi;
 
-  const onlyOnDevices = index.filter((row) => !hasCloudCopy(row));
-  const missing = onlyOnDevices.filter((row) => !localIds.has(row.id)).length;
+  const missing = missingHere(index, localIds).length;
   if (missing === 0) return restoreUi;
+  const onlyOnDevices = index.filter((row) => !hasCloudCopy(row));
   const onDevice = onlyOnDevices.length - missing;
   return (
     <>
