@@ -217,7 +217,13 @@ async function registerPlugins(
   await app.register(fastifyCookie, { secret: sessionSecret });
   await registerRateLimit(app, { redis, log: app.log, clock });
 
-  registerRequestContext(app, { db: deps.db, config, allowedOrigins, clock });
+  registerRequestContext(app, {
+    db: deps.db,
+    config,
+    allowedOrigins,
+    publicOrigin: appOrigin,
+    clock,
+  });
 }
 
 /** Every area's routes, then the web app's pages for everything else. */

@@ -92,6 +92,29 @@ describe('bad requests', () => {
     const same = await device.post('/api/logout', {}, { origin: 'http://localhost:5000' });
     expect(same.statusCode).toBe(200);
   });
+
+  it('tells a page of its own, opened by another name, where Memento is set up to be opened', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/device/register',
+      payload: { fingerprint: 'Mozilla/5.0 (test)|1280x800|24|en-GB|0|Linux' },
+      headers: { host: '192.168.1.20:5000', origin: 'http://192.168.1.20:5000' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      code: 'ORIGIN_MISMATCH',
+      message:
+        'This Memento is set up to be opened at http://localhost:5000. Please open it there.',
+    });
+    // Another website naming our host in its own address is still only another website.
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/api/device/register',
+      payload: { fingerprint: 'Mozilla/5.0 (test)|1280x800|24|en-GB|0|Linux' },
+      headers: { host: 'localhost:5000', origin: 'https://localhost.evil.example' },
+    });
+    expect(foreign.json().message).toBe('This request came from another website and was refused.');
+  });
 });
 
 describe('serving the web app', () => {

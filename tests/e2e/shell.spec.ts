@@ -26,6 +26,22 @@ test('the first visit gives this browser a device id in local and session storag
   expect(await readDeviceId(page, 'session')).toBe(deviceId);
 });
 
+test('opened by another name than its own, the page says where Memento lives', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  // The tests' server is set up as localhost; 127.0.0.1 reaches the same server by another name.
+  const otherName = new URL(baseURL!);
+  otherName.hostname = '127.0.0.1';
+  await page.goto(new URL('/auth', otherName).toString());
+  await expect(page.getByRole('heading', { name: 'Memento is at another address' })).toBeVisible();
+  await expect(
+    page.getByText(`This Memento is set up to be opened at ${new URL(baseURL!).origin}.`),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refresh Page' })).toHaveCount(0);
+  await expectNoSeriousViolations(page, testInfo, 'another address');
+});
+
 // Decisions 030 and 045: a visitor's first page arrives rendered and the app adopts the very
 // elements on screen, in small steps. Drawn again, it would flash and cost a phone the time the
 // rendering saved.

@@ -115,6 +115,15 @@ export function clearSessionCookie(reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
+/** An Origin header's host and port, or null for one that is not an address ('null'). */
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
 function isSafeMethod(method: string) {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
@@ -125,7 +134,14 @@ function isSafeMethod(method: string) {
  */
 export function registerRequestContext(
   app: FastifyInstance,
-  deps: { db: Db; config: TConfig; allowedOrigins: ReadonlySet<string>; clock: Clock },
+  deps: {
+    db: Db;
+    config: TConfig;
+    allowedOrigins: ReadonlySet<string>;
+    /** Where the app is set up to be opened (APP_URL's origin). */
+    publicOrigin: string;
+    clock: Clock;
+  },
 ) {
   app.decorateRequest('device', null);
   app.decorateRequest('user', null);
@@ -146,7 +162,13 @@ export function registerRequestContext(
 
     const origin = request.headers.origin;
     if (!isSafeMethod(request.method) && origin && !deps.allowedOrigins.has(origin)) {
-      throw new AppError('ORIGIN_MISMATCH', MESSAGES.originMismatch);
+      // This server's own page, reached by another name (an IP address, a second host name):
+      // the person is told where Memento lives rather than that another website asked.
+      const isOwnPage = hostOf(origin) === request.host;
+      throw new AppError(
+        'ORIGIN_MISMATCH',
+        isOwnPage ? MESSAGES.otherAddress(deps.publicOrigin) : MESSAGES.originMismatch,
+      );
     }
 
     if (request.routeOptions.config.isDeviceOptional) return;

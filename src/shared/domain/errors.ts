@@ -79,6 +79,9 @@ export const MESSAGES = {
   deviceRateLimited: 'Too many new devices from this network. Please try again later.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   originMismatch: 'This request came from another website and was refused.',
+  /** The page itself came from this server under another name than the one it was set up for. */
+  otherAddress: (publicAddress: string) =>
+    `This Memento is set up to be opened at ${publicAddress}. Please open it there.`,
   unsupportedMediaType: 'Please send the request as JSON.',
   payloadTooLarge: 'The request is too large.',
   notFound: 'Not found',

@@ -10,6 +10,7 @@ import { RefreshCw } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { Spinner } from '@web/components/ui/spinner';
 import { toast } from '@web/components/ui/use-toast';
+import { isApiError } from './api-error';
 import { adoptStoredDeviceId, getDeviceId, initDeviceId, subscribeToDeviceId } from './device-id';
 
 export const DEVICE_MESSAGES = {
@@ -17,6 +18,9 @@ export const DEVICE_MESSAGES = {
   failedTitle: 'Device Initialization Failed',
   failed: 'Failed to initialize device. Please refresh the page.',
   toastTitle: 'Device Error',
+  otherAddressTitle: 'Memento is at another address',
+  otherAddressOperator:
+    'If you look after this Memento and want it opened at this address, set APP_URL to it and restart Memento.',
 } as const;
 
 const DeviceIdContext = createContext<string | null>(null);
@@ -49,20 +53,41 @@ function DeviceInitializing() {
 
 function DeviceInitFailed() {
   return (
+    <FailedPanel title={DEVICE_MESSAGES.failedTitle}>
+      <p className="text-lg text-muted-foreground">{DEVICE_MESSAGES.failed}</p>
+      <Button size="lg" onClick={() => window.location.reload()}>
+        <RefreshCw aria-hidden="true" />
+        Refresh Page
+      </Button>
+    </FailedPanel>
+  );
+}
+
+/**
+ * The page was opened by another name than the one Memento is set up for (an IP address, say):
+ * refreshing cannot help, so the server's answer says where to go instead.
+ */
+function OtherAddress({ message }: { message: string }) {
+  return (
+    <FailedPanel title={DEVICE_MESSAGES.otherAddressTitle}>
+      <p className="text-lg">{message}</p>
+      <p className="text-lg text-muted-foreground">{DEVICE_MESSAGES.otherAddressOperator}</p>
+    </FailedPanel>
+  );
+}
+
+function FailedPanel({ title, children }: { title: string; children: ReactNode }) {
+  return (
     <main className="flex min-h-dvh items-center justify-center p-6">
       <div className="flex max-w-lg flex-col items-center gap-5 rounded-xl border border-border bg-card p-8 text-center shadow-soft sm:p-10">
-        <h1 className="text-3xl font-bold tracking-tight">{DEVICE_MESSAGES.failedTitle}</h1>
-        <p className="text-lg text-muted-foreground">{DEVICE_MESSAGES.failed}</p>
-        <Button size="lg" onClick={() => window.location.reload()}>
-          <RefreshCw aria-hidden="true" />
-          Refresh Page
-        </Button>
+        <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+        {children}
       </div>
     </main>
   );
 }
 
-type TInitState = 'initializing' | 'ready' | 'failed';
+type TInitState = 'initializing' | 'ready' | 'failed' | { otherAddress: string };
 
 interface DeviceProviderProps {
   children: ReactNode;
@@ -94,6 +119,10 @@ export function DeviceProvider({ children, isVisitorPage = false }: DeviceProvid
       .catch((error: unknown) => {
         if (isCancelled) return;
         console.warn('Device initialisation failed', error);
+        if (isApiError(error, 'ORIGIN_MISMATCH')) {
+          setInitState({ otherAddress: error.message });
+          return;
+        }
         setInitState('failed');
         toast({
           variant: 'destructive',
@@ -107,6 +136,7 @@ export function DeviceProvider({ children, isVisitorPage = false }: DeviceProvid
   }, []);
 
   if (initState === 'failed') return <DeviceInitFailed />;
+  if (typeof initState === 'object') return <OtherAddress message={initState.otherAddress} />;
   if (!isVisitorPage && (initState === 'initializing' || !deviceId)) return <DeviceInitializing />;
   return <DeviceIdContext.Provider value={deviceId}>{children}</DeviceIdContext.Provider>;
 }
