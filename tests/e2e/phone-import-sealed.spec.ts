@@ -120,7 +120,14 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
 
     await tablet.goto('/');
     const waiting = libraryItem(tablet, 'Walk by the sea');
-    await expect(waiting).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    await expect(waiting).toContainText(
+      'Sent from your phone. Waiting to be sealed: unlock this device, or open Memento on one of yours that is unlocked.',
+      { timeout: 20_000 },
+    );
+    await expect(waiting.getByRole('link', { name: 'unlock this device' })).toHaveAttribute(
+      'href',
+      '/encryption',
+    );
     // Safe in the cloud, it is not called missing from the tablet (nor a backup offered for it).
     await expect(tablet.getByTestId('video-counts')).toHaveText(
       'On this device: 0 videos · In your account’s index: 1 video',
@@ -160,7 +167,9 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
     await sendFromPhone(phone, 'Lunch in the garden', secondVideo);
     await tablet.goto('/');
     const item = libraryItem(tablet, 'Lunch in the garden');
-    await expect(item).toContainText('Waiting to be sealed by your tablet', { timeout: 20_000 });
+    await expect(item).toContainText('Waiting to be sealed: unlock this device', {
+      timeout: 20_000,
+    });
     await unlockWithPassword(tablet, owner.password);
 
     await tablet.goto('/');

@@ -14,6 +14,7 @@ import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { recordMessage } from './support/recording';
+import { startTurnServer, type TurnServer } from './support/turn-server';
 
 // A Community Edition owner moves to a new tablet: the old one shows a code, the new one takes
 // it, and both messages go straight from one browser to the other over a real WebRTC data
@@ -203,6 +204,23 @@ async function withoutAPath(page: Page): Promise<void> {
   });
 }
 
+/**
+ * As two networks that reach each other only through the TURN server: each tablet's connection
+ * details reach the other with only its relayed address in them.
+ */
+async function onlyThroughTheRelay(page: Page): Promise<void> {
+  await page.route(/\/api\/transfers\/[^/]+\/signal$/, async (route) => {
+    const request = route.request();
+    if (request.method() !== 'PUT') return route.continue();
+    const body = request.postDataJSON() as { description: string };
+    const description = JSON.parse(body.description) as { sdp: string };
+    description.sdp = description.sdp.replace(/a=candidate(?![^\r\n]* typ relay)[^\r\n]*\r\n/g, '');
+    return route.continue({
+      postData: JSON.stringify({ ...body, description: JSON.stringify(description) }),
+    });
+  });
+}
+
 async function scanAtBothSizes(
   page: Page,
   testInfo: Parameters<typeof expectNoSeriousViolations>[1],
@@ -384,5 +402,55 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     await scanAtBothSizes(newTablet, testInfo, 'receive messages, cannot connect');
     await scanAtBothSizes(oldTablet, testInfo, 'move my messages, cannot connect');
     expect(await readLocalCopies(newTablet)).toEqual([]);
+  });
+});
+
+test.describe('a move through the TURN server an operator set up', LONG_WAIT, () => {
+  let turn: TurnServer | undefined;
+  let server: OwnServer | undefined;
+
+  test.beforeAll(async () => {
+    turn = await startTurnServer();
+    server = await startOwnServer({
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, WEBRTC_ICE_SERVERS: turn.iceServers },
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await turn?.stop();
+  });
+
+  test('two tablets that can reach each other only through the relay move a message byte for byte', async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const oldTablet = await newDevice(browser, server!);
+    const owner = await registerUser(oldTablet, { firstName: 'Ivy' });
+    await recordMessage(oldTablet, { title: 'For Rose', seconds: 2 });
+    const onOld = await readLocalCopies(oldTablet);
+    await onlyThroughTheRelay(oldTablet);
+    const shown = await showCode(oldTablet);
+    const newTablet = await newDevice(browser, server!);
+    await onlyThroughTheRelay(newTablet);
+    await moveAccountTo(newTablet, owner, server!);
+    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
+    await newTablet.getByLabel('Code from your old device').fill(shown);
+    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
+
+    await expect(
+      newTablet.getByRole('status').filter({ hasText: /message|Receiving|Connecting/ }),
+    ).toHaveText('Your message is now on this device.', { timeout: 60_000 });
+    await expect(oldTablet.getByRole('status').filter({ hasText: /new device/ })).toHaveText(
+      'Your message is on your new device. It is still on this device too.',
+      { timeout: 30_000 },
+    );
+    expect(await readLocalCopies(newTablet)).toEqual(onOld);
+    // The bytes went through coturn: it gave both tablets a relayed address, as the user the
+    // setting names.
+    const allocations = turn!
+      .log()
+      .split('\n')
+      .filter((line) => line.includes(`user <${turn!.username}>`) && /ALLOCATE/.test(line));
+    expect(allocations.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,8 +1,11 @@
 import type { ComponentType } from 'react';
+import { Link } from 'react-router';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud, CloudUpload, HardDrive, LockKeyhole, Play, X } from 'lucide-react';
 import type { TRelease } from '@shared/domain/legacy';
 import { Button } from '@web/components/ui/button';
 import { VideoPlayer } from '@web/components/video-player';
+import { hasAccountKey } from '@web/lib/encryption/device-keys';
 import { lazyDateFormat } from '@web/lib/date-format';
 import { formatClock } from '@web/lib/video-format';
 import { describeSyncProgress, type TSyncProgress } from '../sync-progress';
@@ -27,6 +30,22 @@ interface CloudLibraryItemProps {
   userId: number;
   /** Its release rule and 'Change'; null where it may not be changed. */
   releaseControl: TReleaseControl | null;
+}
+
+/**
+ * A phone's sealed video, not yet sealed for the owner: any of their unlocked devices finishes
+ * it (within half a minute while Memento is open there), so the line says which this one is.
+ */
+function WaitingToBeSealed({ userId }: { userId: number }) {
+  const isUnlocked = useLiveQuery(() => hasAccountKey(userId), [userId]);
+  if (isUnlocked === undefined) return <span>Sent from your phone.</span>;
+  if (isUnlocked) return <span>Sent from your phone. Being sealed on this device...</span>;
+  return (
+    <span>
+      Sent from your phone. Waiting to be sealed: <Link to="/encryption">unlock this device</Link>,
+      or open Memento on one of yours that is unlocked.
+    </span>
+  );
 }
 
 /** One message: for whom, when, how long, where it is kept, 'Play', and when it opens. */
@@ -56,8 +75,8 @@ export function CloudLibraryItem({
               </>
             ) : item.isWaitingToBeSealed ? (
               <>
-                <LockKeyhole className="size-5 text-primary" aria-hidden="true" />
-                Sent from your phone. Waiting to be sealed by your tablet
+                <LockKeyhole className="size-5 shrink-0 text-primary" aria-hidden="true" />
+                <WaitingToBeSealed userId={userId} />
               </>
             ) : item.isInCloud ? (
               <>

@@ -19,7 +19,9 @@ function statusText(state: TReceiveState): string {
     case 'interrupted':
       return 'The connection was lost. Choose "Receive my messages" to carry on where it stopped.';
     case 'done':
-      return `All ${total} messages are now on this device.`;
+      return total === 1
+        ? 'Your message is now on this device.'
+        : `All ${total} messages are now on this device.`;
     case 'already-here':
       return 'This move is finished: your messages are already on this device.';
     default:

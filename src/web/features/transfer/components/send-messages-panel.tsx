@@ -19,7 +19,9 @@ function statusText(state: TSendState): string {
     case 'interrupted':
       return 'The connection was lost. Open the code again on your new device to carry on.';
     case 'done':
-      return `All ${total} messages are on your new device. They are still on this device too.`;
+      return total === 1
+        ? 'Your message is on your new device. It is still on this device too.'
+        : `All ${total} messages are on your new device. They are still on this device too.`;
     case 'ended':
       return 'This code has ended. Choose "Show the code" to make a new one.';
     default:
