@@ -267,6 +267,73 @@ describe('moving messages tablet to tablet', () => {
   });
 });
 
+describe('the old device after the account moved without its messages', () => {
+  it('offers them with the password, signed out; only the new device takes the offer', async () => {
+    const owner = await createOnboardedUser(t);
+    const oldDevice = owner.device.withoutCookies();
+    const newTablet = await moveToNewTablet(owner);
+    // Signed out by the move, the old device is refused the signed-in offer.
+    const refused = await oldDevice.post('/api/transfers', { lookup: newLookup(), videoCount: 2 });
+    expect(refused.statusCode).toBe(401);
+
+    const lookup = newLookup();
+    const made = await oldDevice.post('/api/transfers/with-password', {
+      lookup,
+      username: owner.user.username,
+      password: GOOD_PASSWORD,
+    });
+    expect(made.statusCode).toBe(200);
+    const body = made.json<{ transferId: string; senderToken: string; userId: number }>();
+    expect(body.userId).toBe(owner.user.id);
+    const [row] = await t.db
+      .select()
+      .from(deviceTransfers)
+      .where(eq(deviceTransfers.id, body.transferId));
+    expect(row!.senderDeviceId).toBe(oldDevice.deviceId);
+    expect(row!.userId).toBe(owner.user.id);
+
+    const claimed = await newTablet.post('/api/transfers/claim', { lookup });
+    expect(claimed.statusCode).toBe(200);
+    const sender = { 'x-transfer-token': body.senderToken };
+    const signal = await oldDevice.get(`/api/transfers/${body.transferId}/signal`, sender);
+    expect(signal.json()).toMatchObject({ state: 'taken' });
+    expect((await auditTypes(owner.user.id)).map((r) => r.eventType)).toEqual(['transfer_started']);
+  });
+
+  it('refuses a wrong password as a sign-in does, and the device that holds the account', async () => {
+    const owner = await createOnboardedUser(t);
+    const stranger = await TestDevice.create(t.app);
+    const wrong = await stranger.post('/api/transfers/with-password', {
+      lookup: newLookup(),
+      username: owner.user.username,
+      password: 'not-the-password-at-all',
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Invalid username or password');
+    const failed = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, owner.user.id), eq(auditLogs.eventType, 'login_failed')));
+    expect(failed).toHaveLength(1);
+
+    const here = await owner.device.withoutCookies().post('/api/transfers/with-password', {
+      lookup: newLookup(),
+      username: owner.user.username,
+      password: GOOD_PASSWORD,
+    });
+    expect(here.statusCode).toBe(400);
+    expect(here.json().message).toBe(
+      'Your account is on this device. Sign in here to move your messages.',
+    );
+    const incomplete = await stranger.post('/api/transfers/with-password', {
+      lookup: 'abc',
+      username: owner.user.username,
+    });
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.json().code).toBe('VALIDATION');
+  });
+});
+
 describe('WEBRTC_ICE_SERVERS', () => {
   const turn = [{ urls: 'turn:turn.example.org:3478', username: 'u', credential: 'p' }];
   const withTurn = useTestApp({ env: { WEBRTC_ICE_SERVERS: JSON.stringify(turn) } });

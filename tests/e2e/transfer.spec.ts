@@ -375,6 +375,45 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     expect(leftAside).toBe(0);
   });
 
+  test('the account moved first: the old tablet, signed out, still sends its messages with the password', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const oldTablet = await newDevice(browser, server);
+    const owner = await registerUser(oldTablet, { firstName: 'June' });
+    await recordMessage(oldTablet, { title: 'For Arthur', seconds: 2 });
+    const onOld = await readLocalCopies(oldTablet);
+    const newTablet = await newDevice(browser, server);
+    await moveAccountTo(newTablet, owner, server);
+
+    // The old tablet, signed out by the move, is told the account is elsewhere, and offered the
+    // way to send what it keeps.
+    await openApp(oldTablet, '/auth');
+    await submitSignIn(oldTablet, owner);
+    await expect(oldTablet.getByRole('alert', { name: 'Device Access Denied' })).toBeVisible();
+    const leftHere = oldTablet.getByRole('region', { name: 'Messages still on this device' });
+    await leftHere.getByRole('button', { name: 'Send my messages to my new device' }).click();
+    await leftHere.getByRole('button', { name: 'Show the code' }).click();
+    const code = leftHere.getByTestId('transfer-code');
+    await expect(code).toHaveText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, {
+      timeout: 30_000,
+    });
+    await scanAtBothSizes(oldTablet, testInfo, 'signed-out old tablet, code shown');
+
+    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
+    await newTablet.getByLabel('Code from your old device').fill((await code.textContent()) ?? '');
+    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
+    await expect(
+      newTablet.getByRole('status').filter({ hasText: /message|Receiving|Connecting/ }),
+    ).toHaveText('Your message is now on this device.', { timeout: 60_000 });
+    await expect(leftHere.getByRole('status').filter({ hasText: /new device/ })).toHaveText(
+      'Your message is on your new device. It is still on this device too.',
+      { timeout: 30_000 },
+    );
+    expect(await readLocalCopies(newTablet)).toEqual(onOld);
+    expect(await readLocalCopies(oldTablet)).toEqual(onOld);
+  });
+
   test('on a network that lets no connection through, both tablets say so and offer the backup file', async ({
     browser,
   }, testInfo) => {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ZUsername } from './auth';
+import { ZPasswordProof, oneFormOfPassword } from './derived-password';
 
 /**
  * Moving messages tablet to tablet: the server introduces the two browsers and never carries a
@@ -16,6 +18,8 @@ export const TRANSFER_MESSAGES = {
   ended: 'This move has ended. Ask your old device for a new code.',
   sameDevice: 'Use this code on your new device, not on this one.',
   ownerOnly: 'Only the account owner can move messages between their devices.',
+  signInHere: 'Your account is on this device. Sign in here to move your messages.',
+  noneHere: 'None of this account’s messages are on this device.',
 } as const;
 
 const ZHex64 = z
@@ -44,6 +48,25 @@ export interface TTransferCreated {
   senderToken: string;
   expiresAt: string;
   iceServers: TIceServer[];
+}
+
+/**
+ * POST /api/transfers/with-password: the old device after the account moved on without its
+ * messages. Signed out, it offers them with the account's password.
+ */
+export const ZCreateTransferWithPasswordBody = ZCreateTransferBody.pick({ lookup: true })
+  .extend({
+    username: ZUsername,
+    password: z.string().min(1, 'Password is required').max(256).optional(),
+    /** The password's proof, for an account with enhanced encryption on. */
+    passwordProof: ZPasswordProof.optional(),
+  })
+  .superRefine(oneFormOfPassword('password', 'passwordProof'));
+export type TCreateTransferWithPasswordBody = z.infer<typeof ZCreateTransferWithPasswordBody>;
+
+export interface TTransferCreatedWithPassword extends TTransferCreated {
+  /** The account whose messages this device holds: the library may hold others'. */
+  userId: number;
 }
 
 /** POST /api/transfers/claim: the new device, signed in to the same account, takes the offer. */

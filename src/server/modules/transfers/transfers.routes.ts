@@ -5,20 +5,23 @@ import {
   TRANSFER_TOKEN_HEADER,
   ZClaimTransferBody,
   ZCreateTransferBody,
+  ZCreateTransferWithPasswordBody,
   ZFinishTransferBody,
   ZTransferArrivedBody,
   ZTransferFailureBody,
   ZTransferSignalBody,
   type TTransferClaimed,
   type TTransferCreated,
+  type TTransferCreatedWithPassword,
   type TTransferSignal,
 } from '../../../shared/schemas/transfers';
 import type { AppDeps } from '../../deps';
-import { getRequestContext, requireActor } from '../../plugins/request-context';
+import { getRequestContext, requireActor, requireDevice } from '../../plugins/request-context';
 import { perIpLimit } from '../../plugins/rate-limit';
 import {
   claimTransfer,
   createTransfer,
+  createTransferWithPassword,
   finishTransfer,
   noteArrival,
   readSignal,
@@ -57,6 +60,18 @@ export const transferRoutes =
       { schema: { body: ZCreateTransferBody }, config: offerLimit },
       async (request): Promise<TTransferCreated> =>
         createTransfer(deps, requireActor(request), request.body),
+    );
+
+    app.post(
+      '/api/transfers/with-password',
+      { schema: { body: ZCreateTransferWithPasswordBody }, config: offerLimit },
+      async (request): Promise<TTransferCreatedWithPassword> =>
+        createTransferWithPassword(
+          deps,
+          getRequestContext(request),
+          requireDevice(request),
+          request.body,
+        ),
     );
 
     app.post(

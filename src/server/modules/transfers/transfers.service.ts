@@ -4,9 +4,11 @@ import {
   TRANSFER_RESUME_HOURS,
   type TClaimTransferBody,
   type TCreateTransferBody,
+  type TCreateTransferWithPasswordBody,
   type TFinishTransferBody,
   type TTransferClaimed,
   type TTransferCreated,
+  type TTransferCreatedWithPassword,
   type TTransferFailureBody,
   type TTransferSignal,
   type TTransferSignalBody,
@@ -19,6 +21,8 @@ import type { DbOrTx } from '../../db/client';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { checkCredentials } from '../auth/auth.service';
+import { findPrimaryDeviceOfUser, type DeviceRow } from '../devices/devices.repository';
 import { findUserById } from '../users/users.repository';
 import {
   answerAttempt,
@@ -57,20 +61,19 @@ async function audit(
   });
 }
 
-/** The old device offers its messages for a few minutes; its token outlives its session. */
-export async function createTransfer(
+/** An offer of this device's messages for a few minutes, with a token that outlives any session. */
+async function offer(
   deps: Deps,
-  actor: Actor,
-  body: TCreateTransferBody,
+  from: { userId: number; deviceId: string },
+  lookup: string,
 ): Promise<TTransferCreated> {
-  requireAccess(actor, Permission.TransferMessages);
   const token = randomToken();
   const now = deps.clock.now();
   const row = await insertTransfer(deps.db, {
-    userId: actor.user.id,
-    senderDeviceId: actor.deviceId,
+    userId: from.userId,
+    senderDeviceId: from.deviceId,
     senderTokenHash: sha256(token),
-    lookupHash: sha256(body.lookup),
+    lookupHash: sha256(lookup),
     expiresAt: new Date(now.getTime() + TRANSFER_OFFER_MINUTES * 60_000),
   });
   return {
@@ -79,6 +82,41 @@ export async function createTransfer(
     expiresAt: row.expiresAt.toISOString(),
     iceServers: deps.config.WEBRTC_ICE_SERVERS,
   };
+}
+
+/** The old device offers its messages while it still holds the account. */
+export async function createTransfer(
+  deps: Deps,
+  actor: Actor,
+  body: TCreateTransferBody,
+): Promise<TTransferCreated> {
+  requireAccess(actor, Permission.TransferMessages);
+  return offer(deps, { userId: actor.user.id, deviceId: actor.deviceId }, body.lookup);
+}
+
+/**
+ * The old device after the account moved on without its messages: signed out, it offers them
+ * with the account's password (checked and throttled as a sign-in is). Whatever it sends can reach
+ * only the account's own primary device, the one device that may take the offer.
+ */
+export async function createTransferWithPassword(
+  deps: Deps,
+  context: RequestContext,
+  device: DeviceRow,
+  body: TCreateTransferWithPasswordBody,
+): Promise<TTransferCreatedWithPassword> {
+  const user = await checkCredentials(deps.db, context, {
+    device,
+    username: body.username,
+    password: body.password ?? '',
+    passwordProof: body.passwordProof,
+    now: deps.clock.now(),
+  });
+  if (!user.isPrimary) throw new AppError('FORBIDDEN', TRANSFER_MESSAGES.ownerOnly);
+  const primary = await findPrimaryDeviceOfUser(deps.db, user.id);
+  if (primary?.id === device.id) throw new AppError('VALIDATION', TRANSFER_MESSAGES.signInHere);
+  const created = await offer(deps, { userId: user.id, deviceId: device.id }, body.lookup);
+  return { ...created, userId: user.id };
 }
 
 /**

@@ -3,12 +3,15 @@ import {
   TRANSFER_TOKEN_HEADER,
   type TTransferClaimed,
   type TTransferCreated,
+  type TTransferCreatedWithPassword,
   type TTransferFailureBody,
   type TTransferSignal,
   type TTransferSignalBody,
 } from '@shared/schemas/transfers';
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
+import type { TMoveCredentials } from '@web/lib/auth-api';
+import { sendWithPassword } from '@web/lib/encryption/password-proof';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
 
 export function createTransferOffer(lookup: string, videoCount: number) {
@@ -16,6 +19,16 @@ export function createTransferOffer(lookup: string, videoCount: number) {
     method: 'POST',
     body: { lookup, videoCount },
   });
+}
+
+/** The old device, signed out since the account moved on: the offer made with the password. */
+export function createTransferOfferWithPassword(credentials: TMoveCredentials, lookup: string) {
+  return sendWithPassword(credentials.username, credentials.password, (field) =>
+    apiRequest<TTransferCreatedWithPassword>('/api/transfers/with-password', {
+      method: 'POST',
+      body: { lookup, username: credentials.username.trim().toLowerCase(), ...field },
+    }),
+  );
 }
 
 export function claimTransfer(lookup: string) {

@@ -1,13 +1,38 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
+import { TRANSFER_MESSAGES, type TIceServer } from '@shared/schemas/transfers';
 import { isApiError } from '@web/lib/api-client';
+import type { TMoveCredentials } from '@web/lib/auth-api';
 import { listVideos } from '@web/lib/videos/local-store';
 import { CannotConnectError, connectAsSender, POLL_MS, wait, type TPeer } from './peer';
 import { buildManifest, runSendSession, type TSendProgress } from './send-session';
-import { createTransferOffer, senderSignalling, type TSignalling } from './transfer-api';
+import {
+  createTransferOffer,
+  createTransferOfferWithPassword,
+  senderSignalling,
+  type TSignalling,
+} from './transfer-api';
 import { createTransferCode, deriveLookup, deriveTransferKey } from './transfer-code';
-import type { TIceServer } from '@shared/schemas/transfers';
 import type { TManifestVideo } from './transfer-frames';
+
+/**
+ * Whose messages go: the signed-in owner's, or, on an old device signed out because the account
+ * moved on first, those of the account the password opens.
+ */
+export type TSendSource = { creatorId: number } | { credentials: TMoveCredentials };
+
+/** The offer for `lookup`, and the messages it sends. */
+async function offerFrom(source: TSendSource, lookup: string) {
+  if ('creatorId' in source) {
+    const videos = await listVideos(source.creatorId);
+    return { created: await createTransferOffer(lookup, videos.length), videos };
+  }
+  const created = await createTransferOfferWithPassword(source.credentials, lookup);
+  // The device's library may also hold an earlier account's messages: only this one's go.
+  const videos = await listVideos(created.userId);
+  if (videos.length === 0) throw new Error(TRANSFER_MESSAGES.noneHere);
+  return { created, videos };
+}
 
 export type TSendPhase =
   | 'idle'
@@ -52,7 +77,7 @@ interface TRun {
  * The old device: makes the code, then answers each attempt of the new device and sends what it
  * asks for, until it says every message is there. A new attempt ends the one before.
  */
-export function useSendMessages(creatorId: number) {
+export function useSendMessages(source: TSendSource) {
   const [state, setState] = useState<TSendState>(START);
   const isStopped = useRef(false);
   const update = useCallback((patch: Partial<TSendState>) => {
@@ -96,12 +121,11 @@ export function useSendMessages(creatorId: number) {
   const start = useCallback(async () => {
     update({ ...START, phase: 'preparing' });
     try {
-      const videos = await listVideos(creatorId);
+      const code = createTransferCode();
+      const { created, videos } = await offerFrom(source, await deriveLookup(code));
       const manifest = buildManifest(videos);
       // Its failure is heard when the new device first asks; until then it waits there.
       manifest.catch(() => undefined);
-      const code = createTransferCode();
-      const created = await createTransferOffer(await deriveLookup(code), videos.length);
       const url = `${window.location.origin}/receive-messages#code=${code}`;
       const qr = await QRCode.toDataURL(url, { margin: 1, width: 320 });
       update({
@@ -121,7 +145,7 @@ export function useSendMessages(creatorId: number) {
     } catch (error) {
       update({ phase: 'failed', error: error instanceof Error ? error.message : String(error) });
     }
-  }, [creatorId, serve, update]);
+  }, [source, serve, update]);
 
   return { state, start };
 }

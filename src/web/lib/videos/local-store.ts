@@ -362,3 +362,8 @@ export function deleteLocalUpload(videoId: string): Promise<void> {
 export function countVideos(creatorId: number): Promise<number> {
   return localDb.videos.where('creatorId').equals(creatorId).count();
 }
+
+/** Whether this device keeps any message at all, whichever account recorded it. */
+export async function holdsAnyVideo(): Promise<boolean> {
+  return (await localDb.videos.count()) > 0;
+}

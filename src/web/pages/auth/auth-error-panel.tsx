@@ -2,6 +2,7 @@ import { CircleAlert, Hourglass, MonitorSmartphone } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
+import { SendFromOldDevice } from '@web/features/transfer/components/send-from-old-device';
 import type { TMoveCredentials } from '@web/lib/auth-api';
 import { isApiError } from '@web/lib/api-client';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
@@ -41,7 +42,7 @@ export function AuthErrorPanel({
     const isLogin = view === 'login';
     // The account is tied to another device: its owner may move it here.
     const canMove = isLogin && isApiError(error, 'NOT_PRIMARY_DEVICE') && Boolean(credentials);
-    return (
+    const alert = (
       <Alert
         variant="destructive"
         title={isLogin ? 'Device Access Denied' : 'Device Already Registered'}
@@ -68,6 +69,15 @@ export function AuthErrorPanel({
           </Button>
         </div>
       </Alert>
+    );
+    // Outside the alert: a move in progress is not something to announce as an error.
+    return canMove && credentials ? (
+      <>
+        {alert}
+        <SendFromOldDevice credentials={credentials} />
+      </>
+    ) : (
+      alert
     );
   }
 

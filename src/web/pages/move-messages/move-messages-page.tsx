@@ -15,7 +15,10 @@ export default function MoveMessagesPage() {
       intro="Your messages go straight from this device to your new one, never through the cloud. They stay on this device too."
     >
       {owner ? (
-        <SendMessagesPanel creatorId={owner.id} fallback={<StoragePanel user={owner} />} />
+        <SendMessagesPanel
+          source={{ creatorId: owner.id }}
+          fallback={<StoragePanel user={owner} />}
+        />
       ) : (
         <SignInFirst />
       )}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { QrCode } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import { formatTransferCode } from '../transfer-code';
-import { useSendMessages, type TSendState } from '../use-send-messages';
+import { useSendMessages, type TSendSource, type TSendState } from '../use-send-messages';
 import { CannotConnectNote, TransferProgress } from './transfer-progress';
 
 function statusText(state: TSendState): string {
@@ -34,21 +34,27 @@ function statusText(state: TSendState): string {
  * use; then the messages go straight to it, never through the cloud. Nothing is deleted here.
  */
 export function SendMessagesPanel({
-  creatorId,
+  source,
   fallback,
 }: {
-  creatorId: number;
+  source: TSendSource;
   /** The backup file, for when the two devices cannot reach each other. */
   fallback: ReactNode;
 }) {
-  const { state, start } = useSendMessages(creatorId);
+  const { state, start } = useSendMessages(source);
   const canStart = ['idle', 'ended', 'failed'].includes(state.phase);
   const isShowingCode = state.code !== null && !['done', 'ended'].includes(state.phase);
   return (
     <div className="flex flex-col gap-5">
+      {/* The code first: once the account has moved, this device is signed out. */}
       <ol className="list-decimal space-y-2 pl-6 text-lg">
-        <li>On your new device, sign in to Memento with your username and password.</li>
-        <li>Choose &lsquo;Show the code&rsquo; below.</li>
+        <li>Choose &lsquo;Show the code&rsquo; below, and keep this page open.</li>
+        {'creatorId' in source && (
+          <li>
+            On your new device, sign in to Memento with your username and password, and move your
+            account there when it asks.
+          </li>
+        )}
         <li>
           On the new device, scan the picture with its camera, or choose &lsquo;Receive messages
           from my old device&rsquo; and type the code.
