@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Browser, Page, Route } from '@playwright/test';
+import type { Browser, Locator, Page, Route } from '@playwright/test';
 import {
   expect,
   LONG_WAIT,
@@ -221,6 +221,23 @@ async function onlyThroughTheRelay(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The new tablet takes the code and receives the one message the old tablet (`sender`: its page,
+ * or the part of it showing the code) offers; both screens say so.
+ */
+async function receiveTheOneMessage(newTablet: Page, code: string, sender: Page | Locator) {
+  await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
+  await newTablet.getByLabel('Code from your old device').fill(code);
+  await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
+  await expect(
+    newTablet.getByRole('status').filter({ hasText: /message|Receiving|Connecting/ }),
+  ).toHaveText('Your message is now on this device.', { timeout: 60_000 });
+  await expect(sender.getByRole('status').filter({ hasText: /new device/ })).toHaveText(
+    'Your message is on your new device. It is still on this device too.',
+    { timeout: 30_000 },
+  );
+}
+
 async function scanAtBothSizes(
   page: Page,
   testInfo: Parameters<typeof expectNoSeriousViolations>[1],
@@ -400,16 +417,7 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     });
     await scanAtBothSizes(oldTablet, testInfo, 'signed-out old tablet, code shown');
 
-    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
-    await newTablet.getByLabel('Code from your old device').fill((await code.textContent()) ?? '');
-    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
-    await expect(
-      newTablet.getByRole('status').filter({ hasText: /message|Receiving|Connecting/ }),
-    ).toHaveText('Your message is now on this device.', { timeout: 60_000 });
-    await expect(leftHere.getByRole('status').filter({ hasText: /new device/ })).toHaveText(
-      'Your message is on your new device. It is still on this device too.',
-      { timeout: 30_000 },
-    );
+    await receiveTheOneMessage(newTablet, (await code.textContent()) ?? '', leftHere);
     expect(await readLocalCopies(newTablet)).toEqual(onOld);
     expect(await readLocalCopies(oldTablet)).toEqual(onOld);
   });
@@ -472,17 +480,7 @@ test.describe('a move through the TURN server an operator set up', LONG_WAIT, ()
     const newTablet = await newDevice(browser, server!);
     await onlyThroughTheRelay(newTablet);
     await moveAccountTo(newTablet, owner, server!);
-    await newTablet.getByRole('link', { name: 'Receive messages from my old device' }).click();
-    await newTablet.getByLabel('Code from your old device').fill(shown);
-    await newTablet.getByRole('button', { name: 'Receive my messages' }).click();
-
-    await expect(
-      newTablet.getByRole('status').filter({ hasText: /message|Receiving|Connecting/ }),
-    ).toHaveText('Your message is now on this device.', { timeout: 60_000 });
-    await expect(oldTablet.getByRole('status').filter({ hasText: /new device/ })).toHaveText(
-      'Your message is on your new device. It is still on this device too.',
-      { timeout: 30_000 },
-    );
+    await receiveTheOneMessage(newTablet, shown, oldTablet);
     expect(await readLocalCopies(newTablet)).toEqual(onOld);
     // The bytes went through coturn: it gave both tablets a relayed address, as the user the
     // setting names.
