@@ -297,7 +297,12 @@ describe('the old device after the account moved without its messages', () => {
     const sender = { 'x-transfer-token': body.senderToken };
     const signal = await oldDevice.get(`/api/transfers/${body.transferId}/signal`, sender);
     expect(signal.json()).toMatchObject({ state: 'taken' });
-    expect((await auditTypes(owner.user.id)).map((r) => r.eventType)).toEqual(['transfer_started']);
+    const logged = await auditTypes(owner.user.id);
+    expect(logged.map((r) => r.eventType)).toEqual([
+      'transfer_offered_signed_out',
+      'transfer_started',
+    ]);
+    expect(logged[0]!.deviceId).toBe(oldDevice.deviceId);
   });
 
   it('refuses a wrong password as a sign-in does, and the device that holds the account', async () => {

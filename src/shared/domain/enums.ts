@@ -105,6 +105,8 @@ export const AUDIT_EVENT_TYPES = [
   'transfer_started',
   'transfer_finished',
   'transfer_failed',
+  // The old device, signed out by the account's move, offered its messages with the password.
+  'transfer_offered_signed_out',
   // Care homes: the manager's own steps on their log; each step about a resident on the resident's.
   'care_home_saved',
   'care_home_staff_invited',

@@ -20,7 +20,7 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import type { DbOrTx } from '../../db/client';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
-import { recordAudit, type RequestContext } from '../audit/audit.service';
+import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import { checkCredentials } from '../auth/auth.service';
 import { findPrimaryDeviceOfUser, type DeviceRow } from '../devices/devices.repository';
 import { findUserById } from '../users/users.repository';
@@ -116,6 +116,14 @@ export async function createTransferWithPassword(
   const primary = await findPrimaryDeviceOfUser(deps.db, user.id);
   if (primary?.id === device.id) throw new AppError('VALIDATION', TRANSFER_MESSAGES.signInHere);
   const created = await offer(deps, { userId: user.id, deviceId: device.id }, body.lookup);
+  // The password was used on a device that no longer holds the account: on the owner's log.
+  await recordAccountEvent(deps.db, context, user, {
+    eventType: 'transfer_offered_signed_out',
+    details: {
+      message: 'Messages offered from a signed-out old device',
+      transferId: created.transferId,
+    },
+  });
   return { ...created, userId: user.id };
 }
 

@@ -39,6 +39,7 @@ const EVENT_LABELS: Record<TAuditEventType, string> = {
   transfer_started: 'Messages moving to a new device',
   transfer_finished: 'Messages moved to a new device',
   transfer_failed: 'Moving messages stopped',
+  transfer_offered_signed_out: 'Messages offered from a signed-out old device',
   care_home_saved: 'Care home details saved',
   care_home_staff_invited: 'Staff member invited',
   care_home_staff_joined: 'Joined a care home’s staff',
