@@ -420,6 +420,11 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     await receiveTheOneMessage(newTablet, (await code.textContent()) ?? '', leftHere);
     expect(await readLocalCopies(newTablet)).toEqual(onOld);
     expect(await readLocalCopies(oldTablet)).toEqual(onOld);
+    // The password used on a device that no longer holds the account is on the owner's log.
+    await newTablet.goto('/audit-logs');
+    await expect(
+      newTablet.getByText('Messages offered from a signed-out old device').first(),
+    ).toBeVisible();
   });
 
   test('on a network that lets no connection through, both tablets say so and offer the backup file', async ({
