@@ -4,6 +4,11 @@ import type { TSignalling } from './transfer-api';
 /** How long two devices try to reach each other before saying they cannot. */
 export const CONNECT_TIMEOUT_MS = 20_000;
 export const POLL_MS = 1_000;
+/**
+ * The new device, its offer written, asks for the answer this often: the old device answers
+ * within a second of seeing it, and this wait is part of every connection (at most 80 asks).
+ */
+const ANSWER_POLL_MS = 250;
 /** Gathering waits at most this long for slow STUN servers, then sends what it has. */
 const GATHER_LIMIT_MS = 5_000;
 
@@ -73,7 +78,7 @@ export async function connectAsReceiver(
         await opened(channel, deadline);
         return { pc, channel, inbox, attempt };
       }
-      await wait(POLL_MS);
+      await wait(ANSWER_POLL_MS);
     }
     throw new CannotConnectError();
   } catch (error) {
