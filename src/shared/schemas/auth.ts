@@ -25,6 +25,17 @@ export const ZUsername = z
   .max(40, 'Username must be at most 40 characters')
   .regex(USERNAME_PATTERN, 'Username may use letters, numbers, dots, dashes and underscores');
 
+/**
+ * A username with its password, or with the password's proof where enhanced encryption is on:
+ * refine with `oneFormOfPassword` so exactly one comes.
+ */
+export const ZPasswordCredentials = z.object({
+  username: ZUsername,
+  password: z.string().min(1, 'Password is required').max(256).optional(),
+  /** The password's proof, for an account with enhanced encryption on. */
+  passwordProof: ZPasswordProof.optional(),
+});
+
 /** POST /api/register. */
 export const ZRegisterBody = z.object({
   firstName: requiredText('First name is required'),

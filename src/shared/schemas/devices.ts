@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SINGLE_LINE_MESSAGE, ZDeviceId, ZOneTimeCode, isSingleLine } from './common';
-import { ZUsername } from './auth';
+import { ZPasswordCredentials } from './auth';
 import { ZPasswordProof, oneFormOfPassword } from './derived-password';
 
 /** POST /api/device/register: the browser's first call, made before it has a device id. */
@@ -59,13 +59,7 @@ export const ZSetPrimaryBody = z.object({ deviceId: ZDeviceId });
 export type TSetPrimaryBody = z.input<typeof ZSetPrimaryBody>;
 
 /** Moving an account to this device when its old one is lost or wiped. */
-const ZDeviceMoveFields = z.object({
-  username: ZUsername,
-  password: z.string().min(1, 'Password is required').max(256).optional(),
-  /** The password's proof, for an account with enhanced encryption on. */
-  passwordProof: ZPasswordProof.optional(),
-  deviceId: ZDeviceId,
-});
+const ZDeviceMoveFields = ZPasswordCredentials.extend({ deviceId: ZDeviceId });
 export const ZDeviceMoveRequestBody = ZDeviceMoveFields.superRefine(
   oneFormOfPassword('password', 'passwordProof'),
 );

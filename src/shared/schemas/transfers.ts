@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZUsername } from './auth';
-import { ZPasswordProof, oneFormOfPassword } from './derived-password';
+import { ZPasswordCredentials } from './auth';
+import { oneFormOfPassword } from './derived-password';
 
 /**
  * Moving messages tablet to tablet: the server introduces the two browsers and never carries a
@@ -54,14 +54,9 @@ export interface TTransferCreated {
  * POST /api/transfers/with-password: the old device after the account moved on without its
  * messages. Signed out, it offers them with the account's password.
  */
-export const ZCreateTransferWithPasswordBody = ZCreateTransferBody.pick({ lookup: true })
-  .extend({
-    username: ZUsername,
-    password: z.string().min(1, 'Password is required').max(256).optional(),
-    /** The password's proof, for an account with enhanced encryption on. */
-    passwordProof: ZPasswordProof.optional(),
-  })
-  .superRefine(oneFormOfPassword('password', 'passwordProof'));
+export const ZCreateTransferWithPasswordBody = ZPasswordCredentials.extend({
+  lookup: ZHex64,
+}).superRefine(oneFormOfPassword('password', 'passwordProof'));
 export type TCreateTransferWithPasswordBody = z.infer<typeof ZCreateTransferWithPasswordBody>;
 
 export interface TTransferCreatedWithPassword extends TTransferCreated {

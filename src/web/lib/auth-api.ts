@@ -43,6 +43,18 @@ export interface TMoveCredentials {
   password: string;
 }
 
+/**
+ * Sends a request that carries `credentials` as the server takes them: the username as stored,
+ * and the password's proof (the password itself only when the account asks for it).
+ */
+export function sendWithCredentials<T>(
+  credentials: TMoveCredentials,
+  send: (fields: { username: string } & TPasswordField) => Promise<T>,
+): Promise<T> {
+  const username = credentials.username.trim().toLowerCase();
+  return sendWithPassword(username, credentials.password, (field) => send({ username, ...field }));
+}
+
 /** Username and password, or (for recipients) email and access code. */
 export type TLoginCredentials = TLoginForm & {
   method?: 'username_password' | 'email_access_code';

@@ -64,12 +64,13 @@ async function audit(
 /** An offer of this device's messages for a few minutes, with a token that outlives any session. */
 async function offer(
   deps: Deps,
+  db: DbOrTx,
   from: { userId: number; deviceId: string },
   lookup: string,
 ): Promise<TTransferCreated> {
   const token = randomToken();
   const now = deps.clock.now();
-  const row = await insertTransfer(deps.db, {
+  const row = await insertTransfer(db, {
     userId: from.userId,
     senderDeviceId: from.deviceId,
     senderTokenHash: sha256(token),
@@ -91,7 +92,7 @@ export async function createTransfer(
   body: TCreateTransferBody,
 ): Promise<TTransferCreated> {
   requireAccess(actor, Permission.TransferMessages);
-  return offer(deps, { userId: actor.user.id, deviceId: actor.deviceId }, body.lookup);
+  return offer(deps, deps.db, { userId: actor.user.id, deviceId: actor.deviceId }, body.lookup);
 }
 
 /**
@@ -115,14 +116,17 @@ export async function createTransferWithPassword(
   if (!user.isPrimary) throw new AppError('FORBIDDEN', TRANSFER_MESSAGES.ownerOnly);
   const primary = await findPrimaryDeviceOfUser(deps.db, user.id);
   if (primary?.id === device.id) throw new AppError('VALIDATION', TRANSFER_MESSAGES.signInHere);
-  const created = await offer(deps, { userId: user.id, deviceId: device.id }, body.lookup);
-  // The password was used on a device that no longer holds the account: on the owner's log.
-  await recordAccountEvent(deps.db, context, user, {
-    eventType: 'transfer_offered_signed_out',
-    details: {
-      message: 'Messages offered from a signed-out old device',
-      transferId: created.transferId,
-    },
+  const created = await deps.db.transaction(async (tx) => {
+    const made = await offer(deps, tx, { userId: user.id, deviceId: device.id }, body.lookup);
+    // The password was used on a device that no longer holds the account: on the owner's log.
+    await recordAccountEvent(tx, context, user, {
+      eventType: 'transfer_offered_signed_out',
+      details: {
+        message: 'Messages offered from a signed-out old device',
+        transferId: made.transferId,
+      },
+    });
+    return made;
   });
   return { ...created, userId: user.id };
 }

@@ -1,7 +1,6 @@
 import type { TUser } from '@shared/schemas/auth';
 import { apiRequest } from '@web/lib/api-client';
-import type { TMoveCredentials } from '@web/lib/auth-api';
-import { sendWithPassword } from '@web/lib/encryption/password-proof';
+import { sendWithCredentials, type TMoveCredentials } from '@web/lib/auth-api';
 
 /** Move the account here from a lost device, or add this device beside the others (paid plans). */
 export type TDeviceAction = 'move' | 'add';
@@ -11,14 +10,10 @@ export function requestDeviceMove(
   credentials: TMoveCredentials,
   action: TDeviceAction = 'move',
 ): Promise<{ message: string; maskedEmail: string }> {
-  return sendWithPassword(credentials.username, credentials.password, (field) =>
+  return sendWithCredentials(credentials, (fields) =>
     apiRequest(`/api/device/${action}/request`, {
       method: 'POST',
-      buildBody: (deviceId) => ({
-        username: credentials.username.trim().toLowerCase(),
-        ...field,
-        deviceId,
-      }),
+      buildBody: (deviceId) => ({ ...fields, deviceId }),
     }),
   );
 }
@@ -29,15 +24,10 @@ export function completeDeviceMove(
   code: string,
   action: TDeviceAction = 'move',
 ): Promise<TUser> {
-  return sendWithPassword(credentials.username, credentials.password, (field) =>
+  return sendWithCredentials(credentials, (fields) =>
     apiRequest<TUser>(`/api/device/${action}/complete`, {
       method: 'POST',
-      buildBody: (deviceId) => ({
-        username: credentials.username.trim().toLowerCase(),
-        ...field,
-        deviceId,
-        code,
-      }),
+      buildBody: (deviceId) => ({ ...fields, deviceId, code }),
     }),
   );
 }

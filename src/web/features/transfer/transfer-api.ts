@@ -10,8 +10,7 @@ import {
 } from '@shared/schemas/transfers';
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
-import type { TMoveCredentials } from '@web/lib/auth-api';
-import { sendWithPassword } from '@web/lib/encryption/password-proof';
+import { sendWithCredentials, type TMoveCredentials } from '@web/lib/auth-api';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
 
 export function createTransferOffer(lookup: string, videoCount: number) {
@@ -23,10 +22,10 @@ export function createTransferOffer(lookup: string, videoCount: number) {
 
 /** The old device, signed out since the account moved on: the offer made with the password. */
 export function createTransferOfferWithPassword(credentials: TMoveCredentials, lookup: string) {
-  return sendWithPassword(credentials.username, credentials.password, (field) =>
+  return sendWithCredentials(credentials, (fields) =>
     apiRequest<TTransferCreatedWithPassword>('/api/transfers/with-password', {
       method: 'POST',
-      body: { lookup, username: credentials.username.trim().toLowerCase(), ...field },
+      body: { ...fields, lookup },
     }),
   );
 }
