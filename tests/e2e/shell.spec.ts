@@ -182,6 +182,8 @@ test('the cookie choice is asked once, without covering the page, and remembered
 
 test('Essential Only keeps nothing optional', async ({ page }) => {
   await page.goto('/faq');
+  // The rendered page takes taps once the app has taken it over (before, it is inert by design).
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
   await cookieBanner(page).getByRole('button', { name: 'Essential Only' }).click();
   await expect(cookieBanner(page)).toHaveCount(0);
   const stored = await page.evaluate(() =>
