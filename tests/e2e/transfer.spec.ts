@@ -155,7 +155,7 @@ async function addLongMessage(page: Page, title: string, bytes: number): Promise
 }
 
 /**
- * Waits until part of a message has arrived on the new tablet (its chunks kept aside) and the
+ * Waits until at least 32 chunks of a message have arrived on the new tablet (kept aside) and the
  * message is not yet in its library; answers how many of its chunks are here.
  */
 async function waitForHalfAMessage(page: Page): Promise<number> {
@@ -170,16 +170,24 @@ async function waitForHalfAMessage(page: Page): Promise<number> {
       const names = (await indexedDB.databases()).map((db) => db.name);
       if (!names.includes('memento-transfer')) return 0;
       const db = await settle(indexedDB.open('memento-transfer'));
-      const rows = (await settle(
-        db.transaction('chunks').objectStore('chunks').index('videoId').getAllKeys(),
-      )) as unknown as [string, number][];
+      // A row holds the chunks that arrived together (`indexes`), or one chunk (`index`).
+      const rows = (await settle(db.transaction('chunks').objectStore('chunks').getAll())) as {
+        videoId: string;
+        indexes?: number[];
+      }[];
       db.close();
-      const videoId = rows[0]?.[0];
-      if (!videoId || rows.length < 32) return 0;
       const library = await settle(indexedDB.open('memento-videos'));
-      const kept = await settle(library.transaction('videos').objectStore('videos').get(videoId));
+      let most = 0;
+      for (const videoId of new Set(rows.map((row) => row.videoId))) {
+        const videos = library.transaction('videos').objectStore('videos');
+        if (await settle(videos.get(videoId))) continue;
+        const chunks = rows
+          .filter((row) => row.videoId === videoId)
+          .reduce((sum, row) => sum + (row.indexes?.length ?? 1), 0);
+        most = Math.max(most, chunks);
+      }
       library.close();
-      return kept ? 0 : rows.filter(([id]) => id === videoId).length;
+      return most >= 32 ? most : 0;
     });
     if (found > 0) return found;
     if (Date.now() > deadline) throw new Error('No message was ever half way across');
