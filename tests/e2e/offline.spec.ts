@@ -157,11 +157,21 @@ test('a new version waits for the person: a prompt, and Reload hands over to it'
 }, testInfo) => {
   await page.goto('/features');
   await openControlledBySw(page, '/features');
-  // The app sets up its own registration once the page has settled (it loads this file for it);
-  // a version that arrived before that would be registered over.
-  const isSetUp = page.waitForResponse(/\/assets\/service-worker-[\w-]+\.js$/);
+  // The app registers its own worker once the page has settled; a version that arrived before
+  // that would be registered over (its address is the newer one). The browser's own register is
+  // watched, so the test goes on once the app's call has been answered.
+  await page.addInitScript(() => {
+    const register = ServiceWorkerContainer.prototype.register;
+    ServiceWorkerContainer.prototype.register = function (...args) {
+      const registered = register.apply(this, args);
+      void registered.then(() => {
+        (window as Window & { registered?: boolean }).registered = true;
+      });
+      return registered;
+    };
+  });
   await page.goto('/features');
-  await isSetUp;
+  await page.waitForFunction(() => (window as Window & { registered?: boolean }).registered);
   // A worker script at another address is a new version to the browser, as a changed sw.js is.
   await page.evaluate(() => navigator.serviceWorker.register('/sw.js?next=1', { scope: '/' }));
   const prompt = page.getByRole('region', { name: 'A new version of Memento is ready' });

@@ -415,7 +415,11 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
     // way to send what it keeps.
     await openApp(oldTablet, '/auth');
     await submitSignIn(oldTablet, owner);
-    await expect(oldTablet.getByRole('alert', { name: 'Device Access Denied' })).toBeVisible();
+    const denied = oldTablet.getByRole('alert', { name: 'Device Access Denied' });
+    await expect(denied).toBeVisible();
+    // Not asked whether the old device was lost: this is the old device.
+    await expect(denied).toContainText('Would you like your account back on this device?');
+    await expect(denied).not.toContainText('Was your old device lost');
     const leftHere = oldTablet.getByRole('region', { name: 'Messages still on this device' });
     await leftHere.getByRole('button', { name: 'Send my messages to my new device' }).click();
     await leftHere.getByRole('button', { name: 'Show the code' }).click();

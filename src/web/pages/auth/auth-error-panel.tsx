@@ -1,9 +1,11 @@
+import { useLiveQuery } from 'dexie-react-hooks';
 import { CircleAlert, Hourglass, MonitorSmartphone } from 'lucide-react';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { DeviceMovePanel } from '@web/features/device-move/components/device-move-panel';
 import { SendFromOldDevice } from '@web/features/transfer/components/send-from-old-device';
 import type { TMoveCredentials } from '@web/lib/auth-api';
+import { holdsAnyVideo } from '@web/lib/videos/local-store';
 import { isApiError } from '@web/lib/api-client';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
 
@@ -39,45 +41,13 @@ export function AuthErrorPanel({
     );
   }
   if (isDeviceBindingError(error, view)) {
-    const isLogin = view === 'login';
-    // The account is tied to another device: its owner may move it here.
-    const canMove = isLogin && isApiError(error, 'NOT_PRIMARY_DEVICE') && Boolean(credentials);
-    const alert = (
-      <Alert
-        variant="destructive"
-        title={isLogin ? 'Device Access Denied' : 'Device Already Registered'}
-        icon={<MonitorSmartphone aria-hidden="true" />}
-      >
-        <p>{error.message}</p>
-        {canMove && credentials && (
-          <>
-            <p>
-              Your account is tied to the device where it was created, so that nobody else can open
-              it from somewhere else.
-            </p>
-            <DeviceMovePanel credentials={credentials} />
-          </>
-        )}
-        <p>
-          {isLogin
-            ? 'If this device should now hold a different account, you can reset it.'
-            : 'Each device holds one account, so what is recorded on it stays private. If the account here is yours, sign in instead.'}
-        </p>
-        <div>
-          <Button variant="outline" onClick={onResetDevice}>
-            Reset Device Association
-          </Button>
-        </div>
-      </Alert>
-    );
-    // Outside the alert: a move in progress is not something to announce as an error.
-    return canMove && credentials ? (
-      <>
-        {alert}
-        <SendFromOldDevice credentials={credentials} />
-      </>
-    ) : (
-      alert
+    return (
+      <DeviceDeniedPanel
+        error={error}
+        view={view}
+        credentials={credentials}
+        onResetDevice={onResetDevice}
+      />
     );
   }
 
@@ -89,5 +59,58 @@ export function AuthErrorPanel({
     >
       <p>{error.message}</p>
     </Alert>
+  );
+}
+
+/**
+ * The account is tied to another device. Its owner may add this device or move the account here;
+ * a device that keeps messages (most likely the old one, left behind by a move) may also send them
+ * on.
+ */
+function DeviceDeniedPanel({
+  error,
+  view,
+  credentials,
+  onResetDevice,
+}: Pick<AuthErrorPanelProps, 'error' | 'view' | 'credentials' | 'onResetDevice'>) {
+  const keepsMessages = useLiveQuery(holdsAnyVideo, []) ?? false;
+  const isLogin = view === 'login';
+  const canMove = isLogin && isApiError(error, 'NOT_PRIMARY_DEVICE') && Boolean(credentials);
+  const alert = (
+    <Alert
+      variant="destructive"
+      title={isLogin ? 'Device Access Denied' : 'Device Already Registered'}
+      icon={<MonitorSmartphone aria-hidden="true" />}
+    >
+      <p>{error.message}</p>
+      {canMove && credentials && (
+        <>
+          <p>
+            Your account is tied to the device where it was created, so that nobody else can open it
+            from somewhere else.
+          </p>
+          <DeviceMovePanel credentials={credentials} keepsMessages={keepsMessages} />
+        </>
+      )}
+      <p>
+        {isLogin
+          ? 'If this device should now hold a different account, you can reset it.'
+          : 'Each device holds one account, so what is recorded on it stays private. If the account here is yours, sign in instead.'}
+      </p>
+      <div>
+        <Button variant="outline" onClick={onResetDevice}>
+          Reset Device Association
+        </Button>
+      </div>
+    </Alert>
+  );
+  // Outside the alert: a move in progress is not something to announce as an error.
+  return canMove && credentials && keepsMessages ? (
+    <>
+      {alert}
+      <SendFromOldDevice credentials={credentials} />
+    </>
+  ) : (
+    alert
   );
 }

@@ -28,10 +28,37 @@ interface ChooseDeviceActionProps {
   isPending: boolean;
   error: string | null;
   onChoose: (action: TDeviceAction) => void;
+  keepsMessages: boolean;
+}
+
+/**
+ * Why a person would move the account here. A device that keeps messages is most likely the old
+ * one, left behind when the account moved on: asking it whether the old device was lost would
+ * only confuse.
+ */
+function moveReason(keepsMessages: boolean) {
+  return keepsMessages
+    ? {
+        question: 'Would you like your account back on this device?',
+        detail:
+          'Then you can move your account here again. Your other device will be signed out; the messages on it stay there.',
+      }
+    : {
+        question: 'Was your old device lost, replaced or cleared?',
+        detail:
+          'Then you can move your account to this device. Videos saved on the old device stay there.',
+      };
 }
 
 /** Add this device beside the others, or move the account here; either sends a code first. */
-function ChooseDeviceAction({ action, isPending, error, onChoose }: ChooseDeviceActionProps) {
+function ChooseDeviceAction({
+  action,
+  isPending,
+  error,
+  onChoose,
+  keepsMessages,
+}: ChooseDeviceActionProps) {
+  const reason = moveReason(keepsMessages);
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
@@ -48,11 +75,10 @@ function ChooseDeviceAction({ action, isPending, error, onChoose }: ChooseDevice
         </div>
       </div>
       <div className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4">
-        <p className="font-semibold">Was your old device lost, replaced or cleared?</p>
+        <p className="font-semibold">{reason.question}</p>
         <p>
-          Then you can move your account to this device. We will email a code to your
-          account&rsquo;s email address to check that it is you. Videos saved on the old device stay
-          there.
+          {reason.detail} We will email a code to your account&rsquo;s email address to check that
+          it is you.
         </p>
         <div>
           <Button variant="outline" onClick={() => onChoose('move')} disabled={isPending}>
@@ -70,7 +96,14 @@ function ChooseDeviceAction({ action, isPending, error, onChoose }: ChooseDevice
  * sent to the account's email) and either adds this device beside their others (paid plans)
  * or moves the account here from a lost or wiped device.
  */
-export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials }) {
+export function DeviceMovePanel({
+  credentials,
+  keepsMessages = false,
+}: {
+  credentials: TMoveCredentials;
+  /** This device keeps messages: most likely the old device the account moved away from. */
+  keepsMessages?: boolean;
+}) {
   const codeId = useId();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
@@ -117,6 +150,7 @@ export function DeviceMovePanel({ credentials }: { credentials: TMoveCredentials
         isPending={request.isPending}
         error={request.isError ? request.error.message : null}
         onChoose={ask}
+        keepsMessages={keepsMessages}
       />
     );
   }

@@ -1,21 +1,17 @@
 import { useId, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowRightLeft } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import type { TMoveCredentials } from '@web/lib/auth-api';
-import { holdsAnyVideo } from '@web/lib/videos/local-store';
 import { SendMessagesPanel } from './send-messages-panel';
 
 /**
  * On the old device, signed out because the account moved to the new one before the messages
- * did: they can still go straight across, offered with the password just typed. Shown only where
- * this device keeps messages.
+ * did: they can still go straight across, offered with the password just typed. For a device
+ * that keeps messages.
  */
 export function SendFromOldDevice({ credentials }: { credentials: TMoveCredentials }) {
   const headingId = useId();
-  const hasMessages = useLiveQuery(holdsAnyVideo, []);
   const [isOpen, setIsOpen] = useState(false);
-  if (!hasMessages) return null;
   return (
     <section
       aria-labelledby={headingId}
