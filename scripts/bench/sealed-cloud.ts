@@ -333,7 +333,7 @@ export async function runSealedCloud(): Promise<void> {
       port,
       dataDir,
       // An address nobody registers with is the admin's: the owners are ordinary paying owners.
-      env: { ENHANCED_ENCRYPTION_PREVIEW: 'true', ADMIN_EMAIL: 'admin@bench.invalid' },
+      env: { ENHANCED_ENCRYPTION: 'true', ADMIN_EMAIL: 'admin@bench.invalid' },
     });
   let server: ChildProcess = start();
   const launched: Omit<TDevice, 'owner'>[] = [];

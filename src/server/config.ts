@@ -78,12 +78,12 @@ const ZEnv = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   /**
-   * Offers enhanced encryption (cloud copies sealed in the owner's browser) while recipients
-   * cannot open sealed messages yet: docs/decisions/071-enhanced-encryption-first-phase.md.
+   * Offers owners on a paid plan enhanced encryption (cloud copies sealed in their browser);
+   * `false` hides the offer, and accounts already on stay on.
    */
-  ENHANCED_ENCRYPTION_PREVIEW: z
+  ENHANCED_ENCRYPTION: z
     .enum(['true', 'false'])
-    .default('false')
+    .default('true')
     .transform((value) => value === 'true'),
   /**
    * STUN/TURN servers (a JSON array, as RTCPeerConnection takes them) for moving messages tablet

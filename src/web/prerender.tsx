@@ -27,7 +27,6 @@ const CONFIG_WITHOUT_ANALYTICS: TPublicConfig = {
   donationUrl: null,
   sourceCodeUrl: null,
   billingEnabled: false,
-  passwordsSplitInBrowser: false,
   // With a sign-in provider set up, the server sends the unrendered page (web-app.ts).
   externalProviders: [],
 };

@@ -35,7 +35,7 @@ import {
 // every try is on the resident's log, naming the carer and the station.
 
 const clock = new TestClock();
-const t = useTestApp({ mail: true, clock, env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' } });
+const t = useTestApp({ mail: true, clock, env: { ENHANCED_ENCRYPTION: 'true' } });
 
 type Home = Awaited<ReturnType<typeof makeCareHome>>;
 

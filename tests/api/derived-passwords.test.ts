@@ -22,7 +22,7 @@ import { extractCode } from '../setup/smtp';
 
 const t = useTestApp({
   mail: true,
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true', APP_URL: 'http://localhost:5000' },
+  env: { ENHANCED_ENCRYPTION: 'true', APP_URL: 'http://localhost:5000' },
 });
 
 const NEW_PASSWORD = 'Bluebells-in-May-2027';

@@ -36,7 +36,7 @@ const t = useTestApp({
   mail: true,
   admin: true,
   clock,
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+  env: { ENHANCED_ENCRYPTION: 'true' },
 });
 
 /** A proof of a code nobody was given. */

@@ -36,7 +36,7 @@ import {
 const t = useTestApp({
   mail: true,
   admin: true,
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+  env: { ENHANCED_ENCRYPTION: 'true' },
   uploadPartBytes: PART_BYTES,
 });
 

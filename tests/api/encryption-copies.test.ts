@@ -38,7 +38,7 @@ describe.each<StorageMode>(['file', 's3'])('sealed copies in %s mode', (mode) =>
     await s3?.close();
   });
   const t = useTestApp(() => ({
-    env: { ...s3?.env, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+    env: { ...s3?.env, ENHANCED_ENCRYPTION: 'true' },
     uploadPartBytes: PART_BYTES,
     admin: true,
   }));

@@ -41,7 +41,7 @@ describe.each<StorageMode>(['file', 's3'])('sealing plain copies again in %s mod
     await s3?.close();
   });
   const t = useTestApp(() => ({
-    env: { ...s3?.env, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+    env: { ...s3?.env, ENHANCED_ENCRYPTION: 'true' },
     uploadPartBytes: PART_BYTES,
     admin: true,
   }));

@@ -20,7 +20,7 @@ import { turnOn, turnOnBody } from '../setup/encryption';
 // password, and the server keeps two key wraps it cannot open; from then on the account's cloud
 // copies are sealed (tests/api/encryption-copies.test.ts) and a phone cannot import.
 
-const t = useTestApp({ env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' }, admin: true });
+const t = useTestApp({ env: { ENHANCED_ENCRYPTION: 'true' }, admin: true });
 
 async function paidOwner(app: TestApp = t) {
   const owner = await createOnboardedUser(app);
@@ -309,18 +309,14 @@ describe('deleting the account', () => {
   });
 });
 
-describe('without ENHANCED_ENCRYPTION_PREVIEW', () => {
-  const plain = useTestApp({ admin: true });
+describe('with ENHANCED_ENCRYPTION=false', () => {
+  const plain = useTestApp({ env: { ENHANCED_ENCRYPTION: 'false' }, admin: true });
 
-  it('is off unless set to true; another value stops the start, naming it', () => {
-    expect(parseConfig({}).ENHANCED_ENCRYPTION_PREVIEW).toBe(false);
-    expect(parseConfig({ ENHANCED_ENCRYPTION_PREVIEW: 'true' }).ENHANCED_ENCRYPTION_PREVIEW).toBe(
-      true,
-    );
-    expect(() => parseConfig({ ENHANCED_ENCRYPTION_PREVIEW: 'yes' })).toThrow(ConfigError);
-    expect(() => parseConfig({ ENHANCED_ENCRYPTION_PREVIEW: 'yes' })).toThrow(
-      /ENHANCED_ENCRYPTION_PREVIEW/,
-    );
+  it('is offered unless set to false; another value stops the start, naming it', () => {
+    expect(parseConfig({}).ENHANCED_ENCRYPTION).toBe(true);
+    expect(parseConfig({ ENHANCED_ENCRYPTION: 'false' }).ENHANCED_ENCRYPTION).toBe(false);
+    expect(() => parseConfig({ ENHANCED_ENCRYPTION: 'yes' })).toThrow(ConfigError);
+    expect(() => parseConfig({ ENHANCED_ENCRYPTION: 'yes' })).toThrow(/ENHANCED_ENCRYPTION/);
   });
 
   it('is not offered, even on a paid plan, and cannot be turned on', async () => {

@@ -32,7 +32,7 @@ const t = useTestApp({
   mail: true,
   admin: true,
   clock,
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+  env: { ENHANCED_ENCRYPTION: 'true' },
 });
 
 const openEscrow = (device: TestDevice, kin: KinCard, codeProof = kin.proof) =>

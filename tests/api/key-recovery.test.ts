@@ -39,7 +39,7 @@ const t = useTestApp({
   mail: true,
   admin: true,
   clock,
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+  env: { ENHANCED_ENCRYPTION: 'true' },
 });
 
 const withCard = (kin: KinCard, codeProof = kin.proof) => ({

@@ -40,7 +40,7 @@ const PART_BYTES = 256 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 const t = useTestApp({
-  env: { ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+  env: { ENHANCED_ENCRYPTION: 'true' },
   uploadPartBytes: PART_BYTES,
   admin: true,
 });

@@ -35,7 +35,6 @@ describe('GET /api/config', () => {
       donationUrl: null,
       sourceCodeUrl: null,
       billingEnabled: false,
-      passwordsSplitInBrowser: false,
       externalProviders: [],
     });
   });

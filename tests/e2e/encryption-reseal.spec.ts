@@ -28,7 +28,7 @@ test.describe.serial('sealing the messages already in the cloud', LONG_WAIT, () 
 
   test.beforeAll(async () => {
     server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
   });
   test.afterAll(async () => {

@@ -98,7 +98,7 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
 
   test.beforeAll(async () => {
     server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
   });
   test.afterAll(async () => {

@@ -74,7 +74,7 @@ test.describe.serial('the next of kin’s way back', LONG_WAIT, () => {
 
   test.beforeAll(async () => {
     server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
   });
   test.afterAll(async () => {

@@ -49,7 +49,7 @@ test.describe.serial('the password never leaves the browser', LONG_WAIT, () => {
 
   test.beforeAll(async () => {
     server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
   });
   test.afterAll(async () => {

@@ -118,7 +118,7 @@ test.describe.serial('sealed messages played through the service worker', LONG_W
 
   test.beforeAll(async () => {
     server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
   });
   test.afterAll(async () => {

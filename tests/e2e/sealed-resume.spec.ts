@@ -137,7 +137,7 @@ test(
   async ({ browser }) => {
     test.setTimeout(300_000);
     const server = await startOwnServer({
-      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION_PREVIEW: 'true' },
+      env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
     });
     try {
       const context = await browser.newContext({

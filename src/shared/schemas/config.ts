@@ -6,11 +6,6 @@ export interface TPublicConfig {
   donationUrl: string | null;
   sourceCodeUrl: string | null;
   billingEnabled: boolean;
-  /**
-   * Whether an account here may keep its password split in the browser (enhanced encryption):
-   * only then does a sign-in first ask for the settings and send the derived half.
-   */
-  passwordsSplitInBrowser: boolean;
   /** The external sign-in providers this installation has set up, in button order. */
   externalProviders: TExternalProviderInfo[];
 }

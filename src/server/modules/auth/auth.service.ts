@@ -168,7 +168,7 @@ export async function createPrimaryAccount(
 }
 
 export async function register(
-  deps: TPasswordDeps & { db: Db },
+  deps: TPasswordDeps & { db: Db; config: TConfig },
   context: RequestContext,
   input: { device: DeviceRow; body: RegisterInput; now: Date },
 ): Promise<SignedIn> {

@@ -12,11 +12,11 @@ import { updateUser } from '../users/users.repository';
 
 /**
  * Passwords of accounts with enhanced encryption on are split in the browser (PBKDF2, then
- * HKDF): only the sign-in half arrives, and the hash kept is of it. Where enhanced encryption is
- * offered, every other password is kept split too, split here with the settings the prelogin
- * answers for its name, so a browser's proof works for every account and no answer tells which
- * accounts have it on. `users.password_kdf` null marks a password kept plain: every password
- * where it is not offered, and one kept before it was, until its next sign-in.
+ * HKDF): only the sign-in half arrives, and the hash kept is of it. Every other password is kept
+ * split too, split here with the settings the prelogin answers for its name, so a browser's proof
+ * works for every account and no answer tells which accounts have encryption on.
+ * `users.password_kdf` null marks a password kept plain by an earlier version, until its next
+ * sign-in.
  */
 
 /** What a stored password is: its hash and, when split in the browser, the settings. */
@@ -52,8 +52,7 @@ export const passwordNeeded = () => new AppError('PASSWORD_NEEDED', MESSAGES.pas
  * Whether the password given is the account's. A proof for an account with a plain password
  * answers 401 PASSWORD_NEEDED (nothing was checked, so nothing is counted). A plain password for
  * an account with enhanced encryption on is wrong without a look, so the browser never has a
- * reason to send one; for any other split account it is split here and checked (an API client,
- * or an installation that no longer offers encryption). An unknown account answers a proof as a
+ * reason to send one; for any other split account it is split here and checked (an API client). An unknown account answers a proof as a
  * split account answers a wrong one.
  */
 export async function isPasswordRight(
@@ -72,29 +71,25 @@ export async function isPasswordRight(
   return verifySecret(stored.passwordHash, await signInHalfOf(given.password, stored.passwordKdf));
 }
 
-/** What keeping a password split here needs: whether it is offered, and the prelogin's salts. */
-export type TPasswordDeps = Pick<AppDeps, 'config' | 'urlSigner'>;
+/** What keeping a password split here needs: the key of the prelogin's salts. */
+export type TPasswordDeps = Pick<AppDeps, 'urlSigner'>;
 
 /**
- * The columns a password given as typed is kept in: where enhanced encryption is offered, split
- * here with the settings the prelogin answers for the name (so that answer never changes), else
- * plain.
+ * The columns a password given as typed is kept in: split here with the settings the prelogin
+ * answers for the name (so that answer never changes when the name is taken).
  */
 export async function plainPasswordColumns(
   deps: TPasswordDeps,
   username: string,
   password: string,
 ): Promise<TStoredPassword & { passwordHash: string }> {
-  if (!deps.config.ENHANCED_ENCRYPTION_PREVIEW) {
-    return { passwordHash: await hashSecret(password), passwordKdf: null };
-  }
   const kdf = preloginKdf(deps, username, undefined);
   return { passwordHash: await hashSecret(await signInHalfOf(password, kdf)), passwordKdf: kdf };
 }
 
 /**
- * After a sign-in with a password kept plain (from before encryption was offered): kept split
- * from now on, so the account answers a proof as every other does.
+ * After a sign-in with a password an earlier version kept plain: kept split from now on, so the
+ * account answers a proof as every other does.
  */
 export async function splitAfterSignIn(
   deps: TPasswordDeps & { db: DbOrTx },
@@ -102,9 +97,7 @@ export async function splitAfterSignIn(
   given: TPasswordGiven,
   now: Date,
 ): Promise<void> {
-  if (given.form !== 'plain' || user.passwordKdf || !deps.config.ENHANCED_ENCRYPTION_PREVIEW) {
-    return;
-  }
+  if (given.form !== 'plain' || user.passwordKdf) return;
   const columns = await plainPasswordColumns(deps, user.username, given.password);
   await updateUser(deps.db, user.id, columns, now);
 }

@@ -31,11 +31,11 @@ import {
 type Deps = Pick<AppDeps, 'clock' | 'config' | 'db'>;
 
 /**
- * Whether the account may turn it on: a plan with cloud sync (it seals cloud copies), and only
- * while the operator offers the preview, since recipients cannot open sealed messages yet.
+ * Whether the account may turn it on: a plan with cloud sync (it seals cloud copies), where the
+ * operator has not switched the offer off.
  */
 function isOffered(deps: Deps, user: SessionUser): boolean {
-  return deps.config.ENHANCED_ENCRYPTION_PREVIEW && hasCloudSync(user);
+  return deps.config.ENHANCED_ENCRYPTION && hasCloudSync(user);
 }
 
 /** A reset gives the password a new split (a new salt); the wrap keeps the old one's until renewed. */

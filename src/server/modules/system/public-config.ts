@@ -12,7 +12,6 @@ export function toPublicConfig(
     donationUrl: config.DONATION_URL ?? null,
     sourceCodeUrl: config.SOURCE_CODE_URL ?? null,
     billingEnabled: isBillingEnabled(config),
-    passwordsSplitInBrowser: config.ENHANCED_ENCRYPTION_PREVIEW,
     externalProviders,
   };
 }

@@ -7,7 +7,7 @@ const NOT_OFFERED: TEncryptionState = { state: 'off', isOffered: false };
 
 /**
  * GET /api/encryption: off (and whether the plan offers it) or on, with the wraps that open the
- * account key. A server without the route (an older one, or the preview switched off) has it off.
+ * account key. A server without the route (an older one, or the offer switched off) has it off.
  */
 export async function fetchEncryptionState(): Promise<TEncryptionState> {
   try {

@@ -1,5 +1,3 @@
-import { CONFIG_ELEMENT_ID } from '@shared/domain/first-paint';
-import type { TPublicConfig } from '@shared/schemas/config';
 import type { TPreloginResponse } from '@shared/schemas/derived-password';
 import { WRAP_LABEL_PARTS, type TEncryptionState } from '@shared/schemas/encryption';
 import {
@@ -16,32 +14,11 @@ import { fetchEncryptionState } from './encryption-state';
 
 /**
  * A password is never sent for an account with enhanced encryption on: the browser splits it
- * (`splitSecret`) and sends the sign-in half. The browser cannot tell beforehand which accounts
- * those are (the prelogin answers every name alike), so it sends the proof first; an account that
- * keeps its password plain answers 401 PASSWORD_NEEDED, and only then is the password sent.
- * An installation that offers no enhanced encryption has no such accounts: there a password goes
- * as typed, without the second or so the split costs an old tablet and the extra request.
+ * (`splitSecret`) and sends the sign-in half. The server keeps every other account's password
+ * split the same way, so the proof signs in every account; only a password an earlier version
+ * kept plain answers 401 PASSWORD_NEEDED, and only then is the password sent (once: it is then
+ * kept split).
  */
-
-let splitting: Promise<boolean> | undefined;
-
-/**
- * Whether this installation may hold accounts whose password is split: from the config a rendered
- * sign-in page arrives with, else asked once a page.
- */
-function passwordsMayBeSplit(): Promise<boolean> {
-  const embedded = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
-  if (embedded)
-    return Promise.resolve((JSON.parse(embedded) as TPublicConfig).passwordsSplitInBrowser);
-  splitting ??= apiRequest<TPublicConfig>('/api/config').then(
-    (config) => config.passwordsSplitInBrowser,
-    (error: unknown) => {
-      splitting = undefined;
-      throw error;
-    },
-  );
-  return splitting;
-}
 
 /** What a request carries for a password: its proof, or (when asked for) the password. */
 export type TPasswordField = { passwordProof: string } | { password: string };
@@ -77,7 +54,6 @@ export async function sendWithPassword<T>(
   password: string,
   send: (field: TPasswordField) => Promise<T>,
 ): Promise<T> {
-  if (!(await passwordsMayBeSplit())) return send({ password });
   const passwordProof = await provePassword(owner, password);
   try {
     return await send({ passwordProof });
@@ -95,7 +71,6 @@ export async function sendWithNewPassword<T>(
   newPassword: string,
   send: (field: TNewPasswordField) => Promise<T>,
 ): Promise<T> {
-  if (!(await passwordsMayBeSplit())) return send({ newPassword });
   const newPasswordKdf = newKdfParams('password');
   const { signInHalf } = await splitSecret('password', newPassword, newPasswordKdf);
   try {
