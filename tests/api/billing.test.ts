@@ -296,6 +296,24 @@ describe('webhooks', () => {
     expect((await status(owner.device)).tier).toBe('standard');
   });
 
+  it('refuses an id Stripe never makes, before it goes into a call to Stripe, changing nothing', async () => {
+    const owner = await createPrimaryUser(t);
+    const subscriptionId = await subscribe(owner.device, 'standard');
+    const before = await account(owner.user.id);
+    const recorded = await eventsRecorded();
+    const invoice = stripe.invoiceFor(stripe.updateSubscription(subscriptionId, {}), 'paid');
+    for (const odd of ['sub_\ud800', 'sub_../customers', 'sub_1 2']) {
+      const res = await stripe.sendEvent('invoice.paid', {
+        ...invoice,
+        parent: { subscription_details: { subscription: odd } },
+      });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ message: BILLING_MESSAGES.unusableEvent });
+    }
+    expect(await account(owner.user.id)).toEqual(before);
+    expect(await eventsRecorded()).toBe(recorded);
+  });
+
   it('applies the same event once, however often Stripe sends it', async () => {
     const owner = await createPrimaryUser(t);
     const subscriptionId = await subscribe(owner.device, 'premium');

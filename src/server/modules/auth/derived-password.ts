@@ -45,15 +45,15 @@ export function preloginKdf(
   };
 }
 
-/** The answer to a proof sent for an account whose password the server keeps plain. */
+/** The answer to a proof sent for an account whose password an earlier version kept plain. */
 export const passwordNeeded = () => new AppError('PASSWORD_NEEDED', MESSAGES.passwordNeeded);
 
 /**
  * Whether the password given is the account's. A proof for an account with a plain password
  * answers 401 PASSWORD_NEEDED (nothing was checked, so nothing is counted). A plain password for
  * an account with enhanced encryption on is wrong without a look, so the browser never has a
- * reason to send one; for any other split account it is split here and checked (an API client). An unknown account answers a proof as a
- * split account answers a wrong one.
+ * reason to send one; for any other split account it is split here and checked (an API client).
+ * An unknown account answers a proof as a split account answers a wrong one.
  */
 export async function isPasswordRight(
   db: DbOrTx,

@@ -15,9 +15,19 @@ export class UnusableEvent extends Error {}
 
 const ZId = z.string().trim().min(1).max(255);
 
+/**
+ * An object's id as Stripe makes them ('sub_…', 'cus_…'): letters, digits and underscores. It goes
+ * into the address of the next call to Stripe, so nothing else may pass (a lone surrogate cannot
+ * even be put in an address).
+ */
+const ZObjectId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_]{1,255}$/, 'is not an id Stripe makes');
+
 /** Stripe names an object by its id, or gives the object itself when expanded. */
 const ZRef = z
-  .union([ZId, z.looseObject({ id: ZId })])
+  .union([ZObjectId, z.looseObject({ id: ZObjectId })])
   .nullish()
   .transform((value) => (value == null ? null : typeof value === 'string' ? value : value.id));
 
@@ -28,13 +38,13 @@ const ZEnvelope = z.looseObject({
 });
 
 const ZCheckoutSession = z.looseObject({
-  id: ZId,
+  id: ZObjectId,
   mode: z.string().nullish(),
   subscription: ZRef,
   customer: ZRef,
 });
 
-const ZSubscription = z.looseObject({ id: ZId, customer: ZRef });
+const ZSubscription = z.looseObject({ id: ZObjectId, customer: ZRef });
 
 const ZInvoice = z.looseObject({
   customer: ZRef,
