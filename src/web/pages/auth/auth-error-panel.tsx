@@ -8,6 +8,7 @@ import type { TMoveCredentials } from '@web/lib/auth-api';
 import { holdsAnyVideo } from '@web/lib/videos/local-store';
 import { isApiError } from '@web/lib/api-client';
 import { isDeviceBindingError } from '@web/features/auth/device-binding-error';
+import { ResetDeviceButton } from './reset-device-button';
 
 interface AuthErrorPanelProps {
   error: Error;
@@ -97,11 +98,7 @@ function DeviceDeniedPanel({
           ? 'If this device should now hold a different account, you can reset it.'
           : 'Each device holds one account, so what is recorded on it stays private. If the account here is yours, sign in instead.'}
       </p>
-      <div>
-        <Button variant="outline" onClick={onResetDevice}>
-          Reset Device Association
-        </Button>
-      </div>
+      <ResetDeviceButton onResetDevice={onResetDevice} />
     </Alert>
   );
   // Outside the alert: a move in progress is not something to announce as an error.

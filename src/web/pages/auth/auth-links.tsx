@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Button } from '@web/components/ui/button';
 import type { TView } from './auth-views';
+import { ResetDeviceButton } from './reset-device-button';
 
 interface AuthLinksProps {
   view: TView;
@@ -56,11 +57,7 @@ export function AuthLinks({ view, isDeviceRefused, switchTo, onResetDevice }: Au
             Each device holds one account. If an account is registered here that should no longer
             be, you can free this device.
           </p>
-          <div>
-            <Button variant="outline" onClick={onResetDevice}>
-              Reset Device Association
-            </Button>
-          </div>
+          <ResetDeviceButton onResetDevice={onResetDevice} />
         </div>
       )}
     </>
