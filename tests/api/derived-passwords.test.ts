@@ -119,54 +119,21 @@ describe('signing in once enhanced encryption is on', () => {
     expect(dump).not.toContain(Buffer.from(GOOD_PASSWORD).toString('base64url'));
   });
 
-  it('signs in an account without encryption by the proof too: no answer tells it apart', async () => {
+  it('answers a proof for an account without encryption, or for no account, without counting a try', async () => {
+    const plain = await createOnboardedUser(t);
     const device = await TestDevice.create(t.app);
-    const made = await prelogin(device, 'june-before-registering');
-    const plain = await createOnboardedUser(t, { user: { username: 'june-before-registering' } });
-    const { username } = plain.user;
-    // Kept split with the settings the name was answered before it was taken: they never change.
-    const row = await storedUser(plain.user.id);
-    expect(row.passwordKdf).toEqual(made);
-    expect(await prelogin(device, username)).toEqual(made);
+    const proof = await proofFor(device, plain.user.username, plain.password);
+    const asked = await signIn(device, plain.user.username, { passwordProof: proof });
+    expect(asked.statusCode).toBe(401);
+    expect(asked.json()).toEqual({ code: 'PASSWORD_NEEDED', message: MESSAGES.passwordNeeded });
+    // Then the password as typed, as always.
+    const res = await signIn(plain.device, plain.user.username, { password: plain.password });
+    expect(res.statusCode).toBe(200);
 
-    const proof = await proofFor(device, username, plain.password);
-    expect((await signIn(plain.device, username, { passwordProof: proof })).statusCode).toBe(200);
-    const wrong = await signIn(device, username, {
-      passwordProof: await proofFor(device, username, 'Not-the-password-1'),
-    });
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().code).toBe('INVALID_CREDENTIALS');
-    // A client that sends the password as typed still signs in: it is split here and checked.
-    expect((await signIn(plain.device, username, { password: plain.password })).statusCode).toBe(
-      200,
-    );
-
-    // No account answers as an account with a wrong password does.
+    // No account answers as an encrypted account with a wrong password does.
     const none = await signIn(device, 'nobody-by-this-name', { passwordProof: proof });
     expect(none.statusCode).toBe(401);
     expect(none.json().code).toBe('INVALID_CREDENTIALS');
-  });
-
-  it('asks for the password kept plain from before encryption was offered, once: then it is split', async () => {
-    const kept = await createOnboardedUser(t);
-    const { username } = kept.user;
-    // As an account registered before the installation offered encryption keeps it.
-    await t.db
-      .update(users)
-      .set({ passwordHash: await hashSecret(kept.password), passwordKdf: null })
-      .where(eq(users.id, kept.user.id));
-    const device = await TestDevice.create(t.app);
-    const made = await prelogin(device, username);
-    const proof = await proofFor(device, username, kept.password);
-    const asked = await signIn(kept.device, username, { passwordProof: proof });
-    expect(asked.statusCode).toBe(401);
-    expect(asked.json()).toEqual({ code: 'PASSWORD_NEEDED', message: MESSAGES.passwordNeeded });
-    const failures = await t.db.select().from(auditLogs).where(eq(auditLogs.userId, kept.user.id));
-    expect(failures.filter((row) => row.eventType === 'login_failed')).toEqual([]);
-
-    expect((await signIn(kept.device, username, { password: kept.password })).statusCode).toBe(200);
-    expect((await storedUser(kept.user.id)).passwordKdf).toEqual(made);
-    expect((await signIn(kept.device, username, { passwordProof: proof })).statusCode).toBe(200);
   });
 
   it('refuses the password and its proof together', async () => {
@@ -180,10 +147,9 @@ describe('signing in once enhanced encryption is on', () => {
 });
 
 describe('turning enhanced encryption on', () => {
-  it('refuses a proof that is not of the password it was sent with, and keeps the password as it was', async () => {
+  it('refuses a proof that is not of the password it was sent with, and keeps the password plain', async () => {
     const owner = await createOnboardedUser(t);
     await setTier(t, owner.user.id, 'premium');
-    const before = await storedUser(owner.user.id);
     const { body } = await turnOnBody(owner.user.id);
     const res = await owner.device.post('/api/encryption', {
       ...body,
@@ -191,11 +157,7 @@ describe('turning enhanced encryption on', () => {
         .signInHalf,
     });
     expect(res.statusCode).toBe(400);
-    const after = await storedUser(owner.user.id);
-    expect([after.passwordHash, after.passwordKdf]).toEqual([
-      before.passwordHash,
-      before.passwordKdf,
-    ]);
+    expect((await storedUser(owner.user.id)).passwordKdf).toBeNull();
     const keys = await t.db.select().from(accountKeys).where(eq(accountKeys.userId, owner.user.id));
     expect(keys).toEqual([]);
   });
@@ -343,13 +305,7 @@ describe('new passwords for an account with enhanced encryption on', () => {
       newPassword: NEW_PASSWORD,
     });
     expect(res.statusCode).toBe(200);
-    // Kept split here, with the settings the prelogin answers for the name.
-    const made = await prelogin(device, owner.user.username);
-    expect((await storedUser(owner.user.id)).passwordKdf).toEqual(made);
-    const proof = (await splitSecret('password', NEW_PASSWORD, made)).signInHalf;
-    expect(
-      (await signIn(owner.device, owner.user.username, { passwordProof: proof })).statusCode,
-    ).toBe(200);
+    expect((await storedUser(owner.user.id)).passwordKdf).toBeNull();
   });
 });
 
@@ -460,7 +416,6 @@ describe('a next of kin’s emergency reset of an owner with enhanced encryption
     ).toBe(200);
 
     const plain = await createOnboardedUser(t);
-    const before = await storedUser(plain.user.id);
     const asked = await device.post('/api/break-glass-reset', {
       nextOfKinEmail: plain.nextOfKin.email,
       emergencyCode: plain.nextOfKin.emergencyAccessCode,
@@ -469,6 +424,6 @@ describe('a next of kin’s emergency reset of an owner with enhanced encryption
     });
     expect(asked.statusCode).toBe(401);
     expect(asked.json().code).toBe('PASSWORD_NEEDED');
-    expect((await storedUser(plain.user.id)).passwordHash).toBe(before.passwordHash);
+    expect((await storedUser(plain.user.id)).passwordKdf).toBeNull();
   });
 });

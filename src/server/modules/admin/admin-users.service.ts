@@ -47,15 +47,7 @@ import { lockForTransaction } from '../../db/locks';
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<
   AppDeps,
-  | 'clock'
-  | 'config'
-  | 'db'
-  | 'log'
-  | 'mail'
-  | 'payments'
-  | 'uploadPartBytes'
-  | 'urlSigner'
-  | 'videoStore'
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'payments' | 'uploadPartBytes' | 'videoStore'
 >;
 
 const fullName = (user: Pick<UserRow, 'firstName' | 'lastName'>) =>
@@ -232,7 +224,7 @@ export async function resetUserPassword(
     );
   }
   // With enhanced encryption on, the admin's browser split the temporary password too.
-  const stored = await newPasswordColumns(deps, target, input.newPassword);
+  const stored = await newPasswordColumns(deps.db, target.id, input.newPassword);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,

@@ -45,7 +45,7 @@ export const authRoutes =
       async (request, reply) => {
         const device = requireDevice(request);
         assertSameDevice(device.id, request.body.deviceId);
-        const signedIn = await register(deps, getRequestContext(request), {
+        const signedIn = await register(deps.db, deps.config, getRequestContext(request), {
           device,
           body: request.body,
           now: deps.clock.now(),
@@ -76,7 +76,7 @@ export const authRoutes =
                 previousSessionIdHash: request.sessionIdHash,
                 now: deps.clock.now(),
               })
-            : await login(deps, getRequestContext(request), {
+            : await login(deps.db, getRequestContext(request), {
                 device,
                 body,
                 previousSessionIdHash: request.sessionIdHash,

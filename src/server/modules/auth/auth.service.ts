@@ -2,10 +2,9 @@ import type { TAuthProvider, TLoginMethod } from '../../../shared/domain/enums';
 import { MESSAGES } from '../../../shared/domain/errors';
 import type { TLoginBody, TRegisterBody } from '../../../shared/schemas/auth';
 import type { TConfig } from '../../config';
-import type { TKdfParams } from '../../../shared/sealing';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { randomToken, sha256 } from '../../lib/crypto';
+import { hashSecret, randomToken, sha256 } from '../../lib/crypto';
 import { sessionLifetimeFor } from '../../plugins/request-context';
 import { recordAccountEvent, recordAudit, type RequestContext } from '../audit/audit.service';
 import {
@@ -31,14 +30,7 @@ import {
 } from '../users/users.repository';
 import { deleteSession, insertSession } from './sessions.repository';
 import { lockForTransaction } from '../../db/locks';
-import {
-  isPasswordRight,
-  passwordGiven,
-  passwordNeeded,
-  plainPasswordColumns,
-  splitAfterSignIn,
-  type TPasswordDeps,
-} from './derived-password';
+import { isPasswordRight, passwordGiven, passwordNeeded } from './derived-password';
 
 type RegisterInput = Omit<TRegisterBody, 'category' | 'createdById'>;
 type LoginInput = Required<Pick<TLoginBody, 'username' | 'password'>> &
@@ -85,8 +77,6 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 export interface NewPrimaryAccount {
   username: string;
   passwordHash: string | null;
-  /** Set when the password is kept split (`derived-password.ts`). */
-  passwordKdf?: TKdfParams | null;
   firstName: string;
   lastName: string;
   email: string;
@@ -127,7 +117,6 @@ export async function createPrimaryAccount(
       const user = await insertUser(tx, {
         username: account.username,
         passwordHash: account.passwordHash,
-        passwordKdf: account.passwordKdf ?? null,
         firstName: account.firstName,
         lastName: account.lastName,
         email: account.email,
@@ -168,11 +157,11 @@ export async function createPrimaryAccount(
 }
 
 export async function register(
-  deps: TPasswordDeps & { db: Db; config: TConfig },
+  db: Db,
+  config: TConfig,
   context: RequestContext,
   input: { device: DeviceRow; body: RegisterInput; now: Date },
 ): Promise<SignedIn> {
-  const { db, config } = deps;
   const { device, body } = input;
 
   if (await findPrimaryAccountOnDevice(db, device.id)) {
@@ -191,7 +180,7 @@ export async function register(
     device,
     account: {
       username: body.username,
-      ...(await plainPasswordColumns(deps, body.username, body.password)),
+      passwordHash: await hashSecret(body.password),
       firstName: body.firstName,
       lastName: body.lastName,
       email: body.email,
@@ -248,7 +237,7 @@ export async function checkCredentials(
     throw throttledError(slot, WAY_PAST_DELAY.signIn, input.now);
   }
 
-  const isRight = await isPasswordRight(db, user, given);
+  const isRight = await isPasswordRight(user, given);
 
   if (!user || !isRight) {
     await auditFailure(user ? 'wrong password' : 'unknown username');
@@ -323,7 +312,7 @@ export async function openSession(
  * is bound, and no message names another account.
  */
 export async function login(
-  deps: TPasswordDeps & { db: Db },
+  db: Db,
   context: RequestContext,
   input: {
     device: DeviceRow;
@@ -333,7 +322,6 @@ export async function login(
   },
 ): Promise<SignedIn> {
   const { device, body, now } = input;
-  const { db } = deps;
   const user = await checkCredentials(db, context, {
     device,
     username: body.username,
@@ -342,7 +330,6 @@ export async function login(
     now,
   });
   await assertMaySignInHere(db, context, { user, device });
-  await splitAfterSignIn(deps, user, passwordGiven(body), now);
   return db.transaction((tx) =>
     openSession(tx, context, {
       user,

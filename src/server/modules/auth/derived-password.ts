@@ -8,15 +8,11 @@ import { AppError } from '../../errors';
 import { hashSecret, verifyAgainstDummy, verifySecret } from '../../lib/crypto';
 import { hasAccountKeys } from '../encryption/encryption.repository';
 import type { DbOrTx } from '../../db/client';
-import { updateUser } from '../users/users.repository';
 
 /**
  * Passwords of accounts with enhanced encryption on are split in the browser (PBKDF2, then
- * HKDF): only the sign-in half arrives, and the hash kept is of it. Every other password is kept
- * split too, split here with the settings the prelogin answers for its name, so a browser's proof
- * works for every account and no answer tells which accounts have encryption on.
- * `users.password_kdf` null marks a password kept plain by an earlier version, until its next
- * sign-in.
+ * HKDF): only the sign-in half arrives, and the hash kept is of it. `users.password_kdf` says
+ * which accounts these are; every other account keeps its plain password as before.
  */
 
 /** What a stored password is: its hash and, when split in the browser, the settings. */
@@ -45,61 +41,25 @@ export function preloginKdf(
   };
 }
 
-/** The answer to a proof sent for an account whose password an earlier version kept plain. */
+/** The answer to a proof sent for an account whose password the server keeps plain. */
 export const passwordNeeded = () => new AppError('PASSWORD_NEEDED', MESSAGES.passwordNeeded);
 
 /**
  * Whether the password given is the account's. A proof for an account with a plain password
- * answers 401 PASSWORD_NEEDED (nothing was checked, so nothing is counted). A plain password for
- * an account with enhanced encryption on is wrong without a look, so the browser never has a
- * reason to send one; for any other split account it is split here and checked (an API client).
- * An unknown account answers a proof as a split account answers a wrong one.
+ * answers 401 PASSWORD_NEEDED (nothing was checked, so nothing is counted); a plain password for
+ * an account whose password is split is wrong without a look, so the browser never has a reason
+ * to send one. An unknown account answers a proof as a split account answers a wrong one.
  */
 export async function isPasswordRight(
-  db: DbOrTx,
-  stored: (TStoredPassword & { id: number }) | undefined,
+  stored: TStoredPassword | undefined,
   given: TPasswordGiven,
 ): Promise<boolean> {
   const secret = given.form === 'proof' ? given.proof : given.password;
   if (!stored?.passwordHash) return verifyAgainstDummy(secret);
-  if (given.form === 'proof') {
-    if (!stored.passwordKdf) throw passwordNeeded();
-    return verifySecret(stored.passwordHash, given.proof);
-  }
-  if (!stored.passwordKdf) return verifySecret(stored.passwordHash, given.password);
-  if (await hasAccountKeys(db, stored.id)) return verifyAgainstDummy(given.password);
-  return verifySecret(stored.passwordHash, await signInHalfOf(given.password, stored.passwordKdf));
-}
-
-/** What keeping a password split here needs: the key of the prelogin's salts. */
-export type TPasswordDeps = Pick<AppDeps, 'urlSigner'>;
-
-/**
- * The columns a password given as typed is kept in: split here with the settings the prelogin
- * answers for the name (so that answer never changes when the name is taken).
- */
-export async function plainPasswordColumns(
-  deps: TPasswordDeps,
-  username: string,
-  password: string,
-): Promise<TStoredPassword & { passwordHash: string }> {
-  const kdf = preloginKdf(deps, username, undefined);
-  return { passwordHash: await hashSecret(await signInHalfOf(password, kdf)), passwordKdf: kdf };
-}
-
-/**
- * After a sign-in with a password an earlier version kept plain: kept split from now on, so the
- * account answers a proof as every other does.
- */
-export async function splitAfterSignIn(
-  deps: TPasswordDeps & { db: DbOrTx },
-  user: TStoredPassword & { id: number; username: string },
-  given: TPasswordGiven,
-  now: Date,
-): Promise<void> {
-  if (given.form !== 'plain' || user.passwordKdf) return;
-  const columns = await plainPasswordColumns(deps, user.username, given.password);
-  await updateUser(deps.db, user.id, columns, now);
+  const isSplit = stored.passwordKdf !== null;
+  if (given.form === 'proof' && !isSplit) throw passwordNeeded();
+  if (given.form === 'plain' && isSplit) return verifyAgainstDummy(secret);
+  return verifySecret(stored.passwordHash, secret);
 }
 
 /** From a body's `password`/`passwordProof` (the schemas allow one). */
@@ -125,16 +85,15 @@ export function newPasswordGiven(body: {
 
 /**
  * The columns a new password is stored in. With enhanced encryption on it must come split (a
- * plain one is refused before it is kept anywhere); without, as typed: a proof answers
- * PASSWORD_NEEDED, the browser sends the password itself, and it is kept as
- * `plainPasswordColumns` keeps it.
+ * plain one is refused before it is kept anywhere); without, plain, as always: a proof answers
+ * PASSWORD_NEEDED and the browser sends the password itself.
  */
 export async function newPasswordColumns(
-  deps: TPasswordDeps & { db: DbOrTx },
-  user: { id: number; username: string },
+  db: DbOrTx,
+  userId: number,
   given: TNewPasswordGiven,
 ): Promise<TStoredPassword & { passwordHash: string }> {
-  const isOn = await hasAccountKeys(deps.db, user.id);
+  const isOn = await hasAccountKeys(db, userId);
   if (given.form === 'proof') {
     if (!isOn) throw passwordNeeded();
     return { passwordHash: await hashSecret(given.proof), passwordKdf: given.kdf };
@@ -144,7 +103,7 @@ export async function newPasswordColumns(
       newPassword: MESSAGES.passwordMustBeSplit,
     });
   }
-  return plainPasswordColumns(deps, user.username, given.password);
+  return { passwordHash: await hashSecret(given.password), passwordKdf: null };
 }
 
 const pbkdf2Async = promisify(pbkdf2);

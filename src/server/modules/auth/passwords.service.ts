@@ -33,7 +33,7 @@ import {
 import { deleteOtherSessionsOfUser, deleteSessionsOfUser } from './sessions.repository';
 
 /** The part of the app's dependencies this service uses. */
-type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail' | 'urlSigner'>;
+type Deps = Pick<AppDeps, 'clock' | 'config' | 'db' | 'mail'>;
 
 export const ONE_TIME_CODE_LIFETIME_MS = 30 * 60_000;
 export const ONE_TIME_CODE_MAX_TRIES = 5;
@@ -169,7 +169,7 @@ export async function completePasswordReset(
 
   await releaseAttempt(db, slot);
   // Asked for a plain password (PASSWORD_NEEDED) before the code is used, so it still works.
-  const stored = await newPasswordColumns(deps, user, input.newPassword);
+  const stored = await newPasswordColumns(db, user.id, input.newPassword);
   await db.transaction(async (tx) => {
     await retireOneTimeCodes(tx, user.id, 'password_reset', deps.clock.now());
     await updateUser(
@@ -226,7 +226,7 @@ export async function changePassword(
     now: deps.clock.now(),
   });
   if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
-  const isRight = await isPasswordRight(deps.db, current, input.currentPassword);
+  const isRight = await isPasswordRight(current, input.currentPassword);
   if (!isRight) {
     await recordAccountEvent(deps.db, context, user, {
       eventType: 'login_failed',
@@ -239,7 +239,7 @@ export async function changePassword(
   }
   await releaseAttempt(deps.db, slot);
 
-  const stored = await newPasswordColumns(deps, user, input.newPassword);
+  const stored = await newPasswordColumns(deps.db, user.id, input.newPassword);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,
@@ -277,7 +277,7 @@ export async function setupPassword(
   input: { user: SessionUser; password: TNewPasswordGiven },
 ): Promise<{ message: string }> {
   if (!input.user.firstLogin) throw new AppError('VALIDATION', MESSAGES.passwordAlreadySet);
-  const stored = await newPasswordColumns(deps, input.user, input.password);
+  const stored = await newPasswordColumns(deps.db, input.user.id, input.password);
   await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,

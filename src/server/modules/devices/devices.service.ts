@@ -122,7 +122,7 @@ export async function resetDevice(
   const isPasswordProof =
     !isSignedInOwner &&
     (body.password !== undefined || body.passwordProof !== undefined) &&
-    (await isPasswordRight(db, bound, passwordGiven(body)));
+    (await isPasswordRight(bound, passwordGiven(body)));
 
   if (!isSignedInOwner && !isPasswordProof) {
     await recordAccountEvent(db, context, bound, {

@@ -30,7 +30,7 @@ import {
 /** The part of the app's dependencies this service uses. */
 type Deps = Pick<
   AppDeps,
-  'clock' | 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'urlSigner' | 'videoStore'
+  'clock' | 'config' | 'db' | 'log' | 'mail' | 'uploadPartBytes' | 'videoStore'
 >;
 
 /** A session may use the dashboard variant only this soon after an access-code sign-in. */
@@ -55,7 +55,7 @@ async function performReset(
 ): Promise<{ isCardKept: boolean }> {
   // Split in the browser when the owner has enhanced encryption on (a plain one is refused);
   // plain otherwise, as for every other new password.
-  const stored = await newPasswordColumns(deps, pair.owner, input.newPassword);
+  const stored = await newPasswordColumns(deps.db, pair.owner.id, input.newPassword);
   const isCardKept = await deps.db.transaction(async (tx) => {
     await updateUser(
       tx,

@@ -10,9 +10,8 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
 import { endRecovery } from '../escrow/key-recovery.repository';
 import { timingSafeEqual } from 'node:crypto';
-import { hashSecret } from '../../lib/crypto';
-import type { TPasswordGiven } from '../../../shared/schemas/derived-password';
-import { isPasswordRight, signInHalfOf } from '../auth/derived-password';
+import { hashSecret, verifySecret } from '../../lib/crypto';
+import { signInHalfOf } from '../auth/derived-password';
 import { Permission, requireAccess } from '../access/access';
 import type { Actor } from '../access/actor';
 import { ATTEMPT_POLICIES, releaseAttempt, reserveAttempt } from '../audit/attempt-guard';
@@ -92,7 +91,7 @@ export async function renewPasswordWrap(
     deps,
     context,
     actor.user,
-    { form: 'proof', proof: body.passwordProof },
+    body.passwordProof,
     'renewing the password’s key',
   );
   const now = deps.clock.now();
@@ -125,7 +124,7 @@ async function requireOwnPassword(
   deps: Deps,
   context: RequestContext & { deviceId: string },
   user: SessionUser,
-  given: TPasswordGiven,
+  password: string,
   /** What the password was asked for, in the log of a wrong one. */
   purpose = 'turning on enhanced encryption',
 ): Promise<void> {
@@ -139,8 +138,8 @@ async function requireOwnPassword(
   });
   if (!slot.isAllowed) throw new AppError('RATE_LIMITED', throttledMessage(slot, deps.clock.now()));
   // A request's user does not carry the password hash: read it for this check only.
-  const stored = await findUserById(deps.db, user.id);
-  if (!(await isPasswordRight(deps.db, stored, given))) {
+  const stored = (await findUserById(deps.db, user.id))?.passwordHash ?? null;
+  if (stored === null || !(await verifySecret(stored, password))) {
     await recordAudit(deps.db, context, {
       eventType: 'login_failed',
       userId: user.id,
@@ -177,7 +176,7 @@ export async function turnOnEncryption(
     throw new AppError('CONFLICT', ENCRYPTION_MESSAGES.alreadyOn);
   }
   if (!isOffered(deps, owner)) throw new AppError('FORBIDDEN', ENCRYPTION_MESSAGES.notOnPlan);
-  await requireOwnPassword(deps, context, owner, { form: 'plain', password: body.password });
+  await requireOwnPassword(deps, context, owner, body.password);
   // From now on the password itself is never sent: the account signs in with this split of it.
   const proof = await signInHalfOf(body.password, body.passwordKdf);
   if (!isSameText(proof, body.passwordProof)) {
