@@ -160,8 +160,18 @@ export type TConfig = Omit<z.infer<typeof ZEnv>, 'APP_URL'> & { APP_URL: string 
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
+/**
+ * Variables read under an earlier name when the new one is unset, so an installation keeps what
+ * its operator chose: ENHANCED_ENCRYPTION was ENHANCED_ENCRYPTION_PREVIEW while it was a preview.
+ */
+function withOldNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ENHANCED_ENCRYPTION, ENHANCED_ENCRYPTION_PREVIEW } = env;
+  if (ENHANCED_ENCRYPTION !== undefined || ENHANCED_ENCRYPTION_PREVIEW === undefined) return env;
+  return { ...env, ENHANCED_ENCRYPTION: ENHANCED_ENCRYPTION_PREVIEW };
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
-  const result = ZConfig.safeParse(env);
+  const result = ZConfig.safeParse(withOldNames(env));
   if (!result.success) {
     const problems = result.error.issues.map(
       (issue) => `  ${issue.path.join('.')}: ${issue.message}`,

@@ -315,6 +315,12 @@ describe('with ENHANCED_ENCRYPTION=false', () => {
   it('is offered unless set to false; another value stops the start, naming it', () => {
     expect(parseConfig({}).ENHANCED_ENCRYPTION).toBe(true);
     expect(parseConfig({ ENHANCED_ENCRYPTION: 'false' }).ENHANCED_ENCRYPTION).toBe(false);
+    // The name it had as a preview is still read when the new one is unset.
+    expect(parseConfig({ ENHANCED_ENCRYPTION_PREVIEW: 'false' }).ENHANCED_ENCRYPTION).toBe(false);
+    expect(
+      parseConfig({ ENHANCED_ENCRYPTION_PREVIEW: 'false', ENHANCED_ENCRYPTION: 'true' })
+        .ENHANCED_ENCRYPTION,
+    ).toBe(true);
     expect(() => parseConfig({ ENHANCED_ENCRYPTION: 'yes' })).toThrow(ConfigError);
     expect(() => parseConfig({ ENHANCED_ENCRYPTION: 'yes' })).toThrow(/ENHANCED_ENCRYPTION/);
   });
