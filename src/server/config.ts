@@ -159,7 +159,6 @@ export type TConfig = Omit<z.infer<typeof ZEnv>, 'APP_URL'> & { APP_URL: string 
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws a ConfigError naming every bad variable. */
 /**
  * Variables read under an earlier name when the new one is unset, so an installation keeps what
  * its operator chose: ENHANCED_ENCRYPTION was ENHANCED_ENCRYPTION_PREVIEW while it was a preview.
@@ -170,6 +169,7 @@ function withOldNames(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ENHANCED_ENCRYPTION: ENHANCED_ENCRYPTION_PREVIEW };
 }
 
+/** Parses the environment; throws a ConfigError naming every bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   const result = ZConfig.safeParse(withOldNames(env));
   if (!result.success) {

@@ -14,10 +14,10 @@ import { fetchEncryptionState } from './encryption-state';
 
 /**
  * A password is never sent for an account with enhanced encryption on: the browser splits it
- * (`splitSecret`) and sends the sign-in half. The server keeps every other account's password
- * split the same way, so the proof signs in every account; only a password an earlier version
- * kept plain answers 401 PASSWORD_NEEDED, and only then is the password sent (once: it is then
- * kept split).
+ * (`splitSecret`) and sends the sign-in half. The browser cannot tell beforehand which accounts
+ * those are (the prelogin answers every name alike), so it always sends the proof first, whether
+ * or not the installation still offers encryption; an account that keeps its password plain
+ * answers 401 PASSWORD_NEEDED, and only then is the password sent.
  */
 
 /** What a request carries for a password: its proof, or (when asked for) the password. */
