@@ -10,7 +10,7 @@ import {
   TestDevice,
   useTestApp,
 } from '../setup/app';
-import { signInWithPassword } from './support/auth';
+import { proofFor, signInWithPassword } from './support/auth';
 
 const t = useTestApp();
 
@@ -378,6 +378,36 @@ describe('POST /api/login', () => {
       const res = await attempt();
       expect(res.statusCode).toBe(429);
       expect(res.json().code).toBe('RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts a sign-in that sends the proof and then the password once per IP', async () => {
+    const limited = await buildTestApp({ limits: { login: { max: 3, timeWindow: 60_000 } } });
+    try {
+      const owner = await createPrimaryUser(limited);
+      const { username } = owner.user;
+      // The browser's way: the password's proof first, the password when the account asks.
+      // (The browser asks for the settings at each sign-in, counted on a route of their own.)
+      const proof = await proofFor(owner.device, username, GOOD_PASSWORD);
+      const signIn = async () => {
+        const asked = await owner.device.post('/api/login', {
+          username,
+          passwordProof: proof,
+          deviceId: owner.device.deviceId,
+        });
+        if (asked.statusCode !== 401) return asked;
+        expect(asked.json().code).toBe('PASSWORD_NEEDED');
+        return signInWithPassword(owner.device, username, GOOD_PASSWORD);
+      };
+      for (let i = 0; i < 3; i += 1) expect((await signIn()).statusCode).toBe(200);
+      // Each kind still stops at the limit: a fourth proof, and a fourth password.
+      const proofs = await signIn();
+      expect(proofs.statusCode).toBe(429);
+      expect(proofs.json().code).toBe('RATE_LIMITED');
+      const passwords = await signInWithPassword(owner.device, username, GOOD_PASSWORD);
+      expect(passwords.statusCode).toBe(429);
     } finally {
       await limited.close();
     }

@@ -4,17 +4,11 @@ import { accountKeys, auditLogs, users } from '../../src/server/db/schema';
 import { hashSecret } from '../../src/server/lib/crypto';
 import { MESSAGES } from '../../src/shared/domain/errors';
 import { ENCRYPTION_MESSAGES, WRAP_LABEL_PARTS } from '../../src/shared/schemas/encryption';
-import {
-  newKdfParams,
-  splitSecret,
-  unwrapKey,
-  wrapKey,
-  wrapLabel,
-  type TKdfParams,
-} from '../../src/shared/sealing';
+import { newKdfParams, splitSecret, unwrapKey, wrapKey, wrapLabel } from '../../src/shared/sealing';
 import { createOnboardedUser, GOOD_PASSWORD, setTier, TestDevice, useTestApp } from '../setup/app';
 import { turnOnBody } from '../setup/encryption';
 import { extractCode } from '../setup/smtp';
+import { prelogin, proofFor } from './support/auth';
 
 // Once enhanced encryption is on, the owner's password never reaches the server: the browser
 // asks for the settings (prelogin), splits the password and sends the sign-in half. These
@@ -26,16 +20,6 @@ const t = useTestApp({
 });
 
 const NEW_PASSWORD = 'Bluebells-in-May-2027';
-
-async function prelogin(device: TestDevice, username: string) {
-  const res = await device.post('/api/auth/prelogin', { username });
-  expect(res.statusCode).toBe(200);
-  return res.json<{ kdf: TKdfParams }>().kdf;
-}
-
-async function proofFor(device: TestDevice, username: string, password: string) {
-  return (await splitSecret('password', password, await prelogin(device, username))).signInHalf;
-}
 
 /** A paid owner with enhanced encryption on, turned on as the browser does it. */
 async function encryptedOwner() {

@@ -16,7 +16,7 @@ import { presentCurrentUser, WAITING_RELEASE_READ } from '../users/current-user.
 import { signInWithAccessCode } from '../recipients/recipient-sign-in.service';
 import { codeGiven } from '../recipients/access-codes';
 import { login, logout, register } from './auth.service';
-import { perIpLimit } from '../../plugins/rate-limit';
+import { perIpLimit, perIpSignInLimit } from '../../plugins/rate-limit';
 import { ZPreloginBody, type TPreloginResponse } from '../../../shared/schemas/derived-password';
 import { findUserByUsername } from '../users/users.repository';
 import { findPrimaryAccountOnDevice } from '../devices/devices.repository';
@@ -60,7 +60,7 @@ export const authRoutes =
       {
         schema: { body: ZLoginBody },
         config: {
-          rateLimit: perIpLimit(deps.limits.login, MESSAGES.loginRateLimited),
+          rateLimit: perIpSignInLimit(deps.limits.login, MESSAGES.loginRateLimited),
         },
       },
       async (request, reply) => {
