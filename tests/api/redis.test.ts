@@ -103,7 +103,8 @@ describe('an app server whose Redis goes away', () => {
       if (body.redis === 'ok') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // Once Redis is back the counts live there again: the next address's count appears in Redis.
+    // Once Redis is back the counts live there again: the next address's count of passwords as
+    // typed appears in Redis.
     const ip = freshIp();
     const another = await TestDevice.create(t.app, { ip });
     const redis = new Redis(REDIS.port, REDIS.host);
@@ -112,7 +113,7 @@ describe('an app server whose Redis goes away', () => {
       let keys: string[] = [];
       while (keys.length === 0 && Date.now() < deadline) {
         expect((await wrongLogin(another)).statusCode).toBe(401);
-        keys = await redis.keys(`memento:rate:POST/api/login:${ip}`);
+        keys = await redis.keys(`memento:rate:POST/api/login:${ip}:typed`);
       }
       expect(keys).toHaveLength(1);
     } finally {
