@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accountKeys, auditLogs, users } from '../../src/server/db/schema';
 import { hashSecret } from '../../src/server/lib/crypto';
 import { MESSAGES } from '../../src/shared/domain/errors';
+import type { TPreloginResponse } from '../../src/shared/schemas/derived-password';
 import { ENCRYPTION_MESSAGES, WRAP_LABEL_PARTS } from '../../src/shared/schemas/encryption';
 import { newKdfParams, splitSecret, unwrapKey, wrapKey, wrapLabel } from '../../src/shared/sealing';
 import { createOnboardedUser, GOOD_PASSWORD, setTier, TestDevice, useTestApp } from '../setup/app';
@@ -41,7 +42,7 @@ async function storedUser(userId: number) {
 }
 
 describe('POST /api/auth/prelogin', () => {
-  it('answers the same shape for an encrypted account, a plain one and no account, alike on every ask', async () => {
+  it('answers settings of the same shape for an encrypted account, a plain one and no account, alike on every ask', async () => {
     const encrypted = await encryptedOwner();
     const plain = await createOnboardedUser(t);
     const device = await TestDevice.create(t.app);
@@ -61,6 +62,21 @@ describe('POST /api/auth/prelogin', () => {
     expect(await prelogin(device, 'NOBODY-by-this-name')).toEqual(answers[2]);
     expect(await prelogin(await TestDevice.create(t.app), plain.user.username)).toEqual(answers[1]);
     expect(new Set(answers.map((kdf) => kdf.salt)).size).toBe(3);
+  });
+
+  it('says which account keeps its password plain, and answers no account as an encrypted one', async () => {
+    const encrypted = await encryptedOwner();
+    const plain = await createOnboardedUser(t);
+    const device = await TestDevice.create(t.app);
+    const isPlain = async (body: object, on = device) =>
+      (await on.post('/api/auth/prelogin', body)).json<TPreloginResponse>().passwordIsPlain;
+    expect(await isPlain({ username: plain.user.username })).toBe(true);
+    expect(await isPlain({ username: encrypted.user.username })).toBe(false);
+    expect(await isPlain({ username: 'nobody-by-this-name' })).toBe(false);
+    // Asked by the device an account is bound to (freeing a device), and by one with none.
+    expect(await isPlain({ boundToThisDevice: true }, plain.device)).toBe(true);
+    expect(await isPlain({ boundToThisDevice: true }, encrypted.device)).toBe(false);
+    expect(await isPlain({ boundToThisDevice: true })).toBe(false);
   });
 
   it('asks for a username and a device', async () => {

@@ -1,3 +1,4 @@
+import type { Request } from '@playwright/test';
 import { PASSWORD_REQUIREMENTS } from '../../src/shared/domain/passwords';
 import {
   completeOnboarding,
@@ -99,9 +100,18 @@ test('a new user registers, sets up their next of kin, lands on the dashboard, s
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth$/);
 
+  // Without enhanced encryption the password goes as typed, in one request: the sign-in settings
+  // say so, and no second of working out a proof comes first.
+  const signIns: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/login') signIns.push(request);
+  });
   await submitSignIn(page, user);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: `Welcome, ${user.firstName}` })).toBeVisible();
+  expect(signIns.map((request) => request.postDataJSON())).toEqual([
+    expect.objectContaining({ username: user.username, password: user.password }),
+  ]);
 });
 
 test('the registration form says what is missing or wrong, and opens no terms until it is right', async ({

@@ -28,8 +28,14 @@ export const ZPreloginBody = z.union(
   { error: 'Username is required' },
 );
 export type TPreloginBody = z.input<typeof ZPreloginBody>;
-/** Every name gets settings of this shape: a name without an account, or with a plain password, too. */
-export type TPreloginResponse = { kdf: z.output<typeof ZKdfParams> };
+/**
+ * Every name gets settings of this shape: a name without an account, or with a plain password, too.
+ * `passwordIsPlain`: the account keeps its password plain (no enhanced encryption), so the browser
+ * sends it as typed rather than spend a second on a proof the account would only refuse (what its
+ * `PASSWORD_NEEDED` answer tells anyway). A name without an account answers as one with a split
+ * password.
+ */
+export type TPreloginResponse = { kdf: z.output<typeof ZKdfParams>; passwordIsPlain: boolean };
 
 /** A password given to be checked: as typed (an account that keeps it plain) or its proof. */
 export type TPasswordGiven = { form: 'plain'; password: string } | { form: 'proof'; proof: string };

@@ -24,7 +24,7 @@ const SALT_CHARS = 22;
 /**
  * POST /api/auth/prelogin: the account's settings; for any other name (unknown, or a plain
  * password) settings of the same shape from a keyed hash of the name, the same on every ask, so
- * the answer tells nothing about the name.
+ * the settings tell nothing about the name.
  */
 export function preloginKdf(
   deps: Pick<AppDeps, 'urlSigner'>,
@@ -39,6 +39,11 @@ export function preloginKdf(
       .sign(['memento/v1/prelogin-salt', identifier.trim().toLowerCase()])
       .slice(0, SALT_CHARS),
   };
+}
+
+/** Whether the account keeps its password plain: it answers a proof PASSWORD_NEEDED. */
+export function keepsPasswordPlain(stored: TStoredPassword | undefined): boolean {
+  return Boolean(stored?.passwordHash) && !stored?.passwordKdf;
 }
 
 /** The answer to a proof sent for an account whose password the server keeps plain. */

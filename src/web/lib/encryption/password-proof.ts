@@ -14,10 +14,10 @@ import { fetchEncryptionState } from './encryption-state';
 
 /**
  * A password is never sent for an account with enhanced encryption on: the browser splits it
- * (`splitSecret`) and sends the sign-in half. The browser cannot tell beforehand which accounts
- * those are (the prelogin answers every name alike), so it always sends the proof first, whether
- * or not the installation still offers encryption; an account that keeps its password plain
- * answers 401 PASSWORD_NEEDED, and only then is the password sent.
+ * (`splitSecret`) and sends the sign-in half, whether or not the installation still offers
+ * encryption. The prelogin says which accounts keep their password plain (a name without an
+ * account answers as a split one): those get it as typed, without a second of PBKDF2 first. An
+ * account that answers a proof 401 PASSWORD_NEEDED gets the password then.
  */
 
 /** What a request carries for a password: its proof, or (when asked for) the password. */
@@ -30,31 +30,31 @@ export type TNewPasswordField =
 /** Whose password: a name as typed, or the account this device is tied to. */
 type TPasswordOwner = string | { boundToThisDevice: true };
 
-/** POST /api/auth/prelogin: the settings this account's password is split with. */
-export async function fetchPasswordKdf(owner: TPasswordOwner): Promise<TKdfParams> {
-  const { kdf } = await apiRequest<TPreloginResponse>('/api/auth/prelogin', {
+/** POST /api/auth/prelogin: the settings this account's password is split with, or would be. */
+function prelogin(owner: TPasswordOwner): Promise<TPreloginResponse> {
+  return apiRequest<TPreloginResponse>('/api/auth/prelogin', {
     method: 'POST',
     body: typeof owner === 'string' ? { username: owner.trim().toLowerCase() } : owner,
   });
-  return kdf;
 }
 
-/** The password's sign-in half for this account (PBKDF2: about a second). */
-export async function provePassword(owner: TPasswordOwner, password: string): Promise<string> {
-  const kdf = await fetchPasswordKdf(owner);
-  return (await splitSecret('password', password, kdf)).signInHalf;
+/** The settings this account's password is split with. */
+export async function fetchPasswordKdf(owner: TPasswordOwner): Promise<TKdfParams> {
+  return (await prelogin(owner)).kdf;
 }
 
 /**
- * Sends a request that carries a password: first its proof, then the password only when the
- * account keeps its password plain and says so.
+ * Sends a request that carries a password: as typed to an account that keeps it plain, else its
+ * proof (PBKDF2: about a second), and the password after all only if the account asks for it.
  */
 export async function sendWithPassword<T>(
   owner: TPasswordOwner,
   password: string,
   send: (field: TPasswordField) => Promise<T>,
 ): Promise<T> {
-  const passwordProof = await provePassword(owner, password);
+  const { kdf, passwordIsPlain } = await prelogin(owner);
+  if (passwordIsPlain) return send({ password });
+  const passwordProof = (await splitSecret('password', password, kdf)).signInHalf;
   try {
     return await send({ passwordProof });
   } catch (error) {
