@@ -42,7 +42,7 @@ async function timeSignIn(browser, base) {
     const requests = [];
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
-      if (pathname.startsWith('/api/auth/prelogin') || pathname === '/api/login') {
+      if (pathname === '/api/auth/prelogin' || pathname === '/api/login') {
         requests.push(`${pathname} {${Object.keys(request.postDataJSON() ?? {}).join(', ')}}`);
       }
     });

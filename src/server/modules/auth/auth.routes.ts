@@ -20,7 +20,7 @@ import { perIpLimit, perIpSignInLimit } from '../../plugins/rate-limit';
 import { ZPreloginBody, type TPreloginResponse } from '../../../shared/schemas/derived-password';
 import { findUserByUsername } from '../users/users.repository';
 import { findPrimaryAccountOnDevice } from '../devices/devices.repository';
-import { keepsPasswordPlain, preloginKdf } from './derived-password';
+import { preloginAnswer } from './derived-password';
 
 /** The device in the body must be the device in the header: one device per request. */
 function assertSameDevice(headerDeviceId: string, bodyDeviceId: string) {
@@ -103,16 +103,10 @@ export const authRoutes =
         const { body } = request;
         if ('username' in body) {
           const stored = await findUserByUsername(deps.db, body.username);
-          return {
-            kdf: preloginKdf(deps, body.username, stored),
-            passwordIsPlain: keepsPasswordPlain(stored),
-          };
+          return preloginAnswer(deps, body.username, stored);
         }
         const bound = await findPrimaryAccountOnDevice(deps.db, device.id);
-        return {
-          kdf: preloginKdf(deps, `device:${device.id}`, bound),
-          passwordIsPlain: keepsPasswordPlain(bound),
-        };
+        return preloginAnswer(deps, `device:${device.id}`, bound);
       },
     );
 

@@ -1,7 +1,11 @@
 import { pbkdf2, hkdf } from 'node:crypto';
 import { promisify } from 'node:util';
 import { MESSAGES } from '../../../shared/domain/errors';
-import type { TNewPasswordGiven, TPasswordGiven } from '../../../shared/schemas/derived-password';
+import type {
+  TNewPasswordGiven,
+  TPasswordGiven,
+  TPreloginResponse,
+} from '../../../shared/schemas/derived-password';
 import { KDF_ITERATIONS, type TKdfParams } from '../../../shared/sealing';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../errors';
@@ -22,27 +26,30 @@ export type TStoredPassword = { passwordHash: string | null; passwordKdf: TKdfPa
 const SALT_CHARS = 22;
 
 /**
- * POST /api/auth/prelogin: the account's settings; for any other name (unknown, or a plain
- * password) settings of the same shape from a keyed hash of the name, the same on every ask, so
- * the settings tell nothing about the name.
+ * POST /api/auth/prelogin's answer: the account's settings; for any other name (unknown, or a
+ * plain password) settings of the same shape from a keyed hash of the name, the same on every
+ * ask, so the settings tell nothing about the name. `passwordIsPlain` tells only what a proof's
+ * PASSWORD_NEEDED would.
  */
-export function preloginKdf(
+export function preloginAnswer(
   deps: Pick<AppDeps, 'urlSigner'>,
   identifier: string,
   stored: TStoredPassword | undefined,
-): TKdfParams {
-  if (stored?.passwordKdf) return stored.passwordKdf;
-  return {
+): TPreloginResponse {
+  const passwordIsPlain = keepsPasswordPlain(stored);
+  if (stored?.passwordKdf) return { kdf: stored.passwordKdf, passwordIsPlain };
+  const kdf: TKdfParams = {
     algorithm: 'PBKDF2-SHA-256',
     iterations: KDF_ITERATIONS.password,
     salt: deps.urlSigner
       .sign(['memento/v1/prelogin-salt', identifier.trim().toLowerCase()])
       .slice(0, SALT_CHARS),
   };
+  return { kdf, passwordIsPlain };
 }
 
 /** Whether the account keeps its password plain: it answers a proof PASSWORD_NEEDED. */
-export function keepsPasswordPlain(stored: TStoredPassword | undefined): boolean {
+function keepsPasswordPlain(stored: TStoredPassword | undefined): boolean {
   return Boolean(stored?.passwordHash) && !stored?.passwordKdf;
 }
 
@@ -61,9 +68,9 @@ export async function isPasswordRight(
 ): Promise<boolean> {
   const secret = given.form === 'proof' ? given.proof : given.password;
   if (!stored?.passwordHash) return verifyAgainstDummy(secret);
-  const isSplit = stored.passwordKdf !== null;
-  if (given.form === 'proof' && !isSplit) throw passwordNeeded();
-  if (given.form === 'plain' && isSplit) return verifyAgainstDummy(secret);
+  const isPlain = keepsPasswordPlain(stored);
+  if (given.form === 'proof' && isPlain) throw passwordNeeded();
+  if (given.form === 'plain' && !isPlain) return verifyAgainstDummy(secret);
   return verifySecret(stored.passwordHash, secret);
 }
 
