@@ -83,6 +83,24 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
     recoveryCode.replace(/ /g, ''),
   ];
 
+  /**
+   * The cloud copy of the message, as the server joined its parts: sealed, no part beginning as
+   * the recording does, the recovery code nowhere. (A part goes from a file the page removes once
+   * it arrived, so the browser's network log cannot always give its bytes back afterwards.)
+   */
+  async function expectStoredSealed(title: string) {
+    const index = await callApi<TVideoIndexEntry[]>(deviceA, 'GET', '/api/videos');
+    const videoId = index.find((entry) => entry.title === title)!.id;
+    const playback = await callApi<TPlayback>(deviceA, 'GET', `/api/videos/${videoId}/playback`);
+    const stored = await readFile(await findStoredObject(server.dataDir, playback.url));
+    expect(stored.subarray(0, 4).equals(SEALED_MAGIC)).toBe(true);
+    for (let at = 0; at < stored.length; at += UPLOAD_PART_BYTES) {
+      const part = stored.subarray(at, at + 4);
+      expect(part.equals(WEBM_MAGIC), `the part at ${at} starts with WebM bytes`).toBe(false);
+    }
+    for (const spelling of codeSpellings()) expect(stored.includes(spelling)).toBe(false);
+  }
+
   test.beforeAll(async () => {
     server = await startOwnServer({
       env: { ADMIN_EMAIL: E2E_ADMIN_EMAIL, ENHANCED_ENCRYPTION: 'true' },
@@ -176,24 +194,30 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
       (request) => request.method() === 'PUT' && /\/parts\/\d+$/.test(request.url()),
     );
     expect(parts.length).toBeGreaterThan(0);
-    // What the parts carried, as the server joined them: a part goes from a file the page removes
-    // once it arrived, so the browser's network log cannot always give its bytes back afterwards.
-    const index = await callApi<TVideoIndexEntry[]>(deviceA, 'GET', '/api/videos');
-    const videoId = index.find((entry) => entry.title === 'Sealed for Susan')!.id;
-    const playback = await callApi<TPlayback>(deviceA, 'GET', `/api/videos/${videoId}/playback`);
-    const stored = await readFile(await findStoredObject(server.dataDir, playback.url));
-    expect(stored.subarray(0, 4).equals(SEALED_MAGIC)).toBe(true);
-    for (let at = 0; at < stored.length; at += UPLOAD_PART_BYTES) {
-      const part = stored.subarray(at, at + 4);
-      expect(part.equals(WEBM_MAGIC), `the part at ${at} starts with WebM bytes`).toBe(false);
-    }
-    for (const spelling of codeSpellings()) expect(stored.includes(spelling)).toBe(false);
+    await expectStoredSealed('Sealed for Susan');
 
     for (const request of requestsAfterSheet) {
       for (const spelling of codeSpellings()) {
         expect(await carries(request, spelling), `${request.url()} carries the code`).toBe(false);
       }
     }
+  });
+
+  test('a browser that cannot run the part writer seals and sends the message itself', async () => {
+    test.setTimeout(180_000);
+    // As in a browser without module workers: the writer's script never arrives.
+    let writerAsked = 0;
+    await deviceA.route(/\/assets\/outgoing-part\.worker-[^/]+\.js$/, async (route) => {
+      writerAsked += 1;
+      await route.abort();
+    });
+    await deviceA.goto('/');
+    await recordMessage(deviceA, { title: 'Sealed for Tom', seconds: 8 });
+    const message = deviceA.getByRole('listitem').filter({ hasText: 'Sealed for Tom' });
+    await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
+    expect(writerAsked).toBeGreaterThan(0);
+    await expectStoredSealed('Sealed for Tom');
+    await deviceA.unroute(/\/assets\/outgoing-part\.worker-[^/]+\.js$/);
   });
 
   test('the owner’s second device plays it once unlocked with the password', async ({

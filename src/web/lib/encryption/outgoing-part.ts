@@ -1,3 +1,5 @@
+import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
+
 /**
  * A sealed part as the body of its upload. Where the browser offers the site a private folder
  * (the origin private file system), the part is written to a file there and sent from it, then
@@ -14,6 +16,28 @@ export interface TOutgoingPart {
   /** Removes the part's file, if it has one; call once the part has arrived (or failed for good). */
   discard: () => Promise<void>;
 }
+
+/** A part written out and hashed, ready to send. */
+export interface TWrittenPart {
+  sha256: string;
+  body: TOutgoingPart;
+}
+
+/** What the page asks of the part writer (outgoing-part.worker.ts). */
+export interface TPartWriteRequest {
+  id: number;
+  folder: string;
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** The writer's answer: the bytes always come back; no file when it could not write one. */
+export type TPartWriteReply = { id: number; bytes: Uint8Array<ArrayBuffer> } & (
+  { file: File; sha256: string } | { file: null }
+);
+
+/** The part writer stopped with a part's bytes in hand: they are gone, to be sealed again. */
+export class PartBytesLostError extends Error {}
 
 const FOLDER = 'outgoing-parts';
 /** A file this old was left by a tab closed while it sent: no upload still reads it. */
@@ -59,18 +83,117 @@ async function writeFile(
   }
 }
 
+/** Stopped once it sat idle this long: a send asks for its next part within a second. */
+const WRITER_IDLE_MS = 30_000;
+
+/**
+ * The part writer, a worker of the page's own: started on the first part, stopped when idle. A
+ * browser without such workers (a service worker sending in the background), or whose writer
+ * failed once, has parts written in the page.
+ */
+const writer = {
+  worker: null as Worker | null,
+  isUnusable: typeof Worker === 'undefined',
+  nextId: 1,
+  pending: new Map<
+    number,
+    { resolve: (reply: TPartWriteReply) => void; reject: (error: Error) => void }
+  >(),
+  idle: undefined as ReturnType<typeof setTimeout> | undefined,
+};
+
+function stopWriter(error: Error) {
+  writer.worker?.terminate();
+  writer.worker = null;
+  for (const job of writer.pending.values()) job.reject(error);
+  writer.pending.clear();
+}
+
+function startWriter(): Worker {
+  if (writer.worker) return writer.worker;
+  // Served from our own origin, so the content security policy needs nothing new.
+  const worker = new Worker(new URL('./outgoing-part.worker.ts', import.meta.url), {
+    type: 'module',
+  });
+  worker.addEventListener('message', (event: MessageEvent<TPartWriteReply>) => {
+    const job = writer.pending.get(event.data.id);
+    writer.pending.delete(event.data.id);
+    job?.resolve(event.data);
+    if (writer.pending.size === 0) {
+      clearTimeout(writer.idle);
+      writer.idle = setTimeout(() => {
+        if (writer.pending.size === 0) stopWriter(new PartBytesLostError('stopped'));
+      }, WRITER_IDLE_MS);
+    }
+  });
+  worker.addEventListener('error', (event) => {
+    // It would not start (an older browser) or broke: the page writes from now on.
+    event.preventDefault();
+    writer.isUnusable = true;
+    stopWriter(new PartBytesLostError('the part writer stopped'));
+  });
+  writer.worker = worker;
+  return worker;
+}
+
+/** The bytes handed to the writer (not copied): they come back in its reply. */
+function writeInWorker(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<TPartWriteReply> {
+  const worker = startWriter();
+  clearTimeout(writer.idle);
+  const id = writer.nextId++;
+  return new Promise((resolve, reject) => {
+    writer.pending.set(id, { resolve, reject });
+    const request: TPartWriteRequest = { id, folder: FOLDER, name, bytes };
+    worker.postMessage(request, [bytes.buffer]);
+  });
+}
+
+/** Written and hashed in the page: a file where it can, else a Blob. */
+async function writeInPage(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<TWrittenPart> {
+  const sha256 = await sha256HexOfBytes(bytes);
+  const dir = await folder();
+  const file = dir ? await writeFile(dir, name, bytes) : null;
+  return {
+    sha256,
+    body: file ?? {
+      body: new Blob([bytes], { type: 'application/octet-stream' }),
+      discard: () => Promise.resolve(),
+    },
+  };
+}
+
+/**
+ * A sealed part written out for sending, with its SHA-256. The bytes are used up: written by the
+ * part writer where there is one, else here, then given back to the browser. Throws
+ * PartBytesLostError when the writer stopped while it held them.
+ */
 export async function outgoingPart(
   part: { videoId: string; partNumber: number },
   bytes: Uint8Array<ArrayBuffer>,
-): Promise<TOutgoingPart> {
+): Promise<TWrittenPart> {
+  const name = fileName(part.videoId, part.partNumber);
+  if (writer.isUnusable) {
+    const written = await writeInPage(name, bytes);
+    releaseBytes(bytes);
+    return written;
+  }
+  const reply = await writeInWorker(name, bytes);
   const dir = await folder();
-  const file = dir ? await writeFile(dir, fileName(part.videoId, part.partNumber), bytes) : null;
-  return (
-    file ?? {
-      body: new Blob([bytes], { type: 'application/octet-stream' }),
-      discard: () => Promise.resolve(),
-    }
-  );
+  if (!reply.file) {
+    // No file there (no synchronous handles, the folder full): the page writes this part and the
+    // next ones, as it did before the writer; whatever the writer began goes.
+    writer.isUnusable = true;
+    await dir?.removeEntry(name).catch(() => undefined);
+    return outgoingPart(part, reply.bytes);
+  }
+  releaseBytes(reply.bytes);
+  return {
+    sha256: reply.sha256,
+    body: {
+      body: reply.file,
+      discard: () => dir?.removeEntry(name).catch(() => undefined) ?? Promise.resolve(),
+    },
+  };
 }
 
 /** Removes each file `isDone` says no upload reads any more. */

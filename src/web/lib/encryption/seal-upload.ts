@@ -12,10 +12,10 @@ import {
   type TSealing,
 } from '@shared/sealing';
 import { fromBase64Url, toBase64Url } from '@shared/sealing/bytes';
-import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
+import { sha256HexOfBytes } from '@web/lib/sha256';
 import { localDb, type TSealingRow } from '@web/lib/videos/local-store';
 import { getDeviceKey, thisDeviceId } from './device-keys';
-import { outgoingPart, type TOutgoingPart } from './outgoing-part';
+import { outgoingPart, PartBytesLostError, type TWrittenPart } from './outgoing-part';
 
 /**
  * A recording's cloud copy, to be sealed a part at a time as it is sent: the sealing (kept, so a
@@ -133,31 +133,32 @@ export async function sealCopyPart(
   return { partNumber, bytes, sha256: await sha256HexOfBytes(bytes) };
 }
 
-/** A part sealed and written out for sending; `discard` the body once it arrived or failed for good. */
-export type TOutgoingSealedPart = { sha256: string; body: TOutgoingPart };
-
 /**
  * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. A part is sealed
- * and hashed only after the last one was (the recording is read into one buffer, a part at a
- * time); writing it out runs beside the next part's sealing, and the page's own bytes are given
- * back once written.
+ * only after the last one was (the recording is read into one buffer, a part at a time); its
+ * hashing and writing out run beside the next part's sealing, and its bytes are given back once
+ * written. A part whose bytes the writer lost is sealed again: the same bytes.
  */
 export function outgoingPartSealer(
   copy: TSealedCopy,
   partSize: number,
-): (partNumber: number) => Promise<TOutgoingSealedPart> {
+): (partNumber: number) => Promise<TWrittenPart> {
+  // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
+  segmentsPerPart(partSize);
   let sealing: Promise<unknown> = Promise.resolve();
-  return (partNumber) => {
-    const sealed = sealing.then(() => sealCopyPart(copy, partNumber, partSize));
+  const sealInTurn = (partNumber: number) => {
+    const sealed = sealing.then(() => sealPart(copy.sealing, copy.recording, partNumber, partSize));
     sealing = sealed.catch(() => undefined);
-    return sealed.then(async ({ bytes, sha256 }) => {
-      const body = await outgoingPart(
-        { videoId: copy.sealing.header.messageId, partNumber },
-        bytes,
-      );
-      releaseBytes(bytes);
-      return { sha256, body };
-    });
+    return sealed;
+  };
+  return async (partNumber) => {
+    const part = { videoId: copy.sealing.header.messageId, partNumber };
+    try {
+      return await outgoingPart(part, await sealInTurn(partNumber));
+    } catch (error) {
+      if (!(error instanceof PartBytesLostError)) throw error;
+      return outgoingPart(part, await sealInTurn(partNumber));
+    }
   };
 }
 
