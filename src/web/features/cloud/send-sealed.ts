@@ -4,9 +4,8 @@ import { outgoingPartSealer, type TSealedCopy } from '@web/lib/encryption/seal-u
 import { putPartWithRetry } from './put-part';
 
 /**
- * Parts sealed ahead of the one on its way. Writing a sealed part out takes about as long as
- * sealing it; with two ahead, one is written out while the next is sealed and neither holds up
- * the send (docs/benchmarks.md, 'Two sealed parts ahead').
+ * Parts sealed ahead of the one on its way. A part is written out while the next is sealed; with
+ * two ahead, neither holds up the send (docs/benchmarks.md, 'Two sealed parts ahead').
  */
 const PARTS_AHEAD = 2;
 
