@@ -8,7 +8,7 @@ import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { saveDeviceId } from '@web/lib/device-id';
 import { forgetAccountKeys, keepAccountKey } from '@web/lib/encryption/device-keys';
-import { prepareSealedCopy, sealCopyPart } from '@web/lib/encryption/seal-upload';
+import { outgoingPartSealer, prepareSealedCopy } from '@web/lib/encryption/seal-upload';
 import { fillFromCloud, type TFillProgress } from '@web/lib/videos/cloud-fill';
 import {
   getVideo,
@@ -212,8 +212,8 @@ describe('bringing the cloud copies to a new device', () => {
       accountKey,
     });
     // Sealed while it was sent: the server recorded the composite of its parts' checksums.
-    const part = await sealCopyPart(sealed, 1, UPLOAD_PART_BYTES);
-    const sealedBytes = part.bytes;
+    const part = await outgoingPartSealer(sealed, UPLOAD_PART_BYTES)(1);
+    const sealedBytes = await bytesOf(part.body.body);
     expect(sealedBytes.length).toBe(sealed.byteSize);
     const composite = sha256(compositeChecksumInput([sha256(sealedBytes)]));
     const item = {

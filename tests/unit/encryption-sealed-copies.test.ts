@@ -16,7 +16,11 @@ import {
 import { saveDeviceId } from '@web/lib/device-id';
 import { keepAccountKey, getAccountKey, forgetAccountKeys } from '@web/lib/encryption/device-keys';
 import { openSealedCopy, SEALED_PLAYBACK_MESSAGES } from '@web/lib/encryption/open-sealed';
-import { forgetSealing, prepareSealedCopy, sealCopyPart } from '@web/lib/encryption/seal-upload';
+import {
+  forgetSealing,
+  outgoingPartSealer,
+  prepareSealedCopy,
+} from '@web/lib/encryption/seal-upload';
 import { localDb } from '@web/lib/videos/local-store';
 import { expectSameBytes, readAll, recording } from './sealing-helpers';
 
@@ -42,12 +46,14 @@ async function sealForUpload(input: { blob: Blob }) {
   });
   const parts: Uint8Array<ArrayBuffer>[] = [];
   const sums: string[] = [];
+  const sealNext = outgoingPartSealer(copy, UPLOAD_PART_BYTES);
   for (let n = 1; n <= partCount(input.blob.size, UPLOAD_PART_BYTES); n++) {
-    const part = await sealCopyPart(copy, n, UPLOAD_PART_BYTES);
-    expect(part.partNumber).toBe(n);
-    expect(part.sha256).toBe(sha256(part.bytes));
-    parts.push(part.bytes);
+    const part = await sealNext(n);
+    const bytes = await bytesOf(part.body.body);
+    expect(part.sha256).toBe(sha256(bytes));
+    parts.push(bytes);
     sums.push(part.sha256);
+    await part.body.discard();
   }
   expect(copy.byteSize).toBe(sealedSize(input.blob.size));
   return { blob: new Blob(parts), keyWrap: copy.keyWrap, sums };

@@ -12,7 +12,6 @@ import {
   type TSealing,
 } from '@shared/sealing';
 import { fromBase64Url, toBase64Url } from '@shared/sealing/bytes';
-import { sha256HexOfBytes } from '@web/lib/sha256';
 import { localDb, type TSealingRow } from '@web/lib/videos/local-store';
 import { getDeviceKey, thisDeviceId } from './device-keys';
 import { outgoingPart, PartBytesLostError, type TWrittenPart } from './outgoing-part';
@@ -27,13 +26,6 @@ export interface TSealedCopy {
   recording: BlobReader;
   byteSize: number;
   keyWrap: string;
-}
-
-/** One part of a sealed copy, sealed and hashed, ready to send. */
-export interface TSealedPart {
-  partNumber: number;
-  bytes: Uint8Array<ArrayBuffer>;
-  sha256: string;
 }
 
 const onDeviceLabel = (videoId: string, deviceId: string) =>
@@ -119,23 +111,9 @@ export async function prepareSealedCopy(input: {
 }
 
 /**
- * Part `partNumber` of the sealed copy: exactly the whole segments the server's part of the same
- * number holds, sealed from that part's plaintext alone, with its SHA-256.
- */
-export async function sealCopyPart(
-  copy: TSealedCopy,
-  partNumber: number,
-  partSize: number,
-): Promise<TSealedPart> {
-  // Throws unless a part holds whole segments: parts would otherwise cut a segment in two.
-  segmentsPerPart(partSize);
-  const bytes = await sealPart(copy.sealing, copy.recording, partNumber, partSize);
-  return { partNumber, bytes, sha256: await sha256HexOfBytes(bytes) };
-}
-
-/**
- * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. A part is sealed
- * only after the last one was (the recording is read into one buffer, a part at a time); its
+ * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. Part n is exactly
+ * the whole segments the server's part n holds, sealed from that part's plaintext alone, with its
+ * SHA-256. A part is sealed only after the last one was (the recording is read into one buffer, a part at a time); its
  * hashing and writing out run beside the next part's sealing, and its bytes are given back once
  * written. A part whose bytes the writer lost is sealed again: the same bytes.
  */
