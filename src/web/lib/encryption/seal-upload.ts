@@ -113,9 +113,9 @@ export async function prepareSealedCopy(input: {
 /**
  * Seals parts of the copy for sending (`outgoingPart`), each asked for in order. Part n is exactly
  * the whole segments the server's part n holds, sealed from that part's plaintext alone, with its
- * SHA-256. A part is sealed only after the last one was (the recording is read into one buffer, a part at a time); its
- * hashing and writing out run beside the next part's sealing, and its bytes are given back once
- * written. A part whose bytes the writer lost is sealed again: the same bytes.
+ * SHA-256. A part is sealed only after the last one was (the recording is read into one buffer, a
+ * part at a time); its hashing and writing out run beside the next part's sealing, and its bytes
+ * are given back once written. A part whose bytes the writer lost is sealed again: the same bytes.
  */
 export function outgoingPartSealer(
   copy: TSealedCopy,
