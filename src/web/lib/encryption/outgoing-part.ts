@@ -109,12 +109,19 @@ function stopWriter(error: Error) {
   writer.pending.clear();
 }
 
-function startWriter(): Worker {
-  if (writer.worker) return writer.worker;
-  // Served from our own origin, so the content security policy needs nothing new.
-  const worker = new Worker(new URL('./outgoing-part.worker.ts', import.meta.url), {
-    type: 'module',
-  });
+/** The running writer, started if need be; null where none can start. */
+function startWriter(): Worker | null {
+  if (writer.worker || writer.isUnusable) return writer.worker;
+  let worker: Worker;
+  try {
+    // Served from our own origin, so the content security policy needs nothing new.
+    worker = new Worker(new URL('./outgoing-part.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+  } catch {
+    writer.isUnusable = true;
+    return null;
+  }
   worker.addEventListener('message', (event: MessageEvent<TPartWriteReply>) => {
     const job = writer.pending.get(event.data.id);
     writer.pending.delete(event.data.id);
@@ -137,8 +144,11 @@ function startWriter(): Worker {
 }
 
 /** The bytes handed to the writer (not copied): they come back in its reply. */
-function writeInWorker(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<TPartWriteReply> {
-  const worker = startWriter();
+function writeInWorker(
+  worker: Worker,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<TPartWriteReply> {
   clearTimeout(writer.idle);
   const id = writer.nextId++;
   return new Promise((resolve, reject) => {
@@ -172,12 +182,13 @@ export async function outgoingPart(
   bytes: Uint8Array<ArrayBuffer>,
 ): Promise<TWrittenPart> {
   const name = fileName(part.videoId, part.partNumber);
-  if (writer.isUnusable) {
+  const worker = startWriter();
+  if (!worker) {
     const written = await writeInPage(name, bytes);
     releaseBytes(bytes);
     return written;
   }
-  const reply = await writeInWorker(name, bytes);
+  const reply = await writeInWorker(worker, name, bytes);
   const dir = await folder();
   if (!reply.file) {
     // No file there (no synchronous handles, the folder full): the page writes this part and the
