@@ -206,8 +206,9 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
   test('a browser that cannot run the part writer seals and sends the message itself', async () => {
     test.setTimeout(180_000);
     // As in a browser without module workers: the writer's script never arrives.
+    const writerScript = /\/assets\/outgoing-part\.worker-[^/]+\.js$/;
     let writerAsked = 0;
-    await deviceA.route(/\/assets\/outgoing-part\.worker-[^/]+\.js$/, async (route) => {
+    await deviceA.route(writerScript, async (route) => {
       writerAsked += 1;
       await route.abort();
     });
@@ -217,7 +218,7 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
     await expect(message).toContainText('In the cloud and on this device', { timeout: 90_000 });
     expect(writerAsked).toBeGreaterThan(0);
     await expectStoredSealed('Sealed for Tom');
-    await deviceA.unroute(/\/assets\/outgoing-part\.worker-[^/]+\.js$/);
+    await deviceA.unroute(writerScript);
   });
 
   test('the owner’s second device plays it once unlocked with the password', async ({

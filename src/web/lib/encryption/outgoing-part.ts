@@ -43,18 +43,20 @@ const FOLDER = 'outgoing-parts';
 /** A file this old was left by a tab closed while it sent: no upload still reads it. */
 const STALE_MS = 60 * 60 * 1000;
 
-let isStaleCleared = false;
+/** Found once a page, not asked for again with every part. */
+let found: FileSystemDirectoryHandle | null = null;
 
 /** The folder; its first use in a page also clears what a tab closed mid-send left there. */
 async function folder(): Promise<FileSystemDirectoryHandle | null> {
+  if (found) return found;
   try {
     const root = await navigator.storage.getDirectory();
     const dir = await root.getDirectoryHandle(FOLDER, { create: true });
-    if (!isStaleCleared) {
-      isStaleCleared = true;
+    if (!found) {
       const now = Date.now();
       void removeFiles(dir, async (_, file) => now - (await file()).lastModified > STALE_MS);
     }
+    found = dir;
     return dir;
   } catch {
     return null;
@@ -102,10 +104,13 @@ const writer = {
   idle: undefined as ReturnType<typeof setTimeout> | undefined,
 };
 
-function stopWriter(error: Error) {
+/** Ends the writer; the parts it still held are lost to their senders, to be sealed again. */
+function stopWriter() {
   writer.worker?.terminate();
   writer.worker = null;
-  for (const job of writer.pending.values()) job.reject(error);
+  for (const job of writer.pending.values()) {
+    job.reject(new PartBytesLostError('the part writer stopped'));
+  }
   writer.pending.clear();
 }
 
@@ -129,7 +134,7 @@ function startWriter(): Worker | null {
     if (writer.pending.size === 0) {
       clearTimeout(writer.idle);
       writer.idle = setTimeout(() => {
-        if (writer.pending.size === 0) stopWriter(new PartBytesLostError('stopped'));
+        if (writer.pending.size === 0) stopWriter();
       }, WRITER_IDLE_MS);
     }
   });
@@ -137,7 +142,7 @@ function startWriter(): Worker | null {
     // It would not start (an older browser) or broke: the page writes from now on.
     event.preventDefault();
     writer.isUnusable = true;
-    stopWriter(new PartBytesLostError('the part writer stopped'));
+    stopWriter();
   });
   writer.worker = worker;
   return worker;

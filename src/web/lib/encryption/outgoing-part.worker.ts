@@ -22,9 +22,19 @@ type TWorkerFileHandle = FileSystemFileHandle & {
 const post = (reply: TPartWriteReply) =>
   (self as unknown as Worker).postMessage(reply, [reply.bytes.buffer]);
 
+/** Found on the first part, not asked for again with every part. */
+let found: Promise<FileSystemDirectoryHandle> | null = null;
+
 async function writeFile(request: TPartWriteRequest): Promise<File> {
-  const root = await navigator.storage.getDirectory();
-  const folder = await root.getDirectoryHandle(request.folder, { create: true });
+  found ??= navigator.storage
+    .getDirectory()
+    .then((root) => root.getDirectoryHandle(request.folder, { create: true }))
+    .catch((error: unknown) => {
+      // Not kept: the next part asks again.
+      found = null;
+      throw error;
+    });
+  const folder = await found;
   const handle = (await folder.getFileHandle(request.name, { create: true })) as TWorkerFileHandle;
   const access = await handle.createSyncAccessHandle();
   try {
