@@ -1,14 +1,24 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TStationRecipient, TStationResident } from '@shared/schemas/stations';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { listStationRecipients, saveStationRecording } from '@web/features/stations/stations-api';
-import { saveSealedAtStation } from '@web/features/stations/station-key';
-import { describeError, isApiError } from '@web/lib/api-client';
+import { listStationRecipients } from '@web/features/stations/stations-api';
+import { describeError } from '@web/lib/api-client';
 import { CareTeamCheckbox, CareTeamNotOffered } from '../care-home/care-team-choice';
 import { TakeReview } from './take-review';
 import { StationFinishBar } from './station-finish-bar';
+import { useSaveTake, type TSavedTake } from './use-save-take';
 import { useTakeRecorder } from './use-take-recorder';
+
+/** What the last save said: the message is safe, and who else may watch it. */
+function SavedNotice({ saved, homeName }: { saved: TSavedTake; homeName: string }) {
+  return (
+    <Alert variant="success" title="Saved">
+      <p>Your message for {saved.recipientName} is saved.</p>
+      {saved.isForCareTeam && <p>The care team at {homeName} can watch it too.</p>}
+    </Alert>
+  );
+}
 
 /** The resident records, watches it back, chooses who it is for, and saves. */
 export function RecordForResident({
@@ -29,17 +39,15 @@ export function RecordForResident({
   const [recipients, setRecipients] = useState<TStationRecipient[]>([]);
   const [recipientId, setRecipientId] = useState<number | null>(null);
   const [isForCareTeam, setIsForCareTeam] = useState(false);
-  const [isSavedForCareTeam, setIsSavedForCareTeam] = useState(false);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
-  const isSaving = useRef(false);
+  const [saved, setSaved] = useState<TSavedTake | null>(null);
+  const { save: saveTake, isBusy, error, setError } = useSaveTake(resident, isSealed);
 
   useEffect(() => {
     listStationRecipients()
       .then(setRecipients)
       .catch((caught: unknown) => setError(describeError(caught, 'Please try again.')));
-  }, []);
+    // Once: a state setter never changes.
+  }, [setError]);
 
   async function begin() {
     setError(null);
@@ -56,38 +64,13 @@ export function RecordForResident({
   }
 
   async function save() {
-    // A second tap before the button shows it is busy must not save the message twice.
-    if (!take || !recipientId || isSaving.current) return;
-    isSaving.current = true;
-    setIsBusy(true);
-    setError(null);
-    try {
-      const answer = isSealed
-        ? await saveSealedAtStation({
-            residentId: resident.id,
-            takeId: take.id,
-            blob: take.blob,
-            recipientId,
-            durationMs: take.durationMs,
-          })
-        : await saveStationRecording({
-            takeId: take.id,
-            blob: take.blob,
-            recipientId,
-            durationMs: take.durationMs,
-            careTeam: isForCareTeam,
-          });
-      setSaved(answer.recipientName);
-      setIsSavedForCareTeam(isForCareTeam);
-      clearTake();
-      setRecipientId(null);
-      setIsForCareTeam(false);
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : describeError(caught, 'Please try again.'));
-    } finally {
-      isSaving.current = false;
-      setIsBusy(false);
-    }
+    if (!take || !recipientId) return;
+    const answer = await saveTake(take, recipientId, isForCareTeam);
+    if (!answer) return;
+    setSaved(answer);
+    clearTake();
+    setRecipientId(null);
+    setIsForCareTeam(false);
   }
 
   return (
@@ -95,12 +78,7 @@ export function RecordForResident({
       <h1 id="station-record" className="text-3xl font-bold tracking-tight sm:text-4xl">
         Recording for {resident.name}
       </h1>
-      {saved && (
-        <Alert variant="success" title="Saved">
-          <p>Your message for {saved} is saved.</p>
-          {isSavedForCareTeam && <p>The care team at {homeName} can watch it too.</p>}
-        </Alert>
-      )}
+      {saved && <SavedNotice saved={saved} homeName={homeName} />}
       {error && (
         <Alert variant="destructive" title="Something went wrong">
           <p>{error}</p>
