@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { videos } from '../../src/server/db/schema';
 import { CLOUD_MESSAGES } from '../../src/shared/schemas/cloud';
+import { compositeChecksumInput } from '../../src/shared/domain/composite-checksum';
 import { findPlan } from '../../src/shared/domain/plans';
 import { createOnboardedUser, createPrimaryUser, setTier, TestDevice } from '../setup/app';
 import {
@@ -189,6 +190,50 @@ describe.each<StorageMode>(['file', 's3'])('cloud library in %s mode', (mode) =>
     // Asking again for a synced, identical video sends nothing more.
     const again = await startUpload(owner.device, videoId, bytes);
     expect(again.json()).toEqual({ state: 'synced', videoId });
+  });
+
+  it('keeps a copy declared part by part, with no whole checksum: each part checked, their composite kept', async () => {
+    const owner = await createPaidOwner(t);
+    const bytes = randomBytes(PART_BYTES * 2 + 77);
+    const videoId = await indexVideo(owner.device, owner.nextOfKin.id, bytes.length);
+    const start = () =>
+      owner.device.post('/api/uploads', {
+        videoId,
+        title: 'For Susan',
+        promptId: null,
+        byteSize: bytes.length,
+      });
+    const created = await start();
+    expect(created.statusCode).toBe(200);
+    const { uploadId } = created.json<{ uploadId: string }>();
+    // A reload asks again with the same size: the same upload, so sent parts stay sent.
+    expect((await start()).json().uploadId).toBe(uploadId);
+
+    const parts = [];
+    for (const part of await signParts(owner.device, uploadId, bytes, [1, 2, 3])) {
+      const slice = bytes.subarray(
+        (part.partNumber - 1) * PART_BYTES,
+        part.partNumber * PART_BYTES,
+      );
+      const sent = await putPart(owner.device, part, slice);
+      expect(sent.status).toBe(200);
+      parts.push({ partNumber: part.partNumber, etag: sent.etag! });
+    }
+    const unsummed = await owner.device.post(`/api/uploads/${uploadId}/complete`, { parts });
+    expect(unsummed.statusCode).toBe(400);
+    expect(unsummed.json()).toMatchObject({ message: CLOUD_MESSAGES.partChecksumsNeeded });
+    const completed = await owner.device.post(`/api/uploads/${uploadId}/complete`, {
+      parts: withSums(bytes, parts),
+    });
+    expect(completed.statusCode).toBe(200);
+
+    const composite = sha256(Buffer.from(compositeChecksumInput(partSums(bytes, [1, 2, 3]))));
+    const [row] = await t.db.select().from(videos).where(eq(videos.id, videoId));
+    expect(row).toMatchObject({ syncStatus: 'synced', sha256: composite });
+    expect((await owner.device.get('/api/videos')).json()).toEqual([
+      expect.objectContaining({ id: videoId, sha256: composite }),
+    ]);
+    expect((await readCloudCopy(owner.device, videoId)).bytes!.equals(bytes)).toBe(true);
   });
 
   it('resumes an upload under the same id, so parts already sent are never sent again', async () => {

@@ -200,6 +200,30 @@ describe('bringing the cloud copies to a new device', () => {
     expect(await chunksOf(broken.entry.id)).toBe(0);
   });
 
+  it('keeps a plain copy known by its parts’ composite checksum, as devices send them now', async () => {
+    const bytes = recording(UPLOAD_PART_BYTES + 4321);
+    const parts = [bytes.subarray(0, UPLOAD_PART_BYTES), bytes.subarray(UPLOAD_PART_BYTES)];
+    const composite = sha256(compositeChecksumInput(parts.map(sha256)));
+    const sent = {
+      entry: { ...indexEntry(bytes, 1, 'By parts'), sha256: composite },
+      answers: [bytes],
+    };
+    const changed = bytes.slice();
+    changed[UPLOAD_PART_BYTES + 5] = (changed[UPLOAD_PART_BYTES + 5] ?? 0) ^ 1;
+    const wrong = {
+      entry: { ...indexEntry(bytes, 2, 'Changed'), sha256: composite },
+      answers: [changed],
+    };
+    serve([sent, wrong]);
+
+    const ended = await fillFromCloud(userId, () => undefined);
+
+    expect(ended).toMatchObject({ total: 2, kept: 1, failed: 1, state: 'done' });
+    expect(await keptBytes(sent.entry.id)).toBe(sha256(bytes));
+    expect(await getVideo(wrong.entry.id)).toBeUndefined();
+    expect(await chunksOf(wrong.entry.id)).toBe(0);
+  });
+
   it('opens a sealed copy here and keeps the recording itself; a locked device waits', async () => {
     const plain = recording(400_000);
     const accountKey = await generateWrappingKey({ extractable: true });

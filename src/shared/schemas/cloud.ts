@@ -50,18 +50,14 @@ export const ZUploadFields = z.object({
 });
 
 /**
- * POST /api/uploads: start (or resume) sending one indexed video to the cloud. A copy sealed while
- * it is sent has no SHA-256 yet: it omits it and sends each part's at completion instead.
+ * POST /api/uploads: start (or resume) sending one indexed video to the cloud. A device that sends
+ * a copy part by part (sealed or not) declares no whole SHA-256: it sends each part's at completion
+ * instead, and the copy is known by their composite. Older devices still declare the whole one.
  */
-export const ZCreateUploadBody = ZUploadFields.extend({ sha256: ZSha256.optional() })
-  .refine((body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES, {
-    message: 'This video is too large',
-    path: ['byteSize'],
-  })
-  .refine((body) => body.sealed !== undefined || body.sha256 !== undefined, {
-    message: 'Please send the SHA-256 of the video.',
-    path: ['sha256'],
-  });
+export const ZCreateUploadBody = ZUploadFields.extend({ sha256: ZSha256.optional() }).refine(
+  (body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES,
+  { message: 'This video is too large', path: ['byteSize'] },
+);
 export type TCreateUploadBody = z.input<typeof ZCreateUploadBody>;
 
 export type TCreateUploadResult =

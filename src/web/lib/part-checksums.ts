@@ -1,26 +1,32 @@
 import { sha256Hex } from './sha256';
 
 /**
- * The SHA-256 of each part of a recording, computed once and only when the store checks them (S3
- * mode binds each part's link to its checksum): part n is `get(n)`.
+ * The SHA-256 of each part of a recording, each computed once, when first asked for, from that
+ * part alone: a long recording is read a part at a time, never whole. Part n is `of([n])`.
  */
-export function partChecksums(blob: Blob, partSize: number, isNeeded: boolean) {
-  let all: Promise<string[]> | null = null;
-  const compute = async () => {
-    const sums: string[] = [];
-    // One part at a time, so a long recording is never held twice in memory.
-    for (let start = 0; start < blob.size || sums.length === 0; start += partSize) {
-      sums.push(await sha256Hex(blob.slice(start, start + partSize)));
+export function partChecksums(blob: Blob, partSize: number) {
+  const sums = new Map<number, Promise<string>>();
+  const one = (partNumber: number) => {
+    let sum = sums.get(partNumber);
+    if (!sum) {
+      const start = (partNumber - 1) * partSize;
+      sum = sha256Hex(blob.slice(start, start + partSize));
+      // A read that failed (the recording cleared meanwhile) is tried again when asked again.
+      sum.catch(() => sums.delete(partNumber));
+      sums.set(partNumber, sum);
     }
-    return sums;
+    return sum;
   };
   return {
-    /** The checksums of these parts, or undefined when the store does not want them. */
-    async of(partNumbers: readonly number[]): Promise<string[] | undefined> {
-      if (!isNeeded) return undefined;
-      all ??= compute();
-      const sums = await all;
-      return partNumbers.map((partNumber) => sums[partNumber - 1]!);
+    /** The checksums of these parts, read one after another. */
+    async of(partNumbers: readonly number[]): Promise<string[]> {
+      const out: string[] = [];
+      for (const partNumber of partNumbers) out.push(await one(partNumber));
+      return out;
+    },
+    /** Starts on a part before it is needed (the next one, while this one is sent). */
+    prepare(partNumber: number): void {
+      one(partNumber).catch(() => undefined);
     },
   };
 }

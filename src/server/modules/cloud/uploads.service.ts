@@ -151,8 +151,8 @@ export async function createUpload(
 
   const existing = await findActiveUploadForVideo(deps.db, video.id);
   if (existing) {
-    // A copy sealed while it is sent declares no checksum: its key wrap names it (a new one
-    // for every sealing), with its size.
+    // A copy sent part by part declares no checksum: its size names it, and a sealed one's key
+    // wrap (new with every sealing); each part is checked against its SHA-256 on completion.
     const isSameCopy =
       (existing.sha256 ?? undefined) === body.sha256 &&
       existing.byteSize === body.byteSize &&

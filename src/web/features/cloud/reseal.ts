@@ -11,7 +11,7 @@ import {
   type TSealedCopy,
 } from '@web/lib/encryption/seal-upload';
 import { RECIPIENTS_QUERY_KEY } from '@web/lib/recipients-api';
-import { sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { matchesCopyChecksum } from '@web/lib/copy-checksum';
 import { getVideo, getVideoBlob } from '@web/lib/videos/local-store';
 import { fetchPlayback, VIDEO_INDEX_QUERY_KEY } from '@web/lib/videos/videos-api';
 import { sendSealedParts } from './send-sealed';
@@ -48,7 +48,7 @@ async function downloadPlain(entry: TVideoIndexEntry): Promise<Blob> {
   }
   if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const matches = (await sha256HexOfBytes(bytes)) === entry.sha256;
+  const matches = await matchesCopyChecksum(bytes, entry.sha256 ?? '');
   // The response's own buffer: dropped, never emptied (see releaseBytes).
   const blob = new Blob([bytes], { type: entry.metadata.mimeType });
   if (!matches) throw new CopyUnavailableError('the copy did not match its checksum');
@@ -60,7 +60,9 @@ async function plainRecording(entry: TVideoIndexEntry): Promise<Blob> {
   const local = await getVideo(entry.id);
   if (local) {
     const blob = await getVideoBlob(local);
-    if (blob.size > 0 && (await sha256Hex(blob)) === entry.sha256) return blob;
+    if (blob.size > 0 && entry.sha256 && (await matchesCopyChecksum(blob, entry.sha256))) {
+      return blob;
+    }
   }
   return downloadPlain(entry);
 }

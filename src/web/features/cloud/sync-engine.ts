@@ -4,7 +4,6 @@ import type { TRecipientList } from '@shared/schemas/recipients';
 import type { TCreateUploadResult, TSignPartsResult } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
-import { sha256Hex } from '@web/lib/sha256';
 import {
   deleteLocalUpload,
   getLocalUpload,
@@ -82,10 +81,12 @@ function partSlice(blob: Blob, upload: TLocalUpload, partNumber: number): Blob {
   return blob.slice(start, Math.min(blob.size, start + upload.partSize));
 }
 
-/** What starting an upload declares of the copy: a checksum, or the sealed copy's key wraps. */
+/**
+ * What starting an upload declares of the copy: its size, and a sealed copy's key wraps. Neither
+ * kind declares a whole checksum: each part's goes with the upload's completion.
+ */
 type TCopyToSend = {
   byteSize: number;
-  sha256?: string;
   sealed?: { keyWrap: string; recipientKeyWrap?: string | undefined };
 };
 
@@ -163,6 +164,25 @@ function showSending(videoId: string, upload: TLocalUpload, etags: object, byteS
   setSyncProgress(videoId, { state: 'sending', sentBytes, totalBytes: byteSize });
 }
 
+/** The parts not yet sent, or sent without the SHA-256 completing the upload declares. */
+function partsStillToSend(
+  upload: TLocalUpload,
+  etags: Record<number, string>,
+  sums: Record<number, string>,
+): number[] {
+  return Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
+    (partNumber) => !etags[partNumber] || !sums[partNumber],
+  );
+}
+
+/** Every part sent, with its ETag and SHA-256, as completing the upload lists them. */
+const sentParts = (etags: Record<number, string>, sums: Record<number, string>) =>
+  Object.entries(etags).map(([partNumber, etag]) => ({
+    partNumber: Number(partNumber),
+    etag,
+    sha256: sums[Number(partNumber)],
+  }));
+
 /** Joins the parts on the server, which checks them against what was computed here. */
 async function completeUpload(
   videoId: string,
@@ -185,50 +205,47 @@ async function completeUpload(
 }
 
 /**
- * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag is kept in
- * this browser are never sent again. The server checks the SHA-256 of what arrived against the
- * one computed here from the local copy.
+ * Sends one saved message to the cloud, resuming where it stopped: parts whose ETag and SHA-256
+ * are kept in this browser are never sent again. The recording is read a part at a time (the next
+ * part hashed while this one is sent), never whole; the server checks every part against its
+ * SHA-256, and knows the copy by their composite checksum.
  */
 async function syncPlain(video: TLocalVideo, blob: Blob): Promise<boolean> {
-  const sha256 = await sha256Hex(blob);
-  const created = await createUpload(video, { byteSize: blob.size, sha256 });
+  const created = await createUpload(video, { byteSize: blob.size });
   if (!created) return false;
   if (created.state === 'synced') {
     await markSynced(video.id);
     return true;
   }
-  const upload = await keptUpload(video.id, created, { sha256 });
+  const upload = await keptUpload(video.id, created, { sha256: '' });
   await setSyncStatus(video.id, 'pending_sync');
 
   const etags = { ...upload.etags };
+  const sums = { ...upload.partSha256s };
   showSending(video.id, upload, etags, blob.size);
-  const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
-    (partNumber) => !etags[partNumber],
-  );
-  const checksums = partChecksums(blob, upload.partSize, created.needsPartChecksums);
+  const missing = partsStillToSend(upload, etags, sums);
+  const checksums = partChecksums(blob, upload.partSize);
   const sign = async (partNumbers: number[]) =>
     apiRequest<TSignPartsResult>(`/api/uploads/${upload.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
+      body: {
+        partNumbers,
+        ...(created.needsPartChecksums ? { sha256s: await checksums.of(partNumbers) } : {}),
+      },
     });
   // One part at a time: as fast as the link allows here, and a cut connection costs one part.
   for await (const part of partsToSend(missing, created.parts, sign)) {
+    const [sha256] = await checksums.of([part.partNumber]);
+    const next = missing[missing.indexOf(part.partNumber) + 1];
+    if (next !== undefined) checksums.prepare(next);
     const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
     etags[part.partNumber] = etag;
-    await recordPartSent(video.id, part.partNumber, etag);
+    sums[part.partNumber] = sha256!;
+    await recordPartSent(video.id, part.partNumber, etag, sha256);
     showSending(video.id, upload, etags, blob.size);
   }
 
-  const sent = Object.entries(etags).map(([partNumber, etag]) => ({
-    partNumber: Number(partNumber),
-    etag,
-  }));
-  const sums = await checksums.of(sent.map((part) => part.partNumber));
-  await completeUpload(
-    video.id,
-    upload.uploadId,
-    sent.map((part, index) => ({ ...part, sha256: sums?.[index] })),
-  );
+  await completeUpload(video.id, upload.uploadId, sentParts(etags, sums));
   await markSynced(video.id);
   return true;
 }
@@ -272,9 +289,7 @@ async function syncSealed(
   const etags = { ...upload.etags };
   const sums = { ...upload.partSha256s };
   showSending(video.id, upload, etags, copy.byteSize);
-  const missing = Array.from({ length: upload.partCount }, (_, index) => index + 1).filter(
-    (partNumber) => !etags[partNumber] || !sums[partNumber],
-  );
+  const missing = partsStillToSend(upload, etags, sums);
   await sendSealedParts({
     copy,
     upload: { ...upload, needsPartChecksums: created.needsPartChecksums },
@@ -288,15 +303,7 @@ async function syncSealed(
     },
   });
 
-  await completeUpload(
-    video.id,
-    upload.uploadId,
-    Object.entries(etags).map(([partNumber, etag]) => ({
-      partNumber: Number(partNumber),
-      etag,
-      sha256: sums[Number(partNumber)],
-    })),
-  );
+  await completeUpload(video.id, upload.uploadId, sentParts(etags, sums));
   await markSynced(video.id);
   return true;
 }

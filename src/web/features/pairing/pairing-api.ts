@@ -117,11 +117,12 @@ export async function sendFromPhone(
   if (started.state === 'synced') return;
   const numbers = Array.from({ length: started.partCount }, (_, index) => index + 1);
   const etags: Array<{ partNumber: number; etag: string }> = [];
-  const checksums = partChecksums(file, started.partSize, started.needsPartChecksums);
+  // Only where the store checks each part (S3): the server knows the phone's copy by its whole SHA-256.
+  const checksums = started.needsPartChecksums ? partChecksums(file, started.partSize) : null;
   const sign = async (partNumbers: number[]) =>
     phoneRequest<TSignPartsResult>(token, `/api/uploads/${started.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers, sha256s: await checksums.of(partNumbers) },
+      body: { partNumbers, sha256s: await checksums?.of(partNumbers) },
     });
   for await (const part of partsToSend(numbers, started.parts, sign)) {
     const start = (part.partNumber - 1) * started.partSize;
@@ -129,7 +130,7 @@ export async function sendFromPhone(
     etags.push({ partNumber: part.partNumber, etag: await putPhonePart(token, part, bytes) });
     onProgress(Math.min(file.size, start + bytes.size));
   }
-  const sums = await checksums.of(etags.map((part) => part.partNumber));
+  const sums = await checksums?.of(etags.map((part) => part.partNumber));
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
     method: 'POST',
     body: { parts: etags.map((part, index) => ({ ...part, sha256: sums?.[index] })) },

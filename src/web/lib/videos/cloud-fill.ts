@@ -1,8 +1,7 @@
 import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError } from '@web/lib/api-client';
-import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
-import { compositeSha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { matchesCopyChecksum } from '@web/lib/copy-checksum';
 import { downloadCopy, stageInLibrary } from './fill-download';
 import {
   discardStaged,
@@ -100,21 +99,6 @@ async function openChecked(entry: TVideoIndexEntry, copy: Blob, contentKey: Cryp
   }
 }
 
-/**
- * Whether the copy is the one the server recorded. A copy sealed while it was sent is known by
- * its parts' composite checksum (no one hashed it whole); older sealed copies by their own.
- */
-async function matchesChecksum(bytes: Uint8Array<ArrayBuffer>, sha256: string, isSealed: boolean) {
-  if (isSealed) {
-    const sums: string[] = [];
-    for (let start = 0; start < bytes.length || sums.length === 0; start += UPLOAD_PART_BYTES) {
-      sums.push(await sha256HexOfBytes(bytes.subarray(start, start + UPLOAD_PART_BYTES)));
-    }
-    if ((await compositeSha256Hex(sums)) === sha256) return true;
-  }
-  return (await sha256HexOfBytes(bytes)) === sha256;
-}
-
 function isOutcome(value: unknown): value is TOutcome {
   return typeof value === 'string';
 }
@@ -148,7 +132,7 @@ async function downloadChecked(
   }
   // Hashed while the last chunks are written (WebCrypto hashes a buffer whole, not in parts).
   const [isMatch] = await Promise.all([
-    matchesChecksum(bytes, entry.sha256, isSealed).then((isMatch) => {
+    matchesCopyChecksum(bytes, entry.sha256).then((isMatch) => {
       if (isMatch && stage) onMatched();
       return isMatch;
     }),

@@ -58,12 +58,15 @@ export interface TLocalUpload {
   uploadId: string;
   partSize: number;
   partCount: number;
-  /** The copy's SHA-256; empty for a copy sealed while it is sent, which `keyWrap` names. */
+  /**
+   * The whole copy's SHA-256, kept by uploads begun before copies were known by their parts'
+   * checksums; empty for those, a sealed one named by `keyWrap` too.
+   */
   sha256: string;
   etags: Record<number, string>;
   /** A copy sealed while it is sent: its owner's key wrap, new with every sealing. */
   keyWrap?: string;
-  /** That copy's SHA-256 of each part sent, which completing the upload declares. */
+  /** The SHA-256 of each part sent, which completing the upload declares. */
   partSha256s?: Record<number, string>;
 }
 
@@ -236,11 +239,22 @@ export async function saveVideo(input: {
     release: input.release,
     ...(input.pieceSha256 ? { pieceSha256: input.pieceSha256 } : {}),
   };
-  await localDb.transaction('rw', localDb.videos, localDb.chunks, localDb.drafts, async () => {
+  const stores = [
+    localDb.videos,
+    localDb.chunks,
+    localDb.drafts,
+    localDb.uploads,
+    localDb.sealings,
+  ];
+  await localDb.transaction('rw', stores, async () => {
     await localDb.chunks.where('videoId').equals(input.id).delete();
     await localDb.chunks.bulkPut(parts.map((data, index) => ({ videoId: input.id, index, data })));
     await localDb.videos.put(video);
     await localDb.drafts.delete(input.id);
+    // New bytes under this id (a restore, say): what was sent or sealed of any earlier ones no
+    // longer describes them, so an upload starts afresh, under a new key if sealed.
+    await localDb.uploads.delete(input.id);
+    await localDb.sealings.delete(input.id);
   });
   return video;
 }
