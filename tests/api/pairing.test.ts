@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLogs, mobilePairings, users } from '../../src/server/db/schema';
+import { compositeChecksumInput } from '../../src/shared/domain/composite-checksum';
 import { createOnboardedUser, TestDevice, useTestApp } from '../setup/app';
 
 // A phone paired for 15 minutes may send videos into the owner's library, and nothing else: it
@@ -33,11 +34,16 @@ async function pairPhone(owner: Awaited<ReturnType<typeof paidOwner>>) {
   return { phone, headers, token, pairingId };
 }
 
+/**
+ * A phone sending one video whole; `byParts` as phones now do: no whole checksum declared, each
+ * part's SHA-256 listed at completion.
+ */
 async function sendVideo(
   paired: Awaited<ReturnType<typeof pairPhone>>,
   recipientId: number,
   bytes: Buffer,
   title = 'Grandad at the seaside',
+  byParts = false,
 ) {
   const { phone, headers } = paired;
   const id = randomUUID();
@@ -50,7 +56,7 @@ async function sendVideo(
       durationMs: 4000,
       mimeType: 'video/mp4',
       byteSize: bytes.length,
-      sha256: sha256(bytes),
+      ...(byParts ? {} : { sha256: sha256(bytes) }),
     },
     headers,
   );
@@ -72,7 +78,15 @@ async function sendVideo(
       ),
       headers: { ...headers, 'content-type': 'application/octet-stream' },
     });
-    parts.push({ partNumber: part.partNumber, etag: put.headers.etag as string });
+    const partBytes = bytes.subarray(
+      (part.partNumber - 1) * upload.partSize,
+      part.partNumber * upload.partSize,
+    );
+    parts.push({
+      partNumber: part.partNumber,
+      etag: put.headers.etag as string,
+      ...(byParts ? { sha256: sha256(partBytes) } : {}),
+    });
   }
   const completed = await phone.post(
     `/api/uploads/${upload.uploadId}/complete`,
@@ -120,6 +134,19 @@ describe('import from mobile', () => {
       .from(mobilePairings)
       .where(eq(mobilePairings.id, paired.pairingId));
     expect(row!.tokenHash).toBe(createHash('sha256').update(paired.token).digest('hex'));
+  });
+
+  it('takes a gallery video sent part by part, never read whole on the phone: each part checked', async () => {
+    const owner = await paidOwner();
+    const paired = await pairPhone(owner);
+    const bytes = randomBytes(PART_BYTES * 2 + 5);
+    const sent = await sendVideo(paired, owner.nextOfKin.id, bytes, 'A long one', true);
+    expect(sent.completed!.statusCode).toBe(200);
+    const sums = [0, 1, 2].map((n) => sha256(bytes.subarray(n * PART_BYTES, (n + 1) * PART_BYTES)));
+    const composite = sha256(Buffer.from(compositeChecksumInput(sums)));
+    expect((await owner.device.get('/api/videos')).json()).toEqual([
+      expect.objectContaining({ id: sent.id, syncStatus: 'synced', sha256: composite }),
+    ]);
   });
 
   it('grants upload only: no list, no watching, no deleting, no recipients', async () => {

@@ -54,17 +54,15 @@ export const ZPairingVideoBody = ZUploadFields.extend({
     .max(24 * 60 * 60 * 1000),
   mimeType: ZVideoType('Only videos can be imported'),
   // Sealed on the phone under its own content key, wrapped under the pairing key only; then
-  // `byteSize` is the sealed size and each part's SHA-256 is sent at completion instead.
+  // `byteSize` is the sealed size.
   sealed: z.object({ pairingKeyWrap: ZKeyWrap }).optional(),
+  // A phone sends each part's SHA-256 at completion (a gallery video is never read whole); older
+  // phones declared the whole video's here.
   sha256: ZUploadFields.shape.sha256.optional(),
 })
   .omit({ videoId: true })
   .refine((body) => body.sealed !== undefined || body.byteSize <= MAX_VIDEO_BYTES, {
     message: 'This video is too large',
     path: ['byteSize'],
-  })
-  .refine((body) => body.sealed !== undefined || body.sha256 !== undefined, {
-    message: 'Please send the SHA-256 of the video.',
-    path: ['sha256'],
   });
 export type TPairingVideoBody = z.input<typeof ZPairingVideoBody>;

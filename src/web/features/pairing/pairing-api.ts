@@ -11,7 +11,6 @@ import {
 import { apiRequest } from '@web/lib/api-client';
 import { readApiError } from '@web/lib/api-error';
 import { getDeviceId, initDeviceId } from '@web/lib/device-id';
-import { sha256Hex } from '@web/lib/sha256';
 import { partChecksums, partHeaders } from '@web/lib/part-checksums';
 import { partsToSend } from '@web/lib/parts-to-send';
 
@@ -101,7 +100,7 @@ export async function sendFromPhone(
   onProgress: (sentBytes: number) => void,
 ): Promise<void> {
   const { file } = input;
-  const [sha256, durationMs] = await Promise.all([sha256Hex(file), readDurationMs(file)]);
+  const durationMs = await readDurationMs(file);
   const started = await phoneRequest<TCreateUploadResult>(token, '/api/pairing/videos', {
     method: 'POST',
     body: {
@@ -111,28 +110,32 @@ export async function sendFromPhone(
       durationMs,
       mimeType: file.type || 'video/mp4',
       byteSize: file.size,
-      sha256,
     },
   });
   if (started.state === 'synced') return;
   const numbers = Array.from({ length: started.partCount }, (_, index) => index + 1);
-  const etags: Array<{ partNumber: number; etag: string }> = [];
-  // Only where the store checks each part (S3): the server knows the phone's copy by its whole SHA-256.
-  const checksums = started.needsPartChecksums ? partChecksums(file, started.partSize) : null;
+  // Each part read and hashed on its own as it goes: a long gallery video is never held whole.
+  const checksums = partChecksums(file, started.partSize);
   const sign = async (partNumbers: number[]) =>
     phoneRequest<TSignPartsResult>(token, `/api/uploads/${started.uploadId}/sign`, {
       method: 'POST',
-      body: { partNumbers, sha256s: await checksums?.of(partNumbers) },
+      body: {
+        partNumbers,
+        ...(started.needsPartChecksums ? { sha256s: await checksums.of(partNumbers) } : {}),
+      },
     });
+  const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
   for await (const part of partsToSend(numbers, started.parts, sign)) {
+    const [sha256] = await checksums.of([part.partNumber]);
+    if (part.partNumber < started.partCount) checksums.prepare(part.partNumber + 1);
     const start = (part.partNumber - 1) * started.partSize;
     const bytes = file.slice(start, start + started.partSize);
-    etags.push({ partNumber: part.partNumber, etag: await putPhonePart(token, part, bytes) });
+    const etag = await putPhonePart(token, part, bytes);
+    sent.push({ partNumber: part.partNumber, etag, sha256: sha256! });
     onProgress(Math.min(file.size, start + bytes.size));
   }
-  const sums = await checksums?.of(etags.map((part) => part.partNumber));
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
     method: 'POST',
-    body: { parts: etags.map((part, index) => ({ ...part, sha256: sums?.[index] })) },
+    body: { parts: sent },
   });
 }
