@@ -130,7 +130,7 @@ async function downloadChecked(
     await stage?.written.catch(() => undefined);
     throw error;
   }
-  // Hashed while the last chunks are written (WebCrypto hashes a buffer whole, not in parts).
+  // Checked while the last chunks are written.
   const [isMatch] = await Promise.all([
     matchesCopyChecksum(bytes, entry.sha256).then((isMatch) => {
       if (isMatch && stage) onMatched();
