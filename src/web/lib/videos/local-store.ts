@@ -59,8 +59,8 @@ export interface TLocalUpload {
   partSize: number;
   partCount: number;
   /**
-   * The whole copy's SHA-256, kept by uploads begun before copies were known by their parts'
-   * checksums; empty for those, a sealed one named by `keyWrap` too.
+   * The whole copy's SHA-256, for an upload begun before copies were sent part by part; empty
+   * for those begun since (a sealed one is named by `keyWrap` too).
    */
   sha256: string;
   etags: Record<number, string>;
