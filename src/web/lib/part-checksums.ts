@@ -24,9 +24,14 @@ export function partChecksums(blob: Blob, partSize: number) {
       for (const partNumber of partNumbers) out.push(await one(partNumber));
       return out;
     },
-    /** Starts on a part before it is needed (the next one, while this one is sent). */
-    prepare(partNumber: number): void {
-      one(partNumber).catch(() => undefined);
+    /**
+     * The checksum of the part about to be sent. Parts go one at a time, so the next one is hashed
+     * meanwhile, ready when its turn comes.
+     */
+    async forSending(partNumber: number): Promise<string> {
+      const sum = await one(partNumber);
+      if (partNumber * partSize < blob.size) one(partNumber + 1).catch(() => undefined);
+      return sum;
     },
   };
 }

@@ -235,12 +235,10 @@ async function syncPlain(video: TLocalVideo, blob: Blob): Promise<boolean> {
     });
   // One part at a time: as fast as the link allows here, and a cut connection costs one part.
   for await (const part of partsToSend(missing, created.parts, sign)) {
-    const [sha256] = await checksums.of([part.partNumber]);
-    const next = missing[missing.indexOf(part.partNumber) + 1];
-    if (next !== undefined) checksums.prepare(next);
+    const sha256 = await checksums.forSending(part.partNumber);
     const etag = await putPartWithRetry(part, partSlice(blob, upload, part.partNumber));
     etags[part.partNumber] = etag;
-    sums[part.partNumber] = sha256!;
+    sums[part.partNumber] = sha256;
     await recordPartSent(video.id, part.partNumber, etag, sha256);
     showSending(video.id, upload, etags, blob.size);
   }

@@ -126,12 +126,11 @@ export async function sendFromPhone(
     });
   const sent: Array<{ partNumber: number; etag: string; sha256: string }> = [];
   for await (const part of partsToSend(numbers, started.parts, sign)) {
-    const [sha256] = await checksums.of([part.partNumber]);
-    if (part.partNumber < started.partCount) checksums.prepare(part.partNumber + 1);
+    const sha256 = await checksums.forSending(part.partNumber);
     const start = (part.partNumber - 1) * started.partSize;
     const bytes = file.slice(start, start + started.partSize);
     const etag = await putPhonePart(token, part, bytes);
-    sent.push({ partNumber: part.partNumber, etag, sha256: sha256! });
+    sent.push({ partNumber: part.partNumber, etag, sha256 });
     onProgress(Math.min(file.size, start + bytes.size));
   }
   await phoneRequest(token, `/api/uploads/${started.uploadId}/complete`, {
