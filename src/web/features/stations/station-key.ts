@@ -120,10 +120,12 @@ async function sealTake(keys: THeldKeys, takeId: string, recipientId: number, bl
   if (lastSealed?.takeId === takeId && lastSealed.recipientId === recipientId) return lastSealed;
   const contentKey = await generateContentKey();
   const sealing = startSealing({ key: contentKey, messageId: takeId, plaintextLength: blob.size });
-  const parts: BlobPart[] = [];
+  // Each sealed part is handed to the browser as it is made, so the page holds one part's bytes at
+  // a time, not the whole take twice over (a long take on a small tablet).
+  const parts: Blob[] = [];
   const recording = new BlobReader(blob, UPLOAD_PART_BYTES);
   for (let part = 1; part <= partCount(blob.size, UPLOAD_PART_BYTES); part++) {
-    parts.push(await sealPart(sealing, recording, part, UPLOAD_PART_BYTES));
+    parts.push(new Blob([await sealPart(sealing, recording, part, UPLOAD_PART_BYTES)]));
   }
   recording.close();
   const card = keys.cards.get(recipientId);
