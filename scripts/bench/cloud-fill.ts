@@ -3,7 +3,8 @@
 // the same run (goal: at least 0.8x). The old tablet's library is written into its IndexedDB and
 // sent by the app's own sync; the owner then moves the account to the new tablet with the emailed
 // code, and the dashboard fills it. The time runs from the fill's first request for a copy to
-// 'All N messages are on this device.'; plain fetch asks for each copy's address and reads its
+// 'All N messages are on this device.', then every message kept is checked byte for byte
+// against the cloud's checksum; plain fetch asks for each copy's address and reads its
 // bytes, one after another, twice (the faster counts).
 //
 // BENCH_FILL_MB (default 256) sets the library's size, BENCH_MESSAGE_MB (default 64) each message's.
@@ -73,6 +74,53 @@ function plainFetchAll(page: Page): Promise<{ bytes: number; seconds: number }> 
   });
 }
 
+/**
+ * How many of the library's messages hold, chunk by chunk, exactly the bytes the cloud recorded
+ * (their parts' composite SHA-256 against the index's): the fill is timed only if it kept what
+ * it checked.
+ */
+function countKeptIntact(page: Page): Promise<{ intact: number; kept: number }> {
+  return page.evaluate(async () => {
+    const headers = { 'X-Device-ID': localStorage.getItem('deviceId') ?? '' };
+    const index = (await (await fetch('/api/videos', { headers })).json()) as {
+      id: string;
+      sha256: string;
+    }[];
+    const settle = <R>(request: IDBRequest<R>) =>
+      new Promise<R>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const db = await settle(indexedDB.open('memento-videos'));
+    const videos = (await settle(db.transaction('videos').objectStore('videos').getAll())) as {
+      id: string;
+    }[];
+    const hex = (digest: ArrayBuffer) =>
+      Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+    let intact = 0;
+    for (const video of videos) {
+      const chunks = (await settle(
+        db.transaction('chunks').objectStore('chunks').index('videoId').getAll(video.id),
+      )) as { index: number; data: Blob }[];
+      chunks.sort((a, b) => a.index - b.index);
+      const copy = new Blob(chunks.map((chunk) => chunk.data));
+      const part = 8 * 1024 * 1024;
+      const digests: ArrayBuffer[] = [];
+      for (let at = 0; at < copy.size || digests.length === 0; at += part) {
+        digests.push(
+          await crypto.subtle.digest('SHA-256', await copy.slice(at, at + part).arrayBuffer()),
+        );
+      }
+      const joined = new Uint8Array(32 * digests.length);
+      digests.forEach((digest, at) => joined.set(new Uint8Array(digest), at * 32));
+      const composite = hex(await crypto.subtle.digest('SHA-256', joined));
+      if (index.find((entry) => entry.id === video.id)?.sha256 === composite) intact += 1;
+    }
+    db.close();
+    return { intact, kept: videos.length };
+  });
+}
+
 const rate = (bytesPerSecond: number) => `${(bytesPerSecond / MB).toFixed(0)} MB/s`;
 const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 const describe = (peaks: TMemoryPeaks) =>
@@ -126,6 +174,10 @@ export async function runCloudFill(): Promise<void> {
         return (performance.now() - firstCopyAsked) / 1000;
       },
     );
+    const { intact, kept } = await countKeptIntact(newTablet.page);
+    if (kept !== count || intact !== count) {
+      throw new Error(`the fill kept ${kept} messages, ${intact} of them intact, of ${count}`);
+    }
     const plain = [await plainFetchAll(newTablet.page), await plainFetchAll(newTablet.page)];
     const fill = (count * bytes) / filled.value;
     const fetchRate = Math.max(...plain.map((run) => run.bytes / run.seconds));

@@ -2,12 +2,14 @@ import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError } from '@web/lib/api-client';
 import { matchesCopyChecksum } from '@web/lib/copy-checksum';
-import { downloadCopy, stageInLibrary } from './fill-download';
+import { compositeSha256Hex, sha256Hex } from '@web/lib/sha256';
+import { downloadCopy, downloadCopyInParts, stageInLibrary } from './fill-download';
 import {
   discardStaged,
   getVideo,
   keepStaged,
   listVideos,
+  readStaged,
   MAX_CHUNK_BYTES,
   saveVideo,
   type TLocalVideo,
@@ -112,34 +114,49 @@ type TChecked =
   | { key: null; byteSize: number; chunkCount: number };
 
 /**
- * The copy's bytes, a plain one written to the library as it arrives, and whether they match.
- * `onMatched` hears as soon as a plain copy matched, its bytes no longer needed.
+ * A sealed copy's bytes, whole, and whether they match. Opened only once checked, so what is
+ * opened is exactly what was checked.
  */
-async function downloadChecked(
+async function downloadSealed(url: string, sha256: string) {
+  const bytes = await downloadCopy(url);
+  return { bytes, isMatch: await matchesCopyChecksum(bytes, sha256) };
+}
+
+/**
+ * Whether a staged copy, every chunk of it written, is the one the whole SHA-256 names (a copy
+ * sent before each part was checked).
+ */
+async function stagedMatches(videoId: string, sha256: string) {
+  return (await sha256Hex(await readStaged(videoId))) === sha256;
+}
+
+/**
+ * A plain copy written to the library as it arrives, and whether it matches: by its parts'
+ * composite, hashed as they came, else (a copy sent before parts were checked) by the whole
+ * SHA-256 of what was written. `onDownloaded` hears as soon as the bytes are all here and matched:
+ * nothing of them is held in the page any more.
+ */
+async function downloadPlain(
   url: string,
   entry: TVideoIndexEntry & { sha256: string },
-  isSealed: boolean,
-  onMatched: () => void,
+  onDownloaded: () => void,
 ) {
-  const stage = isSealed ? null : stageInLibrary(entry.id);
-  let bytes: Uint8Array<ArrayBuffer>;
+  const stage = stageInLibrary(entry.id);
+  let partSha256s: string[];
+  let byteSize: number;
   try {
-    bytes = await downloadCopy(url, stage?.write);
+    ({ partSha256s, byteSize } = await downloadCopyInParts(url, (part) => stage.writePart(part)));
   } catch (error) {
-    // A write still under way is let finish, so none lands after the next try has begun.
-    await stage?.written.catch(() => undefined);
+    // Writes still under way are let finish, so none lands after the next try has begun.
+    await stage.finish().catch(() => undefined);
     throw error;
   }
-  // Checked while the last chunks are written.
-  const [isMatch] = await Promise.all([
-    matchesCopyChecksum(bytes, entry.sha256).then((isMatch) => {
-      if (isMatch && stage) onMatched();
-      return isMatch;
-    }),
-    stage?.written,
-  ]);
-  if (!isMatch && stage) await discardStaged(entry.id);
-  return { bytes, isMatch, chunkCount: stage?.chunkCount ?? 0 };
+  let isMatch = (await compositeSha256Hex(partSha256s)) === entry.sha256;
+  if (isMatch) onDownloaded();
+  await stage.finish();
+  if (!isMatch) isMatch = await stagedMatches(entry.id, entry.sha256);
+  if (!isMatch) await discardStaged(entry.id);
+  return { isMatch, byteSize, chunkCount: stage.chunkCount };
 }
 
 /**
@@ -158,15 +175,13 @@ async function fetchChecked(
     const { sealed } = playback;
     const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
     if (key === 'locked' || key === 'failed') return key;
-    // The browser made these bytes: dropped when done, not given back (see `releaseBytes`).
-    const { bytes, isMatch, chunkCount } = await downloadChecked(
-      playback.url,
-      { ...entry, sha256 },
-      Boolean(key),
-      onMatched,
-    );
-    if (!isMatch) continue;
-    return key ? { key, bytes } : { key, byteSize: bytes.length, chunkCount };
+    if (key) {
+      const { bytes, isMatch } = await downloadSealed(playback.url, sha256);
+      if (isMatch) return { key, bytes };
+      continue;
+    }
+    const plain = await downloadPlain(playback.url, { ...entry, sha256 }, onMatched);
+    if (plain.isMatch) return { key, byteSize: plain.byteSize, chunkCount: plain.chunkCount };
   }
   return 'failed';
 }

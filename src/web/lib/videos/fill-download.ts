@@ -1,10 +1,13 @@
+import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { NetworkError } from '@web/lib/api-client';
-import { discardStaged, MAX_CHUNK_BYTES, stageChunks, type TChunk } from './local-store';
+import { sha256HexOfBytes } from '@web/lib/sha256';
+import { chunkWriter } from './chunk-writer';
+import { discardStaged, MAX_CHUNK_BYTES } from './local-store';
 
 /**
- * A cloud copy's download for the new device's fill (cloud-fill.ts): read as it arrives, so each
- * 4 MiB chunk can be written to the library while the rest is still on its way (`stageInLibrary`),
- * and never left hanging when the connection goes.
+ * A cloud copy's download for the new device's fill (cloud-fill.ts), never left hanging when the
+ * connection goes: a sealed copy read whole (it is opened whole), a plain one a part at a time,
+ * each part hashed and its 4 MiB chunks written to the library while the rest is on its way.
  */
 
 /** A copy the store did not hand over (an expired link, the server away): worth another try. */
@@ -15,12 +18,6 @@ export class CopyUnavailableError extends Error {}
  * mid-body (a tablet leaving the Wi-Fi) can leave a fetch waiting for minutes, and the fill with it.
  */
 export const STALL_MS = 30_000;
-
-/**
- * Handed each whole 4 MiB chunk (and the last, shorter one) in order, as it arrives. The view is
- * only good during the call (the next read takes its buffer over): copy it then.
- */
-export type TOnChunk = (index: number, bytes: Uint8Array<ArrayBuffer>) => void;
 
 /** Asked of a body whose declared length is reached, to learn that it ended (or did not). */
 const PAST_END_BYTES = 64 * 1024;
@@ -69,43 +66,96 @@ function bodyReader(body: ReadableStream<Uint8Array<ArrayBuffer>>) {
   };
 }
 
-/** Reads the body into one buffer (WebCrypto hashes one), handing on each chunk once whole. */
-async function readAll(response: Response, onChunk: TOnChunk | undefined, onRead: () => void) {
-  const declared = Number(response.headers.get('content-length'));
-  let bytes = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 0);
+/**
+ * Reads a body into `start` (grown when it is full): after each read `take` is handed the buffer
+ * and how much it holds, and answers how much it left there. Answers the buffer and that length.
+ */
+async function readBody(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  start: Uint8Array<ArrayBuffer>,
+  onRead: () => void,
+  take: (bytes: Uint8Array<ArrayBuffer>, length: number) => Promise<number> | number,
+) {
+  const read = bodyReader(body);
+  let bytes = start;
   let length = 0;
-  let handedOn = 0;
-  const read = bodyReader(response.body as ReadableStream<Uint8Array<ArrayBuffer>>);
   for (;;) {
     const next = await read(bytes, length);
     onRead();
     bytes = next.bytes;
-    length += next.added;
-    for (; onChunk && length - handedOn * MAX_CHUNK_BYTES >= MAX_CHUNK_BYTES; handedOn += 1) {
-      onChunk(
-        handedOn,
-        bytes.subarray(handedOn * MAX_CHUNK_BYTES, (handedOn + 1) * MAX_CHUNK_BYTES),
-      );
-    }
-    if (next.done) break;
+    length = await take(bytes, length + next.added);
+    if (next.done) return { bytes, length };
   }
-  // The last chunk, shorter; an empty copy is one empty chunk, as the library keeps it.
-  if (onChunk && (length > handedOn * MAX_CHUNK_BYTES || handedOn === 0)) {
-    onChunk(handedOn, bytes.subarray(handedOn * MAX_CHUNK_BYTES, length));
-  }
+}
+
+/** Reads the body into one buffer. */
+async function readAll(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  declared: number,
+  onRead: () => void,
+) {
+  const { bytes, length } = await readBody(
+    body,
+    new Uint8Array(declared),
+    onRead,
+    (_, held) => held,
+  );
   return length === bytes.length ? bytes : bytes.subarray(0, length);
 }
 
+/** A part of a plain copy as it arrived; `bytes` is only good during the call (copy to keep). */
+export type TOnPart = (bytes: Uint8Array<ArrayBuffer>) => Promise<void> | void;
+
 /**
- * The copy's bytes, each chunk handed to `onChunk` as soon as it is whole. Cookies go only to our
- * own address, never to a store elsewhere. A lost connection (the browser going offline, or
- * nothing arriving for STALL_MS) throws NetworkError; an answer other than the copy,
- * CopyUnavailableError.
+ * Reads the body a part (8 MiB, as it was sent) at a time into one buffer: each part is hashed
+ * and handed to `onPart` before the next is read over it (WebCrypto takes its copy as it is
+ * asked). Answers the size and each part's SHA-256, in order.
  */
-export async function downloadCopy(
+async function readInParts(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  onPart: TOnPart,
+  onRead: () => void,
+) {
+  let byteSize = 0;
+  const sums: Promise<string>[] = [];
+  /** Hands on the first `end` bytes and moves what follows them to the front. */
+  const takePart = async (bytes: Uint8Array<ArrayBuffer>, length: number, end: number) => {
+    const part = bytes.subarray(0, end);
+    sums.push(sha256HexOfBytes(part));
+    byteSize += end;
+    await onPart(part);
+    // A stream that is no byte stream may have handed over more than the part.
+    bytes.copyWithin(0, end, length);
+    return length - end;
+  };
+  const { bytes, length } = await readBody(
+    body,
+    new Uint8Array(UPLOAD_PART_BYTES),
+    onRead,
+    async (held, heldLength) => {
+      let left = heldLength;
+      while (left >= UPLOAD_PART_BYTES) left = await takePart(held, left, UPLOAD_PART_BYTES);
+      return left;
+    },
+  );
+  // The last part, shorter; an empty copy is one empty part, as it was sent.
+  if (length > 0 || sums.length === 0) await takePart(bytes, length, length);
+  return { byteSize, partSha256s: await Promise.all(sums) };
+}
+
+/**
+ * Opens the copy and reads its body with `read`. Cookies go only to our own address, never to a
+ * store elsewhere. A lost connection (the browser going offline, or nothing arriving for
+ * STALL_MS) throws NetworkError; an answer other than the copy, CopyUnavailableError.
+ */
+async function download<T>(
   url: string,
-  onChunk?: TOnChunk,
-): Promise<Uint8Array<ArrayBuffer>> {
+  read: (
+    body: ReadableStream<Uint8Array<ArrayBuffer>>,
+    declared: number,
+    onRead: () => void,
+  ) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let stall: ReturnType<typeof setTimeout> | undefined;
   const lose = () => controller.abort();
@@ -123,8 +173,13 @@ export async function downloadCopy(
       throw new NetworkError(error);
     }
     if (!response.ok) throw new CopyUnavailableError(`the copy answered ${response.status}`);
+    const declared = Number(response.headers.get('content-length'));
     try {
-      return await readAll(response, onChunk, watch);
+      return await read(
+        response.body as ReadableStream<Uint8Array<ArrayBuffer>>,
+        Number.isSafeInteger(declared) && declared > 0 ? declared : 0,
+        watch,
+      );
     } catch (error) {
       // The connection went while the copy was arriving.
       throw new NetworkError(error);
@@ -135,29 +190,64 @@ export async function downloadCopy(
   }
 }
 
-/** Chunks written in one transaction at most: enough to spread a commit's cost, little held. */
-const MAX_CHUNKS_A_WRITE = 8;
+/** A copy's bytes, whole (a sealed copy, opened whole once checked). */
+export function downloadCopy(url: string): Promise<Uint8Array<ArrayBuffer>> {
+  return download(url, readAll);
+}
+
+/** A plain copy a part at a time (see `readInParts`): its size and its parts' SHA-256s. */
+export function downloadCopyInParts(url: string, onPart: TOnPart) {
+  return download(url, (body, _declared, onRead) => readInParts(body, onPart, onRead));
+}
+
+/** Chunks handed to the library and not yet written, above which reading waits. */
+const MAX_CHUNKS_WAITING = 8;
 
 /**
- * Writes a plain copy's chunks to the library as they arrive, over whatever an earlier try left:
- * those that arrived while the last write ran go together in the next. `written` settles once the
- * last chunk handed over is written.
+ * Writes a plain copy's chunks to the library as its parts arrive, over whatever an earlier try
+ * left (`chunkWriter`). `writePart` waits while more than a few chunks wait to be written, so
+ * a download never runs far ahead of the library; `finish` settles once every chunk handed over
+ * is written (or throws why one was not).
  */
 export function stageInLibrary(videoId: string) {
-  const stage = { written: discardStaged(videoId), chunkCount: 0 };
-  const waiting: TChunk[] = [];
-  let isWriting = false;
-  const writeWaiting = async () => {
-    while (waiting.length > 0) await stageChunks(waiting.splice(0, MAX_CHUNKS_A_WRITE));
-    isWriting = false;
+  const cleared = discardStaged(videoId);
+  const writer = chunkWriter();
+  const writes: Promise<void>[] = [];
+  const waiting = new Set<Promise<void>>();
+  let chunkCount = 0;
+  const writeChunk = (bytes: Uint8Array<ArrayBuffer>) => {
+    const index = chunkCount++;
+    const written = cleared.then(() => writer.write({ videoId, index, bytes }));
+    // Heard by `finish`; meanwhile not an unhandled failure.
+    written.catch(() => undefined);
+    writes.push(written);
+    const settled: Promise<void> = written.then(
+      () => {
+        waiting.delete(settled);
+      },
+      () => {
+        waiting.delete(settled);
+      },
+    );
+    waiting.add(settled);
   };
-  const write = (index: number, bytes: Uint8Array<ArrayBuffer>) => {
-    // Copied now: the next read takes the buffer over.
-    waiting.push({ videoId, index, data: new Blob([bytes]) });
-    stage.chunkCount = index + 1;
-    if (isWriting) return;
-    isWriting = true;
-    stage.written = stage.written.then(writeWaiting);
+  return {
+    get chunkCount() {
+      return chunkCount;
+    },
+    async writePart(part: Uint8Array<ArrayBuffer>) {
+      // Copied now: the next read takes the part's buffer over.
+      for (let at = 0; at < part.length; at += MAX_CHUNK_BYTES) {
+        writeChunk(part.slice(at, at + MAX_CHUNK_BYTES));
+      }
+      // An empty copy is one empty chunk, as the library keeps it.
+      if (chunkCount === 0) writeChunk(new Uint8Array(0));
+      while (waiting.size > MAX_CHUNKS_WAITING) await Promise.race(waiting);
+    },
+    async finish(): Promise<void> {
+      writer.close();
+      await cleared;
+      await Promise.all(writes);
+    },
   };
-  return Object.assign(stage, { write });
 }

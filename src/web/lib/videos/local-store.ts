@@ -277,6 +277,11 @@ export async function discardStaged(videoId: string): Promise<void> {
   });
 }
 
+/** A staged copy's chunks as written so far, in order, as one Blob. */
+export function readStaged(videoId: string): Promise<Blob> {
+  return readBlob(videoId, 'application/octet-stream');
+}
+
 /**
  * Keeps a staged copy once it was checked whole: its record is written only if every chunk is
  * there, so the library never lists a copy it cannot play. A copy kept meanwhile stays as it is.

@@ -1,0 +1,30 @@
+/** Rows written in one transaction at most: enough to spread a commit's cost, little held. */
+const MAX_ROWS_A_WRITE = 8;
+
+/**
+ * Writes rows with `writeBatch`, one transaction at a time: rows that arrive while a write runs
+ * go together in the next (each commit costs). Each `write` settles once its own row's write
+ * committed, or failed.
+ */
+export function writeInBatches<T>(writeBatch: (rows: T[]) => Promise<void>) {
+  const waiting: Array<{ row: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let isWriting = false;
+  const writeWaiting = async () => {
+    isWriting = true;
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, MAX_ROWS_A_WRITE);
+      try {
+        await writeBatch(batch.map((job) => job.row));
+        for (const job of batch) job.resolve();
+      } catch (error) {
+        for (const job of batch) job.reject(error);
+      }
+    }
+    isWriting = false;
+  };
+  return (row: T) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ row, resolve, reject });
+      if (!isWriting) void writeWaiting();
+    });
+}
