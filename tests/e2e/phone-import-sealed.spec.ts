@@ -183,9 +183,15 @@ test.describe.serial('import from a phone with enhanced encryption on', LONG_WAI
       expect(stored.holder).toBe('owner');
       expect(stored.start).toBe('MMSV');
     }
+    // The owner's primary tablet then brings both sealed copies down by itself, opened here.
+    for (const title of ['Lunch in the garden', 'Walk by the sea']) {
+      await expect(libraryItem(tablet, title)).toContainText('In the cloud and on this device', {
+        timeout: 60_000,
+      });
+    }
     await item.getByRole('button', { name: /^Play/ }).click();
     const player = item.getByTestId('video-player');
-    await expect(player).toHaveAttribute('data-source', 'cloud', { timeout: 30_000 });
+    await expect(player).toHaveAttribute('data-source', 'device', { timeout: 30_000 });
     await expect
       .poll(() => player.evaluate((v) => (v as HTMLVideoElement).duration), { timeout: 30_000 })
       .toBeGreaterThan(1);

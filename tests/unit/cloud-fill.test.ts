@@ -95,13 +95,10 @@ function indexEntry(bytes: Uint8Array, minutesAgo: number, title: string): TVide
  * first on each download (a lost connection throws there).
  */
 function serve(served: TServed[], beforeDownload: (id: string) => void = () => undefined) {
-  const realFetch = globalThis.fetch;
   const downloads: string[] = [];
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
   vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
     const url = String(input);
-    // The object URL a sealed copy is opened from: the browser's own.
-    if (url.startsWith('blob:')) return realFetch(url, init);
     if (url === '/api/videos') return json(served.map((item) => item.entry));
     const item = served.find((candidate) => url.includes(candidate.entry.id));
     if (!item) return new Response('{"message":"Not found"}', { status: 404 });
@@ -257,6 +254,106 @@ describe('bringing the cloud copies to a new device', () => {
     expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 1, locked: 0 });
     expect(downloads).toEqual([id]);
     expect(await keptBytes(id)).toBe(sha256(plain));
+  });
+
+  it('opens a sealed copy of several parts as it arrives; a changed one is refused, not fetched again, and leaves nothing', async () => {
+    const plain = recording(2 * UPLOAD_PART_BYTES + 300_000);
+    const accountKey = await generateWrappingKey({ extractable: true });
+    await keepAccountKey(userId, accountKey);
+    const sealedCopy = async (videoId: string) => {
+      const sealed = await prepareSealedCopy({
+        videoId,
+        userId,
+        blob: new Blob([plain], { type: 'video/webm' }),
+        accountKey,
+      });
+      const seal = outgoingPartSealer(sealed, UPLOAD_PART_BYTES);
+      const parts = [await seal(1), await seal(2), await seal(3)];
+      const bytes = new Uint8Array(
+        await new Blob(parts.map((part) => part.body.body)).arrayBuffer(),
+      );
+      expect(bytes.length).toBe(sealed.byteSize);
+      return {
+        bytes,
+        composite: sha256(compositeChecksumInput(parts.map((part) => part.sha256))),
+        keyWrap: sealed.keyWrap,
+      };
+    };
+    const goodId = randomUUID();
+    const changedId = randomUUID();
+    // A byte of the second part changed in the store, its recorded checksum left as it was.
+    const changed = await sealedCopy(changedId);
+    const tampered = changed.bytes.slice();
+    tampered[UPLOAD_PART_BYTES + 1000] = (tampered[UPLOAD_PART_BYTES + 1000] ?? 0) ^ 1;
+    const owner = { holder: 'owner' as const, keyId: null };
+    const mine = await sealedCopy(goodId);
+    const downloads = serve([
+      {
+        entry: {
+          ...indexEntry(mine.bytes, 1, 'Sealed, whole'),
+          id: goodId,
+          sha256: mine.composite,
+        },
+        answers: [mine.bytes],
+        sealed: { keyWrap: mine.keyWrap, ...owner },
+      },
+      {
+        entry: {
+          ...indexEntry(tampered, 2, 'Sealed, changed'),
+          id: changedId,
+          sha256: changed.composite,
+        },
+        answers: [tampered],
+        sealed: { keyWrap: changed.keyWrap, ...owner },
+      },
+    ]);
+    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({
+      kept: 1,
+      failed: 1,
+      state: 'done',
+    });
+    expect(downloads).toEqual([goodId, changedId]);
+    expect(await keptBytes(goodId)).toBe(sha256(plain));
+    expect(await getVideo(goodId)).toMatchObject({
+      byteSize: plain.length,
+      chunkCount: Math.ceil(plain.length / MAX_CHUNK_BYTES),
+    });
+    expect(await getVideo(changedId)).toBeUndefined();
+    expect(await chunksOf(changedId)).toBe(0);
+  });
+
+  it('asked again while it runs, runs once more after: a copy that appeared meanwhile comes too', async () => {
+    const first = recording(50_000);
+    const later = recording(60_000);
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowly = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            await held;
+            controller.enqueue(first.slice());
+            controller.close();
+          },
+        }),
+        { status: 200 },
+      );
+    const served: TServed[] = [{ entry: indexEntry(first, 2, 'First'), answers: [slowly] }];
+    const downloads = serve(served);
+    const firstRun = fillFromCloud(userId, () => undefined);
+    await vi.waitFor(() => expect(downloads).toEqual([served[0]!.entry.id]));
+
+    // A phone's video, sealed for the owner while the first run was under way: listed after it.
+    served.unshift({ entry: indexEntry(later, 1, 'Later'), answers: [later] });
+    const secondRun = fillFromCloud(userId, () => undefined);
+    expect(fillFromCloud(userId, () => undefined)).toBe(secondRun);
+    release();
+
+    expect(await firstRun).toMatchObject({ total: 1, kept: 1, state: 'done' });
+    expect(await secondRun).toMatchObject({ total: 2, kept: 2, state: 'done' });
+    expect(downloads).toEqual([served[1]!.entry.id, served[0]!.entry.id]);
+    expect(await keptBytes(served[0]!.entry.id)).toBe(sha256(later));
+    expect(await keptBytes(served[1]!.entry.id)).toBe(sha256(first));
   });
 
   it('pauses while the connection is lost and goes on when it is back, each message once', async () => {

@@ -1,19 +1,8 @@
 import type { TPlayback } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
 import { apiRequest, isApiError } from '@web/lib/api-client';
-import { matchesCopyChecksum } from '@web/lib/copy-checksum';
-import { compositeSha256Hex, sha256Hex } from '@web/lib/sha256';
-import { downloadCopy, downloadCopyInParts, stageInLibrary } from './fill-download';
-import {
-  discardStaged,
-  getVideo,
-  keepStaged,
-  listVideos,
-  readStaged,
-  MAX_CHUNK_BYTES,
-  saveVideo,
-  type TLocalVideo,
-} from './local-store';
+import { stagePlainCopy, stageSealedCopy } from './fill-copy';
+import { discardStaged, getVideo, keepStaged, listVideos, type TLocalVideo } from './local-store';
 import { fetchPlayback, hasCloudCopy, VIDEO_INDEX_QUERY_KEY } from './videos-api';
 
 /**
@@ -83,81 +72,12 @@ async function findKey(
   return found.message === SEALED_PLAYBACK_MESSAGES.locked ? 'locked' : 'failed';
 }
 
-/**
- * A sealed copy's checked bytes opened into the recording (from an object URL of those bytes, so
- * what is opened is exactly what was checked, and nothing is fetched twice).
- */
-async function openChecked(entry: TVideoIndexEntry, copy: Blob, contentKey: CryptoKey) {
-  const { openSealedCopy } = await loadOpenSealed();
-  const url = URL.createObjectURL(copy);
-  try {
-    const opened = await openSealedCopy(
-      { videoId: entry.id, url, mimeType: entry.metadata.mimeType },
-      contentKey,
-    );
-    return opened.isOpened ? opened.blob : null;
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-}
-
 function isOutcome(value: unknown): value is TOutcome {
   return typeof value === 'string';
 }
 
-/**
- * A checked copy: a sealed one's bytes, to be opened and kept; a plain one already written to the
- * library chunk by chunk as it arrived, waiting only for its record.
- */
-type TChecked =
-  | { key: CryptoKey; bytes: Uint8Array<ArrayBuffer> }
-  | { key: null; byteSize: number; chunkCount: number };
-
-/**
- * A sealed copy's bytes, whole, and whether they match. Opened only once checked, so what is
- * opened is exactly what was checked.
- */
-async function downloadSealed(url: string, sha256: string) {
-  const bytes = await downloadCopy(url);
-  return { bytes, isMatch: await matchesCopyChecksum(bytes, sha256) };
-}
-
-/**
- * Whether a staged copy, every chunk of it written, is the one the whole SHA-256 names (a copy
- * sent before each part was checked).
- */
-async function stagedMatches(videoId: string, sha256: string) {
-  return (await sha256Hex(await readStaged(videoId))) === sha256;
-}
-
-/**
- * A plain copy written to the library as it arrives, and whether it matches: by its parts'
- * composite, hashed as they came, else (a copy sent before parts were checked) by the whole
- * SHA-256 of what was written. `onDownloaded` hears as soon as the bytes are all here and matched:
- * nothing of them is held in the page any more.
- */
-async function downloadPlain(
-  url: string,
-  entry: TVideoIndexEntry & { sha256: string },
-  onDownloaded: () => void,
-) {
-  const stage = stageInLibrary(entry.id);
-  let partSha256s: string[];
-  let byteSize: number;
-  try {
-    ({ partSha256s, byteSize } = await downloadCopyInParts(url, (part) => stage.writePart(part)));
-  } catch (error) {
-    // Writes still under way are let finish, so none lands after the next try has begun.
-    await stage.finish().catch(() => undefined);
-    throw error;
-  }
-  let isMatch = (await compositeSha256Hex(partSha256s)) === entry.sha256;
-  if (isMatch) onDownloaded();
-  await stage.finish();
-  if (!isMatch) isMatch = await stagedMatches(entry.id, entry.sha256);
-  if (!isMatch) await discardStaged(entry.id);
-  return { isMatch, byteSize, chunkCount: stage.chunkCount };
-}
+/** A checked copy, written to the library chunk by chunk as it arrived: waiting for its record. */
+type TChecked = { byteSize: number; chunkCount: number };
 
 /**
  * Fetches one message and checks it against its checksum (a copy that does not match is fetched
@@ -175,13 +95,12 @@ async function fetchChecked(
     const { sealed } = playback;
     const key = sealed ? await findKey(entry, { ...playback, sealed }, userId) : null;
     if (key === 'locked' || key === 'failed') return key;
-    if (key) {
-      const { bytes, isMatch } = await downloadSealed(playback.url, sha256);
-      if (isMatch) return { key, bytes };
-      continue;
-    }
-    const plain = await downloadPlain(playback.url, { ...entry, sha256 }, onMatched);
-    if (plain.isMatch) return { key, byteSize: plain.byteSize, chunkCount: plain.chunkCount };
+    const staged = key
+      ? await stageSealedCopy(playback.url, { id: entry.id, sha256 }, key)
+      : await stagePlainCopy(playback.url, { id: entry.id, sha256 }, onMatched);
+    if (staged.isMatch) return { byteSize: staged.byteSize, chunkCount: staged.chunkCount };
+    // A sealed copy that does not open is not fetched again: it would not open then either.
+    if (staged.isDamaged) return 'failed';
   }
   return 'failed';
 }
@@ -206,35 +125,17 @@ function localRecord(
   };
 }
 
-/** Keeps a checked copy: a plain one by writing its record, a sealed one once opened. */
+/** Keeps a checked copy by writing its record, once every chunk of it is there. */
 async function keepChecked(
   entry: TVideoIndexEntry,
   userId: number,
   checked: TChecked,
 ): Promise<TOutcome> {
-  const record = localRecord(entry, userId);
-  if (!checked.key) {
-    const { byteSize, chunkCount } = checked;
-    if (await keepStaged({ ...record, byteSize, chunkCount })) return 'kept';
-    // A chunk went missing since (storage cleared): nothing half kept stays.
-    await discardStaged(entry.id);
-    return 'failed';
-  }
-  const { bytes, key } = checked;
-  // Made of blobs the size of the library's chunks, which the library then keeps as they are: one
-  // copy of a whole message would be paged to disk by the browser before being written again.
-  const parts: Blob[] = [];
-  for (let at = 0; at < bytes.length; at += MAX_CHUNK_BYTES) {
-    parts.push(new Blob([bytes.subarray(at, at + MAX_CHUNK_BYTES)]));
-  }
-  const video = await openChecked(
-    entry,
-    new Blob(parts, { type: 'application/octet-stream' }),
-    key,
-  );
-  if (!video) return 'failed';
-  await saveVideo({ ...record, blob: video });
-  return 'kept';
+  const { byteSize, chunkCount } = checked;
+  if (await keepStaged({ ...localRecord(entry, userId), byteSize, chunkCount })) return 'kept';
+  // A chunk went missing since (storage cleared): nothing half kept stays.
+  await discardStaged(entry.id);
+  return 'failed';
 }
 
 /** Until the connection is back ('online'), or `ms` when the browser thinks it never left. */
@@ -356,25 +257,38 @@ async function runFill(
 }
 
 let running: Promise<TFillProgress | null> | null = null;
+/** The run that follows the one under way, for those who asked while it ran. */
+let next: Promise<TFillProgress | null> | null = null;
 const listeners = new Set<(progress: TFillProgress) => void>();
+
+function start(userId: number): Promise<TFillProgress | null> {
+  running = runExclusively(userId).finally(() => {
+    running = null;
+    if (!next) listeners.clear();
+  });
+  return running;
+}
 
 /**
  * Brings every cloud copy of this account that is not on this device here, newest first, the
  * next one arriving while the last is kept (a tablet holds two messages' bytes at most). One run
- * per tab: a second caller joins the run under way and hears its progress too; across tabs, when
- * the browser has Web Locks, a tab finding another one at it does nothing (answers null). A reload
- * starts again where it stopped, since whatever is already here is skipped. Answers how it ended.
+ * per tab at a time; a caller while one runs (which listed the copies before it asked: a phone's
+ * video sealed for the owner meanwhile) gets one more run after it, shared with any other caller
+ * meanwhile, and hears the progress of both. Across tabs, when the browser has Web Locks, a tab
+ * finding another one at it does nothing (answers null). A reload starts again where it stopped,
+ * since whatever is already here is skipped. Answers how the caller's run ended.
  */
 export function fillFromCloud(
   userId: number,
   onProgress: (progress: TFillProgress) => void,
 ): Promise<TFillProgress | null> {
   listeners.add(onProgress);
-  running ??= runExclusively(userId).finally(() => {
-    running = null;
-    listeners.clear();
+  if (!running) return start(userId);
+  next ??= running.then(() => {
+    next = null;
+    return start(userId);
   });
-  return running;
+  return next;
 }
 
 function runExclusively(userId: number): Promise<TFillProgress | null> {

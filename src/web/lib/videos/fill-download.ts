@@ -5,9 +5,10 @@ import { chunkWriter } from './chunk-writer';
 import { discardStaged, MAX_CHUNK_BYTES } from './local-store';
 
 /**
- * A cloud copy's download for the new device's fill (cloud-fill.ts), never left hanging when the
- * connection goes: a sealed copy read whole (it is opened whole), a plain one a part at a time,
- * each part hashed and its 4 MiB chunks written to the library while the rest is on its way.
+ * A cloud copy's download for the new device's fill (fill-copy.ts), never left hanging when the
+ * connection goes: read a part at a time, each part hashed and handed on (to be written to the
+ * library) while the rest is on its way; read whole only to hash an old copy known by its whole
+ * SHA-256.
  */
 
 /** A copy the store did not hand over (an expired link, the server away): worth another try. */
@@ -103,7 +104,10 @@ async function readAll(
   return length === bytes.length ? bytes : bytes.subarray(0, length);
 }
 
-/** A part of a plain copy as it arrived; `bytes` is only good during the call (copy to keep). */
+/** A part `onPart` refused: its own error, not the connection's. */
+class RefusedPartError extends Error {}
+
+/** A part of a copy as it arrived; `bytes` is only good during the call (copy to keep). */
 export type TOnPart = (bytes: Uint8Array<ArrayBuffer>) => Promise<void> | void;
 
 /**
@@ -123,7 +127,11 @@ async function readInParts(
     const part = bytes.subarray(0, end);
     sums.push(sha256HexOfBytes(part));
     byteSize += end;
-    await onPart(part);
+    try {
+      await onPart(part);
+    } catch (error) {
+      throw new RefusedPartError('the part was refused', { cause: error });
+    }
     // A stream that is no byte stream may have handed over more than the part.
     bytes.copyWithin(0, end, length);
     return length - end;
@@ -181,6 +189,8 @@ async function download<T>(
         watch,
       );
     } catch (error) {
+      // What the reader refused (a sealed segment that failed its check) is said as it is.
+      if (error instanceof RefusedPartError) throw error.cause;
       // The connection went while the copy was arriving.
       throw new NetworkError(error);
     }
@@ -190,12 +200,12 @@ async function download<T>(
   }
 }
 
-/** A copy's bytes, whole (a sealed copy, opened whole once checked). */
+/** A copy's bytes, whole. */
 export function downloadCopy(url: string): Promise<Uint8Array<ArrayBuffer>> {
   return download(url, readAll);
 }
 
-/** A plain copy a part at a time (see `readInParts`): its size and its parts' SHA-256s. */
+/** A copy a part at a time (see `readInParts`): its size and its parts' SHA-256s. */
 export function downloadCopyInParts(url: string, onPart: TOnPart) {
   return download(url, (body, _declared, onRead) => readInParts(body, onPart, onRead));
 }
@@ -204,10 +214,11 @@ export function downloadCopyInParts(url: string, onPart: TOnPart) {
 const MAX_CHUNKS_WAITING = 8;
 
 /**
- * Writes a plain copy's chunks to the library as its parts arrive, over whatever an earlier try
- * left (`chunkWriter`). `writePart` waits while more than a few chunks wait to be written, so
- * a download never runs far ahead of the library; `finish` settles once every chunk handed over
- * is written (or throws why one was not).
+ * Writes a copy's bytes to the library as they arrive, as the library's 4 MiB chunks, over
+ * whatever an earlier try left (`chunkWriter`). `write` takes pieces of any size (copied) and
+ * waits while more than a few chunks wait to be written, so a download never runs far ahead of
+ * the library; `finish` writes the last, shorter chunk and settles once every chunk is written (or
+ * throws why one was not). `finish(false)` only lets the writes under way end (a failed try).
  */
 export function stageInLibrary(videoId: string) {
   const cleared = discardStaged(videoId);
@@ -215,6 +226,9 @@ export function stageInLibrary(videoId: string) {
   const writes: Promise<void>[] = [];
   const waiting = new Set<Promise<void>>();
   let chunkCount = 0;
+  let byteSize = 0;
+  let filling = new Uint8Array(MAX_CHUNK_BYTES);
+  let filled = 0;
   const writeChunk = (bytes: Uint8Array<ArrayBuffer>) => {
     const index = chunkCount++;
     const written = cleared.then(() => writer.write({ videoId, index, bytes }));
@@ -235,16 +249,27 @@ export function stageInLibrary(videoId: string) {
     get chunkCount() {
       return chunkCount;
     },
-    async writePart(part: Uint8Array<ArrayBuffer>) {
-      // Copied now: the next read takes the part's buffer over.
-      for (let at = 0; at < part.length; at += MAX_CHUNK_BYTES) {
-        writeChunk(part.slice(at, at + MAX_CHUNK_BYTES));
+    get byteSize() {
+      return byteSize;
+    },
+    async write(bytes: Uint8Array) {
+      for (let at = 0; at < bytes.length;) {
+        const taken = Math.min(MAX_CHUNK_BYTES - filled, bytes.length - at);
+        filling.set(bytes.subarray(at, at + taken), filled);
+        filled += taken;
+        at += taken;
+        if (filled === MAX_CHUNK_BYTES) {
+          writeChunk(filling);
+          filling = new Uint8Array(MAX_CHUNK_BYTES);
+          filled = 0;
+        }
       }
-      // An empty copy is one empty chunk, as the library keeps it.
-      if (chunkCount === 0) writeChunk(new Uint8Array(0));
+      byteSize += bytes.length;
       while (waiting.size > MAX_CHUNKS_WAITING) await Promise.race(waiting);
     },
-    async finish(): Promise<void> {
+    async finish(isComplete = true): Promise<void> {
+      // The last chunk, shorter; an empty copy is one empty chunk, as the library keeps it.
+      if (isComplete && (filled > 0 || chunkCount === 0)) writeChunk(filling.slice(0, filled));
       writer.close();
       await cleared;
       await Promise.all(writes);

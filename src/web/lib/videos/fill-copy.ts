@@ -1,0 +1,87 @@
+import { isSealingError } from '@shared/sealing/errors';
+import { compositeSha256Hex, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
+import { downloadCopy, downloadCopyInParts, stageInLibrary } from './fill-download';
+import { discardStaged, readStaged } from './local-store';
+
+/**
+ * One cloud copy brought down for the new device's fill (cloud-fill.ts) and written to the
+ * library as it arrives, a part at a time, never held whole: a plain copy as it is, a sealed one
+ * opened segment by segment (each checked before it is written). The chunks stay unlisted until
+ * the fill keeps the copy; a copy that does not match leaves none behind.
+ */
+
+/** A copy written and checked (its size and chunks), or why not: changed or cut ('damaged'). */
+export type TStaged =
+  { isMatch: true; byteSize: number; chunkCount: number } | { isMatch: false; isDamaged: boolean };
+
+/** The copy the server recorded `sha256` for: known by its parts' composite, as sent since parts are checked. */
+const isComposite = async (partSha256s: string[], sha256: string) =>
+  (await compositeSha256Hex(partSha256s)) === sha256;
+
+/**
+ * A plain copy: a match by its parts' composite, hashed as they came, else (a copy sent before
+ * parts were checked) by the whole SHA-256 of what was written. `onDownloaded` hears as soon as
+ * the bytes are all here and matched: none of them is held in the page any more.
+ */
+export async function stagePlainCopy(
+  url: string,
+  entry: { id: string; sha256: string },
+  onDownloaded: () => void,
+): Promise<TStaged> {
+  const stage = stageInLibrary(entry.id);
+  let partSha256s: string[];
+  try {
+    ({ partSha256s } = await downloadCopyInParts(url, (part) => stage.write(part)));
+  } catch (error) {
+    // Writes still under way are let finish, so none lands after the next try has begun.
+    await stage.finish(false).catch(() => undefined);
+    throw error;
+  }
+  let isMatch = await isComposite(partSha256s, entry.sha256);
+  if (isMatch) onDownloaded();
+  await stage.finish();
+  isMatch ||= (await sha256Hex(await readStaged(entry.id))) === entry.sha256;
+  if (!isMatch) {
+    await discardStaged(entry.id);
+    return { isMatch, isDamaged: false };
+  }
+  return { isMatch, byteSize: stage.byteSize, chunkCount: stage.chunkCount };
+}
+
+/** The sealing code loads only for an account that has sealed copies. */
+const loadOpenSealed = () => import('@web/lib/encryption/open-sealed');
+
+/**
+ * A sealed copy opened with its content key as it arrives, the recording written a segment at a
+ * time. A segment that fails its check, or a copy cut or lengthened, is 'damaged': nothing of it
+ * stays. Every segment checked, the copy must also match its checksum (a copy sealed before parts
+ * were checked is fetched once more to hash it whole).
+ */
+export async function stageSealedCopy(
+  url: string,
+  entry: { id: string; sha256: string },
+  contentKey: CryptoKey,
+): Promise<TStaged> {
+  const { segmentOpener } = await loadOpenSealed();
+  const stage = stageInLibrary(entry.id);
+  const opener = segmentOpener(contentKey, entry.id, (plaintext) => stage.write(plaintext));
+  let partSha256s: string[];
+  try {
+    ({ partSha256s } = await downloadCopyInParts(url, (part) => opener.open(part)));
+    opener.end();
+  } catch (error) {
+    await stage.finish(false).catch(() => undefined);
+    if (!isSealingError(error)) throw error;
+    await discardStaged(entry.id);
+    return { isMatch: false, isDamaged: true };
+  }
+  await stage.finish();
+  const isMatch =
+    (await isComposite(partSha256s, entry.sha256)) ||
+    (await sha256HexOfBytes(await downloadCopy(url))) === entry.sha256;
+  if (!isMatch) {
+    await discardStaged(entry.id);
+    return { isMatch, isDamaged: false };
+  }
+  return { isMatch, byteSize: stage.byteSize, chunkCount: stage.chunkCount };
+}
