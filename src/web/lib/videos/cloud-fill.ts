@@ -199,8 +199,8 @@ async function runFill(
   /**
    * One message: fetched and checked as soon as it starts, kept only once the message before it
    * is settled, so messages are kept newest first and the next download runs while one is saved.
-   * `release` once its bytes are no longer held: a plain copy's once matched (its last chunks may
-   * still be being written), otherwise once settled.
+   * `release` once it no longer needs to be on its way: a plain copy's once all of it arrived and
+   * matched (its last chunks may still be being written), a sealed one's once settled.
    */
   const bring = async (
     entry: TVideoIndexEntry,
@@ -219,10 +219,10 @@ async function runFill(
       await discardStaged(entry.id).catch(() => undefined);
       return isOutcome(checked) ? checked : 'stopped';
     }
-    // What was checked stays in hand (bytes, or written chunks): a failed save is tried again.
+    // What was checked stays written (unlisted): a failed save is tried again.
     return withPauses(() => keepChecked(entry, userId, checked), onPause);
   };
-  // Two messages' bytes at most in hand: the next one starts as soon as one lets its bytes go.
+  // Two messages on their way at most: the next one starts as soon as one is released.
   const started: Promise<TOutcome>[] = [];
   let inHand = 0;
   const startMore = () => {
@@ -271,12 +271,12 @@ function start(userId: number): Promise<TFillProgress | null> {
 
 /**
  * Brings every cloud copy of this account that is not on this device here, newest first, the
- * next one arriving while the last is kept (a tablet holds two messages' bytes at most). One run
- * per tab at a time; a caller while one runs (which listed the copies before it asked: a phone's
- * video sealed for the owner meanwhile) gets one more run after it, shared with any other caller
- * meanwhile, and hears the progress of both. Across tabs, when the browser has Web Locks, a tab
- * finding another one at it does nothing (answers null). A reload starts again where it stopped,
- * since whatever is already here is skipped. Answers how the caller's run ended.
+ * next one arriving while the last is kept (two on their way at most, each read a part at a
+ * time). One run per tab at a time; a caller while one runs (which listed the copies before it
+ * asked: a phone's video sealed for the owner meanwhile) gets one more run after it, shared with
+ * any other caller meanwhile, and hears the progress of both. Across tabs, when the browser has
+ * Web Locks, a tab finding another one at it does nothing (answers null). A reload starts again
+ * where it stopped, since whatever is already here is skipped. Answers how the caller's run ended.
  */
 export function fillFromCloud(
   userId: number,
