@@ -7,8 +7,8 @@ import { writeInBatches } from './write-batches';
  * page holding no large buffers seldom has: a fill read a part at a time piled its chunks up there
  * (about 250 MB more for 256 MB brought). So the chunks are handed, without a copy, to a worker of
  * the page's own that makes the Blobs and writes them, and each worker is ended once it has
- * written 64 MiB: what it made goes with it. Where no worker runs (an older browser, a test's
- * stand-in) or one failed, the page writes the chunks itself, as before.
+ * written 64 MiB, or sat idle: what it made goes with it. Where no worker runs (an older browser,
+ * a test's stand-in) or one failed, the page writes the chunks itself, as before.
  */
 
 /** What the page hands the writer (chunk-writer.worker.ts). */
@@ -106,46 +106,65 @@ function startWorker(): TWorkerState | null {
   return state;
 }
 
-/** Writes one copy's chunks; `close` once the last was handed over, to end the last worker. */
-export function chunkWriter() {
-  let current: TWorkerState | null = null;
-  const retire = () => {
-    if (!current) return;
-    current.isRetired = true;
-    endIfDone(current);
+/** A worker idle this long after the last copy closed is ended (the next copy starts one). */
+const IDLE_MS = 2_000;
+
+/** The worker writing now: shared by the copies of a fill, one after another. */
+let current: TWorkerState | null = null;
+let idle: ReturnType<typeof setTimeout> | undefined;
+
+function retire() {
+  clearTimeout(idle);
+  if (!current) return;
+  current.isRetired = true;
+  endIfDone(current);
+  current = null;
+}
+
+/** Written by a worker where one runs (the bytes are handed over), else by the page. */
+function write(chunk: { videoId: string; index: number; bytes: Uint8Array<ArrayBuffer> }) {
+  clearTimeout(idle);
+  if (current?.isFailed) {
+    // One that broke lost the chunks it held: their copy is tried again, and the page writes
+    // from now on. One that never started held none.
+    const hadStarted = current.hasStarted;
     current = null;
-  };
+    if (hadStarted) return Promise.reject(new Error('the chunk writer stopped'));
+  }
+  if (current && current.sent >= CHUNKS_A_WORKER) retire();
+  current ??= startWorker();
+  const state = current;
+  const row = { videoId: chunk.videoId, index: chunk.index };
+  const inPage = () => writeInPage({ ...row, data: new Blob([chunk.bytes]) });
+  if (!state) return inPage();
+  state.sent += 1;
+  state.unsettled += 1;
+  const written = state.isReady.then((isReady) => {
+    if (!isReady) return inPage();
+    const id = nextId++;
+    return new Promise<void>((resolve, reject) => {
+      state.pending.set(id, { resolve, reject });
+      const request: TChunkWriteRequest = { id, library: LOCAL_DB_NAME, ...chunk };
+      state.worker.postMessage(request, [chunk.bytes.buffer]);
+    });
+  });
+  return written.finally(() => {
+    state.unsettled -= 1;
+    endIfDone(state);
+  });
+}
+
+/**
+ * Writes one copy's chunks; `close` once the last was handed over. The worker goes on to the next
+ * copy (starting one costs a tenth of a second or more, longer than a short message takes to
+ * arrive) and is ended once idle.
+ */
+export function chunkWriter() {
   return {
-    /** Written by a worker where one runs (the bytes are handed over), else by the page. */
-    write(chunk: { videoId: string; index: number; bytes: Uint8Array<ArrayBuffer> }) {
-      if (current?.isFailed) {
-        // One that broke lost the chunks it held: this copy is tried again (by the page). One
-        // that never started held none: the page writes the rest.
-        if (current.hasStarted) return Promise.reject(new Error('the chunk writer stopped'));
-        current = null;
-      }
-      if (current && current.sent >= CHUNKS_A_WORKER) retire();
-      current ??= startWorker();
-      const state = current;
-      const row = { videoId: chunk.videoId, index: chunk.index };
-      const inPage = () => writeInPage({ ...row, data: new Blob([chunk.bytes]) });
-      if (!state) return inPage();
-      state.sent += 1;
-      state.unsettled += 1;
-      const written = state.isReady.then((isReady) => {
-        if (!isReady) return inPage();
-        const id = nextId++;
-        return new Promise<void>((resolve, reject) => {
-          state.pending.set(id, { resolve, reject });
-          const request: TChunkWriteRequest = { id, library: LOCAL_DB_NAME, ...chunk };
-          state.worker.postMessage(request, [chunk.bytes.buffer]);
-        });
-      });
-      return written.finally(() => {
-        state.unsettled -= 1;
-        endIfDone(state);
-      });
+    write,
+    close() {
+      clearTimeout(idle);
+      idle = setTimeout(retire, IDLE_MS);
     },
-    close: retire,
   };
 }
