@@ -15,6 +15,6 @@ export * from './secrets';
 export * from './recovery-code';
 export { sealPart, sealSegment, sealStream, startSealing } from './seal';
 export type { TSealing } from './seal';
-export { openRange, openSegment, openStream, readHeader } from './open';
+export { openRange, openSegment, openStream, readHeader, segmentOpener } from './open';
 export type { TSealedReader } from './open';
 export * from './range';

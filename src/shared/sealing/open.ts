@@ -9,6 +9,7 @@ import {
   segmentCount,
   segmentParameters,
   segmentPlaintextRange,
+  segmentSealedRange,
   TAG_BYTES,
   type TSealedHeader,
 } from './format';
@@ -89,6 +90,51 @@ export function openStream(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * Opens a sealed object as it arrives in pieces that hold whole segments (as its upload parts
+ * do), in order: each segment is checked before its plaintext is handed to `onOpened`. `end`
+ * throws unless every segment came; a changed, reordered, cut or lengthened object throws a
+ * SealingError. Unlike `openStream`, the caller holds the pace (it awaits each piece).
+ */
+export function segmentOpener(
+  key: CryptoKey,
+  expectedMessageId: string,
+  onOpened: (plaintext: TBytes) => Promise<void>,
+) {
+  let header: TSealedHeader | undefined;
+  /** The next segment, and where the next piece starts in the sealed object. */
+  let next = 0;
+  let offset = 0;
+  return {
+    async open(piece: TBytes): Promise<void> {
+      let at = 0;
+      if (!header) {
+        header = parseHeader(piece.subarray(0, HEADER_BYTES), expectedMessageId);
+        at = HEADER_BYTES;
+      }
+      const length = header.plaintextLength;
+      while (at < piece.length) {
+        if (next >= segmentCount(length)) {
+          throw new SealingError('extended', 'The sealed message has bytes after its end.');
+        }
+        const { start, end } = segmentSealedRange(next, length);
+        if (start - offset !== at || end - offset > piece.length) {
+          throw new SealingError('truncated', 'The sealed message is shorter than it says.');
+        }
+        await onOpened(await openSegment(key, header, next, piece.subarray(at, end - offset)));
+        next += 1;
+        at = end - offset;
+      }
+      offset += piece.length;
+    },
+    end(): void {
+      if (!header || next !== segmentCount(header.plaintextLength)) {
+        throw new SealingError('truncated', 'The sealed message is shorter than it says.');
+      }
+    },
+  };
 }
 
 /**

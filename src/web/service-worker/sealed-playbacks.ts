@@ -1,3 +1,4 @@
+import { keptConnection, transactionDone } from '@web/lib/idb-connection';
 import type { TSealedPlayback } from './sealed-messages';
 
 /**
@@ -13,7 +14,6 @@ const MAX_KEPT = 20;
 type TKept = TSealedPlayback & { keptAt: number };
 
 const inMemory = new Map<string, TKept>();
-let opening: Promise<IDBDatabase> | null = null;
 
 function settle<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -22,34 +22,12 @@ function settle<T>(request: IDBRequest<T>): Promise<T> {
   });
 }
 
-function done(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
-
-function openDb(): Promise<IDBDatabase> {
-  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'videoId' });
-    request.onsuccess = () => {
-      const db = request.result;
-      // A newer worker's upgrade must not wait on this one.
-      db.onversionchange = () => {
-        db.close();
-        opening = null;
-      };
-      resolve(db);
-    };
-    request.onerror = () => reject(request.error);
-  }).catch((error: unknown) => {
-    opening = null;
-    throw error;
-  });
-  return opening;
-}
+// A newer worker's upgrade must not wait on this one (`keptConnection` closes for it).
+const openDb = keptConnection(() => {
+  const request = indexedDB.open(DB_NAME, 1);
+  request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'videoId' });
+  return request;
+});
 
 export async function keepPlayback(playback: TSealedPlayback): Promise<void> {
   const kept: TKept = { ...playback, keptAt: Date.now() };
@@ -64,7 +42,7 @@ export async function keepPlayback(playback: TSealedPlayback): Promise<void> {
     store.delete(old.videoId);
     inMemory.delete(old.videoId);
   }
-  await done(transaction);
+  await transactionDone(transaction);
 }
 
 export async function findPlayback(videoId: string): Promise<TSealedPlayback | undefined> {
@@ -92,5 +70,5 @@ export async function forgetPlaybacks(): Promise<void> {
   const db = await openDb();
   const transaction = db.transaction(STORE, 'readwrite');
   transaction.objectStore(STORE).clear();
-  await done(transaction);
+  await transactionDone(transaction);
 }

@@ -1,18 +1,5 @@
 import { WRAP_LABEL_PARTS } from '@shared/schemas/encryption';
-import {
-  HEADER_BYTES,
-  isSealingError,
-  openSegment,
-  openStream,
-  parseHeader,
-  SealingError,
-  segmentCount,
-  segmentPlaintextRange,
-  TAG_BYTES,
-  unwrapKey,
-  wrapLabel,
-  type TSealedHeader,
-} from '@shared/sealing';
+import { isSealingError, openStream, unwrapKey, wrapLabel } from '@shared/sealing';
 import { getAccountKey, getRecipientKey } from './device-keys';
 
 export const SEALED_PLAYBACK_MESSAGES = {
@@ -129,47 +116,4 @@ export async function openSealedCopy(
     }
     throw error;
   }
-}
-
-/**
- * Opens a sealed copy as its parts arrive, in order (any cut of the object into pieces that hold
- * whole segments, as its 8 MiB upload parts do): each segment is checked before its bytes are
- * handed to `onOpened`. `end` throws unless every segment came; a changed, reordered, cut or
- * lengthened copy throws a SealingError.
- */
-export function segmentOpener(
-  contentKey: CryptoKey,
-  videoId: string,
-  onOpened: (plaintext: Uint8Array<ArrayBuffer>) => Promise<void>,
-) {
-  let header: TSealedHeader | undefined;
-  let next = 0;
-  return {
-    async open(part: Uint8Array<ArrayBuffer>): Promise<void> {
-      let at = 0;
-      if (!header) {
-        header = parseHeader(part.subarray(0, HEADER_BYTES), videoId);
-        at = HEADER_BYTES;
-      }
-      const length = header.plaintextLength;
-      while (at < part.length) {
-        if (next >= segmentCount(length)) {
-          throw new SealingError('extended', 'The sealed message has bytes after its end.');
-        }
-        const { start, end } = segmentPlaintextRange(next, length);
-        const size = end - start + TAG_BYTES;
-        if (at + size > part.length) {
-          throw new SealingError('truncated', 'The sealed message is shorter than it says.');
-        }
-        await onOpened(await openSegment(contentKey, header, next, part.subarray(at, at + size)));
-        next += 1;
-        at += size;
-      }
-    },
-    end(): void {
-      if (!header || next !== segmentCount(header.plaintextLength)) {
-        throw new SealingError('truncated', 'The sealed message is shorter than it says.');
-      }
-    },
-  };
 }

@@ -1,4 +1,9 @@
 import { LOCAL_DB_NAME, stageChunks, type TChunk } from './local-store';
+import {
+  WRITER_READY_ID,
+  type TChunkWriteReply,
+  type TChunkWriteRequest,
+} from './chunk-writer-messages';
 import { writeInBatches } from './write-batches';
 
 /**
@@ -10,24 +15,6 @@ import { writeInBatches } from './write-batches';
  * written 64 MiB, or sat idle: what it made goes with it. Where no worker runs (an older browser,
  * a test's stand-in) or one failed, the page writes the chunks itself, as before.
  */
-
-/** What the page hands the writer (chunk-writer.worker.ts). */
-export interface TChunkWriteRequest {
-  id: number;
-  library: string;
-  videoId: string;
-  index: number;
-  bytes: Uint8Array<ArrayBuffer>;
-}
-
-/** The writer's answer for one chunk: written (null) or why not. */
-export interface TChunkWriteReply {
-  id: number;
-  error: string | null;
-}
-
-/** The writer's first message, once its script runs: no chunk is handed over before it. */
-export const WRITER_READY_ID = 0;
 
 /** A worker is ended after this many chunks (64 MiB), once they are written. */
 const CHUNKS_A_WORKER = 16;
@@ -43,7 +30,6 @@ interface TWorkerState {
   isFailed: boolean;
   /** Whether its script runs; a worker that never started loses nothing (the page writes). */
   isReady: Promise<boolean>;
-  hasStarted: boolean;
 }
 
 /** Where no worker writes, the page does, the chunks that wait going together. */
@@ -60,6 +46,7 @@ function endIfDone(state: TWorkerState) {
 function fail(state: TWorkerState, error: Error) {
   isUnusable = true;
   state.isFailed = true;
+  if (current === state) current = null;
   state.worker.terminate();
   for (const job of state.pending.values()) job.reject(error);
   state.pending.clear();
@@ -84,13 +71,9 @@ function startWorker(): TWorkerState | null {
     isRetired: false,
     isFailed: false,
     isReady: new Promise((resolve) => (settleReady = resolve)),
-    hasStarted: false,
   };
   worker.addEventListener('message', (event: MessageEvent<TChunkWriteReply>) => {
-    if (event.data.id === WRITER_READY_ID) {
-      state.hasStarted = true;
-      return settleReady(true);
-    }
+    if (event.data.id === WRITER_READY_ID) return settleReady(true);
     const job = state.pending.get(event.data.id);
     state.pending.delete(event.data.id);
     if (event.data.error === null) job?.resolve();
@@ -98,7 +81,7 @@ function startWorker(): TWorkerState | null {
   });
   worker.addEventListener('error', (event) => {
     // It would not start (an older browser, its script refused) or broke: the page writes from
-    // now on. Chunks it already held are lost to this try, which is made again.
+    // now on. Chunks it already held are refused, so their copy is tried again.
     event.preventDefault();
     settleReady(false);
     fail(state, new Error('the chunk writer stopped'));
@@ -121,26 +104,28 @@ function retire() {
   current = null;
 }
 
-/** Written by a worker where one runs (the bytes are handed over), else by the page. */
-function write(chunk: { videoId: string; index: number; bytes: Uint8Array<ArrayBuffer> }) {
+/**
+ * Writes one chunk of a copy being brought down: by the worker where one runs (the bytes are
+ * handed over), else by the page. The worker goes on to the next copy (starting one costs a tenth
+ * of a second or more, longer than a short message takes to arrive); call `endWhenIdle` once a
+ * copy's last chunk was handed over.
+ */
+export function writeChunk(chunk: {
+  videoId: string;
+  index: number;
+  bytes: Uint8Array<ArrayBuffer>;
+}) {
   clearTimeout(idle);
-  if (current?.isFailed) {
-    // One that broke lost the chunks it held: their copy is tried again, and the page writes
-    // from now on. One that never started held none.
-    const hadStarted = current.hasStarted;
-    current = null;
-    if (hadStarted) return Promise.reject(new Error('the chunk writer stopped'));
-  }
   if (current && current.sent >= CHUNKS_A_WORKER) retire();
   current ??= startWorker();
   const state = current;
-  const row = { videoId: chunk.videoId, index: chunk.index };
-  const inPage = () => writeInPage({ ...row, data: new Blob([chunk.bytes]) });
+  const inPage = () =>
+    writeInPage({ videoId: chunk.videoId, index: chunk.index, data: new Blob([chunk.bytes]) });
   if (!state) return inPage();
   state.sent += 1;
   state.unsettled += 1;
   const written = state.isReady.then((isReady) => {
-    if (!isReady) return inPage();
+    if (!isReady || state.isFailed) return inPage();
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {
       state.pending.set(id, { resolve, reject });
@@ -154,17 +139,8 @@ function write(chunk: { videoId: string; index: number; bytes: Uint8Array<ArrayB
   });
 }
 
-/**
- * Writes one copy's chunks; `close` once the last was handed over. The worker goes on to the next
- * copy (starting one costs a tenth of a second or more, longer than a short message takes to
- * arrive) and is ended once idle.
- */
-export function chunkWriter() {
-  return {
-    write,
-    close() {
-      clearTimeout(idle);
-      idle = setTimeout(retire, IDLE_MS);
-    },
-  };
+/** Ends the worker unless another chunk comes soon. */
+export function endWhenIdle(): void {
+  clearTimeout(idle);
+  idle = setTimeout(retire, IDLE_MS);
 }

@@ -1,4 +1,9 @@
-import { WRITER_READY_ID, type TChunkWriteReply, type TChunkWriteRequest } from './chunk-writer';
+import { keptConnection, transactionDone } from '@web/lib/idb-connection';
+import {
+  WRITER_READY_ID,
+  type TChunkWriteReply,
+  type TChunkWriteRequest,
+} from './chunk-writer-messages';
 import { writeInBatches } from './write-batches';
 
 /**
@@ -10,43 +15,18 @@ import { writeInBatches } from './write-batches';
 // The DOM library types `self` as a window; in here it is the worker's own scope.
 const post = (reply: TChunkWriteReply) => (self as unknown as Worker).postMessage(reply);
 
-let opened: Promise<IDBDatabase> | null = null;
-
 /** The library as the page's Dexie made it (this worker never changes its shape). */
-function openLibrary(name: string): Promise<IDBDatabase> {
-  opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(name);
-    request.onsuccess = () => {
-      const db = request.result;
-      // The page upgrading the library closes this connection; the next write opens it again.
-      db.onversionchange = () => {
-        db.close();
-        opened = null;
-      };
-      resolve(db);
-    };
-    request.onerror = () => reject(request.error);
-  }).catch((error: unknown) => {
-    opened = null;
-    throw error;
-  });
-  return opened;
-}
+const openLibrary = (name: string) => keptConnection(() => indexedDB.open(name));
+let library: ReturnType<typeof openLibrary> | null = null;
 
 async function writeChunks(requests: TChunkWriteRequest[]): Promise<void> {
-  const db = await openLibrary(requests[0]!.library);
-  await new Promise<void>((resolve, reject) => {
-    const transaction = db.transaction('chunks', 'readwrite');
-    const store = transaction.objectStore('chunks');
-    for (const { videoId, index, bytes } of requests) {
-      store.put({ videoId, index, data: new Blob([bytes]) });
-    }
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () =>
-      reject(transaction.error ?? new Error('the chunks were not written'));
-    transaction.onabort = () =>
-      reject(transaction.error ?? new Error('the chunks were not written'));
-  });
+  library ??= openLibrary(requests[0]!.library);
+  const transaction = (await library()).transaction('chunks', 'readwrite');
+  const store = transaction.objectStore('chunks');
+  for (const { videoId, index, bytes } of requests) {
+    store.put({ videoId, index, data: new Blob([bytes]) });
+  }
+  await transactionDone(transaction);
 }
 
 const write = writeInBatches(writeChunks);

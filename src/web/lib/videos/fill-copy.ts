@@ -14,9 +14,20 @@ import { discardStaged, readStaged } from './local-store';
 export type TStaged =
   { isMatch: true; byteSize: number; chunkCount: number } | { isMatch: false; isDamaged: boolean };
 
-/** The copy the server recorded `sha256` for: known by its parts' composite, as sent since parts are checked. */
+/** Whether the parts' composite is the checksum the server recorded (copies sent part by part). */
 const isComposite = async (partSha256s: string[], sha256: string) =>
   (await compositeSha256Hex(partSha256s)) === sha256;
+
+/** A copy written whole: kept if it matched, else its chunks are given back. */
+async function settle(
+  videoId: string,
+  stage: { byteSize: number; chunkCount: number },
+  isMatch: boolean,
+): Promise<TStaged> {
+  if (isMatch) return { isMatch, byteSize: stage.byteSize, chunkCount: stage.chunkCount };
+  await discardStaged(videoId);
+  return { isMatch, isDamaged: false };
+}
 
 /**
  * A plain copy: a match by its parts' composite, hashed as they came, else (a copy sent before
@@ -41,15 +52,11 @@ export async function stagePlainCopy(
   if (isMatch) onDownloaded();
   await stage.finish();
   isMatch ||= (await sha256Hex(await readStaged(entry.id))) === entry.sha256;
-  if (!isMatch) {
-    await discardStaged(entry.id);
-    return { isMatch, isDamaged: false };
-  }
-  return { isMatch, byteSize: stage.byteSize, chunkCount: stage.chunkCount };
+  return settle(entry.id, stage, isMatch);
 }
 
 /** The sealing code loads only for an account that has sealed copies. */
-const loadOpenSealed = () => import('@web/lib/encryption/open-sealed');
+const loadSealing = () => import('@shared/sealing');
 
 /**
  * A sealed copy opened with its content key as it arrives, the recording written a segment at a
@@ -62,7 +69,7 @@ export async function stageSealedCopy(
   entry: { id: string; sha256: string },
   contentKey: CryptoKey,
 ): Promise<TStaged> {
-  const { segmentOpener } = await loadOpenSealed();
+  const { segmentOpener } = await loadSealing();
   const stage = stageInLibrary(entry.id);
   const opener = segmentOpener(contentKey, entry.id, (plaintext) => stage.write(plaintext));
   let partSha256s: string[];
@@ -79,9 +86,5 @@ export async function stageSealedCopy(
   const isMatch =
     (await isComposite(partSha256s, entry.sha256)) ||
     (await sha256HexOfBytes(await downloadCopy(url))) === entry.sha256;
-  if (!isMatch) {
-    await discardStaged(entry.id);
-    return { isMatch, isDamaged: false };
-  }
-  return { isMatch, byteSize: stage.byteSize, chunkCount: stage.chunkCount };
+  return settle(entry.id, stage, isMatch);
 }

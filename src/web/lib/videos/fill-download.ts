@@ -1,7 +1,7 @@
 import { UPLOAD_PART_BYTES } from '@shared/schemas/cloud-messages';
 import { NetworkError } from '@web/lib/api-client';
 import { sha256HexOfBytes } from '@web/lib/sha256';
-import { chunkWriter } from './chunk-writer';
+import { endWhenIdle, writeChunk as writeToLibrary } from './chunk-writer';
 import { discardStaged, MAX_CHUNK_BYTES } from './local-store';
 
 /**
@@ -108,7 +108,7 @@ async function readAll(
 class RefusedPartError extends Error {}
 
 /** A part of a copy as it arrived; `bytes` is only good during the call (copy to keep). */
-export type TOnPart = (bytes: Uint8Array<ArrayBuffer>) => Promise<void> | void;
+type TOnPart = (bytes: Uint8Array<ArrayBuffer>) => Promise<void> | void;
 
 /**
  * Reads the body a part (8 MiB, as it was sent) at a time into one buffer: each part is hashed
@@ -215,14 +215,13 @@ const MAX_CHUNKS_WAITING = 8;
 
 /**
  * Writes a copy's bytes to the library as they arrive, as the library's 4 MiB chunks, over
- * whatever an earlier try left (`chunkWriter`). `write` takes pieces of any size (copied) and
+ * whatever an earlier try left (`writeChunk`, chunk-writer.ts). `write` takes pieces of any size (copied) and
  * waits while more than a few chunks wait to be written, so a download never runs far ahead of
  * the library; `finish` writes the last, shorter chunk and settles once every chunk is written (or
  * throws why one was not). `finish(false)` only lets the writes under way end (a failed try).
  */
 export function stageInLibrary(videoId: string) {
   const cleared = discardStaged(videoId);
-  const writer = chunkWriter();
   const writes: Promise<void>[] = [];
   const waiting = new Set<Promise<void>>();
   let chunkCount = 0;
@@ -231,18 +230,14 @@ export function stageInLibrary(videoId: string) {
   let filled = 0;
   const writeChunk = (bytes: Uint8Array<ArrayBuffer>) => {
     const index = chunkCount++;
-    const written = cleared.then(() => writer.write({ videoId, index, bytes }));
-    // Heard by `finish`; meanwhile not an unhandled failure.
-    written.catch(() => undefined);
+    const written = cleared.then(() => writeToLibrary({ videoId, index, bytes }));
     writes.push(written);
-    const settled: Promise<void> = written.then(
-      () => {
+    // Its failure is heard by `finish`.
+    const settled: Promise<void> = written
+      .catch(() => undefined)
+      .then(() => {
         waiting.delete(settled);
-      },
-      () => {
-        waiting.delete(settled);
-      },
-    );
+      });
     waiting.add(settled);
   };
   return {
@@ -270,7 +265,7 @@ export function stageInLibrary(videoId: string) {
     async finish(isComplete = true): Promise<void> {
       // The last chunk, shorter; an empty copy is one empty chunk, as the library keeps it.
       if (isComplete && (filled > 0 || chunkCount === 0)) writeChunk(filling.slice(0, filled));
-      writer.close();
+      endWhenIdle();
       await cleared;
       await Promise.all(writes);
     },
