@@ -13,7 +13,10 @@ export const root = path.resolve(import.meta.dirname, '..');
  * it stops (SIGTERM).
  * BENCH_NODE_FLAGS="…": extra Node or V8 flags for the server, to try a setting before adopting it.
  * BENCH_SERVER_ENTRY=<file>: another build of the server to start instead of dist/server/main.js
- * (say, one made with other esbuild settings), to compare two builds in the same minutes.
+ * (say, one made with other esbuild settings), to compare two builds in the same minutes. The
+ * server serves the web app, migrations and template of the nearest folder above it holding a
+ * package.json: a copy of dist/ alone would serve this checkout's web app. Build in a clone or a
+ * git worktree, or copy package.json, drizzle/ and dist/ into a folder of their own.
  */
 export function profileFlags(): string[] {
   const directory = process.env.BENCH_PROFILE_DIR;

@@ -88,44 +88,32 @@ async function moveOnce(libraryMb: number, dataDir: string, round: number): Prom
     await newTablet.page.goto(`${base}/auth`);
     const rawBefore = await rawChannelThroughput(oldTablet.page, newTablet.page, total, PACING);
 
-    const measured = await withMemoryPeaks(
-      oldTablet.context,
-      oldTablet.page,
-      oldTablet.profileDir,
-      async () => {
-        await oldTablet.page.goto(`${base}/move-messages`);
-        const preparing = performance.now();
-        await oldTablet.page.getByRole('button', { name: 'Show the code' }).click();
-        const shown = oldTablet.page.getByTestId('transfer-code');
-        await shown.waitFor({ timeout: 30 * 60_000 });
-        const prepareSeconds = (performance.now() - preparing) / 1000;
-        const code = (await shown.textContent()) ?? '';
-        await moveAccountHere(newTablet.page, base, owner, dataDir);
-        await newTablet.page.goto(`${base}/receive-messages`);
-        return withMemoryPeaks(
-          newTablet.context,
-          newTablet.page,
-          newTablet.profileDir,
-          async () => {
-            await newTablet.page.getByLabel('Code from your old device').fill(code);
-            const started = performance.now();
-            await newTablet.page.getByRole('button', { name: 'Receive my messages' }).click();
-            await newTablet.page
-              .getByText(/^Receiving message 1 of/)
-              .waitFor({ timeout: 5 * 60_000 });
-            const connectSeconds = (performance.now() - started) / 1000;
-            await newTablet.page
-              .getByText(`All ${count} messages are now on this device.`)
-              .waitFor({ timeout: 60 * 60_000 });
-            return {
-              prepareSeconds,
-              connectSeconds,
-              moveSeconds: (performance.now() - started) / 1000,
-            };
-          },
-        );
-      },
-    );
+    const measured = await withMemoryPeaks(oldTablet, oldTablet.profileDir, async () => {
+      await oldTablet.page.goto(`${base}/move-messages`);
+      const preparing = performance.now();
+      await oldTablet.page.getByRole('button', { name: 'Show the code' }).click();
+      const shown = oldTablet.page.getByTestId('transfer-code');
+      await shown.waitFor({ timeout: 30 * 60_000 });
+      const prepareSeconds = (performance.now() - preparing) / 1000;
+      const code = (await shown.textContent()) ?? '';
+      await moveAccountHere(newTablet.page, base, owner, dataDir);
+      await newTablet.page.goto(`${base}/receive-messages`);
+      return withMemoryPeaks(newTablet, newTablet.profileDir, async () => {
+        await newTablet.page.getByLabel('Code from your old device').fill(code);
+        const started = performance.now();
+        await newTablet.page.getByRole('button', { name: 'Receive my messages' }).click();
+        await newTablet.page.getByText(/^Receiving message 1 of/).waitFor({ timeout: 5 * 60_000 });
+        const connectSeconds = (performance.now() - started) / 1000;
+        await newTablet.page
+          .getByText(`All ${count} messages are now on this device.`)
+          .waitFor({ timeout: 60 * 60_000 });
+        return {
+          prepareSeconds,
+          connectSeconds,
+          moveSeconds: (performance.now() - started) / 1000,
+        };
+      });
+    });
     const arrived = await libraryBytes(newTablet.page);
     if (arrived.count !== count || arrived.bytes !== total) {
       throw new Error(`the new tablet holds ${arrived.count} messages, ${arrived.bytes} bytes`);
@@ -153,7 +141,7 @@ async function moveOnce(libraryMb: number, dataDir: string, round: number): Prom
 }
 
 async function main() {
-  // BENCH_SERVER_ENTRY names a build made beforehand (with its own dist/web beside it).
+  // BENCH_SERVER_ENTRY names a build made beforehand (see bench-support.ts).
   if (!process.env.BENCH_SERVER_ENTRY) {
     await buildServerUnlessCurrent();
     await buildWebUnlessCurrent();

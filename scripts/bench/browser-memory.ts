@@ -3,6 +3,7 @@
 // of the profile (Blobs and IndexedDB live in the browser process, not the page's).
 import { readdirSync, readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { TBarePage } from './bare-chromium';
 
 export interface TMemoryPeaks {
   /** V8's used heap of the page, peak above the idle baseline. */
@@ -86,16 +87,54 @@ export function chromiumResident(profileDir: string) {
   return { resident, renderers, browser: residentBytes(root) };
 }
 
+/** What the memory sampling asks of a browser, whoever drives it. */
+export interface TMemoryProbe {
+  collectGarbage(): Promise<void>;
+  /** The page's V8 heap and the ArrayBuffers outside it. */
+  pageHeap(): Promise<{ usedSize: number; backingStorageSize?: number } | undefined>;
+  /** The same, summed over the browser's service workers. */
+  workerHeaps(): Promise<{ workerHeap: number; workerBuffers: number }>;
+  close(): Promise<void>;
+}
+
+type THeapUsage = { usedSize: number; backingStorageSize?: number };
+
 /**
- * The heap of every service worker of the browser, asked through its DevTools session: a worker
- * is no page's child, and Playwright opens no session on one.
+ * Sums the heaps of the service workers `targets` lists, attaching to each once (`attach` answers
+ * the session to ask it through, or undefined when it went meanwhile).
  */
-async function serviceWorkerHeaps(context: BrowserContext) {
-  const cdp = await context.browser()!.newBrowserCDPSession();
+function serviceWorkerSampler(
+  targets: () => Promise<{ targetId: string; type: string }[]>,
+  attach: (targetId: string) => Promise<string | undefined>,
+  heapOf: (sessionId: string) => Promise<THeapUsage | undefined>,
+) {
   const sessions = new Map<string, string>();
+  return async () => {
+    const total = { workerHeap: 0, workerBuffers: 0 };
+    for (const target of (await targets()).filter((info) => info.type === 'service_worker')) {
+      if (!sessions.has(target.targetId)) {
+        const sessionId = await attach(target.targetId);
+        if (!sessionId) continue;
+        sessions.set(target.targetId, sessionId);
+      }
+      const usage = await heapOf(sessions.get(target.targetId)!);
+      total.workerHeap += usage?.usedSize ?? 0;
+      total.workerBuffers += usage?.backingStorageSize ?? 0;
+    }
+    return total;
+  };
+}
+
+/**
+ * The probe of a page Playwright drives. A service worker is no page's child and Playwright opens
+ * no session on one: each is asked through the browser's session.
+ */
+async function playwrightProbe(context: BrowserContext, page: Page): Promise<TMemoryProbe> {
+  const cdp = await context.newCDPSession(page);
+  const browserCdp = await context.browser()!.newBrowserCDPSession();
   const answers = new Map<number, (result: unknown) => void>();
   let nextId = 1;
-  cdp.on('Target.receivedMessageFromTarget', (event) => {
+  browserCdp.on('Target.receivedMessageFromTarget', (event) => {
     const message = JSON.parse(event.message) as { id?: number; result?: unknown };
     if (message.id !== undefined) answers.get(message.id)?.(message.result);
   });
@@ -108,54 +147,88 @@ async function serviceWorkerHeaps(context: BrowserContext) {
       };
       answers.set(id, done);
       const message = JSON.stringify({ id, method });
-      cdp.send('Target.sendMessageToTarget', { sessionId, message }).catch(() => done(undefined));
+      browserCdp
+        .send('Target.sendMessageToTarget', { sessionId, message })
+        .catch(() => done(undefined));
       setTimeout(() => done(undefined), 5_000);
     });
   return {
-    async sample() {
-      const { targetInfos } = await cdp.send('Target.getTargets');
-      const total = { workerHeap: 0, workerBuffers: 0 };
-      for (const target of targetInfos.filter((info) => info.type === 'service_worker')) {
-        if (!sessions.has(target.targetId)) {
-          const attached = await cdp
-            .send('Target.attachToTarget', { targetId: target.targetId, flatten: false })
-            .catch(() => undefined);
-          if (!attached) continue;
-          sessions.set(target.targetId, attached.sessionId);
-        }
-        const usage = await ask<{ usedSize: number; backingStorageSize?: number }>(
-          sessions.get(target.targetId)!,
-          'Runtime.getHeapUsage',
-        );
-        total.workerHeap += usage?.usedSize ?? 0;
-        total.workerBuffers += usage?.backingStorageSize ?? 0;
-      }
-      return total;
+    collectGarbage: async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
     },
-    close: () => cdp.detach().catch(() => undefined),
+    pageHeap: () => cdp.send('Runtime.getHeapUsage').catch(() => undefined),
+    workerHeaps: serviceWorkerSampler(
+      async () => (await browserCdp.send('Target.getTargets')).targetInfos,
+      async (targetId) =>
+        (
+          await browserCdp
+            .send('Target.attachToTarget', { targetId, flatten: false })
+            .catch(() => undefined)
+        )?.sessionId,
+      (sessionId) => ask<THeapUsage>(sessionId, 'Runtime.getHeapUsage'),
+    ),
+    async close() {
+      await cdp.detach().catch(() => undefined);
+      await browserCdp.detach().catch(() => undefined);
+    },
+  };
+}
+
+/** The probe of a page driven over a bare DevTools pipe (bare-chromium.ts). */
+export function bareProbe(page: TBarePage): TMemoryProbe {
+  const timeOut = <R>(asked: Promise<R>) =>
+    Promise.race([
+      asked.catch(() => undefined),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000)),
+    ]);
+  return {
+    collectGarbage: async () => {
+      await page.send('HeapProfiler.collectGarbage');
+    },
+    pageHeap: () => timeOut(page.send<THeapUsage>('Runtime.getHeapUsage')),
+    workerHeaps: serviceWorkerSampler(
+      async () =>
+        (
+          await page.send<{ targetInfos: { targetId: string; type: string }[] }>(
+            'Target.getTargets',
+            {},
+            null,
+          )
+        ).targetInfos,
+      async (targetId) =>
+        (
+          await timeOut(
+            page.send<{ sessionId: string }>(
+              'Target.attachToTarget',
+              { targetId, flatten: true },
+              null,
+            ),
+          )
+        )?.sessionId,
+      (sessionId) => timeOut(page.send<THeapUsage>('Runtime.getHeapUsage', {}, sessionId)),
+    ),
+    close: () => Promise.resolve(),
   };
 }
 
 /**
  * Runs `work` while sampling the page's and its service workers' heaps and the profile's processes
  * every 250 ms; answers the peaks above what they held just before, after a garbage collection
- * in the page.
+ * in the page. `probe` is a page Playwright drives (with its context) or a bare probe.
  */
 export async function withMemoryPeaks<T>(
-  context: BrowserContext,
-  page: Page,
+  driven: { context: BrowserContext; page: Page } | TMemoryProbe,
   profileDir: string,
   work: () => Promise<T>,
 ): Promise<{ value: T; peaks: TMemoryPeaks }> {
-  const cdp = await context.newCDPSession(page);
-  const workers = await serviceWorkerHeaps(context);
-  await cdp.send('HeapProfiler.collectGarbage');
+  const probe = 'page' in driven ? await playwrightProbe(driven.context, driven.page) : driven;
+  await probe.collectGarbage();
   const sample = async () => {
-    const usage = await cdp.send('Runtime.getHeapUsage').catch(() => undefined);
+    const usage = await probe.pageHeap();
     return {
       heap: usage?.usedSize ?? 0,
       buffers: usage?.backingStorageSize ?? 0,
-      ...(await workers.sample()),
+      ...(await probe.workerHeaps()),
       ...chromiumResident(profileDir),
     };
   };
@@ -178,7 +251,6 @@ export async function withMemoryPeaks<T>(
   } finally {
     running = false;
     await sampling;
-    await cdp.detach().catch(() => undefined);
-    await workers.close();
+    await probe.close();
   }
 }

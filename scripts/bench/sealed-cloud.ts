@@ -2,17 +2,18 @@
 // owners on a paid plan, each in a Chromium of their own (a profile on disk, as a visitor's), one
 // with enhanced encryption on. The same real WebM (scripts/bench/sealed-media.ts) goes into each
 // one's library, the app's sync sends it (asked as the app asks after a save), and the time to
-// 'synced' is taken; then, the local copy gone, the player opens the cloud copy: the time to its
-// first decoded frame and to a frame after seeking to 80 %. Plain and sealed take turns, round
-// after round; medians are compared. The JS heap and ArrayBuffers of the page and of its service
-// worker, and the browser's resident memory, are sampled meanwhile (peaks above idle).
+// 'synced' is taken, each profile opened meanwhile in a bare Chromium (bare-chromium.ts), with no
+// inspector to copy the bodies. Then, the local copy gone, the player opens the cloud copy: the
+// time to its first decoded frame and to a frame after seeking to 80 %. Plain and sealed take
+// turns, round after round; medians are compared. The JS heap and ArrayBuffers of the page and of
+// its service worker, and the browser's resident memory, are sampled meanwhile (peaks above idle).
 //
 // BENCH_FILE_MB (default 100) sets the video's size; BENCH_SEALED_ROUNDS (default 3) the rounds.
 // The app's service worker runs, as in a visitor's browser: a sealed message streams through it.
-// BENCH_SEALED_PLAYBACK=whole blocks the worker (as the browser tests do), so a sealed message is
-// opened whole, the app's way without one (a first visit, a shift-reload).
+// BENCH_SEALED_PLAYBACK=whole blocks the worker while playing (as the browser tests do; a bare
+// Chromium cannot block it, so it runs while sending), and a sealed message is opened whole,
+// the app's way without one (a first visit, a shift-reload).
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,13 +23,8 @@ import { buildServerUnlessCurrent } from '../build-server.mjs';
 import { buildWebUnlessCurrent } from '../build-web.mjs';
 import { startServer, stopServer, waitForHealth } from '../bench-support';
 import { type TMemoryPeaks, withMemoryPeaks } from './browser-memory';
-import {
-  benchVideo,
-  libraryRow,
-  putInLibrary,
-  removeFromLibrary,
-  type TBenchVideo,
-} from './sealed-media';
+import { benchVideo, libraryRow, removeFromLibrary, type TBenchVideo } from './sealed-media';
+import { inTurn, timeUploads, type TKind } from './sealed-uploads';
 import {
   makePremium,
   openDashboard,
@@ -43,21 +39,13 @@ const WITH_WORKER = process.env.BENCH_SEALED_PLAYBACK !== 'whole';
 const port = 5900 + (process.pid % 100);
 const base = `http://127.0.0.1:${port}`;
 
-type TKind = 'plain' | 'sealed';
-
 interface TDevice {
   kind: TKind;
+  /** Playwright's, for signing up and playing; closed while the uploads are timed. */
   context: BrowserContext;
   page: Page;
   profileDir: string;
   owner: TOwner;
-  /** Whether each upload this page started said it was sealed. */
-  uploadsSealed: boolean[];
-}
-
-interface TUploadResult {
-  seconds: number;
-  peaks: TMemoryPeaks;
 }
 
 interface TPlayResult {
@@ -68,8 +56,7 @@ interface TPlayResult {
   peaks: TMemoryPeaks;
 }
 
-async function launch(kind: TKind): Promise<Omit<TDevice, 'owner'>> {
-  const profileDir = mkdtempSync(path.join(os.tmpdir(), `bench-sealed-${kind}-`));
+async function openContext(profileDir: string) {
   // A profile on disk: an off-the-record one keeps IndexedDB and Blobs in memory.
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -81,13 +68,12 @@ async function launch(kind: TKind): Promise<Omit<TDevice, 'owner'>> {
   await context.addInitScript('globalThis.__name = (target) => target;');
   context.setDefaultTimeout(120_000);
   const page = context.pages()[0] ?? (await context.newPage());
-  const uploadsSealed: boolean[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/uploads') {
-      uploadsSealed.push(Boolean((request.postDataJSON() as { sealed?: unknown }).sealed));
-    }
-  });
-  return { kind, context, page, profileDir, uploadsSealed };
+  return { context, page };
+}
+
+async function launch(kind: TKind): Promise<Omit<TDevice, 'owner'>> {
+  const profileDir = mkdtempSync(path.join(os.tmpdir(), `bench-sealed-${kind}-`));
+  return { kind, profileDir, ...(await openContext(profileDir)) };
 }
 
 /** With the worker allowed, the dashboard is opened until the worker controls it. */
@@ -98,60 +84,6 @@ async function openControlledDashboard(page: Page): Promise<void> {
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
     await openDashboard(page, base);
   }
-}
-
-/**
- * One upload: the video put into the library, then the app asked to send it (the event a save
- * sends); timed in the page from the ask to the row saying 'synced'. A run of the half-minute
- * timer that had just begun would have listed the library before the video was in it: if the
- * video is not indexed after 2 s, the app is asked once more.
- */
-async function timeUpload(device: TDevice, video: TBenchVideo, round: number) {
-  const id = randomUUID();
-  const { owner, page } = device;
-  await putInLibrary(page, video, {
-    id,
-    title: `Bench ${device.kind} ${round}`,
-    creatorId: owner.userId,
-    recipientId: owner.recipientId,
-  });
-  const { value, peaks } = await withMemoryPeaks(device.context, page, device.profileDir, () =>
-    page.evaluate(async (id) => {
-      const read = () =>
-        new Promise<{ syncStatus: string; indexedAt: string | null } | undefined>(
-          (resolve, reject) => {
-            const open = indexedDB.open('memento-videos');
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              const db = open.result;
-              const get = db.transaction('videos').objectStore('videos').get(id);
-              get.onsuccess = () => {
-                db.close();
-                resolve(get.result);
-              };
-              get.onerror = () => reject(get.error);
-            };
-          },
-        );
-      const started = performance.now();
-      let askedAgain = false;
-      window.dispatchEvent(new Event('memento:sync-request'));
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const row = await read();
-        if (row?.syncStatus === 'synced') break;
-        const elapsed = performance.now() - started;
-        if (!askedAgain && row?.indexedAt === null && elapsed > 2_000) {
-          askedAgain = true;
-          window.dispatchEvent(new Event('memento:sync-request'));
-        }
-        if (elapsed > 30 * 60_000) throw new Error(`upload ${id} did not finish`);
-      }
-      return { seconds: (performance.now() - started) / 1000, askedAgain };
-    }, id),
-  );
-  if (value.askedAgain) console.log(`  (${device.kind} round ${round}: the app was asked twice)`);
-  return { id, result: { seconds: value.seconds, peaks } satisfies TUploadResult };
 }
 
 /**
@@ -213,7 +145,7 @@ async function timePlayback(device: TDevice, title: string, videoId: string) {
   const cdp = await device.context.newCDPSession(page);
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
-  const { value, peaks } = await withMemoryPeaks(device.context, page, device.profileDir, () =>
+  const { value, peaks } = await withMemoryPeaks(device, device.profileDir, () =>
     playInPage(page, title),
   );
   await page.getByRole('button', { name: `Close ${title}`, exact: true }).click();
@@ -244,30 +176,15 @@ function compare(what: string, goal: number, plain: number[], sealed: number[]) 
   );
 }
 
-/** Plain first in odd rounds, sealed first in even ones: a busy moment falls on both. */
-const inTurn = (devices: TDevice[], round: number) =>
-  round % 2 === 1 ? devices : [...devices].reverse();
-
 async function measure(devices: TDevice[], video: TBenchVideo) {
-  const uploads = new Map<TKind, TUploadResult[]>([
-    ['plain', []],
-    ['sealed', []],
-  ]);
-  const lastIds = new Map<TKind, string>();
-  for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const device of inTurn(devices, round)) {
-      const { id, result } = await timeUpload(device, video, round);
-      uploads.get(device.kind)!.push(result);
-      lastIds.set(device.kind, id);
-      console.log(`  upload ${device.kind} round ${round}: ${result.seconds.toFixed(1)} s`);
-    }
-  }
+  for (const device of devices) await device.context.close();
+  const { uploads, lastIds } = await timeUploads(devices, video, {
+    base,
+    rounds: ROUNDS,
+    withWorker: WITH_WORKER,
+  });
+  for (const device of devices) Object.assign(device, await openContext(device.profileDir));
   for (const device of devices) {
-    const expected = device.kind === 'sealed';
-    const sent = device.uploadsSealed;
-    if (sent.length < ROUNDS || sent.some((sealed) => sealed !== expected)) {
-      throw new Error(`${device.kind} owner's uploads were not all ${device.kind}`);
-    }
     await openControlledDashboard(device.page);
     // The dashboard brings down any cloud copy this device lacks (each visit): its run ends
     // before the local copy goes, or the player would find it back.
@@ -344,7 +261,8 @@ export async function runSealedCloud(): Promise<void> {
     const devices: TDevice[] = [];
     for (const device of launched) {
       const owner = await signUpInPage(device.page, base, `bench${device.kind}${process.pid}`);
-      devices.push({ ...device, owner });
+      // The same object: its context is opened again after the uploads, and closed at the end.
+      devices.push(Object.assign(device, { owner }));
     }
     server = await makePremium(
       server,

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { root } from '../bench-support';
+import type { TBarePage } from './bare-chromium';
 import { addSeekIndex } from '../../src/web/lib/videos/webm-seek-index';
 
 /**
@@ -138,7 +139,7 @@ async function recordedVideo(context: BrowserContext, targetBytes: number) {
  * disk, never copied through the DevTools connection.
  */
 export async function putInLibrary(
-  page: Page,
+  page: Pick<TBarePage, 'evaluate' | 'setInputFiles'>,
   video: TBenchVideo,
   row: { id: string; title: string; creatorId: number; recipientId: number },
 ): Promise<void> {

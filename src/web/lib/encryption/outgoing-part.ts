@@ -8,8 +8,9 @@ import { releaseBytes, sha256HexOfBytes } from '@web/lib/sha256';
  * so the sent parts of a long copy piled up there, about the copy's size. A file is read from disk
  * as it goes. Elsewhere (no private folder, or it is full), a Blob, as before.
  *
- * Not a buffer: the page's bytes as a fetch body are copied whole to any attached inspector,
- * seconds a part.
+ * Not a buffer: sent as the page's bytes, a part took longer than from its file even with no
+ * inspector attached, and seconds longer with one (docs/benchmarks.md, 'Uploads timed as a
+ * visitor's browser runs them').
  */
 export interface TOutgoingPart {
   body: Blob;

@@ -1,0 +1,154 @@
+// A Chromium the benchmarks drive over its DevTools pipe with only what they need: the page's
+// script and its file inputs, never the Network domain. Playwright turns that domain on in every
+// page it drives, and then Chromium hands the inspector a copy of every request body made from
+// the page's own bytes: 8 MiB sent as a buffer took about 2.8 s instead of 0.04 s
+// (docs/benchmarks.md, 'Uploads timed as a visitor's browser runs them'). A visitor's browser has
+// no inspector, so the uploads are timed here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+
+interface TAnswer {
+  id?: number;
+  result?: unknown;
+  error?: { message: string };
+  method?: string;
+  params?: { type?: string; args?: { value?: unknown }[] };
+}
+
+/** Switches Playwright also gives its Chromium, so the two run the app alike. */
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+  '--remote-debugging-pipe',
+];
+
+export interface TBarePage {
+  /** Runs `fn(arg)` in the page and answers its result (JSON-like values only). */
+  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  /** Gives the file input `selector` finds the file at `file`, as a person's choice would. */
+  setInputFiles(selector: string, file: string): Promise<void>;
+  /** A DevTools command to the page (or, with `sessionId`, to another target). */
+  send<R>(method: string, params?: object, sessionId?: string | null): Promise<R>;
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium on the profile at `profileDir` (closed by whoever had it), showing `url`; `initScript`
+ * runs in every document before the page's own scripts.
+ */
+export async function launchBare(
+  profileDir: string,
+  url: string,
+  initScript = '',
+): Promise<TBarePage> {
+  const browser: ChildProcess = spawn(
+    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    [...CHROMIUM_ARGS, ...LAUNCH_ARGS, `--user-data-dir=${profileDir}`, 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+  );
+  const toBrowser = browser.stdio[3] as Writable;
+  const fromBrowser = browser.stdio[4] as Readable;
+  const waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  let nextId = 1;
+  let pending = '';
+  const decoder = new StringDecoder('utf8');
+  fromBrowser.on('data', (data: Buffer) => {
+    pending += decoder.write(data);
+    // Messages end with a NUL.
+    for (let end = pending.indexOf('\0'); end >= 0; end = pending.indexOf('\0')) {
+      const answer = JSON.parse(pending.slice(0, end)) as TAnswer;
+      pending = pending.slice(end + 1);
+      if (answer.method === 'Runtime.consoleAPICalled') {
+        console.log(`  [page] ${answer.params?.args?.map((arg) => arg.value).join(' ')}`);
+      }
+      const asked = answer.id === undefined ? undefined : waiting.get(answer.id);
+      if (!asked) continue;
+      waiting.delete(answer.id!);
+      if (answer.error) asked.reject(new Error(answer.error.message));
+      else asked.resolve(answer.result);
+    }
+  });
+  const exited = new Promise<void>((resolve) => browser.once('exit', () => resolve()));
+  void exited.then(() => {
+    for (const asked of waiting.values()) asked.reject(new Error('Chromium exited'));
+  });
+  let pageSession: string | null = null;
+  const send = <R>(method: string, params: object = {}, sessionId = pageSession) =>
+    new Promise<R>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      toBrowser.write(
+        `${JSON.stringify({ id, method, params, sessionId: sessionId ?? undefined })}\0`,
+      );
+    });
+  const { targetId } = await send<{ targetId: string }>(
+    'Target.createTarget',
+    { url: 'about:blank' },
+    null,
+  );
+  pageSession = (
+    await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, null)
+  ).sessionId;
+  await send('Page.enable');
+  if (initScript) await send('Page.addScriptToEvaluateOnNewDocument', { source: initScript });
+  // BENCH_PAGE_LOG=1 prints what the page logs (timing marks added to a private build).
+  if (process.env.BENCH_PAGE_LOG) await send('Runtime.enable');
+  await send('Page.navigate', { url });
+
+  async function evaluateExpression(expression: string, returnByValue: boolean) {
+    const answer = await send<{
+      result: { value?: unknown; objectId?: string };
+      exceptionDetails?: { exception?: { description?: string }; text: string };
+    }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue });
+    if (answer.exceptionDetails) {
+      const { exception, text } = answer.exceptionDetails;
+      throw new Error(exception?.description ?? text);
+    }
+    return answer.result;
+  }
+
+  // The page's document must have loaded before anything is run in it.
+  for (const deadline = Date.now() + 60_000; ;) {
+    const state = await evaluateExpression('document.readyState', true).catch(() => undefined);
+    if (
+      state?.value === 'complete' &&
+      (await evaluateExpression('location.href', true)).value !== 'about:blank'
+    )
+      break;
+    if (Date.now() > deadline) throw new Error(`${url} did not load`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    async evaluate(fn, arg) {
+      // tsx names functions with a helper the page does not have; the evaluated code needs it.
+      const expression = `globalThis.__name = (target) => target; (${fn.toString()})(${JSON.stringify(arg)})`;
+      return (await evaluateExpression(expression, true)).value as never;
+    },
+    async setInputFiles(selector, file) {
+      const { objectId } = await evaluateExpression(
+        `document.querySelector(${JSON.stringify(selector)})`,
+        false,
+      );
+      await send('DOM.setFileInputFiles', { files: [file], objectId });
+    },
+    send,
+    async close() {
+      await send('Browser.close', {}, null).catch(() => undefined);
+      const killed = setTimeout(() => browser.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killed);
+    },
+  };
+}
