@@ -12,7 +12,7 @@ import {
   test,
   type RegisteredUser,
 } from './fixtures';
-import { expectNoSeriousViolations } from './support/axe';
+import { expectNoSeriousViolations, saveShotIfAsked } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { recordMessage } from './support/recording';
@@ -38,6 +38,7 @@ async function scanAtBothSizes(page: Page, testInfo: TestInfo, label: string) {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     await expectNoSeriousViolations(page, testInfo, `${label} (${name})`);
+    await saveShotIfAsked(page, label);
   }
 }
 
@@ -178,7 +179,7 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
     await scanAtBothSizes(deviceA, testInfo, 'enhanced encryption on');
   });
 
-  test('a message recorded now leaves the browser sealed', async () => {
+  test('a message recorded now leaves the browser sealed', async ({ browserName: _ }, testInfo) => {
     test.setTimeout(180_000);
     await deviceA.goto('/');
     await recordMessage(deviceA, { title: 'Sealed for Susan', seconds: 8 });
@@ -195,6 +196,7 @@ test.describe.serial('enhanced encryption', LONG_WAIT, () => {
     );
     expect(parts.length).toBeGreaterThan(0);
     await expectStoredSealed('Sealed for Susan');
+    await scanAtBothSizes(deviceA, testInfo, 'a sealed message on the dashboard');
 
     for (const request of requestsAfterSheet) {
       for (const spelling of codeSpellings()) {

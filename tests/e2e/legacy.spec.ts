@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import path from 'node:path';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import {
   LONG_WAIT_ON_ENGINE,
@@ -11,7 +10,7 @@ import {
   toastMessage,
   type RegisteredUser,
 } from './fixtures';
-import { expectNoSeriousViolations } from './support/axe';
+import { expectNoSeriousViolations, saveShotIfAsked } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readLink, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -45,13 +44,7 @@ async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
   ] as const) {
     await page.setViewportSize(viewport);
     await expectNoSeriousViolations(page, testInfo, `${name} (${size})`);
-    const shots = process.env.E2E_SHOTS_DIR;
-    if (shots) {
-      await page.screenshot({
-        path: path.join(shots, `${name}-${viewport.width}x${viewport.height}.png`),
-        fullPage: true,
-      });
-    }
+    await saveShotIfAsked(page, name);
   }
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import axe from 'axe-core';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
@@ -137,5 +138,19 @@ function smallText(page: Page): Promise<string[]> {
       if (size < 18) found.add(`${element.tagName.toLowerCase()}: ${size}: ${text.slice(0, 30)}`);
     }
     return [...found];
+  });
+}
+
+/**
+ * With E2E_SHOTS_DIR set (a person about to look at the screens), a full-page screenshot named
+ * after the screen and the viewport; otherwise nothing.
+ */
+export async function saveShotIfAsked(page: Page, name: string) {
+  const shots = process.env.E2E_SHOTS_DIR;
+  const viewport = page.viewportSize();
+  if (!shots || !viewport) return;
+  await page.screenshot({
+    path: path.join(shots, `${name}-${viewport.width}x${viewport.height}.png`),
+    fullPage: true,
   });
 }
