@@ -14,7 +14,7 @@ interface TAnswer {
   result?: unknown;
   error?: { message: string };
   method?: string;
-  params?: { type?: string; args?: { value?: unknown }[] };
+  params?: { type?: string; args?: { value?: unknown }[] } & Record<string, unknown>;
 }
 
 /** Switches Playwright also gives its Chromium, so the two run the app alike. */
@@ -37,21 +37,24 @@ export interface TBarePage {
   setInputFiles(selector: string, file: string): Promise<void>;
   /** A DevTools command to the page (or, with `sessionId`, to another target). */
   send<R>(method: string, params?: object, sessionId?: string | null): Promise<R>;
+  /** Hears every DevTools event named `method`, from any target. */
+  on(method: string, listener: (params: unknown) => void): void;
   close(): Promise<void>;
 }
 
 /**
  * Chromium on the profile at `profileDir` (closed by whoever had it), showing `url`; `initScript`
- * runs in every document before the page's own scripts.
+ * runs in every document before the page's own scripts; `args` are more switches.
  */
 export async function launchBare(
   profileDir: string,
   url: string,
-  initScript = '',
+  options: { initScript?: string; args?: string[] } = {},
 ): Promise<TBarePage> {
+  const { initScript = '', args = [] } = options;
   const browser: ChildProcess = spawn(
     process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    [...CHROMIUM_ARGS, ...LAUNCH_ARGS, `--user-data-dir=${profileDir}`, 'about:blank'],
+    [...CHROMIUM_ARGS, ...LAUNCH_ARGS, ...args, `--user-data-dir=${profileDir}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
   );
   const toBrowser = browser.stdio[3] as Writable;
@@ -61,6 +64,7 @@ export async function launchBare(
     { resolve: (value: unknown) => void; reject: (e: Error) => void }
   >();
   let nextId = 1;
+  const listeners = new Map<string, ((params: unknown) => void)[]>();
   let pending = '';
   const decoder = new StringDecoder('utf8');
   fromBrowser.on('data', (data: Buffer) => {
@@ -69,6 +73,8 @@ export async function launchBare(
     for (let end = pending.indexOf('\0'); end >= 0; end = pending.indexOf('\0')) {
       const answer = JSON.parse(pending.slice(0, end)) as TAnswer;
       pending = pending.slice(end + 1);
+      if (answer.method)
+        for (const listener of listeners.get(answer.method) ?? []) listener(answer.params);
       if (answer.method === 'Runtime.consoleAPICalled') {
         console.log(`  [page] ${answer.params?.args?.map((arg) => arg.value).join(' ')}`);
       }
@@ -144,11 +150,71 @@ export async function launchBare(
       await send('DOM.setFileInputFiles', { files: [file], objectId });
     },
     send,
+    on(method, listener) {
+      listeners.set(method, [...(listeners.get(method) ?? []), listener]);
+    },
     async close() {
       await send('Browser.close', {}, null).catch(() => undefined);
       const killed = setTimeout(() => browser.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killed);
     },
+  };
+}
+
+interface TTraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  pid: number;
+  tid: number;
+}
+
+/**
+ * Runs `work` with Chromium's timeline traced, then answers what the busiest thread (the page's
+ * main thread, when the page is the bottleneck) spent its time on: each kind of slice, summed,
+ * largest first (slices nest, so the sums overlap).
+ */
+export async function traceBusiestThread<T>(
+  page: TBarePage,
+  work: () => Promise<T>,
+): Promise<{ value: T; busyMs: number; slices: { name: string; count: number; ms: number }[] }> {
+  const events: TTraceEvent[] = [];
+  page.on('Tracing.dataCollected', (params) => {
+    events.push(...(params as { value: TTraceEvent[] }).value);
+  });
+  const complete = new Promise((resolve) => page.on('Tracing.tracingComplete', resolve));
+  await page.send(
+    'Tracing.start',
+    {
+      categories: 'devtools.timeline,toplevel,disabled-by-default-devtools.timeline',
+      transferMode: 'ReportEvents',
+    },
+    null,
+  );
+  const value = await work();
+  await page.send('Tracing.end', {}, null);
+  await complete;
+  const busy = new Map<string, number>();
+  for (const event of events) {
+    if (event.name !== 'RunTask' || event.ph !== 'X') continue;
+    const thread = `${event.pid}/${event.tid}`;
+    busy.set(thread, (busy.get(thread) ?? 0) + (event.dur ?? 0));
+  }
+  const [thread, busyUs] = [...busy].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const slices = new Map<string, { name: string; count: number; ms: number }>();
+  for (const event of events) {
+    if (event.ph !== 'X' || event.name === 'RunTask' || `${event.pid}/${event.tid}` !== thread) {
+      continue;
+    }
+    const slice = slices.get(event.name) ?? { name: event.name, count: 0, ms: 0 };
+    slice.count += 1;
+    slice.ms += (event.dur ?? 0) / 1000;
+    slices.set(event.name, slice);
+  }
+  return {
+    value,
+    busyMs: busyUs / 1000,
+    slices: [...slices.values()].sort((a, b) => b.ms - a.ms),
   };
 }

@@ -9,7 +9,8 @@
 // where plain fetch then asks for each copy's address and reads its bytes, one after another,
 // twice (the faster counts).
 //
-// BENCH_FILL_MB (default 256) sets the library's size, BENCH_MESSAGE_MB (default 64) each message's.
+// BENCH_FILL_MB (default 256) sets the library's size, BENCH_MESSAGE_MB (default 64) each
+// message's; BENCH_TRACE=1 says what the busiest thread did during the bare fill and plain fetch.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { buildServerUnlessCurrent } from '../build-server.mjs';
 import { buildWebUnlessCurrent } from '../build-web.mjs';
 import { startServer, stopServer, waitForHealth } from '../bench-support';
-import { launchBare, type TBarePage } from './bare-chromium';
+import { launchBare, traceBusiestThread, type TBarePage } from './bare-chromium';
 import { withMemoryPeaks, type TMemoryPeaks } from './browser-memory';
 import { makePremium, openDashboard, signUpInPage } from './sealed-owners';
 import { launchDevice, moveAccountHere, writeLibrary, type TDevice } from './transfer-devices';
@@ -126,6 +127,20 @@ function countKeptIntact(page: TScripted): Promise<{ intact: number; kept: numbe
   });
 }
 
+/**
+ * `work`, with BENCH_TRACE=1 traced: what the busiest thread of the browser spent its time on is
+ * printed (the page's main thread, when it is what holds the fill back).
+ */
+async function traced<T>(page: TBarePage, what: string, work: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_TRACE) return work();
+  const { value, busyMs, slices } = await traceBusiestThread(page, work);
+  console.log(`  ${what}: the busiest thread ran tasks for ${busyMs.toFixed(0)} ms, of which`);
+  for (const slice of slices.slice(0, 12)) {
+    console.log(`    ${slice.ms.toFixed(0)} ms in ${slice.count} × ${slice.name}`);
+  }
+  return value;
+}
+
 /** Removes every message from the page's library (rows and chunks). */
 function emptyLibrary(page: TScripted): Promise<void> {
   return page.evaluate(async () => {
@@ -146,23 +161,18 @@ function emptyLibrary(page: TScripted): Promise<void> {
 }
 
 /**
- * In the page, from the fill's first request for a copy (its resource timing) to the dashboard
- * saying every message is here.
+ * In the page, from the fill's first request for a copy (its resource timing) to the dashboard's
+ * fill line saying every message is here, looked at every 20 ms (an observer of the whole page
+ * ran on every change the fill made, and cost the page's thread time the fill needed).
  */
 async function timeFillInPage(count: number): Promise<number> {
   const said = `All ${count} messages are on this device.`;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the fill did not end')), 30 * 60_000);
-    const look = () => {
-      if (!document.body.textContent?.includes(said)) return;
-      clearTimeout(timer);
-      observer.disconnect();
-      resolve();
-    };
-    const observer = new MutationObserver(look);
-    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    look();
-  });
+  for (const deadline = performance.now() + 30 * 60_000; ;) {
+    const line = document.querySelector('[data-testid="cloud-fill"]');
+    if (line?.textContent?.includes(said)) break;
+    if (performance.now() > deadline) throw new Error('the fill did not end');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const done = performance.now();
   const first = performance
     .getEntriesByType('resource')
@@ -233,20 +243,21 @@ export async function runCloudFill(): Promise<void> {
     // new tablet's profile opened in a bare Chromium, whose dashboard fills it again.
     await emptyLibrary(newTablet.page);
     await newTablet.context.close();
-    const bare = await launchBare(
-      newTablet.profileDir,
-      `${base}/`,
-      'performance.setResourceTimingBufferSize(100000);',
-    );
+    const bare = await launchBare(newTablet.profileDir, `${base}/`, {
+      initScript: 'performance.setResourceTimingBufferSize(100000);',
+    });
     try {
       const visibility = await bare.evaluate(() => document.visibilityState);
       if (visibility !== 'visible') throw new Error(`the bare page is ${visibility}`);
-      const seconds = await bare.evaluate(timeFillInPage, count);
+      const seconds = await traced(bare, 'the fill', () => bare.evaluate(timeFillInPage, count));
       const again = await countKeptIntact(bare);
       if (again.kept !== count || again.intact !== count) {
         throw new Error(`the fill kept ${again.kept}, ${again.intact} of them intact, of ${count}`);
       }
-      const plain = [await plainFetchAll(bare), await plainFetchAll(bare)];
+      const plain = [
+        await plainFetchAll(bare),
+        await traced(bare, 'plain fetch', () => plainFetchAll(bare)),
+      ];
       if (plain.some((run) => run.bytes !== count * bytes))
         throw new Error('plain fetch fell short');
       const fill = (count * bytes) / seconds;
