@@ -37,8 +37,8 @@ export interface TBarePage {
   setInputFiles(selector: string, file: string): Promise<void>;
   /** A DevTools command to the page (or, with `sessionId`, to another target). */
   send<R>(method: string, params?: object, sessionId?: string | null): Promise<R>;
-  /** Hears every DevTools event named `method`, from any target. */
-  on(method: string, listener: (params: unknown) => void): void;
+  /** Hears every DevTools event named `method`, from any target, until the answer is called. */
+  on(method: string, listener: (params: unknown) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -152,6 +152,12 @@ export async function launchBare(
     send,
     on(method, listener) {
       listeners.set(method, [...(listeners.get(method) ?? []), listener]);
+      return () => {
+        listeners.set(
+          method,
+          (listeners.get(method) ?? []).filter((one) => one !== listener),
+        );
+      };
     },
     async close() {
       await send('Browser.close', {}, null).catch(() => undefined);
@@ -180,10 +186,13 @@ export async function traceBusiestThread<T>(
   work: () => Promise<T>,
 ): Promise<{ value: T; busyMs: number; slices: { name: string; count: number; ms: number }[] }> {
   const events: TTraceEvent[] = [];
-  page.on('Tracing.dataCollected', (params) => {
+  const stopCollecting = page.on('Tracing.dataCollected', (params) => {
     events.push(...(params as { value: TTraceEvent[] }).value);
   });
-  const complete = new Promise((resolve) => page.on('Tracing.tracingComplete', resolve));
+  let stopWaiting = () => {};
+  const complete = new Promise((resolve) => {
+    stopWaiting = page.on('Tracing.tracingComplete', resolve);
+  });
   await page.send(
     'Tracing.start',
     {
@@ -192,9 +201,15 @@ export async function traceBusiestThread<T>(
     },
     null,
   );
-  const value = await work();
-  await page.send('Tracing.end', {}, null);
-  await complete;
+  let value: T;
+  try {
+    value = await work();
+  } finally {
+    await page.send('Tracing.end', {}, null);
+    await complete;
+    stopCollecting();
+    stopWaiting();
+  }
   const busy = new Map<string, number>();
   for (const event of events) {
     if (event.name !== 'RunTask' || event.ph !== 'X') continue;
