@@ -1,7 +1,7 @@
 // A Chromium the benchmarks drive over its DevTools pipe with only what they need: the page's
 // script and its file inputs, never the Network domain. Playwright turns that domain on in every
 // page it drives, and then Chromium hands the inspector a copy of every request body made from
-// the page's own bytes: 8 MiB sent as a buffer took about 2.8 s instead of 0.04 s
+// the page's own bytes, seconds for a buffer that a visitor's browser sends in hundredths
 // (docs/benchmarks.md, 'Uploads timed as a visitor's browser runs them'). A visitor's browser has
 // no inspector, so the uploads are timed here.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +14,7 @@ interface TAnswer {
   result?: unknown;
   error?: { message: string };
   method?: string;
-  params?: { type?: string; args?: { value?: unknown }[] } & Record<string, unknown>;
+  params?: unknown;
 }
 
 /** Switches Playwright also gives its Chromium, so the two run the app alike. */
@@ -44,17 +44,16 @@ export interface TBarePage {
 
 /**
  * Chromium on the profile at `profileDir` (closed by whoever had it), showing `url`; `initScript`
- * runs in every document before the page's own scripts; `args` are more switches.
+ * runs in every document before the page's own scripts.
  */
 export async function launchBare(
   profileDir: string,
   url: string,
-  options: { initScript?: string; args?: string[] } = {},
+  initScript = '',
 ): Promise<TBarePage> {
-  const { initScript = '', args = [] } = options;
   const browser: ChildProcess = spawn(
     process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    [...CHROMIUM_ARGS, ...LAUNCH_ARGS, ...args, `--user-data-dir=${profileDir}`, 'about:blank'],
+    [...CHROMIUM_ARGS, ...LAUNCH_ARGS, `--user-data-dir=${profileDir}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
   );
   const toBrowser = browser.stdio[3] as Writable;
@@ -73,11 +72,7 @@ export async function launchBare(
     for (let end = pending.indexOf('\0'); end >= 0; end = pending.indexOf('\0')) {
       const answer = JSON.parse(pending.slice(0, end)) as TAnswer;
       pending = pending.slice(end + 1);
-      if (answer.method)
-        for (const listener of listeners.get(answer.method) ?? []) listener(answer.params);
-      if (answer.method === 'Runtime.consoleAPICalled') {
-        console.log(`  [page] ${answer.params?.args?.map((arg) => arg.value).join(' ')}`);
-      }
+      for (const listener of listeners.get(answer.method ?? '') ?? []) listener(answer.params);
       const asked = answer.id === undefined ? undefined : waiting.get(answer.id);
       if (!asked) continue;
       waiting.delete(answer.id!);
@@ -109,7 +104,15 @@ export async function launchBare(
   await send('Page.enable');
   if (initScript) await send('Page.addScriptToEvaluateOnNewDocument', { source: initScript });
   // BENCH_PAGE_LOG=1 prints what the page logs (timing marks added to a private build).
-  if (process.env.BENCH_PAGE_LOG) await send('Runtime.enable');
+  if (process.env.BENCH_PAGE_LOG) {
+    listeners.set('Runtime.consoleAPICalled', [
+      (params) => {
+        const { args } = params as { args: { value?: unknown }[] };
+        console.log(`  [page] ${args.map((arg) => arg.value).join(' ')}`);
+      },
+    ]);
+    await send('Runtime.enable');
+  }
   await send('Page.navigate', { url });
 
   async function evaluateExpression(expression: string, returnByValue: boolean) {
@@ -125,13 +128,10 @@ export async function launchBare(
   }
 
   // The page's document must have loaded before anything is run in it.
+  const isLoaded = `document.readyState === 'complete' && location.href !== 'about:blank'`;
   for (const deadline = Date.now() + 60_000; ;) {
-    const state = await evaluateExpression('document.readyState', true).catch(() => undefined);
-    if (
-      state?.value === 'complete' &&
-      (await evaluateExpression('location.href', true)).value !== 'about:blank'
-    )
-      break;
+    const loaded = await evaluateExpression(isLoaded, true).catch(() => undefined);
+    if (loaded?.value === true) break;
     if (Date.now() > deadline) throw new Error(`${url} did not load`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -139,7 +139,8 @@ export async function launchBare(
   return {
     async evaluate(fn, arg) {
       // tsx names functions with a helper the page does not have; the evaluated code needs it.
-      const expression = `globalThis.__name = (target) => target; (${fn.toString()})(${JSON.stringify(arg)})`;
+      const call = `(${fn.toString()})(${JSON.stringify(arg)})`;
+      const expression = `globalThis.__name = (target) => target; ${call}`;
       return (await evaluateExpression(expression, true)).value as never;
     },
     async setInputFiles(selector, file) {

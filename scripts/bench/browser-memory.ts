@@ -87,17 +87,17 @@ export function chromiumResident(profileDir: string) {
   return { resident, renderers, browser: residentBytes(root) };
 }
 
+type THeapUsage = { usedSize: number; backingStorageSize?: number };
+
 /** What the memory sampling asks of a browser, whoever drives it. */
 export interface TMemoryProbe {
   collectGarbage(): Promise<void>;
   /** The page's V8 heap and the ArrayBuffers outside it. */
-  pageHeap(): Promise<{ usedSize: number; backingStorageSize?: number } | undefined>;
+  pageHeap(): Promise<THeapUsage | undefined>;
   /** The same, summed over the browser's service workers. */
   workerHeaps(): Promise<{ workerHeap: number; workerBuffers: number }>;
   close(): Promise<void>;
 }
-
-type THeapUsage = { usedSize: number; backingStorageSize?: number };
 
 /**
  * Sums the heaps of the service workers `targets` lists, attaching to each once (`attach` answers

@@ -243,9 +243,11 @@ export async function runCloudFill(): Promise<void> {
     // new tablet's profile opened in a bare Chromium, whose dashboard fills it again.
     await emptyLibrary(newTablet.page);
     await newTablet.context.close();
-    const bare = await launchBare(newTablet.profileDir, `${base}/`, {
-      initScript: 'performance.setResourceTimingBufferSize(100000);',
-    });
+    const bare = await launchBare(
+      newTablet.profileDir,
+      `${base}/`,
+      'performance.setResourceTimingBufferSize(100000);',
+    );
     try {
       const visibility = await bare.evaluate(() => document.visibilityState);
       if (visibility !== 'visible') throw new Error(`the bare page is ${visibility}`);

@@ -24,7 +24,7 @@ interface TBareDevice {
   owner: TOwner;
 }
 
-export interface TUploadResult {
+interface TUploadResult {
   seconds: number;
   peaks: TMemoryPeaks;
 }

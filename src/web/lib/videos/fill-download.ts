@@ -16,7 +16,8 @@ export class CopyUnavailableError extends Error {}
 
 /**
  * A download that sends nothing for this long is given up as lost: a connection that dies
- * mid-body (a tablet leaving the Wi-Fi) can leave a fetch waiting for minutes, and the fill with it.
+ * mid-body (a tablet leaving the Wi-Fi) can leave a fetch waiting for minutes, and the fill with
+ * it.
  */
 export const STALL_MS = 30_000;
 
@@ -215,9 +216,9 @@ const MAX_CHUNKS_WAITING = 8;
 
 /**
  * Writes a copy's bytes to the library as they arrive, as the library's 4 MiB chunks, over
- * whatever an earlier try left (`writeChunk`, chunk-writer.ts). `write` takes pieces of any size (copied) and
- * waits while more than a few chunks wait to be written, so a download never runs far ahead of
- * the library; `finish` writes the last, shorter chunk and settles once every chunk is written (or
+ * whatever an earlier try left (`writeChunk`, chunk-writer.ts). `write` takes pieces of any size
+ * (copied) and waits while more than a few chunks wait to be written, so a download never runs
+ * far ahead of the library; `finish` writes the last, shorter chunk and settles once every chunk is written (or
  * throws why one was not). `finish(false)` only lets the writes under way end (a failed try).
  */
 export function stageInLibrary(videoId: string) {
