@@ -175,6 +175,7 @@ interface TTraceEvent {
   dur?: number;
   pid: number;
   tid: number;
+  args?: { name?: string };
 }
 
 /**
@@ -185,7 +186,12 @@ interface TTraceEvent {
 export async function traceBusiestThread<T>(
   page: TBarePage,
   work: () => Promise<T>,
-): Promise<{ value: T; busyMs: number; slices: { name: string; count: number; ms: number }[] }> {
+): Promise<{
+  value: T;
+  busyMs: number;
+  slices: { name: string; count: number; ms: number }[];
+  threads: { name: string; ms: number }[];
+}> {
   const events: TTraceEvent[] = [];
   const stopCollecting = page.on('Tracing.dataCollected', (params) => {
     events.push(...(params as { value: TTraceEvent[] }).value);
@@ -217,7 +223,14 @@ export async function traceBusiestThread<T>(
     const thread = `${event.pid}/${event.tid}`;
     busy.set(thread, (busy.get(thread) ?? 0) + (event.dur ?? 0));
   }
-  const [thread, busyUs] = [...busy].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const names = new Map<string, string>();
+  for (const event of events) {
+    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name) {
+      names.set(`${event.pid}/${event.tid}`, event.args.name);
+    }
+  }
+  const byBusy = [...busy].sort((a, b) => b[1] - a[1]);
+  const [thread, busyUs] = byBusy[0] ?? ['', 0];
   const slices = new Map<string, { name: string; count: number; ms: number }>();
   for (const event of events) {
     if (event.ph !== 'X' || event.name === 'RunTask' || `${event.pid}/${event.tid}` !== thread) {
@@ -232,5 +245,9 @@ export async function traceBusiestThread<T>(
     value,
     busyMs: busyUs / 1000,
     slices: [...slices.values()].sort((a, b) => b.ms - a.ms),
+    threads: byBusy.map(([id, us]) => ({
+      name: `${names.get(id) ?? 'thread'} ${id}`,
+      ms: us / 1000,
+    })),
   };
 }

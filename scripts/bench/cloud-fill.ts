@@ -10,7 +10,8 @@
 // twice (the faster counts).
 //
 // BENCH_FILL_MB (default 256) sets the library's size, BENCH_MESSAGE_MB (default 64) each
-// message's; BENCH_TRACE=1 says what the busiest thread did during the bare fill and plain fetch.
+// message's; BENCH_TRACE=1 says what the busiest thread did during the bare fill and plain fetch,
+// BENCH_PROFILE=1 which functions the page's main thread ran during the bare fill.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -133,10 +134,47 @@ function countKeptIntact(page: TScripted): Promise<{ intact: number; kept: numbe
  */
 async function traced<T>(page: TBarePage, what: string, work: () => Promise<T>): Promise<T> {
   if (!process.env.BENCH_TRACE) return work();
-  const { value, busyMs, slices } = await traceBusiestThread(page, work);
-  console.log(`  ${what}: the busiest thread ran tasks for ${busyMs.toFixed(0)} ms, of which`);
+  const { value, busyMs, slices, threads } = await traceBusiestThread(page, work);
+  const busiest = threads.slice(0, 5).map((thread) => `${thread.name} ${thread.ms.toFixed(0)} ms`);
+  console.log(`  ${what}: the busiest threads: ${busiest.join(', ')}`);
+  console.log(`  the busiest ran tasks for ${busyMs.toFixed(0)} ms, of which`);
   for (const slice of slices.slice(0, 12)) {
     console.log(`    ${slice.ms.toFixed(0)} ms in ${slice.count} × ${slice.name}`);
+  }
+  return value;
+}
+
+interface TProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/**
+ * `work`, with BENCH_PROFILE=1 profiled: the page's main thread's samples summed by function
+ * (its own time), the top of them printed. Names are readable in a build made without minifying
+ * (`npx vite build --minify false`, then a private build as bench-support.ts says).
+ */
+async function profiled<T>(page: TBarePage, work: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_PROFILE) return work();
+  await page.send('Profiler.enable');
+  await page.send('Profiler.setSamplingInterval', { interval: 200 });
+  await page.send('Profiler.start');
+  const value = await work();
+  const { profile } = (await page.send('Profiler.stop')) as {
+    profile: { nodes: TProfileNode[]; startTime: number; endTime: number };
+  };
+  const samples = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
+  const msEach = (profile.endTime - profile.startTime) / 1000 / Math.max(1, samples);
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + (node.hitCount ?? 0) * msEach);
+  }
+  console.log("  the page's main thread, own time by function:");
+  for (const [name, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
+    console.log(`    ${ms.toFixed(0)} ms ${name}`);
   }
   return value;
 }
@@ -251,7 +289,9 @@ export async function runCloudFill(): Promise<void> {
     try {
       const visibility = await bare.evaluate(() => document.visibilityState);
       if (visibility !== 'visible') throw new Error(`the bare page is ${visibility}`);
-      const seconds = await traced(bare, 'the fill', () => bare.evaluate(timeFillInPage, count));
+      const seconds = await traced(bare, 'the fill', () =>
+        profiled(bare, () => bare.evaluate(timeFillInPage, count)),
+      );
       const again = await countKeptIntact(bare);
       if (again.kept !== count || again.intact !== count) {
         throw new Error(`the fill kept ${again.kept}, ${again.intact} of them intact, of ${count}`);

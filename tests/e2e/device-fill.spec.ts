@@ -164,6 +164,13 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
 
     // Each message once, byte for byte what device A recorded.
     expect(writerLoads.length).toBeGreaterThan(0);
+    // The chunk writer fetched the copies: the page asked for their addresses and never for
+    // their bytes.
+    const pageAskedFor = await deviceB.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    expect(pageAskedFor.filter((path) => path.endsWith('/playback')).length).toBeGreaterThan(0);
+    expect(pageAskedFor.filter((path) => path.endsWith('/content'))).toEqual([]);
     const onB = await readLocalCopies(deviceB);
     expect(onB).toEqual(onA.map((copy) => ({ ...copy, syncStatus: 'synced' })));
     // Device A's own copies are untouched.
@@ -196,10 +203,10 @@ test.describe.serial('in S3 mode, a new device fills itself from the bucket', ()
     await s3?.close();
   });
 
-  test('every message comes down from the bucket, checked, once each, on a browser that cannot run the chunk writer', async ({
+  test('every message comes down from the bucket, checked, once each, fetched by the chunk writer and on a browser that cannot run it', async ({
     browser,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     const deviceA = await newDevice(browser, server);
     const owner = await registerPremiumUser(deviceA, server, { firstName: 'Walter' });
     for (const title of ['For Ruth, from Dad', 'For Sam, when you are grown']) {
@@ -211,41 +218,51 @@ test.describe.serial('in S3 mode, a new device fills itself from the bucket', ()
     }
     const onA = await readLocalCopies(deviceA);
 
-    const deviceB = await newDevice(browser, server);
-    // As in a browser without module workers: the chunk writer's script never arrives, so the
-    // page writes the chunks itself (the other test's fill has them written by the worker).
-    let writerAsked = 0;
-    await deviceB.route(/\/assets\/chunk-writer\.worker-[^/]+\.js$/, async (route) => {
-      writerAsked += 1;
-      await route.abort();
-    });
-    const fromBucket: string[] = [];
-    deviceB.on('requestfinished', (request) => {
-      if (request.url().startsWith(s3.endpoint) && request.method() === 'GET') {
-        fromBucket.push(new URL(request.url()).pathname);
-      }
-    });
-    await openApp(deviceB, '/auth');
-    await submitSignIn(deviceB, owner);
-    const denied = deviceB.getByRole('alert', { name: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Use this device instead' }).click();
-    const mail = await waitForMail(owner.email, /code to use a new device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Move my account here' }).click();
-    const line = deviceB
-      .getByRole('status')
-      .filter({ hasText: /Bringing your messages|on this device\./ });
-    await expect(line).toHaveText('All 2 messages are on this device.', { timeout: 90_000 });
+    // A new tablet whose chunk writer fetches the copies from the bucket, then another that
+    // cannot run it (as in a browser without module workers: its script never arrives), whose
+    // page fetches them itself.
+    for (const canRunWriter of [true, false]) {
+      const device = await newDevice(browser, server);
+      let writerAsked = 0;
+      await device.route(/\/assets\/chunk-writer\.worker-[^/]+\.js$/, async (route) => {
+        writerAsked += 1;
+        await (canRunWriter ? route.continue() : route.abort());
+      });
+      const fromBucket: string[] = [];
+      device.on('requestfinished', (request) => {
+        if (request.url().startsWith(s3.endpoint) && request.method() === 'GET') {
+          fromBucket.push(new URL(request.url()).pathname);
+        }
+      });
+      await openApp(device, '/auth');
+      await submitSignIn(device, owner);
+      const denied = device.getByRole('alert', { name: 'Device Access Denied' });
+      await denied.getByRole('button', { name: 'Use this device instead' }).click();
+      const mail = await waitForMail(owner.email, /code to use a new device/, {
+        dataDir: server.dataDir,
+        // The second tablet's email is the newer one.
+        count: canRunWriter ? 1 : 2,
+      });
+      await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
+      await denied.getByRole('button', { name: 'Move my account here' }).click();
+      const line = device
+        .getByRole('status')
+        .filter({ hasText: /Bringing your messages|on this device\./ });
+      await expect(line).toHaveText('All 2 messages are on this device.', { timeout: 90_000 });
 
-    // Each copy came from the bucket, once; each message is here once, byte for byte.
-    expect(writerAsked).toBeGreaterThan(0);
-    expect(fromBucket).toHaveLength(2);
-    expect(new Set(fromBucket).size).toBe(2);
-    expect(await readLocalCopies(deviceB)).toEqual(
-      onA.map((copy) => ({ ...copy, syncStatus: 'synced' })),
-    );
+      // Each copy came from the bucket, once; each message is here once, byte for byte.
+      expect(writerAsked).toBeGreaterThan(0);
+      expect(fromBucket).toHaveLength(2);
+      expect(new Set(fromBucket).size).toBe(2);
+      const pageAskedFor = await device.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => entry.name),
+      );
+      const pageFetchedCopies = pageAskedFor.filter((url) => url.startsWith(s3.endpoint));
+      expect(pageFetchedCopies).toHaveLength(canRunWriter ? 0 : 2);
+      expect(await readLocalCopies(device)).toEqual(
+        onA.map((copy) => ({ ...copy, syncStatus: 'synced' })),
+      );
+    }
     expect(await readLocalCopies(deviceA)).toEqual(onA);
   });
 });

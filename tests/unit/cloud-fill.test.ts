@@ -176,6 +176,55 @@ describe('bringing the cloud copies to a new device', () => {
     expect(await getVideo(onlyLocal.id)).toBeUndefined();
   });
 
+  it('brings short messages several at a time, and long ones two at a time', async () => {
+    let onTheirWay = 0;
+    let most = 0;
+    let held: (() => void)[] = [];
+    const letThrough = () => {
+      for (const send of held.splice(0)) send();
+    };
+    /**
+     * A copy whose body waits until `expected` copies are on their way (and a moment more, for
+     * any beyond it to start), or a second at most: counted while it is on its way.
+     */
+    const heldUntil = (bytes: Uint8Array<ArrayBuffer>, expected: number) => () => {
+      onTheirWay += 1;
+      most = Math.max(most, onTheirWay);
+      if (onTheirWay === expected) setTimeout(letThrough, 100);
+      setTimeout(letThrough, 1000);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          held.push(() => {
+            onTheirWay -= 1;
+            controller.enqueue(bytes.slice());
+            controller.close();
+          });
+        },
+      });
+      return new Response(body, { status: 200 });
+    };
+    const library = (count: number, statedBytes: number, expected: number) =>
+      Array.from({ length: count }, (_, at) => {
+        const bytes = recording(20_000 + at);
+        const entry = indexEntry(bytes, at + 1, `Message ${at}`);
+        return {
+          entry: { ...entry, metadata: { ...entry.metadata, byteSize: statedBytes } },
+          answers: [heldUntil(bytes, expected)],
+        };
+      });
+
+    serve(library(8, 2 * 1024 * 1024, 6));
+    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 8 });
+    expect(most).toBe(6);
+
+    userId += 1;
+    most = 0;
+    held = [];
+    serve(library(4, 20 * 1024 * 1024, 2));
+    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 4 });
+    expect(most).toBe(2);
+  });
+
   it('fetches a copy that does not match its checksum once more, then leaves it unkept', async () => {
     const good = recording(50_000);
     const changed = good.slice();

@@ -1,9 +1,12 @@
-import { LOCAL_DB_NAME, stageChunks, type TChunk } from './local-store';
+import { CopyFetchError } from './body-parts';
 import {
   WRITER_READY_ID,
   type TChunkWriteReply,
-  type TChunkWriteRequest,
+  type TChunkWriterRequest,
+  type TCopyFetched,
+  type TCopyFetchRequest,
 } from './chunk-writer-messages';
+import { LOCAL_DB_NAME, stageChunks, type TChunk } from './local-store';
 import { writeInBatches } from './write-batches';
 
 /**
@@ -14,6 +17,10 @@ import { writeInBatches } from './write-batches';
  * the page's own that makes the Blobs and writes them, and each worker is ended once it has
  * written 64 MiB, or sat idle: what it made goes with it. Where no worker runs (an older browser,
  * a test's stand-in) or one failed, the page writes the chunks itself, as before.
+ *
+ * A plain copy is better still fetched by the worker itself (`fetchInWriter`): its bytes are then
+ * read, hashed and cut into chunks away from the page's thread, which a dashboard drawing the
+ * library as it grows keeps busy enough to slow the fill down.
  */
 
 /** A worker is ended after this many chunks (64 MiB), once they are written. */
@@ -24,7 +31,14 @@ interface TWorkerState {
   /** Chunks handed to it, and of those the ones not yet written (or refused). */
   sent: number;
   unsettled: number;
-  pending: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+  pending: Map<
+    number,
+    {
+      resolve: (reply: TCopyFetched | null) => void;
+      reject: (error: Error) => void;
+      onDownloaded?: (partSha256s: string[]) => void;
+    }
+  >;
   isRetired: boolean;
   /** It broke: what it held is lost, and nothing more is handed to it. */
   isFailed: boolean;
@@ -74,10 +88,13 @@ function startWorker(): TWorkerState | null {
   };
   worker.addEventListener('message', (event: MessageEvent<TChunkWriteReply>) => {
     if (event.data.id === WRITER_READY_ID) return settleReady(true);
-    const job = state.pending.get(event.data.id);
-    state.pending.delete(event.data.id);
-    if (event.data.error === null) job?.resolve();
-    else job?.reject(new Error(event.data.error));
+    const reply = event.data;
+    const job = state.pending.get(reply.id);
+    if (reply.error === null && 'downloaded' in reply) return job?.onDownloaded?.(reply.downloaded);
+    state.pending.delete(reply.id);
+    if (reply.error === null) job?.resolve(reply.fetched ?? null);
+    else if (reply.failure === 'write') job?.reject(new Error(reply.error));
+    else job?.reject(new CopyFetchError(reply.failure, reply.error));
   });
   worker.addEventListener('error', (event) => {
     // It would not start (an older browser, its script refused) or broke: the page writes from
@@ -104,39 +121,88 @@ function retire() {
   current = null;
 }
 
+/** The worker to hand the next request to (a new one once the last has done its share). */
+function writerNow(): TWorkerState | null {
+  clearTimeout(idle);
+  if (current && current.sent >= CHUNKS_A_WORKER) retire();
+  current ??= startWorker();
+  return current;
+}
+
+/**
+ * Hands `request` to the worker once it runs, and settles with its answer; where the worker
+ * would not start, or broke before, `unless` answers instead.
+ */
+function ask(
+  state: TWorkerState,
+  request: TChunkWriterRequest,
+  transfer: Transferable[],
+  unless: () => Promise<TCopyFetched | null>,
+  onDownloaded?: (partSha256s: string[]) => void,
+): Promise<TCopyFetched | null> {
+  state.unsettled += 1;
+  const answered = state.isReady.then((isReady): Promise<TCopyFetched | null> => {
+    if (!isReady || state.isFailed) return unless();
+    return new Promise<TCopyFetched | null>((resolve, reject) => {
+      state.pending.set(request.id, { resolve, reject, onDownloaded });
+      state.worker.postMessage(request, transfer);
+    });
+  });
+  return answered.finally(() => {
+    state.unsettled -= 1;
+    endIfDone(state);
+  });
+}
+
 /**
  * Writes one chunk of a copy being brought down: by the worker where one runs (the bytes are
  * handed over), else by the page. The worker goes on to the next copy (starting one costs a tenth
  * of a second or more, longer than a short message takes to arrive); call `endWhenIdle` once a
  * copy's last chunk was handed over.
  */
-export function writeChunk(chunk: {
+export async function writeChunk(chunk: {
   videoId: string;
   index: number;
   bytes: Uint8Array<ArrayBuffer>;
-}) {
-  clearTimeout(idle);
-  if (current && current.sent >= CHUNKS_A_WORKER) retire();
-  current ??= startWorker();
-  const state = current;
+}): Promise<void> {
   const inPage = () =>
     writeInPage({ videoId: chunk.videoId, index: chunk.index, data: new Blob([chunk.bytes]) });
+  const state = writerNow();
   if (!state) return inPage();
   state.sent += 1;
-  state.unsettled += 1;
-  const written = state.isReady.then((isReady) => {
-    if (!isReady || state.isFailed) return inPage();
-    const id = nextId++;
-    return new Promise<void>((resolve, reject) => {
-      state.pending.set(id, { resolve, reject });
-      const request: TChunkWriteRequest = { id, library: LOCAL_DB_NAME, ...chunk };
-      state.worker.postMessage(request, [chunk.bytes.buffer]);
-    });
-  });
-  return written.finally(() => {
-    state.unsettled -= 1;
-    endIfDone(state);
-  });
+  const request = { kind: 'chunk', id: nextId++, library: LOCAL_DB_NAME, ...chunk } as const;
+  await ask(state, request, [chunk.bytes.buffer], () => inPage().then(() => null));
+}
+
+/**
+ * Has the worker fetch a plain copy and write it as chunks, its parts hashed as they arrive;
+ * null where no worker runs (the page then fetches it). `onDownloaded` hears the parts' SHA-256s
+ * once all of the copy arrived, before its last chunks are written. Throws CopyFetchError as
+ * fetchBody does, or an Error when the library would not take a chunk. `signal` gives it up.
+ */
+export async function fetchInWriter(
+  copy: Pick<TCopyFetchRequest, 'videoId' | 'url' | 'chunkBytes'>,
+  signal: AbortSignal,
+  onDownloaded: (partSha256s: string[]) => void,
+): Promise<TCopyFetched | null> {
+  const state = writerNow();
+  if (!state) return null;
+  const id = nextId++;
+  const abort = () => {
+    if (!state.isFailed)
+      state.worker.postMessage({ kind: 'abort', id } satisfies TChunkWriterRequest);
+  };
+  signal.addEventListener('abort', abort);
+  try {
+    const request = { kind: 'fetch', id, library: LOCAL_DB_NAME, ...copy } as const;
+    const fetched = await ask(state, request, [], async () => null, onDownloaded);
+    // Its chunks count towards the worker's share, as if handed one by one.
+    if (fetched) state.sent += fetched.chunkCount;
+    return fetched;
+  } finally {
+    signal.removeEventListener('abort', abort);
+    endWhenIdle();
+  }
 }
 
 /** Ends the worker unless another chunk comes soon. */

@@ -38,6 +38,15 @@ const FIRST_RETRY_AFTER_MS = 2_000;
 /** Failures of one message while online before it is left for the next visit. */
 const MAX_TROUBLES = 3;
 
+/**
+ * Messages on their way at once: two, and up to six while together they come to no more than
+ * 32 MiB. A library of short messages waits on each one's requests (its address, the library's
+ * transactions) more than on its bytes, and each on its way holds a few chunks at most.
+ */
+const MIN_IN_HAND = 2;
+const MAX_IN_HAND = 6;
+const BYTES_IN_HAND = 32 * 1024 * 1024;
+
 /** The account's cloud copies, newest first, and those of them this device does not hold. */
 async function findMissing(userId: number) {
   const index = await apiRequest<TVideoIndexEntry[]>(VIDEO_INDEX_QUERY_KEY[0]);
@@ -222,20 +231,31 @@ async function runFill(
     // What was checked stays written (unlisted): a failed save is tried again.
     return withPauses(() => keepChecked(entry, userId, checked), onPause);
   };
-  // Two messages on their way at most: the next one starts as soon as one is released.
+  // Two messages on their way, more while they are short; the next starts as one is released.
   const started: Promise<TOutcome>[] = [];
   let inHand = 0;
+  let bytesInHand = 0;
+  const mayStartNext = () => {
+    const entry = missing[started.length];
+    if (!entry || isStopped) return false;
+    if (inHand < MIN_IN_HAND) return true;
+    return inHand < MAX_IN_HAND && bytesInHand + entry.metadata.byteSize <= BYTES_IN_HAND;
+  };
   const startMore = () => {
-    for (; inHand < 2 && started.length < missing.length && !isStopped; inHand += 1) {
+    while (mayStartNext()) {
+      const entry = missing[started.length]!;
+      inHand += 1;
+      bytesInHand += entry.metadata.byteSize;
       let isReleased = false;
       const release = () => {
         if (isReleased) return;
         isReleased = true;
         inHand -= 1;
+        bytesInHand -= entry.metadata.byteSize;
         startMore();
       };
       const before = started.at(-1) ?? Promise.resolve();
-      started.push(bring(missing[started.length]!, before, release).finally(release));
+      started.push(bring(entry, before, release).finally(release));
     }
   };
   startMore();
@@ -271,8 +291,8 @@ function start(userId: number): Promise<TFillProgress | null> {
 
 /**
  * Brings every cloud copy of this account that is not on this device here, newest first, the
- * next one arriving while the last is kept (two on their way at most, each read a part at a
- * time). One run per tab at a time; a caller while one runs (which listed the copies before it
+ * next one arriving while the last is kept (two on their way, more while they are short, each
+ * read a part at a time). One run per tab at a time; a caller while one runs (which listed the copies before it
  * asked: a phone's video sealed for the owner meanwhile) gets one more run after it, shared with
  * any other caller meanwhile, and hears the progress of both. Across tabs, when the browser has
  * Web Locks, a tab finding another one at it does nothing (answers null). A reload starts again

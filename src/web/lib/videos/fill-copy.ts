@@ -1,6 +1,11 @@
 import { isSealingError } from '@shared/sealing/errors';
 import { compositeSha256Hex, sha256Hex, sha256HexOfBytes } from '@web/lib/sha256';
-import { downloadCopy, downloadCopyInParts, stageInLibrary } from './fill-download';
+import {
+  downloadCopy,
+  downloadCopyInParts,
+  fetchPlainToLibrary,
+  stageInLibrary,
+} from './fill-download';
 import { discardStaged, readStaged } from './local-store';
 
 /**
@@ -32,9 +37,29 @@ async function settle(
 /**
  * A plain copy: a match by its parts' composite, hashed as they came, else (a copy sent before
  * parts were checked) by the whole SHA-256 of what was written. `onDownloaded` hears as soon as
- * the bytes are all here and matched: none of them is held in the page any more.
+ * the bytes are all here and matched: none of them is held in the page any more. Fetched by the
+ * chunk writer where one runs, else read here.
  */
 export async function stagePlainCopy(
+  url: string,
+  entry: { id: string; sha256: string },
+  onDownloaded: () => void,
+): Promise<TStaged> {
+  const fetched = await fetchPlainToLibrary(entry.id, url, (partSha256s) => {
+    // Checked again below, once written; this only lets the next copy start sooner.
+    void isComposite(partSha256s, entry.sha256).then(
+      (isMatch) => isMatch && onDownloaded(),
+      () => undefined,
+    );
+  });
+  if (!fetched) return stagePlainCopyInPage(url, entry, onDownloaded);
+  let isMatch = await isComposite(fetched.partSha256s, entry.sha256);
+  isMatch ||= (await sha256Hex(await readStaged(entry.id))) === entry.sha256;
+  return settle(entry.id, fetched, isMatch);
+}
+
+/** `stagePlainCopy` where no chunk writer runs: the page reads the copy and hands on chunks. */
+async function stagePlainCopyInPage(
   url: string,
   entry: { id: string; sha256: string },
   onDownloaded: () => void,

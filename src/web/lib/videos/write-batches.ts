@@ -1,3 +1,36 @@
+/** Chunks handed to the library and not yet written, above which reading a copy waits. */
+const MAX_CHUNKS_WAITING = 8;
+
+/**
+ * The chunk writes of one copy, as they are handed over: `roomForMore` waits while more than a
+ * few are unwritten, so a download never runs far ahead of the library; `all` settles once every
+ * one is written (or throws why one was not), `settled` once each has ended either way.
+ */
+export function copyWrites() {
+  const writes: Promise<void>[] = [];
+  const waiting = new Set<Promise<void>>();
+  return {
+    get count() {
+      return writes.length;
+    },
+    add(written: Promise<void>) {
+      writes.push(written);
+      // Its failure is heard by `all`.
+      const settled: Promise<void> = written
+        .catch(() => undefined)
+        .then(() => {
+          waiting.delete(settled);
+        });
+      waiting.add(settled);
+    },
+    async roomForMore() {
+      while (waiting.size > MAX_CHUNKS_WAITING) await Promise.race(waiting);
+    },
+    all: () => Promise.all(writes),
+    settled: () => Promise.allSettled(writes),
+  };
+}
+
 /** Rows written in one transaction at most: enough to spread a commit's cost, little held. */
 const MAX_ROWS_A_WRITE = 8;
 

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { memo, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud, CloudUpload, HardDrive, LockKeyhole, Play, X } from 'lucide-react';
@@ -26,7 +26,7 @@ interface CloudLibraryItemProps {
   /** How far its sending to the cloud has got, while it is being sent. */
   sending: TSyncProgress | undefined;
   isPlaying: boolean;
-  onTogglePlay: () => void;
+  onTogglePlay: (videoId: string) => void;
   userId: number;
   /** Its release rule and 'Change'; null where it may not be changed. */
   releaseControl: TReleaseControl | null;
@@ -48,8 +48,26 @@ function WaitingToBeSealed({ userId }: { userId: number }) {
   );
 }
 
+/**
+ * Whether an item would be drawn as it was. The library's items are made afresh whenever it
+ * changes (a new device's fill changes it once a message); compared by what they hold, only the
+ * item that changed is drawn again, not the whole list each time.
+ */
+function isDrawnAsBefore(before: CloudLibraryItemProps, after: CloudLibraryItemProps): boolean {
+  const { item: was, ...restBefore } = before;
+  const { item: is, ...restAfter } = after;
+  const keys = new Set([...Object.keys(was), ...Object.keys(is)]) as Set<keyof TLibraryItem>;
+  const isSameItem = [...keys].every((key) =>
+    key === 'release'
+      ? was.release?.rule === is.release?.rule && was.release?.at === is.release?.at
+      : was[key] === is[key],
+  );
+  const props = Object.keys(restBefore) as (keyof typeof restBefore)[];
+  return isSameItem && props.every((key) => restBefore[key] === restAfter[key]);
+}
+
 /** One message: for whom, when, how long, where it is kept, 'Play', and when it opens. */
-export function CloudLibraryItem({
+export const CloudLibraryItem = memo(function CloudLibraryItem({
   item,
   recipientName,
   sending,
@@ -91,7 +109,7 @@ export function CloudLibraryItem({
             )}
           </p>
         </div>
-        <Button variant="outline" aria-expanded={isPlaying} onClick={onTogglePlay}>
+        <Button variant="outline" aria-expanded={isPlaying} onClick={() => onTogglePlay(item.id)}>
           {isPlaying ? <X aria-hidden="true" /> : <Play aria-hidden="true" />}
           {isPlaying ? 'Close' : 'Play'}
           <span className="sr-only"> {item.title}</span>
@@ -116,4 +134,4 @@ export function CloudLibraryItem({
       )}
     </li>
   );
-}
+}, isDrawnAsBefore);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Cloud } from 'lucide-react';
@@ -57,6 +57,10 @@ export function CloudLibrary({
   const recipients = useRecipients({ enabled: isPrimaryDevice });
   const progress = useSyncProgress();
   const [playingId, setPlayingId] = useState<string | null>(null);
+  const togglePlay = useCallback(
+    (videoId: string) => setPlayingId((playing) => (playing === videoId ? null : videoId)),
+    [],
+  );
 
   const cloud = status.data;
   const waiting = (local ?? []).filter((video) => video.syncStatus !== 'synced').length;
@@ -120,7 +124,7 @@ export function CloudLibrary({
                   recipientName={nameOf(item.recipientId)}
                   sending={progress.get(item.id)}
                   isPlaying={playingId === item.id}
-                  onTogglePlay={() => setPlayingId(playingId === item.id ? null : item.id)}
+                  onTogglePlay={togglePlay}
                   userId={user.id}
                   // Only the primary device may change it (the server's rule).
                   releaseControl={isPrimaryDevice ? MessageRelease : null}
