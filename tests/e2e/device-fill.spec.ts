@@ -1,7 +1,7 @@
 import type { Browser, Page, Route } from '@playwright/test';
 import { OFFLINE_MESSAGES } from '../../src/web/features/offline/offline-messages';
 import { expect, openApp, registerPremiumUser, submitSignIn, test, pageOn } from './fixtures';
-import { expectNoSeriousViolations } from './support/axe';
+import { expectNoSeriousViolations, saveShotIfAsked } from './support/axe';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -147,6 +147,7 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
       await deviceB.setViewportSize(viewport);
       await expect(line).toBeVisible();
       await expectNoSeriousViolations(deviceB, testInfo, `dashboard bringing messages (${name})`);
+      await saveShotIfAsked(deviceB, 'dashboard-bringing-messages');
     }
 
     await deviceB.context().setOffline(true);
