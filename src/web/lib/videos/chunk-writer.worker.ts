@@ -14,7 +14,8 @@ import { copyWrites, writeInBatches } from './write-batches';
  * page: the Blobs made here are the browser's to drop as soon as this worker ends, not at the
  * page's next garbage collection. Every chunk is answered once its write committed, or failed.
  * A plain copy it is asked to fetch is read, hashed a part at a time and written here, so its
- * bytes never pass through the page; it is answered once every chunk of it is written.
+ * bytes never pass through the page; it is answered once all of it arrived, and again once every
+ * chunk of it is written.
  */
 
 // The DOM library types `self` as a window; in here it is the worker's own scope.
