@@ -292,11 +292,12 @@ function start(userId: number): Promise<TFillProgress | null> {
 /**
  * Brings every cloud copy of this account that is not on this device here, newest first, the
  * next one arriving while the last is kept (two on their way, more while they are short, each
- * read a part at a time). One run per tab at a time; a caller while one runs (which listed the copies before it
- * asked: a phone's video sealed for the owner meanwhile) gets one more run after it, shared with
- * any other caller meanwhile, and hears the progress of both. Across tabs, when the browser has
- * Web Locks, a tab finding another one at it does nothing (answers null). A reload starts again
- * where it stopped, since whatever is already here is skipped. Answers how the caller's run ended.
+ * read a part at a time). One run per tab at a time; a caller while one runs (which listed the
+ * copies before it asked: a phone's video sealed for the owner meanwhile) gets one more run after
+ * it, shared with any other caller meanwhile, and hears the progress of both. Across tabs, when
+ * the browser has Web Locks, a tab finding another one at it does nothing (answers null). A
+ * reload starts again where it stopped, since whatever is already here is skipped. Answers how
+ * the caller's run ended.
  */
 export function fillFromCloud(
   userId: number,
