@@ -43,14 +43,11 @@ export interface TBarePage {
 }
 
 /**
- * Chromium on the profile at `profileDir` (closed by whoever had it), showing `url`; `initScript`
- * runs in every document before the page's own scripts.
+ * Chromium started on the profile at `profileDir`, spoken to over its DevTools pipe: `send` asks
+ * (of the attached page once `attach` named its session), `on` hears events until its answer is
+ * called.
  */
-export async function launchBare(
-  profileDir: string,
-  url: string,
-  initScript = '',
-): Promise<TBarePage> {
+function startOverPipe(profileDir: string) {
   const browser: ChildProcess = spawn(
     process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     [...CHROMIUM_ARGS, ...LAUNCH_ARGS, `--user-data-dir=${profileDir}`, 'about:blank'],
@@ -93,24 +90,48 @@ export async function launchBare(
         `${JSON.stringify({ id, method, params, sessionId: sessionId ?? undefined })}\0`,
       );
     });
+  const on = (method: string, listener: (params: unknown) => void) => {
+    listeners.set(method, [...(listeners.get(method) ?? []), listener]);
+    return () => {
+      listeners.set(
+        method,
+        (listeners.get(method) ?? []).filter((one) => one !== listener),
+      );
+    };
+  };
+  const attach = (sessionId: string) => {
+    pageSession = sessionId;
+  };
+  return { browser, exited, send, on, attach };
+}
+
+/**
+ * Chromium on the profile at `profileDir` (closed by whoever had it), showing `url`; `initScript`
+ * runs in every document before the page's own scripts.
+ */
+export async function launchBare(
+  profileDir: string,
+  url: string,
+  initScript = '',
+): Promise<TBarePage> {
+  const { browser, exited, send, on, attach } = startOverPipe(profileDir);
   const { targetId } = await send<{ targetId: string }>(
     'Target.createTarget',
     { url: 'about:blank' },
     null,
   );
-  pageSession = (
-    await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, null)
-  ).sessionId;
+  attach(
+    (await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, null))
+      .sessionId,
+  );
   await send('Page.enable');
   if (initScript) await send('Page.addScriptToEvaluateOnNewDocument', { source: initScript });
   // BENCH_PAGE_LOG=1 prints what the page logs (timing marks added to a private build).
   if (process.env.BENCH_PAGE_LOG) {
-    listeners.set('Runtime.consoleAPICalled', [
-      (params) => {
-        const { args } = params as { args: { value?: unknown }[] };
-        console.log(`  [page] ${args.map((arg) => arg.value).join(' ')}`);
-      },
-    ]);
+    on('Runtime.consoleAPICalled', (params) => {
+      const { args } = params as { args: { value?: unknown }[] };
+      console.log(`  [page] ${args.map((arg) => arg.value).join(' ')}`);
+    });
     await send('Runtime.enable');
   }
   await send('Page.navigate', { url });
@@ -151,15 +172,7 @@ export async function launchBare(
       await send('DOM.setFileInputFiles', { files: [file], objectId });
     },
     send,
-    on(method, listener) {
-      listeners.set(method, [...(listeners.get(method) ?? []), listener]);
-      return () => {
-        listeners.set(
-          method,
-          (listeners.get(method) ?? []).filter((one) => one !== listener),
-        );
-      };
-    },
+    on,
     async close() {
       await send('Browser.close', {}, null).catch(() => undefined);
       const killed = setTimeout(() => browser.kill('SIGKILL'), 10_000);
