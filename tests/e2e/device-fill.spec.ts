@@ -1,9 +1,9 @@
 import type { Browser, Page, Route } from '@playwright/test';
 import { OFFLINE_MESSAGES } from '../../src/web/features/offline/offline-messages';
-import { expect, openApp, registerPremiumUser, submitSignIn, test, pageOn } from './fixtures';
+import { expect, registerPremiumUser, test, pageOn } from './fixtures';
 import { expectNoSeriousViolations, saveShotIfAsked } from './support/axe';
+import { moveAccountHere } from './support/devices';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { startS3Server } from '../setup/s3';
 import { recordMessage } from './support/recording';
@@ -115,19 +115,8 @@ test.describe.serial('a premium owner’s new device fills itself from the cloud
         writerLoads.push(request.url());
       }
     });
-    await openApp(deviceB, '/auth');
-    await submitSignIn(deviceB, owner);
-    const denied = deviceB.getByRole('alert', { name: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Use this device instead' }).click();
-    const mail = await waitForMail(owner.email, /code to use a new device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
-    // The move ends by opening the dashboard afresh (a whole page load): the download is held
-    // from that page on, not from the one the load replaces.
-    const moved = deviceB.waitForEvent('load');
-    await denied.getByRole('button', { name: 'Move my account here' }).click();
-    await moved;
+    // The download is held from the dashboard the move opens afresh, not from the one it replaces.
+    await moveAccountHere(deviceB, server, owner);
     const held = holdFirstDownload(deviceB, onA[0]!.id);
     await expect(
       deviceB.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
@@ -235,17 +224,8 @@ test.describe.serial('in S3 mode, a new device fills itself from the bucket', ()
           fromBucket.push(new URL(request.url()).pathname);
         }
       });
-      await openApp(device, '/auth');
-      await submitSignIn(device, owner);
-      const denied = device.getByRole('alert', { name: 'Device Access Denied' });
-      await denied.getByRole('button', { name: 'Use this device instead' }).click();
-      const mail = await waitForMail(owner.email, /code to use a new device/, {
-        dataDir: server.dataDir,
-        // The second tablet's email is the newer one.
-        count: canRunWriter ? 1 : 2,
-      });
-      await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
-      await denied.getByRole('button', { name: 'Move my account here' }).click();
+      // The second tablet's email is the newer one.
+      await moveAccountHere(device, server, owner, canRunWriter ? 1 : 2);
       const line = device
         .getByRole('status')
         .filter({ hasText: /Bringing your messages|on this device\./ });

@@ -10,6 +10,7 @@ import {
   type RegisteredUser,
 } from './fixtures';
 import { expectNoSeriousViolations } from './support/axe';
+import { moveAccountHere } from './support/devices';
 import { E2E_ADMIN_EMAIL } from './support/installation';
 import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
@@ -79,15 +80,7 @@ function holdFirstArrival(page: Page): Promise<Route> {
 
 /** The owner signs in on the new tablet and moves the account there with the emailed code. */
 async function moveAccountTo(tablet: Page, owner: RegisteredUser, server: OwnServer) {
-  await openApp(tablet, '/auth');
-  await submitSignIn(tablet, owner);
-  const denied = tablet.getByRole('alert', { name: 'Device Access Denied' });
-  await denied.getByRole('button', { name: 'Use this device instead' }).click();
-  const mail = await waitForMail(owner.email, /code to use a new device/, {
-    dataDir: server.dataDir,
-  });
-  await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
-  await denied.getByRole('button', { name: 'Move my account here' }).click();
+  await moveAccountHere(tablet, server, owner);
   await expect(tablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` })).toBeVisible();
 }
 

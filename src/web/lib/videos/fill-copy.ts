@@ -45,15 +45,18 @@ export async function stagePlainCopy(
   entry: { id: string; sha256: string },
   onDownloaded: () => void,
 ): Promise<TStaged> {
+  // Matched as soon as all of it arrived, so the next copy can start while the last chunks are
+  // written; the copy counts only once they are.
+  let matched: Promise<boolean> | undefined;
   const fetched = await fetchPlainToLibrary(entry.id, url, (partSha256s) => {
-    // Checked again below, once written; this only lets the next copy start sooner.
-    void isComposite(partSha256s, entry.sha256).then(
+    matched = isComposite(partSha256s, entry.sha256);
+    void matched.then(
       (isMatch) => isMatch && onDownloaded(),
       () => undefined,
     );
   });
   if (!fetched) return stagePlainCopyInPage(url, entry, onDownloaded);
-  let isMatch = await isComposite(fetched.partSha256s, entry.sha256);
+  let isMatch = await (matched ?? isComposite(fetched.partSha256s, entry.sha256));
   isMatch ||= (await sha256Hex(await readStaged(entry.id))) === entry.sha256;
   return settle(entry.id, fetched, isMatch);
 }
