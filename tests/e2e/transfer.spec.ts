@@ -12,7 +12,6 @@ import {
 import { expectNoSeriousViolations } from './support/axe';
 import { moveAccountHere } from './support/devices';
 import { E2E_ADMIN_EMAIL } from './support/installation';
-import { readCode, waitForMail } from './support/outbox';
 import { startOwnServer, type OwnServer } from './support/own-server';
 import { recordMessage } from './support/recording';
 import { startTurnServer, type TurnServer } from './support/turn-server';
@@ -288,18 +287,7 @@ test.describe.serial('a Community Edition owner moves messages tablet to tablet'
 
     // The new tablet: the account moves there (the old one is signed out).
     const newTablet = await newDevice(browser, server);
-    await openApp(newTablet, '/auth');
-    await submitSignIn(newTablet, owner);
-    const denied = newTablet.getByRole('alert', { name: 'Device Access Denied' });
-    await denied.getByRole('button', { name: 'Use this device instead' }).click();
-    const mail = await waitForMail(owner.email, /code to use a new device/, {
-      dataDir: server.dataDir,
-    });
-    await denied.getByLabel('Code from the email', { exact: true }).fill(readCode(mail));
-    await denied.getByRole('button', { name: 'Move my account here' }).click();
-    await expect(
-      newTablet.getByRole('heading', { name: `Welcome, ${owner.firstName}` }),
-    ).toBeVisible();
+    await moveAccountTo(newTablet, owner, server);
 
     // Typed by hand; the first message arrives, and the page closes before the second.
     const held = holdFirstArrival(newTablet);
