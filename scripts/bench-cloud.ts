@@ -13,7 +13,7 @@
 // BENCH_CLOUD_ONLY=protocol runs only the first three parts, =sealed the fourth, =fill the fifth.
 import { spawn } from 'node:child_process';
 import { buildServer } from './build-server.mjs';
-import { type Client, signUpOwner, startServer, waitForHealth } from './bench-support';
+import { type Client, median, signUpOwner, startServer, waitForHealth } from './bench-support';
 import { runCloudFill } from './bench/cloud-fill';
 import { runSealedCloud } from './bench/sealed-cloud';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -196,8 +196,6 @@ async function startBareRangeServer(file: string): Promise<{ url: string; close(
   return { url: `http://127.0.0.1:${bareServerPort}/`, close: () => child.kill() };
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sha256Of = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1024 / 1024).toFixed(0)} MB/s`;
 

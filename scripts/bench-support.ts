@@ -6,6 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 export const root = path.resolve(import.meta.dirname, '..');
 
 /**

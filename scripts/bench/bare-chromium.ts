@@ -237,9 +237,13 @@ export async function traceBusiestThread<T>(
     busy.set(thread, (busy.get(thread) ?? 0) + (event.dur ?? 0));
   }
   const names = new Map<string, string>();
+  const processes = new Map<number, string>();
   for (const event of events) {
     if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name) {
       names.set(`${event.pid}/${event.tid}`, event.args.name);
+    }
+    if (event.ph === 'M' && event.name === 'process_name' && event.args?.name) {
+      processes.set(event.pid, event.args.name);
     }
   }
   const byBusy = [...busy].sort((a, b) => b[1] - a[1]);
@@ -259,7 +263,7 @@ export async function traceBusiestThread<T>(
     busyMs: busyUs / 1000,
     slices: [...slices.values()].sort((a, b) => b.ms - a.ms),
     threads: byBusy.map(([id, us]) => ({
-      name: `${names.get(id) ?? 'thread'} ${id}`,
+      name: `${names.get(id) ?? 'thread'} ${id} (${processes.get(Number(id.split('/')[0])) ?? '?'})`,
       ms: us / 1000,
     })),
   };

@@ -21,7 +21,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { buildServerUnlessCurrent } from '../build-server.mjs';
 import { buildWebUnlessCurrent } from '../build-web.mjs';
-import { startServer, stopServer, waitForHealth } from '../bench-support';
+import { median, startServer, stopServer, waitForHealth } from '../bench-support';
 import { type TMemoryPeaks, withMemoryPeaks } from './browser-memory';
 import { benchVideo, libraryRow, removeFromLibrary, type TBenchVideo } from './sealed-media';
 import { inTurn, timeUploads, type TKind } from './sealed-uploads';
@@ -161,8 +161,6 @@ async function timePlayback(device: TDevice, title: string, videoId: string) {
   return { ...value, peaks } satisfies TPlayResult;
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const worst = (peaks: TMemoryPeaks[]) => {
   const top = (key: keyof TMemoryPeaks) => mb(Math.max(...peaks.map((peak) => peak[key])));

@@ -187,7 +187,13 @@ export async function fetchBody<T>(
   try {
     let response: Response;
     try {
-      response = await fetch(url, { credentials: 'same-origin', signal: controller.signal });
+      response = await fetch(url, {
+        credentials: 'same-origin',
+        // The copy is kept in the library: written to the browser's HTTP cache as well, it took
+        // the tablet's disk twice and the network service a third more time.
+        cache: 'no-store',
+        signal: controller.signal,
+      });
     } catch (error) {
       throw new CopyFetchError('network', 'the copy could not be asked for', { cause: error });
     }
