@@ -17,6 +17,7 @@ import {
   localDb,
   MAX_CHUNK_BYTES,
   saveVideo,
+  type TLocalVideo,
 } from '@web/lib/videos/local-store';
 import { recording } from './sealing-helpers';
 
@@ -214,8 +215,23 @@ describe('bringing the cloud copies to a new device', () => {
       });
 
     serve(library(8, 2 * 1024 * 1024, 6));
-    expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 8 });
+    // Which records were written, in which transaction.
+    const written: { title: string; transaction: unknown }[] = [];
+    const hearWrites = (_key: unknown, video: TLocalVideo, transaction: unknown) => {
+      written.push({ title: video.title, transaction });
+    };
+    localDb.videos.hook('creating', hearWrites);
+    try {
+      expect(await fillFromCloud(userId, () => undefined)).toMatchObject({ kept: 8 });
+    } finally {
+      localDb.videos.hook('creating').unsubscribe(hearWrites);
+    }
     expect(most).toBe(6);
+    // Kept newest first; those that arrived together, kept together.
+    expect(written.map((write) => write.title)).toEqual(
+      Array.from({ length: 8 }, (_, at) => `Message ${at}`),
+    );
+    expect(new Set(written.map((write) => write.transaction)).size).toBeLessThan(8);
 
     userId += 1;
     most = 0;

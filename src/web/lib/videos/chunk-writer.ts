@@ -60,7 +60,7 @@ function endIfDone(state: TWorkerState) {
 function fail(state: TWorkerState, error: Error) {
   isUnusable = true;
   state.isFailed = true;
-  if (current === state) current = null;
+  writers = writers.filter((writer) => writer !== state);
   state.worker.terminate();
   for (const job of state.pending.values()) job.reject(error);
   state.pending.clear();
@@ -109,24 +109,39 @@ function startWorker(): TWorkerState | null {
 /** A worker idle this long after the last copy closed is ended (the next copy starts one). */
 const IDLE_MS = 2_000;
 
-/** The worker writing now: shared by the copies of a fill, one after another. */
-let current: TWorkerState | null = null;
+/**
+ * Workers at once. One worker reading, hashing and writing a long copy kept its thread busy
+ * nine tenths of the fill while the other core had room: the two copies on their way at once
+ * each get their own.
+ */
+const MAX_WRITERS = 2;
+
+/** The workers writing now, shared by the copies of a fill. */
+let writers: TWorkerState[] = [];
 let idle: ReturnType<typeof setTimeout> | undefined;
 
-function retire() {
-  clearTimeout(idle);
-  if (!current) return;
-  current.isRetired = true;
-  endIfDone(current);
-  current = null;
+function retire(state: TWorkerState) {
+  state.isRetired = true;
+  writers = writers.filter((writer) => writer !== state);
+  endIfDone(state);
 }
 
-/** The worker to hand the next request to (a new one once the last has done its share). */
+/**
+ * The worker to hand the next request to: the one with least in hand, or a new one while each
+ * has something (once one has done its share, it is ended as soon as it has written it).
+ */
 function writerNow(): TWorkerState | null {
   clearTimeout(idle);
-  if (current && current.sent >= CHUNKS_A_WORKER) retire();
-  current ??= startWorker();
-  return current;
+  for (const writer of writers) if (writer.sent >= CHUNKS_A_WORKER) retire(writer);
+  const least = writers.reduce<TWorkerState | null>(
+    (best, writer) => (best && best.unsettled <= writer.unsettled ? best : writer),
+    null,
+  );
+  if (least && (least.unsettled === 0 || writers.length >= MAX_WRITERS)) return least;
+  const started = startWorker();
+  if (!started) return least;
+  writers.push(started);
+  return started;
 }
 
 /**
@@ -205,8 +220,10 @@ export async function fetchInWriter(
   }
 }
 
-/** Ends the worker unless another chunk comes soon. */
+/** Ends the workers unless another chunk comes soon. */
 export function endWhenIdle(): void {
   clearTimeout(idle);
-  idle = setTimeout(retire, IDLE_MS);
+  idle = setTimeout(() => {
+    for (const writer of writers) retire(writer);
+  }, IDLE_MS);
 }

@@ -4,6 +4,7 @@ import { apiRequest, isApiError } from '@web/lib/api-client';
 import { stagePlainCopy, stageSealedCopy } from './fill-copy';
 import { discardStaged, getVideo, keepStaged, listVideos, type TLocalVideo } from './local-store';
 import { fetchPlayback, hasCloudCopy, VIDEO_INDEX_QUERY_KEY } from './videos-api';
+import { writeInBatches } from './write-batches';
 
 /**
  * Brings the account's cloud copies onto this device: after a move to a new device, after
@@ -134,14 +135,19 @@ function localRecord(
   };
 }
 
-/** Keeps a checked copy by writing its record, once every chunk of it is there. */
+/**
+ * Keeps a checked copy by writing its record, once every chunk of it is there. Asked in turn, and
+ * those asked while one is being written go together in the next (keepStaged): a library of short
+ * messages redrew the dashboard once a message. The record is asked for at once, before any await.
+ */
 async function keepChecked(
   entry: TVideoIndexEntry,
   userId: number,
   checked: TChecked,
+  keep: (video: TLocalVideo) => Promise<boolean>,
 ): Promise<TOutcome> {
   const { byteSize, chunkCount } = checked;
-  if (await keepStaged({ ...localRecord(entry, userId), byteSize, chunkCount })) return 'kept';
+  if (await keep({ ...localRecord(entry, userId), byteSize, chunkCount })) return 'kept';
   // A chunk went missing since (storage cleared): nothing half kept stays.
   await discardStaged(entry.id);
   return 'failed';
@@ -205,16 +211,19 @@ async function runFill(
   report({});
   const onPause = (isPaused: boolean) => report({ state: isPaused ? 'paused' : 'filling' });
   let isStopped = false;
+  const keep = writeInBatches(keepStaged);
   /**
    * One message: fetched and checked as soon as it starts, kept only once the message before it
-   * is settled, so messages are kept newest first and the next download runs while one is saved.
-   * `release` once it no longer needs to be on its way: a plain copy's once all of it arrived and
-   * matched (its last chunks may still be being written), a sealed one's once settled.
+   * was settled or handed to be kept, so messages are kept newest first and the next download
+   * runs while one is saved. `release` once it no longer needs to be on its way: a plain copy's
+   * once all of it arrived and matched (its last chunks may still be being written), a sealed
+   * one's once settled; `handed` once it is kept, or asked to be, or settled otherwise.
    */
   const bring = async (
     entry: TVideoIndexEntry,
     before: Promise<unknown>,
     release: () => void,
+    handed: () => void,
   ): Promise<TOutcome> => {
     // Played (and so kept) since the list was read.
     if (await getVideo(entry.id)) {
@@ -229,12 +238,15 @@ async function runFill(
       return isOutcome(checked) ? checked : 'stopped';
     }
     // What was checked stays written (unlisted): a failed save is tried again.
-    return withPauses(() => keepChecked(entry, userId, checked), onPause);
+    const kept = withPauses(() => keepChecked(entry, userId, checked, keep), onPause);
+    handed();
+    return kept;
   };
   // Two messages on their way, more while they are short; the next starts as one is released.
   const started: Promise<TOutcome>[] = [];
   let inHand = 0;
   let bytesInHand = 0;
+  let lastHanded: Promise<void> = Promise.resolve();
   const mayStartNext = () => {
     const entry = missing[started.length];
     if (!entry || isStopped) return false;
@@ -254,8 +266,16 @@ async function runFill(
         bytesInHand -= entry.metadata.byteSize;
         startMore();
       };
-      const before = started.at(-1) ?? Promise.resolve();
-      started.push(bring(entry, before, release).finally(release));
+      let handed = () => {};
+      const isHanded = new Promise<void>((resolve) => (handed = resolve));
+      const before = lastHanded;
+      lastHanded = isHanded;
+      started.push(
+        bring(entry, before, release, handed).finally(() => {
+          release();
+          handed();
+        }),
+      );
     }
   };
   startMore();

@@ -283,16 +283,24 @@ export function readStaged(videoId: string): Promise<Blob> {
 }
 
 /**
- * Keeps a staged copy once it was checked whole: its record is written only if every chunk is
- * there, so the library never lists a copy it cannot play. A copy kept meanwhile stays as it is.
+ * Keeps staged copies once each was checked whole, in one transaction (every list of the library
+ * is read again after each): a record is written only if every chunk of its copy is there, so the
+ * library never lists a copy it cannot play. A copy kept meanwhile stays as it is. Answers, for
+ * each, whether it is kept.
  */
-export async function keepStaged(video: TLocalVideo): Promise<boolean> {
+export async function keepStaged(videos: TLocalVideo[]): Promise<boolean[]> {
   return localDb.transaction('rw', localDb.videos, localDb.chunks, async () => {
-    if (await localDb.videos.get(video.id)) return true;
-    const staged = await localDb.chunks.where('videoId').equals(video.id).count();
-    if (staged !== video.chunkCount) return false;
-    await localDb.videos.put(video);
-    return true;
+    const kept: boolean[] = [];
+    for (const video of videos) {
+      if (await localDb.videos.get(video.id)) {
+        kept.push(true);
+        continue;
+      }
+      const staged = await localDb.chunks.where('videoId').equals(video.id).count();
+      if (staged === video.chunkCount) await localDb.videos.put(video);
+      kept.push(staged === video.chunkCount);
+    }
+    return kept;
   });
 }
 

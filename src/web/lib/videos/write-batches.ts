@@ -37,18 +37,19 @@ const MAX_ROWS_A_WRITE = 8;
 /**
  * Writes rows with `writeBatch`, one transaction at a time: rows that arrive while a write runs
  * go together in the next (each commit costs). Each `write` settles once its own row's write
- * committed, or failed.
+ * committed, with what `writeBatch` answered for that row, or failed.
  */
-export function writeInBatches<T>(writeBatch: (rows: T[]) => Promise<void>) {
-  const waiting: Array<{ row: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+export function writeInBatches<T, R = void>(writeBatch: (rows: T[]) => Promise<R[] | void>) {
+  const waiting: Array<{ row: T; resolve: (result: R) => void; reject: (error: unknown) => void }> =
+    [];
   let isWriting = false;
   const writeWaiting = async () => {
     isWriting = true;
     while (waiting.length > 0) {
       const batch = waiting.splice(0, MAX_ROWS_A_WRITE);
       try {
-        await writeBatch(batch.map((job) => job.row));
-        for (const job of batch) job.resolve();
+        const results = await writeBatch(batch.map((job) => job.row));
+        batch.forEach((job, at) => job.resolve(results?.[at] as R));
       } catch (error) {
         for (const job of batch) job.reject(error);
       }
@@ -56,7 +57,7 @@ export function writeInBatches<T>(writeBatch: (rows: T[]) => Promise<void>) {
     isWriting = false;
   };
   return (row: T) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<R>((resolve, reject) => {
       waiting.push({ row, resolve, reject });
       if (!isWriting) void writeWaiting();
     });
