@@ -48,6 +48,8 @@ export async function sendSealedParts(input: {
   };
 
   const ahead: Array<ReturnType<typeof prepare>> = [];
+  // Sent parts' files, removed beside the next part's send, all gone before this returns.
+  const discarded: Promise<void>[] = [];
   let queued = 0;
   const sealAhead = () => {
     for (; ahead.length < PARTS_AHEAD && queued < missing.length; queued += 1) {
@@ -66,14 +68,15 @@ export async function sendSealedParts(input: {
         const etag = await putPartWithRetry(link, body.body);
         await onSent({ partNumber, etag, sha256 });
       } finally {
-        await body.discard();
+        discarded.push(body.discard());
       }
     }
   } finally {
     copy.recording.close();
     // The parts sealed ahead, when sending stopped before them.
-    await Promise.all(
-      ahead.map((part) => part.then(({ body }) => body.discard()).catch(() => undefined)),
-    );
+    await Promise.all([
+      ...discarded,
+      ...ahead.map((part) => part.then(({ body }) => body.discard()).catch(() => undefined)),
+    ]);
   }
 }
