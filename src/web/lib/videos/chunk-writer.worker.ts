@@ -86,8 +86,6 @@ async function fetchCopy(
     throw error;
   });
   onDownloaded(read.partSha256s);
-  // Every write ends before a failure is answered, so none lands after the next try has begun.
-  await writes.settled();
   await writes.all();
   return { byteSize: read.byteSize, chunkCount: writes.count, partSha256s: read.partSha256s };
 }

@@ -135,10 +135,7 @@ export function stageInLibrary(videoId: string) {
       if (isComplete && (filled > 0 || chunkCount === 0)) writeChunk(filling.slice(0, filled));
       endWhenIdle();
       await cleared;
-      // Every write ends before a failure is thrown (two writers may hold them), so none lands
-      // after the next try has begun.
-      await writes.settled();
-      if (isComplete) await writes.all();
+      await writes.all();
     },
   };
 }

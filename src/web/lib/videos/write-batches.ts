@@ -4,7 +4,8 @@ const MAX_CHUNKS_WAITING = 8;
 /**
  * The chunk writes of one copy, as they are handed over: `roomForMore` waits while more than a
  * few are unwritten, so a download never runs far ahead of the library; `all` settles once every
- * one is written (or throws why one was not), `settled` once each has ended either way.
+ * one is written, or once each has ended and one was not (then throws why), so none lands after
+ * a next try has begun; `settled` once each has ended either way.
  */
 export function copyWrites() {
   const writes: Promise<void>[] = [];
@@ -26,7 +27,12 @@ export function copyWrites() {
     async roomForMore() {
       while (waiting.size > MAX_CHUNKS_WAITING) await Promise.race(waiting);
     },
-    all: () => Promise.all(writes),
+    async all() {
+      const failed = (await Promise.allSettled(writes)).find(
+        (write) => write.status === 'rejected',
+      );
+      if (failed) throw failed.reason;
+    },
     settled: () => Promise.allSettled(writes),
   };
 }
