@@ -1,7 +1,12 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { adoptDeviceId, getDeviceId } from '@web/lib/device-id';
-import { needsAnotherTry } from '@web/service-worker/background-send';
+import {
+  SendLaterError,
+  needsAnotherTry,
+  sendUntilDone,
+  type TRunOutcome,
+} from '@web/service-worker/background-send';
 import {
   findSender,
   forgetSender,
@@ -51,5 +56,44 @@ describe('when the browser runs the sync again', () => {
     expect(needsAnotherTry({ ...run, wentOffline: true })).toBe(true);
     expect(needsAnotherTry({ ...run, wasBusy: true })).toBe(true);
     expect(needsAnotherTry({ ...run, unindexed: 1 })).toBe(true);
+  });
+});
+
+describe('one wake of the worker', () => {
+  const done: TRunOutcome = { wentOffline: false, wasBusy: false, unindexed: 0 };
+  const offline: TRunOutcome = { ...done, wentOffline: true };
+
+  function runs(...outcomes: Array<TRunOutcome | null>) {
+    const waited: number[] = [];
+    let tries = 0;
+    const attempt = () => Promise.resolve(outcomes[Math.min(tries++, outcomes.length - 1)]);
+    const wait = (ms: number) => {
+      waited.push(ms);
+      return Promise.resolve();
+    };
+    return { send: () => sendUntilDone(attempt, [10, 20, 30], wait), waited, tries: () => tries };
+  }
+
+  it('tries again within the wake while the connection that woke it carries no requests yet', async () => {
+    const wake = runs(offline, offline, done);
+    await expect(wake.send()).resolves.toBeUndefined();
+    expect(wake.waited).toEqual([10, 20]);
+    expect(wake.tries()).toBe(3);
+  });
+
+  it('leaves it to the browser once the tries within the wake are spent', async () => {
+    const wake = runs(offline);
+    await expect(wake.send()).rejects.toBeInstanceOf(SendLaterError);
+    expect(wake.waited).toEqual([10, 20, 30]);
+    expect(wake.tries()).toBe(4);
+  });
+
+  it('waits out another sender, and stops at once when nothing is left for it to do', async () => {
+    const busy = runs({ ...done, wasBusy: true }, done);
+    await expect(busy.send()).resolves.toBeUndefined();
+    expect(busy.waited).toEqual([10]);
+    const nothing = runs(null);
+    await expect(nothing.send()).resolves.toBeUndefined();
+    expect(nothing.tries()).toBe(1);
   });
 });
