@@ -66,7 +66,7 @@ describe('one wake of the worker', () => {
   function runs(...outcomes: Array<TRunOutcome | null>) {
     const waited: number[] = [];
     let tries = 0;
-    const attempt = () => Promise.resolve(outcomes[Math.min(tries++, outcomes.length - 1)]);
+    const attempt = () => Promise.resolve(outcomes[Math.min(tries++, outcomes.length - 1)] ?? null);
     const wait = (ms: number) => {
       waited.push(ms);
       return Promise.resolve();

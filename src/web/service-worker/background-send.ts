@@ -42,14 +42,13 @@ export async function sendUntilDone(
   delays: readonly number[] = OFFLINE_RETRY_DELAYS_MS,
   wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<void> {
-  for (let tries = 0; ; tries += 1) {
+  for (const delay of [...delays, null]) {
     const run = await attempt();
     if (!run || !needsAnotherTry(run)) return;
-    if (tries >= delays.length) {
-      throw new SendLaterError('Some messages wait for a later try');
-    }
-    await wait(delays[tries]);
+    if (delay === null) break;
+    await wait(delay);
   }
+  throw new SendLaterError('Some messages wait for a later try');
 }
 
 /** One run for the owner handed over; null when nothing is left for the worker to do. */
