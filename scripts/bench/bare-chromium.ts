@@ -268,3 +268,19 @@ export async function traceBusiestThread<T>(
     })),
   };
 }
+
+/**
+ * `work`, with BENCH_TRACE=1 traced: what the busiest thread of the browser spent its time on is
+ * printed (the page's main thread, when it is what holds the work back).
+ */
+export async function traced<T>(page: TBarePage, what: string, work: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_TRACE) return work();
+  const { value, busyMs, slices, threads } = await traceBusiestThread(page, work);
+  const busiest = threads.slice(0, 5).map((thread) => `${thread.name} ${thread.ms.toFixed(0)} ms`);
+  console.log(`  ${what}: the busiest threads: ${busiest.join(', ')}`);
+  console.log(`  the busiest ran tasks for ${busyMs.toFixed(0)} ms, of which`);
+  for (const slice of slices.slice(0, 12)) {
+    console.log(`    ${slice.ms.toFixed(0)} ms in ${slice.count} × ${slice.name}`);
+  }
+  return value;
+}

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { buildServerUnlessCurrent } from '../build-server.mjs';
 import { buildWebUnlessCurrent } from '../build-web.mjs';
 import { median, startServer, stopServer, waitForHealth } from '../bench-support';
-import { launchBare, traceBusiestThread, type TBarePage } from './bare-chromium';
+import { launchBare, traced, type TBarePage } from './bare-chromium';
 import { withMemoryPeaks, type TMemoryPeaks } from './browser-memory';
 import { makePremium, openDashboard, signUpInPage } from './sealed-owners';
 import { launchDevice, moveAccountHere, writeLibrary, type TDevice } from './transfer-devices';
@@ -136,22 +136,6 @@ function countKeptIntact(page: TScripted): Promise<{ intact: number; kept: numbe
     db.close();
     return { intact, kept: videos.length };
   });
-}
-
-/**
- * `work`, with BENCH_TRACE=1 traced: what the busiest thread of the browser spent its time on is
- * printed (the page's main thread, when it is what holds the fill back).
- */
-async function traced<T>(page: TBarePage, what: string, work: () => Promise<T>): Promise<T> {
-  if (!process.env.BENCH_TRACE) return work();
-  const { value, busyMs, slices, threads } = await traceBusiestThread(page, work);
-  const busiest = threads.slice(0, 5).map((thread) => `${thread.name} ${thread.ms.toFixed(0)} ms`);
-  console.log(`  ${what}: the busiest threads: ${busiest.join(', ')}`);
-  console.log(`  the busiest ran tasks for ${busyMs.toFixed(0)} ms, of which`);
-  for (const slice of slices.slice(0, 12)) {
-    console.log(`    ${slice.ms.toFixed(0)} ms in ${slice.count} × ${slice.name}`);
-  }
-  return value;
 }
 
 interface TProfileNode {

@@ -12,7 +12,9 @@
 // The app's service worker runs, as in a visitor's browser: a sealed message streams through it.
 // BENCH_SEALED_PLAYBACK=whole blocks the worker while playing (as the browser tests do; a bare
 // Chromium cannot block it, so it runs while sending), and a sealed message is opened whole,
-// the app's way without one (a first visit, a shift-reload).
+// the app's way without one (a first visit, a shift-reload). BENCH_TRACE=1 prints each upload's
+// busiest threads and what the busiest one ran (bare-chromium.ts); BENCH_PAGE_LOG=1 what the
+// page logs (marks in a private build).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 // (bare-chromium.ts), where the app's sync sends the same video round after round, timed in the
 // page, plain and sealed in turn.
 import { randomUUID } from 'node:crypto';
-import { launchBare, type TBarePage } from './bare-chromium';
+import { launchBare, traced, type TBarePage } from './bare-chromium';
 import { bareProbe, type TMemoryPeaks, withMemoryPeaks } from './browser-memory';
 import { putInLibrary, type TBenchVideo } from './sealed-media';
 import type { TOwner } from './sealed-owners';
@@ -45,39 +45,41 @@ async function timeUpload(device: TBareDevice, video: TBenchVideo, round: number
     recipientId: owner.recipientId,
   });
   const { value, peaks } = await withMemoryPeaks(bareProbe(page), device.profileDir, () =>
-    page.evaluate(async (id) => {
-      const read = () =>
-        new Promise<{ syncStatus: string; indexedAt: string | null } | undefined>(
-          (resolve, reject) => {
-            const open = indexedDB.open('memento-videos');
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              const db = open.result;
-              const get = db.transaction('videos').objectStore('videos').get(id);
-              get.onsuccess = () => {
-                db.close();
-                resolve(get.result);
+    traced(page, `${device.kind} upload, round ${round}`, () =>
+      page.evaluate(async (id) => {
+        const read = () =>
+          new Promise<{ syncStatus: string; indexedAt: string | null } | undefined>(
+            (resolve, reject) => {
+              const open = indexedDB.open('memento-videos');
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                const db = open.result;
+                const get = db.transaction('videos').objectStore('videos').get(id);
+                get.onsuccess = () => {
+                  db.close();
+                  resolve(get.result);
+                };
+                get.onerror = () => reject(get.error);
               };
-              get.onerror = () => reject(get.error);
-            };
-          },
-        );
-      const started = performance.now();
-      let askedAgain = false;
-      window.dispatchEvent(new Event('memento:sync-request'));
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const row = await read();
-        if (row?.syncStatus === 'synced') break;
-        const elapsed = performance.now() - started;
-        if (!askedAgain && row?.indexedAt === null && elapsed > 2_000) {
-          askedAgain = true;
-          window.dispatchEvent(new Event('memento:sync-request'));
+            },
+          );
+        const started = performance.now();
+        let askedAgain = false;
+        window.dispatchEvent(new Event('memento:sync-request'));
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const row = await read();
+          if (row?.syncStatus === 'synced') break;
+          const elapsed = performance.now() - started;
+          if (!askedAgain && row?.indexedAt === null && elapsed > 2_000) {
+            askedAgain = true;
+            window.dispatchEvent(new Event('memento:sync-request'));
+          }
+          if (elapsed > 30 * 60_000) throw new Error(`upload ${id} did not finish`);
         }
-        if (elapsed > 30 * 60_000) throw new Error(`upload ${id} did not finish`);
-      }
-      return { seconds: (performance.now() - started) / 1000, askedAgain };
-    }, id),
+        return { seconds: (performance.now() - started) / 1000, askedAgain };
+      }, id),
+    ),
   );
   if (value.askedAgain) console.log(`  (${device.kind} round ${round}: the app was asked twice)`);
   return { id, result: { seconds: value.seconds, peaks } satisfies TUploadResult };
