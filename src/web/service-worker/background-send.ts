@@ -31,7 +31,7 @@ export function needsAnotherTry(run: TRunOutcome): boolean {
  * yet given), or a tab being closed may still hold the sending lock. Without these, the
  * browser's own next try comes minutes later. Well inside the few minutes a sync event may last.
  */
-export const OFFLINE_RETRY_DELAYS_MS = [2_000, 5_000, 15_000];
+const RETRY_DELAYS_MS = [2_000, 5_000, 15_000];
 
 /**
  * Runs `attempt` until nothing waits, trying again after each delay; fails (for the browser to
@@ -39,7 +39,7 @@ export const OFFLINE_RETRY_DELAYS_MS = [2_000, 5_000, 15_000];
  */
 export async function sendUntilDone(
   attempt: () => Promise<TRunOutcome | null>,
-  delays: readonly number[] = OFFLINE_RETRY_DELAYS_MS,
+  delays: readonly number[] = RETRY_DELAYS_MS,
   wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<void> {
   for (const delay of [...delays, null]) {

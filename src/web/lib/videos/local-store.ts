@@ -296,9 +296,10 @@ export async function keepStaged(videos: TLocalVideo[]): Promise<boolean[]> {
         kept.push(true);
         continue;
       }
-      const staged = await localDb.chunks.where('videoId').equals(video.id).count();
-      if (staged === video.chunkCount) await localDb.videos.put(video);
-      kept.push(staged === video.chunkCount);
+      const isWhole =
+        (await localDb.chunks.where('videoId').equals(video.id).count()) === video.chunkCount;
+      if (isWhole) await localDb.videos.put(video);
+      kept.push(isWhole);
     }
     return kept;
   });
