@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { ApiError, isServerAway, NetworkError } from '@web/lib/api-client';
 import { adoptDeviceId, getDeviceId } from '@web/lib/device-id';
 import {
   SendLaterError,
@@ -95,5 +96,16 @@ describe('one wake of the worker', () => {
     const nothing = runs(null);
     await expect(nothing.send()).resolves.toBeUndefined();
     expect(nothing.tries()).toBe(1);
+  });
+});
+
+describe('a server that is away', () => {
+  it('is tried again later, as no answer at all is; a refusal is not', () => {
+    expect(isServerAway(new NetworkError(new TypeError('Failed to fetch')))).toBe(true);
+    expect(
+      isServerAway(new ApiError('Memento is busy. Please try again.', 503, 'SERVICE_UNAVAILABLE')),
+    ).toBe(true);
+    expect(isServerAway(new ApiError('Please sign in.', 401, 'UNAUTHENTICATED'))).toBe(false);
+    expect(isServerAway(new Error('a bug'))).toBe(false);
   });
 });

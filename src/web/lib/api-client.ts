@@ -1,6 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import { DEVICE_HEADER } from '@shared/domain/device';
-import { ApiError, readApiError } from './api-error';
+import { ApiError, isApiError, readApiError } from './api-error';
 import { getDeviceId, initDeviceId, registerDevice } from './device-id';
 
 export { ApiError, isApiError, describeError } from './api-error';
@@ -13,6 +13,14 @@ export class NetworkError extends Error {
     });
     this.name = 'NetworkError';
   }
+}
+
+/**
+ * No answer, or the server said it cannot serve just now (its database or store away: 503).
+ * Either way the request is worth making again later; nothing about it was wrong.
+ */
+export function isServerAway(error: unknown): boolean {
+  return error instanceof NetworkError || (isApiError(error) && error.status === 503);
 }
 
 /** While set, requests wait for it before they leave (holdRequestsUntil). */

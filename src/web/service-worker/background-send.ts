@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { syncPendingVideos } from '@web/features/cloud/sync-engine';
-import { NetworkError } from '@web/lib/api-client';
+import { isServerAway } from '@web/lib/api-client';
 import { adoptDeviceId } from '@web/lib/device-id';
 import { listVideos } from '@web/lib/videos/local-store';
 import { BACKGROUND_SEND_TAG, findSender } from './background-sender';
@@ -61,7 +61,7 @@ async function sendOnce(userId: number): Promise<TRunOutcome | null> {
     });
   } catch (error) {
     // Anything else (signed out, the plan changed) waits for the page, which says what is wrong.
-    if (!(error instanceof NetworkError)) return null;
+    if (!isServerAway(error)) return null;
     run.wentOffline = true;
   }
   // A message saved offline whose index row did not go yet is not sent: the row goes first.

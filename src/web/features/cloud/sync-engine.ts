@@ -3,7 +3,7 @@ import { ENCRYPTION_MESSAGES, type TRecipientKeyForOwner } from '@shared/schemas
 import type { TRecipientList } from '@shared/schemas/recipients';
 import type { TCreateUploadResult, TSignPartsResult } from '@shared/schemas/cloud';
 import type { TVideoIndexEntry } from '@shared/schemas/videos';
-import { apiRequest, isApiError, NetworkError } from '@web/lib/api-client';
+import { apiRequest, isApiError, isServerAway } from '@web/lib/api-client';
 import {
   deleteLocalUpload,
   getLocalUpload,
@@ -64,7 +64,7 @@ async function findCards(): Promise<Map<number, TRecipientKeyForOwner>> {
       if (recipient.sealedKey) cards.set(recipient.id, recipient.sealedKey);
     }
   } catch (error) {
-    if (error instanceof NetworkError) throw error;
+    if (isServerAway(error)) throw error;
   }
   return cards;
 }
@@ -358,7 +358,7 @@ async function runOnce(userId: number, hooks: TSyncHooks): Promise<number> {
   try {
     mode = await findSendMode(userId);
   } catch (error) {
-    if (!(error instanceof NetworkError)) throw error;
+    if (!isServerAway(error)) throw error;
     for (const video of videos) {
       setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
     }
@@ -385,7 +385,7 @@ async function runOnce(userId: number, hooks: TSyncHooks): Promise<number> {
       }
       setSyncProgress(video.id, { state: 'waiting', message: OFFLINE_MESSAGE });
       // Offline or the server is away: the rest waits for the next run.
-      if (error instanceof NetworkError || !isApiError(error)) {
+      if (isServerAway(error) || !isApiError(error)) {
         hooks.onOffline?.();
         return synced;
       }
